@@ -1,0 +1,105 @@
+"""The edge: a Sanic app that owns the key check, the rate limit and the dynamic /3 routes.
+
+nginx serves every precomputed file itself and asks the auth listener first (auth_request; see
+edge/auth_listener.py), so the hot path is one dict lookup, one SHA-256 and a share of one
+batched Redis script call.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from pathlib import Path
+
+import orjson
+from sanic import Request, Sanic
+from sanic.response import HTTPResponse
+
+from edge import errors
+from edge.auth_listener import start_listener
+from edge.gate import Decision, Gate, key_from, poll_registry
+from edge.ratelimit import RateLimiter
+from edge.redis_wire import RedisWire
+from marquee.registry import RegistrySnapshot
+from marquee.settings import Settings
+
+log = logging.getLogger("marquee.edge")
+
+JSON = "application/json;charset=utf-8"
+
+
+def error_response(decision: Decision) -> HTTPResponse:
+    error = decision.error or errors.INTERNAL
+    return HTTPResponse(error.body(), status=error.http_status, headers=decision.headers, content_type=JSON)
+
+
+def create_app(settings: Settings, name: str = "marquee_edge") -> Sanic:
+    app = Sanic(name, dumps=orjson.dumps)
+    app.config.ACCESS_LOG = False
+    app.config.KEEP_ALIVE_TIMEOUT = 75  # longer than nginx's upstream keepalive_timeout (60 s)
+    app.config.FALLBACK_ERROR_FORMAT = "json"
+    app.ctx.settings = settings
+
+    @app.before_server_start
+    async def open_resources(app: Sanic) -> None:
+        # Fail fast when Redis is down: the policy decides, not a retry loop.
+        app.ctx.limiter = RateLimiter(RedisWire(settings.redis_url, timeout=1.0), settings.rate_window_seconds)
+        app.ctx.snapshot = RegistrySnapshot(settings.registry_path, settings.plans)
+        app.ctx.gate = Gate(app.ctx.snapshot, app.ctx.limiter, settings.redis_down_policy)
+        app.ctx.auth_listener = await start_listener(app.ctx.gate, str(settings.auth_socket), settings.edge_backlog)
+        app.ctx.poller = asyncio.get_running_loop().create_task(
+            poll_registry(app.ctx.snapshot, settings.registry_poll_seconds)
+        )
+
+    @app.after_server_stop
+    async def close_resources(app: Sanic) -> None:
+        app.ctx.auth_listener.close()
+        app.ctx.poller.cancel()
+        app.ctx.limiter.close()
+        app.ctx.snapshot.close()
+
+    @app.get("/healthz")
+    async def healthz(request: Request) -> HTTPResponse:
+        current = settings.current_link
+        build_file = current / "BUILD"
+        body = {
+            "status": "ok",
+            "release": build_file.read_text().strip() if build_file.exists() else None,
+            "keys": len(app.ctx.snapshot.grants),
+            "redis_down": app.ctx.gate.redis_down,
+            "limiter": {"batches": app.ctx.limiter.batches, "hits": app.ctx.limiter.hits},
+        }
+        return HTTPResponse(orjson.dumps(body), content_type=JSON)
+
+    @app.route("/3/<path:path>", methods=["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH"])
+    async def unknown_dynamic(request: Request, path: str) -> HTTPResponse:
+        """Paths nginx hands over that no dynamic route owns: key check first, then TMDB's 404."""
+        decision = await app.ctx.gate.decide(key_from(request.args.get("api_key"), request.headers.get("authorization")))
+        if decision.allowed:
+            decision.error = errors.NOT_FOUND
+        return error_response(decision)
+
+    @app.exception(Exception)
+    async def on_error(request: Request, exc: Exception) -> HTTPResponse:
+        status = getattr(exc, "status_code", 500)
+        if status == 404:
+            return error_response(Decision(errors.NOT_FOUND))
+        if status == 405:
+            return error_response(Decision(errors.METHOD_NOT_ALLOWED))
+        log.exception("unhandled_error path=%s", request.path)
+        return error_response(Decision(errors.INTERNAL))
+
+    return app
+
+
+def serve(settings: Settings) -> None:
+    """Run one edge process on the unix socket nginx proxies to (one worker beats two on 2 cores)."""
+    socket_path = Path(settings.edge_socket)
+    socket_path.parent.mkdir(parents=True, exist_ok=True)
+    for stale in (socket_path, settings.auth_socket):
+        if stale.exists():
+            stale.unlink()
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    app = create_app(settings)
+    app.run(unix=str(socket_path), single_process=True, backlog=settings.edge_backlog,
+            access_log=False, motd=False)

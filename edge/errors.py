@@ -1,0 +1,43 @@
+"""TMDB's error envelope and the status codes Marquee sends, as data.
+
+The body carries both `status_message` (TMDB's name) and `message` (the name some clients and our
+seed interface read), with the same text. nginx renders the same bodies for the errors it answers
+itself; nginx/api.conf.j2 takes them from here through `tmdb_error_body`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import orjson
+
+
+@dataclass(frozen=True)
+class TmdbError:
+    http_status: int
+    status_code: int
+    message: str
+
+    def body(self) -> bytes:
+        return orjson.dumps(
+            {"success": False, "status_code": self.status_code, "status_message": self.message, "message": self.message}
+        )
+
+
+# https://developer.themoviedb.org/docs/errors (copied in ../shared/reference/tmdb-endpoints.md)
+INVALID_KEY = TmdbError(401, 7, "Invalid API key: You must be granted a valid key.")
+SUSPENDED_KEY = TmdbError(401, 10, "Suspended API key: Access to your account has been suspended, contact TMDB.")
+# TMDB has no plan expiry; the issue assigns 402 with status_code 36.
+PLAN_EXPIRED = TmdbError(402, 36, "Your plan has expired: renew it to use this API key again.")
+NOT_FOUND = TmdbError(404, 34, "The resource you requested could not be found.")
+SERVICE_OFFLINE = TmdbError(503, 9, "Service offline: This service is temporarily offline, try again later.")
+METHOD_NOT_ALLOWED = TmdbError(405, 42, "This request method is not supported for this resource.")
+INTERNAL = TmdbError(500, 11, "Internal error: Something went wrong, contact TMDB.")
+
+
+def rate_limited(limit: int) -> TmdbError:
+    return TmdbError(429, 25, f"Your request count is over the allowed limit of ({limit}).")
+
+
+def tmdb_error_body(error: TmdbError) -> str:
+    return error.body().decode()

@@ -1,0 +1,16 @@
+"""Cache policy per path family, as data; nginx/api.conf.j2 renders the same numbers.
+
+Precomputed answers change only when a release is published, so clients may keep them for
+hours; images never change under one path, so they are immutable for a year.
+"""
+
+from __future__ import annotations
+
+HOUR = 60 * 60
+
+CACHE_CONTROL = {
+    "catalogue": f"public, max-age={6 * HOUR}",  # 6 hours: /3 details, credits, collections
+    "reference": f"public, max-age={24 * HOUR}",  # 1 day: configuration, genre lists
+    "images": f"public, max-age={365 * 24 * HOUR}, immutable",  # 1 year: /t/p/...
+    "errors": "no-store",
+}

@@ -1,0 +1,3 @@
+from marquee.cli import main
+
+main()

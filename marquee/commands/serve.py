@@ -1,0 +1,78 @@
+"""`marquee serve` (redis-server, edge and nginx in the foreground) and `marquee edge`."""
+
+from __future__ import annotations
+
+import signal
+import time
+
+import click
+
+from marquee.registry import Registry
+from marquee.services import ServiceError, Stack
+from marquee.settings import Settings
+
+DEMO_ACCOUNT = "demo"
+
+
+def demo_key(settings: Settings) -> str:
+    """A fresh key for the demo account (the old ones are deleted: a key is shown only once)."""
+    reg = Registry(settings.registry_path, settings.plans, settings.max_keys_per_account)
+    try:
+        if DEMO_ACCOUNT not in {a.name for a in reg.accounts()}:
+            reg.create_account(DEMO_ACCOUNT, "pro" if "pro" in settings.plans else next(iter(settings.plans)))
+        for old in reg.list_keys(DEMO_ACCOUNT):
+            if old.label == "demo" and old.state != "deleted":
+                reg.set_key_state(old.id, "deleted")
+        _, key = reg.create_key(DEMO_ACCOUNT, "demo")
+    finally:
+        reg.close()
+    return key
+
+
+@click.command()
+@click.option("--demo/--no-demo", default=True, help="Print a demo key and curl lines.")
+@click.pass_obj
+def serve(settings: Settings, demo: bool) -> None:
+    """Start redis-server, the edge and nginx on loopback in the foreground; Ctrl-C stops all."""
+    if not (settings.current_link / "BUILD").exists():
+        raise click.ClickException("no published release: run `marquee generate` and `marquee build` first")
+    stack = Stack(settings)
+    try:
+        stack.start()
+    except ServiceError as exc:
+        raise click.ClickException(str(exc)) from None
+    api, images = settings.api_base_url, f"http://{settings.listen_host}:{settings.image_port}"
+    click.echo(f"Marquee is up: API {api}/3/  images {images}/t/p/  (logs in {settings.log_dir})")
+    if demo:
+        key = demo_key(settings)
+        click.echo(f"\nDemo key (account {DEMO_ACCOUNT}): {key}\n")
+        click.echo(f"  curl -s '{api}/3/configuration?api_key={key}'")
+        click.echo(f"  curl -s -H 'Authorization: Bearer {key}' '{api}/3/genre/movie/list'")
+        click.echo(f"  curl -si --compressed '{api}/3/movie/2?api_key={key}'")
+    click.echo("\nCtrl-C stops everything.")
+    stopping = []
+    signal.signal(signal.SIGTERM, lambda *_: stopping.append(1))
+    try:
+        while not stopping:
+            dead = [n for n, p in stack.procs if p.poll() is not None]
+            if dead:
+                click.echo(f"{', '.join(dead)} stopped unexpectedly; see {settings.log_dir}", err=True)
+                break
+            time.sleep(0.5)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        click.echo("stopping nginx, edge and redis-server")
+        stack.stop()
+
+
+@click.command()
+@click.pass_obj
+def edge(settings: Settings) -> None:
+    """Run the edge alone on its unix socket (nginx proxies to it)."""
+    from edge.app import serve as serve_edge
+
+    serve_edge(settings)
+
+
+COMMANDS = [serve, edge]

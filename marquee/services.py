@@ -1,0 +1,186 @@
+"""Start and stop the three processes of a Marquee host: redis-server, the edge and nginx.
+
+`marquee serve` and the end-to-end test fixtures both use this module, so the tests run the
+same configuration a user runs.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlparse
+
+import jinja2
+
+from edge import errors
+from edge.policy import CACHE_CONTROL
+from marquee.settings import PROJECT_ROOT, Settings, to_env
+
+NGINX_TEMPLATE = PROJECT_ROOT / "nginx" / "marquee.conf.j2"
+
+
+class ServiceError(RuntimeError):
+    """A process would not start; the message says which and where its log is."""
+
+
+def require_binary(name: str) -> str:
+    path = shutil.which(name) or (f"/usr/sbin/{name}" if Path(f"/usr/sbin/{name}").exists() else None)
+    if path is None:
+        raise ServiceError(f"{name} is not installed: run `make deps` (apt-get install nginx redis-server)")
+    return path
+
+
+def _nginx_literal(text: str) -> str:
+    # Bodies go inside '...' in nginx.conf, where $ would start a variable.
+    if "'" in text or "$" in text or "\\" in text:
+        raise ValueError(f"cannot embed {text!r} in nginx.conf")
+    return text
+
+
+def render_nginx_conf(settings: Settings, bench_static_port: int | None = None) -> str:
+    env = jinja2.Environment(undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
+    template = env.from_string(NGINX_TEMPLATE.read_text())
+    bodies = {
+        "not_found": errors.NOT_FOUND,
+        "method_not_allowed": errors.METHOD_NOT_ALLOWED,
+        "service_offline": errors.SERVICE_OFFLINE,
+        "internal": errors.INTERNAL,
+    }
+    return template.render(
+        run_as_root=os.geteuid() == 0,
+        worker_processes=os.environ.get("MARQUEE_NGINX_WORKERS_OVERRIDE", "auto"),
+        run_dir=settings.run_dir,
+        log_dir=settings.log_dir,
+        edge_socket=settings.edge_socket,
+        auth_socket=settings.auth_socket,
+        listen_host=settings.listen_host,
+        api_port=settings.api_port,
+        image_port=settings.image_port,
+        current=settings.current_link,
+        cache=CACHE_CONTROL,
+        bench_static_port=bench_static_port,
+        bodies={name: _nginx_literal(errors.tmdb_error_body(e)) for name, e in bodies.items()},
+    )
+
+
+def wait_for(check, what: str, timeout: float, proc: subprocess.Popen | None = None, log: Path | None = None) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc is not None and proc.poll() is not None:
+            break
+        try:
+            if check():
+                return
+        except OSError:
+            pass
+        time.sleep(0.05)
+    tail = log.read_text()[-2000:] if log and log.exists() else ""
+    raise ServiceError(f"{what} did not start (log: {log})\n{tail}")
+
+
+def port_open(host: str, port: int) -> bool:
+    with socket.socket() as s:
+        s.settimeout(0.2)
+        return s.connect_ex((host, port)) == 0
+
+
+def unix_socket_open(path: Path) -> bool:
+    with socket.socket(socket.AF_UNIX) as s:
+        s.settimeout(0.2)
+        return s.connect_ex(str(path)) == 0
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@dataclass
+class Stack:
+    """The running processes, stopped in reverse order of starting."""
+
+    settings: Settings
+    bench_static_port: int | None = None
+    procs: list[tuple[str, subprocess.Popen]] = field(default_factory=list)
+
+    def _spawn(self, name: str, argv: list[str], env: dict | None = None) -> tuple[subprocess.Popen, Path]:
+        self.settings.log_dir.mkdir(parents=True, exist_ok=True)
+        log = self.settings.log_dir / f"{name}.log"
+        with open(log, "ab") as out:
+            proc = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                    env=env, start_new_session=True)
+        self.procs.append((name, proc))
+        return proc, log
+
+    def redis_is_local(self) -> bool:
+        url = urlparse(self.settings.redis_url)
+        return url.scheme == "redis" and url.hostname in ("127.0.0.1", "localhost")
+
+    def start_redis(self) -> None:
+        url = urlparse(self.settings.redis_url)
+        if port_open(url.hostname, url.port or 6379):
+            return  # already running (e.g. a shared Redis): use it
+        # No persistence: windows are short-lived and the registry lives in SQLite.
+        argv = [require_binary("redis-server"), "--bind", url.hostname, "--port", str(url.port or 6379),
+                "--save", "", "--appendonly", "no", "--dir", str(self.settings.run_dir)]
+        proc, log = self._spawn("redis", argv)
+        wait_for(lambda: port_open(url.hostname, url.port or 6379), "redis-server", 10, proc, log)
+
+    def start_edge(self) -> None:
+        env = dict(os.environ, **to_env(self.settings))
+        proc, log = self._spawn("edge", [sys.executable, "-m", "marquee", "edge"], env)
+        wait_for(lambda: unix_socket_open(self.settings.edge_socket) and unix_socket_open(self.settings.auth_socket),
+                 "edge", 20, proc, log)
+
+    def start_nginx(self) -> None:
+        host = self.settings.listen_host
+        for port in (self.settings.api_port, self.settings.image_port):
+            if port_open(host, port):
+                raise ServiceError(f"port {host}:{port} is already in use (MARQUEE_API_PORT / MARQUEE_IMAGE_PORT)")
+        conf = self.settings.run_dir / "nginx.conf"
+        conf.write_text(render_nginx_conf(self.settings, self.bench_static_port))
+        argv = [require_binary("nginx"), "-c", str(conf), "-p", str(self.settings.run_dir)]
+        proc, log = self._spawn("nginx", argv)
+        wait_for(lambda: port_open(host, self.settings.api_port) and port_open(host, self.settings.image_port),
+                 "nginx", 10, proc, self.settings.log_dir / "nginx-error.log")
+
+    def start(self, redis: bool = True) -> "Stack":
+        self.settings.run_dir.mkdir(parents=True, exist_ok=True)
+        try:
+            if redis and self.redis_is_local():
+                self.start_redis()
+            self.start_edge()
+            self.start_nginx()
+        except BaseException:
+            self.stop()
+            raise
+        return self
+
+    def process(self, name: str) -> subprocess.Popen:
+        return next(proc for n, proc in self.procs if n == name)
+
+    def stop_one(self, name: str) -> None:
+        for n, proc in self.procs:
+            if n == name and proc.poll() is None:
+                # nginx finishes in-flight requests on SIGQUIT; the others stop cleanly on SIGTERM.
+                proc.send_signal(signal.SIGQUIT if n == "nginx" else signal.SIGTERM)
+                try:
+                    proc.wait(10)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                    proc.wait()
+
+    def stop(self) -> None:
+        for name, _ in reversed(self.procs):
+            self.stop_one(name)
+
+    def alive(self) -> list[str]:
+        return [name for name, proc in self.procs if proc.poll() is None]

@@ -1,0 +1,159 @@
+"""Every setting Marquee reads, as one table, parsed from the environment in one function.
+
+The README's configuration table lists the same names; tests/test_settings.py keeps the two in step.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any, Callable, Mapping
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+
+
+def _plans(text: str) -> dict[str, int]:
+    """Parse `free=20,standard=40` into {"free": 20, "standard": 40}."""
+    plans: dict[str, int] = {}
+    for part in text.split(","):
+        name, _, rate = part.strip().partition("=")
+        if not name or not rate.strip().isdigit() or int(rate) < 1:
+            raise ValueError(f"MARQUEE_PLANS: expected name=requests_per_window, got {part!r}")
+        plans[name.strip()] = int(rate)
+    return plans
+
+
+def _policy(text: str) -> str:
+    if text not in ("refuse", "admit"):
+        raise ValueError(f"MARQUEE_REDIS_DOWN_POLICY must be 'refuse' or 'admit', not {text!r}")
+    return text
+
+
+@dataclass(frozen=True)
+class Setting:
+    name: str
+    env: str
+    default: str
+    parse: Callable[[str], Any]
+    help: str
+
+
+SETTINGS: tuple[Setting, ...] = (
+    Setting("home", "MARQUEE_HOME", str(PROJECT_ROOT / "var"), Path,
+            "State folder: releases, the `current` link, the key registry, runtime files and logs."),
+    Setting("registry_path", "MARQUEE_REGISTRY_PATH", "", Path,
+            "SQLite file holding accounts and key hashes (default: HOME/registry.sqlite3)."),
+    Setting("catalogue_dir", "MARQUEE_CATALOGUE_DIR", "", Path,
+            "Parquet catalogue that `marquee build` reads (default: HOME/catalogue)."),
+    Setting("listen_host", "MARQUEE_LISTEN_HOST", "127.0.0.1", str,
+            "Address nginx listens on for the API and the image host."),
+    Setting("api_port", "MARQUEE_API_PORT", "8080", int, "Port of the API host (/3 and /compat)."),
+    Setting("image_port", "MARQUEE_IMAGE_PORT", "8081", int, "Port of the public image host (/t/p/...)."),
+    Setting("redis_url", "MARQUEE_REDIS_URL", "redis://127.0.0.1:6390/0", str,
+            "Redis holding the sliding windows. `marquee serve` starts a redis-server on it when local."),
+    Setting("image_base_url", "MARQUEE_IMAGE_BASE_URL", "", str,
+            "images.base_url in /3/configuration (default: http://LISTEN_HOST:IMAGE_PORT/t/p/)."),
+    Setting("image_secure_base_url", "MARQUEE_IMAGE_SECURE_BASE_URL", "", str,
+            "images.secure_base_url in /3/configuration (default: the same as the base URL)."),
+    Setting("plans", "MARQUEE_PLANS", "free=20,standard=40,pro=120", _plans,
+            "Plan names and the requests each admits per rate window."),
+    Setting("rate_window_seconds", "MARQUEE_RATE_WINDOW_SECONDS", "60", float,
+            "Length of the sliding rate window in seconds."),
+    Setting("redis_down_policy", "MARQUEE_REDIS_DOWN_POLICY", "refuse", _policy,
+            "What the key check does when Redis is unreachable: `refuse` (503, status_code 9) or `admit` (count it)."),
+    Setting("registry_poll_seconds", "MARQUEE_REGISTRY_POLL_SECONDS", "1", float,
+            "How often the edge looks for key and plan changes in the registry."),
+    Setting("max_keys_per_account", "MARQUEE_MAX_KEYS_PER_ACCOUNT", "10", int,
+            "Most live (not deleted) keys one account may hold."),
+    Setting("keep_releases", "MARQUEE_KEEP_RELEASES", "5", int,
+            "How many published releases to keep on disk for rollback."),
+    Setting("sample_movies", "MARQUEE_SAMPLE_MOVIES", "2000", int,
+            "Size of the bundled sample catalogue that `make run` generates."),
+    Setting("sample_seed", "MARQUEE_SAMPLE_SEED", "42", int, "Seed of the bundled sample catalogue."),
+    Setting("edge_backlog", "MARQUEE_EDGE_BACKLOG", "4096", int,
+            "Listen backlog of the edge socket (Sanic's default of 100 gives 502s at 200 connections)."),
+)
+
+
+@dataclass(frozen=True)
+class Settings:
+    home: Path
+    registry_path: Path
+    catalogue_dir: Path
+    listen_host: str
+    api_port: int
+    image_port: int
+    redis_url: str
+    image_base_url: str
+    image_secure_base_url: str
+    plans: dict[str, int] = field(hash=False)
+    rate_window_seconds: float
+    redis_down_policy: str
+    registry_poll_seconds: float
+    max_keys_per_account: int
+    keep_releases: int
+    sample_movies: int
+    sample_seed: int
+    edge_backlog: int
+
+    @property
+    def releases_dir(self) -> Path:
+        return self.home / "releases"
+
+    @property
+    def current_link(self) -> Path:
+        """The symlink nginx serves from; publish and rollback rename it atomically."""
+        return self.home / "current"
+
+    @property
+    def run_dir(self) -> Path:
+        return self.home / "run"
+
+    @property
+    def log_dir(self) -> Path:
+        return self.home / "log"
+
+    @property
+    def edge_socket(self) -> Path:
+        return self.run_dir / "edge.sock"
+
+    @property
+    def auth_socket(self) -> Path:
+        """nginx's auth_request subrequests go here (edge/auth_listener.py)."""
+        return self.run_dir / "auth.sock"
+
+    @property
+    def api_base_url(self) -> str:
+        return f"http://{self.listen_host}:{self.api_port}"
+
+
+def from_env(environ: Mapping[str, str] | None = None) -> Settings:
+    """Read every setting from `environ` (default: os.environ), falling back to the table's default."""
+    env = os.environ if environ is None else environ
+    values = {}
+    for s in SETTINGS:
+        raw = env.get(s.env, s.default)
+        try:
+            values[s.name] = s.parse(raw) if raw != "" else raw
+        except ValueError as exc:
+            raise ValueError(f"{s.env}={raw!r}: {exc}") from None
+    home = values["home"] = Path(values["home"]).absolute()
+    values["registry_path"] = Path(values["registry_path"] or home / "registry.sqlite3")
+    values["catalogue_dir"] = Path(values["catalogue_dir"] or home / "catalogue")
+    base = values["image_base_url"] or f"http://{values['listen_host']}:{values['image_port']}/t/p/"
+    values["image_base_url"] = base
+    values["image_secure_base_url"] = values["image_secure_base_url"] or base
+    assert {f.name for f in fields(Settings)} == set(values)
+    return Settings(**values)
+
+
+def to_env(settings: Settings) -> dict[str, str]:
+    """The environment that makes `from_env` rebuild `settings` (for the processes we start)."""
+    env = {}
+    for s in SETTINGS:
+        value = getattr(settings, s.name)
+        if isinstance(value, dict):
+            value = ",".join(f"{k}={v}" for k, v in value.items())
+        env[s.env] = str(value)
+    return env
