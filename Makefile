@@ -1,0 +1,60 @@
+# Marquee: `make run` sets everything up and serves the sample; `make test` runs the whole suite.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+MARQUEE := $(BIN)/marquee
+SYSTEM_PACKAGES := nginx redis-server wrk
+export PATH := $(PATH):/usr/sbin:/sbin
+
+.DEFAULT_GOAL := help
+
+help: ## Show this menu
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
+
+deps: ## Install nginx, redis-server and wrk from Debian packages when missing
+	@missing=""; \
+	command -v nginx >/dev/null || missing="$$missing nginx"; \
+	command -v redis-server >/dev/null || missing="$$missing redis-server"; \
+	command -v wrk >/dev/null || missing="$$missing wrk"; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=""; \
+	  elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then SUDO="sudo"; \
+	  else echo "Marquee needs these Debian packages:$$missing"; \
+	       echo "Install them as root: apt-get install -y$$missing   (then run make again)"; exit 1; fi; \
+	  echo "installing$$missing"; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; \
+	  for service in nginx redis-server; do $$SUDO service $$service stop >/dev/null 2>&1 || true; done; \
+	fi
+
+$(VENV)/.installed: pyproject.toml
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e '.[test,bench]'
+	@touch $@
+
+venv: $(VENV)/.installed ## Create .venv and install Marquee with its Python dependencies
+
+sample: deps venv ## Generate the bundled sample catalogue, build it and publish it
+	$(MARQUEE) generate
+	$(MARQUEE) build
+
+build: venv ## Render a new release from the catalogue (MARQUEE_CATALOGUE_DIR) and publish it
+	$(MARQUEE) build
+
+rollback: venv ## Serve the previously published release again
+	$(MARQUEE) rollback
+
+run: sample ## Install, build the sample and serve it on loopback (Ctrl-C stops)
+	$(MARQUEE) serve
+
+test: deps venv ## Run the whole test suite (starts real redis-server and nginx on free ports)
+	$(BIN)/python -m pytest -q
+
+bench: deps venv ## Measure the authenticated path against bare nginx (prints the ratio last)
+	$(BIN)/python -m bench.hot_path
+
+clean: ## Remove the state folder (releases, registry, logs) and the venv
+	rm -rf var $(VENV)
+
+.PHONY: help deps venv sample build rollback run test bench clean

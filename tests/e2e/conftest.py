@@ -1,0 +1,137 @@
+"""End-to-end fixtures: real redis-server, edge and nginx on free loopback ports, as `marquee serve` runs them."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Iterator
+
+import httpx
+import pytest
+from click.testing import CliRunner
+
+from marquee.cli import cli
+from marquee.registry import Registry
+from marquee.services import Stack, free_port, require_binary
+from marquee.settings import Settings, from_env, to_env
+
+pytestmark = pytest.mark.e2e
+
+
+@dataclass
+class Running:
+    """A started stack plus the helpers tests need to drive it."""
+
+    settings: Settings
+    stack: Stack
+    client: httpx.Client
+
+    @property
+    def images(self) -> str:
+        return f"http://{self.settings.listen_host}:{self.settings.image_port}"
+
+    def cli(self, *args: str) -> "CliResult":
+        result = CliRunner().invoke(cli, list(args), env=to_env(self.settings), catch_exceptions=False)
+        return CliResult(result.exit_code, result.stdout, result.stderr)
+
+    def account(self, name: str, plan: str = "free") -> str:
+        """Create `name` on `plan` and return a fresh key for it."""
+        assert self.cli("accounts", "create", name, "--plan", plan).exit_code == 0
+        return self.new_key(name)
+
+    def new_key(self, account: str, label: str = "") -> str:
+        result = self.cli("keys", "create", "--account", account, "--label", label)
+        assert result.exit_code == 0, result.stderr
+        key = result.stdout.strip()
+        # The edge sees registry changes within MARQUEE_REGISTRY_POLL_SECONDS.
+        eventually(lambda: self.get("/3/configuration", key).status_code != 401)
+        return key
+
+    def get(self, path: str, key: str | None = None, bearer: bool = False, **headers: str) -> httpx.Response:
+        params = {}
+        if key is not None and not bearer:
+            params["api_key"] = key
+        if key is not None and bearer:
+            headers["Authorization"] = f"Bearer {key}".strip()
+        return self.client.get(path, params=params, headers=headers)
+
+    def key_id(self, account: str, label: str) -> str:
+        rows = self.cli("keys", "list", "--account", account).stdout.splitlines()[1:]
+        return next(row.split("\t")[0] for row in rows if row.split("\t")[1] == label)
+
+
+@dataclass
+class CliResult:
+    exit_code: int
+    stdout: str
+    stderr: str
+
+
+def eventually(check: Callable[[], bool], timeout: float = 5.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not check():
+        if time.monotonic() > deadline:
+            raise AssertionError("condition not met within the timeout")
+        time.sleep(0.05)
+
+
+def assert_tmdb_error(response: httpx.Response, http_status: int, status_code: int) -> dict:
+    assert response.status_code == http_status, response.text
+    assert response.headers["content-type"].startswith("application/json")
+    body = response.json()
+    assert body["success"] is False
+    assert body["status_code"] == status_code
+    assert body["status_message"] and body["message"] == body["status_message"]
+    return body
+
+
+@pytest.fixture(scope="session")
+def e2e_ports() -> dict[str, str]:
+    require_binary("nginx"), require_binary("redis-server")
+    return {"MARQUEE_API_PORT": str(free_port()), "MARQUEE_IMAGE_PORT": str(free_port())}
+
+
+@pytest.fixture(scope="session")
+def e2e_release(catalogue_dir: Path, e2e_ports: dict[str, str], tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A release rendered for the e2e image host, shared by every stack of the session."""
+    from site_gen.release import render_release
+
+    settings = from_env({"MARQUEE_HOME": str(tmp_path_factory.mktemp("e2e-render")), **e2e_ports})
+    release = settings.releases_dir / "e2e"
+    render_release(settings, catalogue_dir, release, echo=None)
+    return release
+
+
+@pytest.fixture(scope="session")
+def start_stack(e2e_release: Path, e2e_ports: dict[str, str],
+                tmp_path_factory: pytest.TempPathFactory) -> Iterator[Callable[..., Running]]:
+    """Start a stack with extra MARQUEE_* settings; every stack is stopped at the end of the session."""
+    started: list[Running] = []
+
+    def start(ports: dict[str, str] | None = None, **env: str) -> Running:
+        home = tmp_path_factory.mktemp("home")
+        settings = from_env({
+            "MARQUEE_HOME": str(home),
+            "MARQUEE_REDIS_URL": f"redis://127.0.0.1:{free_port()}/0",
+            "MARQUEE_REGISTRY_POLL_SECONDS": "0.1",
+            "MARQUEE_PLANS": "free=5,standard=10,pro=30",
+            **(ports or {"MARQUEE_API_PORT": str(free_port()), "MARQUEE_IMAGE_PORT": str(free_port())}),
+            **env,
+        })
+        home.joinpath("current").symlink_to(e2e_release)
+        stack = Stack(settings).start()
+        running = Running(settings, stack, httpx.Client(base_url=settings.api_base_url, timeout=10))
+        started.append(running)
+        return running
+
+    yield start
+    for running in started:
+        running.client.close()
+        running.stack.stop()
+
+
+@pytest.fixture(scope="session")
+def api(start_stack: Callable[..., Running], e2e_ports: dict[str, str]) -> Running:
+    """The session's main stack, on the ports the e2e release was rendered for."""
+    return start_stack(ports=e2e_ports)

@@ -1,0 +1,134 @@
+"""Every key error through nginx, both key styles, and the key and account lifecycle."""
+
+from __future__ import annotations
+
+import gzip
+
+import pytest
+
+from tests.e2e.conftest import assert_tmdb_error, eventually
+
+pytestmark = pytest.mark.e2e
+
+
+def a_movie_id(api) -> int:
+    movies = sorted(p.stem for p in (api.settings.current_link / "3" / "movie").glob("*.json"))
+    return int(movies[0])
+
+
+@pytest.mark.parametrize("bearer", [False, True], ids=["api_key", "bearer"])
+def test_a_valid_key_gets_the_release_file(api, bearer):
+    key = api.account(f"valid-{bearer}")
+    movie_id = a_movie_id(api)
+    response = api.get(f"/3/movie/{movie_id}", key, bearer=bearer)
+    assert response.status_code == 200
+    on_disk = (api.settings.current_link / f"3/movie/{movie_id}.json").read_bytes()
+    assert response.content == on_disk
+    assert response.json()["id"] == movie_id
+    assert response.headers["X-RateLimit-Limit"] == "5"
+    assert response.headers["X-RateLimit-Remaining"] == "3"  # new_key() spent one request waiting for the edge
+    assert int(response.headers["X-RateLimit-Reset"]) > 1_700_000_000
+
+
+def test_gzip_twin_is_served_to_clients_that_accept_it(api):
+    key = api.account("gzip")
+    movie_id = a_movie_id(api)
+    response = api.client.get(f"/3/movie/{movie_id}/credits", params={"api_key": key},
+                              headers={"Accept-Encoding": "gzip"})
+    assert response.status_code == 200
+    assert response.headers["Content-Encoding"] == "gzip"
+    assert "Accept-Encoding" in response.headers["Vary"]
+    on_disk = (api.settings.current_link / f"3/movie/{movie_id}/credits.json").read_bytes()
+    assert response.content == on_disk  # httpx decoded the gzip body
+    assert gzip.decompress((api.settings.current_link / f"3/movie/{movie_id}/credits.json.gz").read_bytes()) == on_disk
+
+
+@pytest.mark.parametrize("bearer", [False, True], ids=["api_key", "bearer"])
+@pytest.mark.parametrize("key", [None, "", "not-a-key", "0123456789abcdef0123456789abcdef", "A" * 32, "ab" * 40])
+def test_missing_malformed_and_unknown_keys_get_401_7(api, key, bearer):
+    response = api.get("/3/configuration", key, bearer=bearer)
+    assert_tmdb_error(response, 401, 7)
+    assert "X-RateLimit-Remaining" not in response.headers
+
+
+def test_unknown_paths_and_ids_get_404_34_after_the_key_check(api):
+    key = api.account("notfound")
+    for path in ("/3/movie/999999999", "/3/movie/abc", "/3/nothing/here", "/3/movie/1/../../etc/passwd"):
+        response = api.get(path, key)
+        assert_tmdb_error(response, 404, 34)
+    assert_tmdb_error(api.get("/3/movie/999999999", None), 401, 7)
+    assert_tmdb_error(api.client.get("/not-an-api-path"), 404, 34)
+
+
+def test_deleted_key_gets_401_7(api):
+    key = api.account("deleter")
+    api.new_key("deleter", label="doomed")
+    doomed_id = api.key_id("deleter", "doomed")
+    assert api.cli("keys", "delete", doomed_id).exit_code == 0
+    other = api.cli("keys", "list", "--account", "deleter").stdout
+    assert f"{doomed_id}\tdoomed\tdeleted" in other
+    assert api.get("/3/configuration", key).status_code == 200
+
+
+def test_delete_takes_effect_for_the_key_in_use(api):
+    api.cli("accounts", "create", "gone", "--plan", "pro")
+    key = api.new_key("gone", label="only")
+    assert api.cli("keys", "delete", api.key_id("gone", "only")).exit_code == 0
+    eventually(lambda: api.get("/3/configuration", key).status_code == 401)
+    assert_tmdb_error(api.get("/3/configuration", key), 401, 7)
+    refused = api.cli("keys", "delete", api.key_id("gone", "only"))
+    assert refused.exit_code != 0 and "no key with id" in refused.stderr
+
+
+def test_suspend_gives_401_10_and_unsuspend_restores(api):
+    api.cli("accounts", "create", "suspect", "--plan", "pro")
+    key = api.new_key("suspect", label="s")
+    key_id = api.key_id("suspect", "s")
+    assert api.cli("keys", "suspend", key_id).exit_code == 0
+    eventually(lambda: api.get("/3/configuration", key).status_code == 401)
+    assert_tmdb_error(api.get("/3/configuration", key, bearer=True), 401, 10)
+    assert api.cli("keys", "unsuspend", key_id).exit_code == 0
+    eventually(lambda: api.get("/3/configuration", key).status_code == 200)
+
+
+def test_expired_plan_gives_402_36_until_renewed(api):
+    key = api.account("lapsed", "pro")
+    assert api.cli("accounts", "expire", "lapsed").exit_code == 0
+    eventually(lambda: api.get("/3/genre/movie/list", key).status_code == 402)
+    assert_tmdb_error(api.get("/3/genre/movie/list", key), 402, 36)
+    assert api.cli("accounts", "renew", "lapsed").exit_code == 0
+    eventually(lambda: api.get("/3/genre/movie/list", key).status_code == 200)
+
+
+def test_the_eleventh_key_is_refused(api):
+    api.cli("accounts", "create", "many", "--plan", "pro")
+    for n in range(9):
+        assert api.cli("keys", "create", "--account", "many", "--label", f"k{n}").exit_code == 0
+    last = api.new_key("many", label="tenth")
+    refused = api.cli("keys", "create", "--account", "many", "--label", "eleventh")
+    assert refused.exit_code != 0
+    assert "already has 10 keys" in refused.stderr
+    assert refused.stdout == ""
+    assert api.get("/3/configuration", last).status_code == 200
+    # Deleting one frees a place.
+    assert api.cli("keys", "delete", api.key_id("many", "k0")).exit_code == 0
+    assert api.cli("keys", "create", "--account", "many", "--label", "again").exit_code == 0
+
+
+def test_plan_change_applies_to_every_key_of_the_account(api):
+    first = api.account("upgrader", "free")
+    second = api.new_key("upgrader")
+    assert api.get("/3/configuration", first).headers["X-RateLimit-Limit"] == "5"
+    assert api.cli("accounts", "set-plan", "upgrader", "pro").exit_code == 0
+    eventually(lambda: api.get("/3/configuration", second).headers.get("X-RateLimit-Limit") == "30")
+    assert api.get("/3/configuration", first).headers["X-RateLimit-Limit"] == "30"
+    refused = api.cli("accounts", "set-plan", "upgrader", "platinum")
+    assert refused.exit_code != 0 and "unknown plan 'platinum'" in refused.stderr
+
+
+def test_keys_list_never_shows_a_key(api):
+    key = api.account("lister")
+    listing = api.cli("keys", "list", "--account", "lister")
+    assert listing.exit_code == 0
+    assert key not in listing.stdout
+    assert listing.stdout.splitlines()[0] == "id\tlabel\tstate\tcreated"

@@ -1,0 +1,37 @@
+"""No key appears in clear in the registry, in Redis or in any log, whichever way it was sent."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+import redis
+
+pytestmark = pytest.mark.e2e
+
+
+def test_no_key_in_registry_redis_or_logs(start_stack):
+    stack = start_stack()
+    key = stack.account("secretive", "pro")
+    bad = "feedfacefeedfacefeedfacefeedface"  # well-formed but unknown: logged paths must not keep it either
+    for sent in (key, bad):
+        stack.get("/3/configuration", sent)
+        stack.get("/3/configuration", sent, bearer=True)
+        stack.get("/3/movie/999999999", sent)
+        stack.client.post("/3/configuration", params={"api_key": sent})
+    stack.stack.stop_one("redis")  # an error path too
+    stack.get("/3/configuration", key)
+    stack.stack.start_redis()
+    time.sleep(1.5)  # nginx flushes its access log buffer every second
+
+    # Redis: every key name and value.
+    client = redis.Redis.from_url(stack.settings.redis_url)
+    dump = b"".join(k + b"".join(client.lrange(k, 0, -1)) for k in client.keys("*"))
+    client.close()
+    files = [stack.settings.registry_path, *stack.settings.home.glob("registry.sqlite3*"),
+             *stack.settings.log_dir.glob("*")]
+    assert any(f.name == "nginx-access.log" and f.stat().st_size > 0 for f in files)
+    for secret in (key, bad):
+        assert secret.encode() not in dump
+        for path in files:
+            assert secret.encode() not in path.read_bytes(), f"{secret} found in {path}"
