@@ -1,0 +1,60 @@
+"""Load a Parquet catalogue into DuckDB and normalise it for the renderers.
+
+The SQL lives in marquee_build/sql/*.sql and runs in file-name order; the catalogue folder reaches it
+as the DuckDB variable `catalogue_dir` (bound as a parameter, so odd folder names cannot inject SQL).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import duckdb
+
+SQL_DIR = Path(__file__).resolve().parent / "sql"
+
+# Every Parquet table the catalogue must hold (one `<name>.parquet` file each).
+REQUIRED_TABLES: tuple[str, ...] = (
+    "movies", "movie_translations", "genres", "movie_genres", "collections", "companies",
+    "movie_companies", "countries", "movie_countries", "languages", "movie_spoken_languages",
+    "people", "cast", "crew",
+)
+
+
+class CatalogueError(Exception):
+    """The catalogue folder is missing, incomplete or inconsistent."""
+
+
+def sql_files() -> list[Path]:
+    return sorted(SQL_DIR.glob("*.sql"))
+
+
+def check_catalogue(catalogue_dir: Path) -> None:
+    """Raise CatalogueError naming the first missing table (or the missing folder)."""
+    if not catalogue_dir.is_dir():
+        raise CatalogueError(f"catalogue folder {catalogue_dir} does not exist (run `marquee generate` first)")
+    for table in REQUIRED_TABLES:
+        if not (catalogue_dir / f"{table}.parquet").is_file():
+            raise CatalogueError(f"catalogue {catalogue_dir} is missing table {table!r} ({table}.parquet)")
+
+
+def build_database(catalogue_dir: Path, db_path: Path) -> duckdb.DuckDBPyConnection:
+    """Load and normalise the catalogue into a DuckDB file at db_path; returns the open connection."""
+    catalogue_dir = Path(catalogue_dir).resolve()
+    check_catalogue(catalogue_dir)
+    con = duckdb.connect(str(db_path))
+    try:
+        con.execute("SET VARIABLE catalogue_dir = ?", [str(catalogue_dir)])
+        for path in sql_files():
+            try:
+                con.execute(path.read_text())
+            except duckdb.Error as exc:
+                raise CatalogueError(f"{path.name}: {exc}") from exc
+        problems = con.execute("SELECT problem FROM build_problems LIMIT 5").fetchall()
+        if problems:
+            total = con.execute("SELECT count(*) FROM build_problems").fetchone()[0]
+            listed = "; ".join(p for (p,) in problems)
+            raise CatalogueError(f"catalogue {catalogue_dir} is inconsistent ({total} problems): {listed}")
+    except BaseException:
+        con.close()
+        raise
+    return con

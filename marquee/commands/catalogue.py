@@ -1,0 +1,106 @@
+"""Catalogue commands: generate a sample catalogue, build a release, publish, roll back, list releases.
+
+User mistakes (a missing catalogue, an unknown or incomplete release, nothing to roll back to) end
+as click.ClickException with one clear line, never a traceback.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import click
+
+from marquee import releases as release_store
+from marquee.settings import Settings
+
+
+@click.command()
+@click.option("--movies", type=click.IntRange(min=1), default=None,
+              help="Number of movies (default: MARQUEE_SAMPLE_MOVIES).")
+@click.option("--seed", type=int, default=None, help="Random seed (default: MARQUEE_SAMPLE_SEED).")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Output folder (default: MARQUEE_CATALOGUE_DIR).")
+@click.option("--images/--no-images", default=True, show_default=True,
+              help="Also draw placeholder image originals.")
+@click.pass_obj
+def generate(settings: Settings, movies: int | None, seed: int | None, out: Path | None, images: bool) -> None:
+    """Generate a deterministic synthetic catalogue as Parquet files."""
+    from marquee_datasets.synthetic import generate as generate_catalogue
+
+    movies = settings.sample_movies if movies is None else movies
+    seed = settings.sample_seed if seed is None else seed
+    out = settings.catalogue_dir if out is None else out
+    started = time.perf_counter()
+    counts = generate_catalogue(out, movies, seed, images=images)
+    rows = ", ".join(f"{name} {count}" for name, count in counts.items())
+    click.echo(f"catalogue {out}: {rows} (seed {seed}) in {time.perf_counter() - started:.2f} s")
+
+
+@click.command()
+@click.option("--catalogue", "catalogue_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Parquet catalogue to render (default: MARQUEE_CATALOGUE_DIR).")
+@click.option("--publish/--no-publish", "do_publish", default=True, show_default=True,
+              help="Publish the new release once it is rendered.")
+@click.pass_obj
+def build(settings: Settings, catalogue_dir: Path | None, do_publish: bool) -> None:
+    """Render a new release from the catalogue (and publish it)."""
+    from marquee_build.catalogue import CatalogueError, check_catalogue
+    from site_gen.release import ReleaseBuildError, render_release
+    from site_gen.validate import ValidationError
+    from site_gen.writer import WriterError
+
+    catalogue_dir = settings.catalogue_dir if catalogue_dir is None else catalogue_dir
+    try:
+        check_catalogue(catalogue_dir)
+        release_dir = release_store.new_release_dir(settings)
+        render_release(settings, catalogue_dir, release_dir, echo=click.echo)
+        if do_publish:
+            release_store.publish(settings, release_dir.name)
+            click.echo(f"published {release_dir.name}")
+        else:
+            click.echo(f"not published; run `marquee publish {release_dir.name}`")
+    except (CatalogueError, ReleaseBuildError, release_store.ReleaseError) as exc:
+        raise click.ClickException(str(exc)) from None
+    except (ValidationError, WriterError) as exc:
+        raise click.ClickException(f"render failed, nothing published: {exc}") from None
+
+
+@click.command()
+@click.argument("name")
+@click.pass_obj
+def publish(settings: Settings, name: str) -> None:
+    """Make release NAME the one served."""
+    try:
+        release_store.publish(settings, name)
+    except release_store.ReleaseError as exc:
+        raise click.ClickException(str(exc)) from None
+    click.echo(f"published {name}")
+
+
+@click.command()
+@click.pass_obj
+def rollback(settings: Settings) -> None:
+    """Serve the release published before the current one again."""
+    try:
+        name = release_store.rollback(settings)
+    except release_store.ReleaseError as exc:
+        raise click.ClickException(str(exc)) from None
+    click.echo(f"rolled back to {name}")
+
+
+@click.command()
+@click.pass_obj
+def releases(settings: Settings) -> None:
+    """List release folders, oldest first; `*` marks the current one."""
+    found = release_store.list_releases(settings)
+    if not found:
+        click.echo(f"no releases in {settings.releases_dir}")
+        return
+    for release in found:
+        mark = "*" if release.current else " "
+        note = "" if release.complete else "  (incomplete)"
+        click.echo(f"{mark} {release.name}{note}")
+
+
+COMMANDS = [generate, build, publish, rollback, releases]

@@ -1,0 +1,174 @@
+"""Release folders, the `current` symlink, publish history, rollback and pruning.
+
+Releases live in HOME/releases/<UTC stamp>. Publishing points HOME/current at `releases/<name>`
+(a relative target, so HOME can move) by creating a temporary symlink and renaming it over
+`current` with os.replace: nginx sees either the old release or the new one, never a missing link.
+HOME/releases/HISTORY lists published releases oldest first; rollback pops the current one and
+re-points the link at the one before, so repeated rollbacks walk further back. All changes happen
+under an exclusive lock file, and history is rewritten atomically too.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import re
+import shutil
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Iterator
+
+from marquee.settings import Settings
+
+BUILD_FILE = "BUILD"
+HISTORY_FILE = "HISTORY"
+_NAME = re.compile(r"^\d{8}T\d{6}Z(-\d{2,})?$")
+
+
+class ReleaseError(Exception):
+    """A release operation was refused; the message says why, in user terms."""
+
+
+@dataclass(frozen=True)
+class ReleaseInfo:
+    name: str
+    path: Path
+    complete: bool  # has a BUILD file
+    current: bool
+
+
+def release_path(settings: Settings, name: str) -> Path:
+    if not _NAME.match(name):
+        raise ReleaseError(f"{name!r} is not a release name (expected e.g. 20261122T101500Z)")
+    return settings.releases_dir / name
+
+
+def new_release_dir(settings: Settings, now: datetime | None = None) -> Path:
+    """Create and return an empty, uniquely named release folder (`-02`, `-03`... within one second)."""
+    settings.releases_dir.mkdir(parents=True, exist_ok=True)
+    stamp = (now or datetime.now(timezone.utc)).astimezone(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    for attempt in range(1, 100):
+        path = settings.releases_dir / (stamp if attempt == 1 else f"{stamp}-{attempt:02d}")
+        try:
+            path.mkdir()
+            return path
+        except FileExistsError:
+            continue
+    raise ReleaseError(f"too many releases named {stamp}*")
+
+
+def current_release(settings: Settings) -> str | None:
+    """Name of the release `current` points at, or None if nothing is published."""
+    try:
+        target = os.readlink(settings.current_link)
+    except (FileNotFoundError, OSError):
+        return None
+    return Path(target).name
+
+
+def list_releases(settings: Settings) -> list[ReleaseInfo]:
+    """Every release folder, oldest first."""
+    if not settings.releases_dir.is_dir():
+        return []
+    current = current_release(settings)
+    return [ReleaseInfo(p.name, p, (p / BUILD_FILE).is_file(), p.name == current)
+            for p in sorted(settings.releases_dir.iterdir()) if p.is_dir() and _NAME.match(p.name)]
+
+
+def history(settings: Settings) -> list[str]:
+    """Published releases, oldest first; the last one is current (unless the link was changed by hand)."""
+    path = settings.releases_dir / HISTORY_FILE
+    if not path.is_file():
+        return []
+    return [line.strip() for line in path.read_text().splitlines() if line.strip()]
+
+
+def _write_history(settings: Settings, names: list[str]) -> None:
+    path = settings.releases_dir / HISTORY_FILE
+    tmp = path.with_name(f".{HISTORY_FILE}.{os.getpid()}.tmp")
+    tmp.write_text("".join(f"{n}\n" for n in names))
+    os.replace(tmp, path)
+
+
+@contextmanager
+def _locked(settings: Settings) -> Iterator[None]:
+    settings.releases_dir.mkdir(parents=True, exist_ok=True)
+    with open(settings.releases_dir / ".lock", "w") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        yield
+
+
+def _point_current(settings: Settings, name: str) -> None:
+    """Atomically re-point `current` at releases/<name> (temp symlink + rename, never unlink first)."""
+    link = settings.current_link
+    tmp = link.with_name(f".{link.name}.{os.getpid()}.tmp")
+    if tmp.is_symlink() or tmp.exists():
+        tmp.unlink()
+    os.symlink(f"{settings.releases_dir.name}/{name}", tmp)
+    os.replace(tmp, link)
+
+
+def _check_complete(settings: Settings, name: str) -> None:
+    path = release_path(settings, name)
+    if not path.is_dir():
+        raise ReleaseError(f"no release named {name} in {settings.releases_dir}")
+    if not (path / BUILD_FILE).is_file():
+        raise ReleaseError(f"release {name} is incomplete (no {BUILD_FILE} file); refusing to publish it")
+
+
+def publish(settings: Settings, release_name: str) -> str:
+    """Make release_name current, record it in the history and prune old releases; returns the name."""
+    with _locked(settings):
+        _check_complete(settings, release_name)
+        _point_current(settings, release_name)
+        names = history(settings)
+        if not names or names[-1] != release_name:
+            names.append(release_name)
+        _write_history(settings, names)
+        _prune(settings)
+    return release_name
+
+
+def rollback(settings: Settings) -> str:
+    """Re-publish the release published before the current one; returns its name."""
+    with _locked(settings):
+        names = history(settings)
+        current = current_release(settings)
+        if names and names[-1] == current:
+            names.pop()
+        # Skip entries whose folder has gone (removed by hand); pruning never removes the target.
+        while names and not (settings.releases_dir / names[-1] / BUILD_FILE).is_file():
+            names.pop()
+        if not names:
+            where = f"{current} is the oldest published release" if current else "nothing is published"
+            raise ReleaseError(f"nothing to roll back to: {where}")
+        target = names[-1]
+        _point_current(settings, target)
+        _write_history(settings, names)
+        return target
+
+
+def prune(settings: Settings) -> list[str]:
+    """Delete complete releases beyond settings.keep_releases; returns the deleted names."""
+    with _locked(settings):
+        return _prune(settings)
+
+
+def _prune(settings: Settings) -> list[str]:
+    names = history(settings)
+    protected = {current_release(settings)}
+    if names:
+        protected.add(names[-1])
+        if len(names) > 1:
+            protected.add(names[-2])  # the rollback target
+    # Incomplete folders may be builds in progress: never touch them.
+    complete = [r.name for r in list_releases(settings) if r.complete]
+    keep = set(complete[-max(settings.keep_releases, 1):]) | protected
+    removed = [name for name in complete if name not in keep]
+    for name in removed:
+        shutil.rmtree(settings.releases_dir / name)
+    if removed:
+        _write_history(settings, [n for n in names if n not in removed])
+    return removed

@@ -1,0 +1,54 @@
+"""Fixed documents: /3/configuration (image host URLs from settings) and /3/authentication.
+
+The image size lists and change keys are TMDB's, verbatim: clients build image URLs from them and
+often cache the whole document, so they must match what TMDB sends.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import duckdb
+
+from marquee.settings import Settings
+from site_gen.documents import Documents, from_objects
+
+CONFIGURATION = "/3/configuration"
+AUTHENTICATION = "/3/authentication"
+
+IMAGE_SIZES: dict[str, list[str]] = {
+    "backdrop_sizes": ["w300", "w780", "w1280", "original"],
+    "logo_sizes": ["w45", "w92", "w154", "w185", "w300", "w500", "original"],
+    "poster_sizes": ["w92", "w154", "w185", "w342", "w500", "w780", "original"],
+    "profile_sizes": ["w45", "w185", "h632", "original"],
+    "still_sizes": ["w92", "w185", "w300", "original"],
+}
+CHANGE_KEYS: list[str] = [
+    "adult", "air_date", "also_known_as", "alternative_titles", "biography", "birthday", "budget",
+    "cast", "certifications", "character_names", "created_by", "crew", "deathday", "episode",
+    "episode_number", "episode_run_time", "freebase_id", "freebase_mid", "general", "genres",
+    "guest_stars", "homepage", "images", "imdb_id", "languages", "name", "network", "origin_country",
+    "original_name", "original_title", "overview", "parts", "place_of_birth", "plot_keywords",
+    "production_code", "production_companies", "production_countries", "releases", "revenue",
+    "runtime", "season", "season_number", "season_regular", "spoken_languages", "status", "tagline",
+    "title", "translations", "tvdb_id", "tvrage_id", "type", "video", "videos",
+]
+AUTHENTICATION_BODY: dict[str, Any] = {"success": True, "status_code": 1, "status_message": "Success."}
+
+
+def configuration_document(settings: Settings) -> dict[str, Any]:
+    return {
+        "images": {
+            "base_url": settings.image_base_url,
+            "secure_base_url": settings.image_secure_base_url,
+            **IMAGE_SIZES,
+        },
+        "change_keys": list(CHANGE_KEYS),
+    }
+
+
+def collect(con: duckdb.DuckDBPyConnection, settings: Settings) -> list[Documents]:
+    return [
+        from_objects(CONFIGURATION, {"/3/configuration": configuration_document(settings)}),
+        from_objects(AUTHENTICATION, {"/3/authentication": dict(AUTHENTICATION_BODY)}),
+    ]

@@ -1,0 +1,121 @@
+"""Render one complete release directory from a Parquet catalogue.
+
+Like Pelican's run(): build the DuckDB database, let every resource family collect its documents
+(phase one), then one Writer writes them all, each validated against its TMDB schema first (phase
+two). Image originals are hard-linked into `t/p/original/`. The `BUILD` file is written last: a
+release directory without it is incomplete and `marquee publish` refuses it. On any failure the
+partial directory is removed.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+import duckdb
+
+from marquee.settings import Settings
+from marquee_build.catalogue import build_database
+from site_gen import collection, configuration, genre, movie
+from site_gen.documents import Documents, load_sql, set_language
+from site_gen.validate import Validator
+from site_gen.writer import Writer
+
+FAMILIES = (movie, collection, genre, configuration)
+IMAGE_DIR = Path("t/p/original")
+BUILD_FILE = "BUILD"
+DEFAULT_LANGUAGE = "en-US"
+
+
+class ReleaseBuildError(Exception):
+    """The release could not be rendered (bad target folder, missing image originals, ...)."""
+
+
+@dataclass(frozen=True)
+class ReleaseSummary:
+    release_id: str
+    documents: int
+    files: int
+    bytes: int
+    images: int
+    seconds: float
+
+    def line(self) -> str:
+        rate = self.files / self.seconds if self.seconds else 0.0
+        return (f"release {self.release_id}: {self.documents} documents, {self.files} files, "
+                f"{self.bytes:,} bytes, {self.images} images in {self.seconds:.2f} s ({rate:,.0f} files/s)")
+
+
+def link_images(con: duckdb.DuckDBPyConnection, catalogue_dir: Path, release_dir: Path) -> int:
+    """Hard-link (or copy, across filesystems) every original into the release; check none is missing."""
+    source = catalogue_dir / "images"
+    target = release_dir / IMAGE_DIR
+    target.mkdir(parents=True, exist_ok=True)
+    names = sorted(os.listdir(source)) if source.is_dir() else []
+    can_link = True
+    for name in names:
+        if can_link:
+            try:
+                os.link(source / name, target / name)
+                continue
+            except OSError:
+                can_link = False  # EXDEV/EPERM: the rest will fail the same way
+        shutil.copy2(source / name, target / name)
+    present = set(names)
+    missing = [path for (path,) in con.execute(load_sql("image_paths.sql")).fetchall()
+               if path.lstrip("/") not in present]
+    if missing:
+        raise ReleaseBuildError(f"{len(missing)} image paths have no original in {source}, "
+                                f"e.g. {', '.join(sorted(missing)[:3])}")
+    return len(names)
+
+
+def collect(con: duckdb.DuckDBPyConnection, settings: Settings) -> list[Documents]:
+    """Phase one: every family's documents, computed but not yet written."""
+    set_language(con, DEFAULT_LANGUAGE)
+    return [documents for family in FAMILIES for documents in family.collect(con, settings)]
+
+
+def write_all(collected: list[Documents], writer: Writer, validator: Validator) -> None:
+    """Phase two: validate each document, then write it (the first invalid one stops the build)."""
+    for documents in collected:
+        for batch in documents.batches():
+            for uri, body in batch:
+                validator.validate(uri, body, documents.template)
+                writer.write(uri, body)
+
+
+def render_release(settings: Settings, catalogue_dir: Path, release_dir: Path,
+                   echo: Callable[[str], None] | None = print) -> ReleaseSummary:
+    """Render catalogue_dir into the new, empty release_dir; returns (and echoes) a summary."""
+    started = time.perf_counter()
+    catalogue_dir, release_dir = Path(catalogue_dir), Path(release_dir)
+    if release_dir.exists() and any(release_dir.iterdir()):
+        raise ReleaseBuildError(f"release folder {release_dir} is not empty")
+    release_dir.mkdir(parents=True, exist_ok=True)
+    try:
+        # The database lives next to the releases (same disk, hidden name) and goes away after the build.
+        with tempfile.TemporaryDirectory(prefix=".build-", dir=release_dir.parent) as work:
+            con = build_database(catalogue_dir, Path(work) / "catalogue.duckdb")
+            try:
+                collected = collect(con, settings)
+                images = link_images(con, catalogue_dir, release_dir)
+                writer = Writer(release_dir)
+                write_all(collected, writer, Validator())
+            finally:
+                con.close()
+        (release_dir / BUILD_FILE).write_text(release_dir.name + "\n")
+    except BaseException:
+        shutil.rmtree(release_dir, ignore_errors=True)
+        raise
+    written = writer.summary()
+    summary = ReleaseSummary(release_dir.name, written.documents, written.files, written.bytes, images,
+                             time.perf_counter() - started)
+    if echo is not None:
+        echo(summary.line())
+    return summary

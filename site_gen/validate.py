@@ -1,0 +1,193 @@
+"""Check rendered documents against the 200-response schemas of TMDB's OpenAPI spec.
+
+The rule (stricter than JSON Schema, because TMDB's schemas list properties but mark none required):
+every property a schema lists must be present, recursively through nested objects and array items;
+every non-null value must have the schema's type (`integer` is an int but not a bool, `number` is an
+int or a float); null is allowed only for the property names in NULLABLE. Extra properties are fine,
+as the real API sends some the spec omits.
+
+Schemas are compiled once into closures (the hot loop is a dict lookup and a `type(v) in ...` test
+per property), so validating every file of a large release stays cheap. On the first violation
+`ValidationError` names the URI, the JSON path (`cast[3].profile_path`) and the reason.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any, Callable
+
+import orjson
+
+SCHEMA_FILE = Path(__file__).resolve().parent / "schemas" / "tmdb_v3_responses.json"
+
+# The one relaxation list. TMDB's schemas declare nothing nullable, but the real API sends null for
+# absent values of these properties; a null anywhere else is a rendering bug.
+NULLABLE: frozenset[str] = frozenset({
+    "poster_path",            # movie or collection without a poster
+    "backdrop_path",          # ... without a backdrop
+    "profile_path",           # person without a photo (credits)
+    "logo_path",              # company without a logo (production_companies)
+    "belongs_to_collection",  # movie outside any collection
+    "imdb_id",                # movie not (yet) on IMDb
+    "release_date",           # movie without an announced date (movie details, collection parts)
+})
+
+_PY_TYPES: dict[str, tuple[type, ...]] = {
+    "integer": (int,),
+    "number": (int, float),
+    "string": (str,),
+    "boolean": (bool,),
+    "array": (list,),
+    "object": (dict,),
+}
+
+Checker = Callable[[Any], None]
+
+
+class ValidationError(Exception):
+    """A rendered document does not match its schema."""
+
+    def __init__(self, uri: str, path: str, reason: str) -> None:
+        super().__init__(f"{uri}: {path or '<document>'}: {reason}")
+        self.uri, self.path, self.reason = uri, path, reason
+
+
+class _Violation(Exception):
+    """Raised inside compiled checkers; `parts` collects the JSON path innermost-first as it unwinds."""
+
+    def __init__(self, reason: str, parts: list[str | int] | None = None) -> None:
+        self.reason, self.parts = reason, parts or []
+
+
+def _kind(value: Any) -> str:
+    return "null" if value is None else {bool: "boolean", int: "integer", float: "number", str: "string",
+                                          list: "array", dict: "object"}.get(type(value), type(value).__name__)
+
+
+def _format_path(parts: list[str | int]) -> str:
+    out = ""
+    for part in reversed(parts):
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else part)
+    return out
+
+
+def _types_of(schema: dict[str, Any]) -> tuple[type, ...] | None:
+    kind = schema.get("type")
+    if kind is None:
+        return None
+    if kind not in _PY_TYPES:
+        raise ValueError(f"unsupported schema type {kind!r}")
+    return _PY_TYPES[kind]
+
+
+def _nested(schema: dict[str, Any]) -> Checker | None:
+    """Checker for what is inside a value (properties or items), or None if the type test is enough."""
+    if schema.get("type") == "object" and schema.get("properties"):
+        return _compile_object(schema["properties"])
+    if schema.get("type") == "array" and "items" in schema:
+        return _compile_array(schema["items"])
+    return None
+
+
+def _compile_object(properties: dict[str, Any]) -> Checker:
+    plan = [(name, _types_of(sub), _nested(sub), name in NULLABLE) for name, sub in properties.items()]
+
+    def check_object(value: dict[str, Any]) -> None:
+        for name, types, nested, nullable in plan:
+            try:
+                item = value[name]
+            except KeyError:
+                raise _Violation("missing property", [name]) from None
+            if item is None:
+                if nullable:
+                    continue
+                raise _Violation("null is not allowed here", [name])
+            if types is not None and type(item) not in types:
+                raise _Violation(f"expected {_expected(types)}, got {_kind(item)}", [name])
+            if nested is not None:
+                try:
+                    nested(item)
+                except _Violation as exc:
+                    exc.parts.append(name)
+                    raise
+    return check_object
+
+
+def _compile_array(items: dict[str, Any]) -> Checker:
+    types, nested = _types_of(items), _nested(items)
+
+    def check_array(value: list[Any]) -> None:
+        for index, item in enumerate(value):
+            if item is None:
+                raise _Violation("null is not allowed here", [index])
+            if types is not None and type(item) not in types:
+                raise _Violation(f"expected {_expected(types)}, got {_kind(item)}", [index])
+            if nested is not None:
+                try:
+                    nested(item)
+                except _Violation as exc:
+                    exc.parts.append(index)
+                    raise
+    return check_array
+
+
+def _expected(types: tuple[type, ...]) -> str:
+    for name, candidate in _PY_TYPES.items():
+        if candidate == types:
+            return name
+    return "/".join(t.__name__ for t in types)
+
+
+def compile_schema(schema: dict[str, Any]) -> Checker:
+    """A function that returns None for a valid document and raises _Violation otherwise."""
+    types, nested = _types_of(schema), _nested(schema)
+
+    def check_document(value: Any) -> None:
+        if types is not None and type(value) not in types:
+            raise _Violation(f"expected {_expected(types)}, got {_kind(value)}")
+        if nested is not None:
+            nested(value)
+    return check_document
+
+
+def load_schemas(path: Path = SCHEMA_FILE) -> dict[str, Any]:
+    return orjson.loads(path.read_bytes())
+
+
+def _template_regex(template: str) -> re.Pattern[str]:
+    pattern = "".join("[^/]+" if part.startswith("{") else re.escape(part)
+                      for part in re.split(r"(\{[^}]+\})", template))
+    return re.compile(f"^{pattern}$")
+
+
+class Validator:
+    """Validates documents by URI (the path template is found by matching) or by explicit template."""
+
+    def __init__(self, schemas: dict[str, Any] | None = None) -> None:
+        self._schemas = load_schemas() if schemas is None else schemas
+        self._checkers = {template: compile_schema(s) for template, s in self._schemas.items()}
+        self._routes = [(_template_regex(t), t) for t in self._schemas]
+
+    @property
+    def templates(self) -> list[str]:
+        return list(self._schemas)
+
+    def template_for(self, uri: str) -> str:
+        for regex, template in self._routes:
+            if regex.match(uri):
+                return template
+        raise ValidationError(uri, "", "no schema for this path")
+
+    def validate(self, uri: str, document: Any, template: str | None = None) -> None:
+        """Raise ValidationError unless document (a parsed object or JSON bytes/str) fits its schema."""
+        checker = self._checkers[template or self.template_for(uri)]
+        if isinstance(document, (bytes, str)):
+            try:
+                document = orjson.loads(document)
+            except orjson.JSONDecodeError as exc:
+                raise ValidationError(uri, "", f"not JSON: {exc}") from None
+        try:
+            checker(document)
+        except _Violation as exc:
+            raise ValidationError(uri, _format_path(exc.parts), exc.reason) from None

@@ -1,0 +1,92 @@
+"""The one place rendered documents become files in a release directory (Pelican's Writer, for JSON).
+
+`/3/movie/603` becomes `root/3/movie/603.json` plus a gzip twin `603.json.gz` (for nginx's
+gzip_static) with the same mtime, so both variants carry the same Last-Modified and ETag. URIs are
+checked against a strict alphabet and may be written once only: a second write of the same URI is a
+rendering bug (two generators claiming one page), never something to overwrite silently.
+"""
+
+from __future__ import annotations
+
+import gzip
+import os
+import re
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+_URI = re.compile(r"^/[A-Za-z0-9_./-]+$")
+GZIP_LEVEL = 6
+_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
+
+
+class WriterError(Exception):
+    """A URI was refused (unsafe, malformed or already written)."""
+
+
+@dataclass(frozen=True)
+class WriteSummary:
+    documents: int
+    files: int
+    bytes: int
+
+    def __str__(self) -> str:
+        return f"{self.documents} documents, {self.files} files, {self.bytes} bytes"
+
+
+class Writer:
+    """Writes JSON documents under root; every file it creates is counted in summary()."""
+
+    def __init__(self, root: Path, mtime: float | None = None) -> None:
+        self.root = Path(root)
+        self.root.mkdir(parents=True, exist_ok=True)
+        self._mtime_ns = int((time.time() if mtime is None else mtime) * 1e9)
+        self._written: set[str] = set()
+        self._dirs: set[Path] = set()
+        self._files = 0
+        self._bytes = 0
+
+    def path_for(self, uri: str) -> Path:
+        """The .json file a URI maps to; raises WriterError for anything unsafe."""
+        if not _URI.match(uri):
+            raise WriterError(f"refusing URI {uri!r}: only /[A-Za-z0-9_./-] is allowed")
+        segments = uri[1:].split("/")
+        if any(s in ("", ".", "..") for s in segments):
+            raise WriterError(f"refusing URI {uri!r}: empty, '.' or '..' path segment")
+        path = self.root.joinpath(*segments[:-1], segments[-1] + ".json")
+        return path
+
+    def write(self, uri: str, document: Any) -> Path:
+        """Write document (a Python object, or JSON already serialised as bytes) as uri's .json and .json.gz."""
+        path = self.path_for(uri)
+        if uri in self._written:
+            raise WriterError(f"refusing to write {uri} twice")
+        data = document if isinstance(document, bytes) else orjson.dumps(document)
+        parent = path.parent
+        if parent not in self._dirs:
+            parent.mkdir(parents=True, exist_ok=True)
+            self._dirs.add(parent)
+        packed = gzip.compress(data, compresslevel=GZIP_LEVEL, mtime=0)
+        gz_path = path.with_name(path.name + ".gz")
+        times = (self._mtime_ns, self._mtime_ns)
+        for target, payload in ((path, data), (gz_path, packed)):
+            # O_EXCL: never replace a file, even one this Writer did not create. Raw fds and
+            # utime-by-fd save a path lookup per call; file creation dominates render time.
+            fd = os.open(target, _FLAGS, 0o644)
+            try:
+                view = memoryview(payload)
+                while view:
+                    view = view[os.write(fd, view):]
+                os.utime(fd, ns=times)
+            finally:
+                os.close(fd)
+        self._written.add(uri)
+        self._files += 2
+        self._bytes += len(data) + len(packed)
+        return path
+
+    def summary(self) -> WriteSummary:
+        return WriteSummary(documents=len(self._written), files=self._files, bytes=self._bytes)

@@ -1,0 +1,45 @@
+"""Shared pytest fixtures."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+# ---------------------------------------------------------------------------------------------
+# Catalogue and release fixtures (datasets/, build/, site_gen/, marquee/releases.py).
+# Self-contained: a small generated catalogue and one rendered release, built once per session.
+# ---------------------------------------------------------------------------------------------
+
+CATALOGUE_MOVIES = 150
+CATALOGUE_SEED = 7
+
+
+@pytest.fixture(scope="session")
+def catalogue_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A generated catalogue (Parquet tables + placeholder images) of CATALOGUE_MOVIES movies."""
+    from marquee_datasets.synthetic import generate
+
+    path = tmp_path_factory.mktemp("catalogue")
+    generate(path, CATALOGUE_MOVIES, CATALOGUE_SEED)
+    return path
+
+
+@pytest.fixture(scope="session")
+def release_settings(tmp_path_factory: pytest.TempPathFactory):
+    """Settings (ignoring the caller's environment) with a private HOME and test image URLs."""
+    from marquee.settings import from_env
+
+    return from_env({"MARQUEE_HOME": str(tmp_path_factory.mktemp("home")),
+                     "MARQUEE_IMAGE_BASE_URL": "http://img.test/t/p/",
+                     "MARQUEE_IMAGE_SECURE_BASE_URL": "https://img.test/t/p/"})
+
+
+@pytest.fixture(scope="session")
+def built_release(catalogue_dir: Path, release_settings) -> Path:
+    """A rendered (not published) release folder of the session catalogue."""
+    from site_gen.release import render_release
+
+    release_dir = release_settings.releases_dir / "20260101T000000Z"
+    render_release(release_settings, catalogue_dir, release_dir, echo=None)
+    return release_dir

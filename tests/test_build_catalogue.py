@@ -1,0 +1,50 @@
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from marquee_build.catalogue import CatalogueError, build_database, sql_files
+
+
+def test_sql_runs_in_file_name_order():
+    names = [p.name for p in sql_files()]
+    assert names == sorted(names) and names[0].startswith("010")
+
+
+def test_build_loads_and_normalises(catalogue_dir: Path, tmp_path: Path):
+    con = build_database(catalogue_dir, tmp_path / "db.duckdb")
+    try:
+        assert con.execute("SELECT count(*) FROM movies").fetchone()[0] == 150
+        (genres,) = con.execute("SELECT genres FROM movie_genre_lists LIMIT 1").fetchone()
+        assert set(genres[0]) == {"id", "name"}
+        assert con.execute("SELECT count(*) FROM build_problems").fetchone()[0] == 0
+    finally:
+        con.close()
+
+
+def test_missing_table_is_named(catalogue_dir: Path, tmp_path: Path):
+    partial = tmp_path / "partial"
+    shutil.copytree(catalogue_dir, partial, ignore=shutil.ignore_patterns("images", "crew.parquet"))
+    with pytest.raises(CatalogueError, match=r"missing table 'crew' \(crew.parquet\)"):
+        build_database(partial, tmp_path / "db.duckdb")
+
+
+def test_missing_folder_is_clear(tmp_path: Path):
+    with pytest.raises(CatalogueError, match="does not exist"):
+        build_database(tmp_path / "nope", tmp_path / "db.duckdb")
+
+
+def test_dangling_reference_fails_the_build(catalogue_dir: Path, tmp_path: Path):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    broken = tmp_path / "broken"
+    shutil.copytree(catalogue_dir, broken, ignore=shutil.ignore_patterns("images"))
+    cast = pq.read_table(broken / "cast.parquet")
+    ids = cast.column("person_id").to_pylist()
+    ids[0] = 999_999_999
+    pq.write_table(cast.set_column(1, "person_id", pa.array(ids, pa.int64())), broken / "cast.parquet")
+    with pytest.raises(CatalogueError, match="cast: unknown person 999999999"):
+        build_database(broken, tmp_path / "db.duckdb")

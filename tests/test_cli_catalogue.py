@@ -1,0 +1,72 @@
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from marquee.cli import cli
+
+
+@pytest.fixture
+def run(tmp_path: Path):
+    env = {"MARQUEE_HOME": str(tmp_path / "home")}
+
+    def invoke(*args: str):
+        return CliRunner().invoke(cli, list(args), env=env, catch_exceptions=False)
+    invoke.home = tmp_path / "home"
+    return invoke
+
+
+def test_generate_build_publish_rollback_releases(run, catalogue_dir: Path):
+    result = run("generate", "--movies", "30", "--seed", "5")
+    assert result.exit_code == 0, result.output
+    assert (run.home / "catalogue/movies.parquet").is_file() and "movies 30" in result.output
+
+    first = run("build")
+    assert first.exit_code == 0, first.output
+    assert "files" in first.output and "published" in first.output
+    second = run("build", "--catalogue", str(catalogue_dir), "--no-publish")
+    assert second.exit_code == 0 and "not published" in second.output
+
+    names = sorted(p.name for p in (run.home / "releases").iterdir() if not p.name.startswith((".", "H")))
+    assert len(names) == 2
+    listing = run("releases").output.splitlines()
+    assert listing == [f"* {names[0]}", f"  {names[1]}"]
+
+    assert run("publish", names[1]).exit_code == 0
+    assert os.readlink(run.home / "current") == f"releases/{names[1]}"
+    assert (run.home / "current/3/movie").is_dir()
+    rolled = run("rollback")
+    assert rolled.exit_code == 0 and names[0] in rolled.output
+    again = run("rollback")
+    assert again.exit_code == 1 and "nothing to roll back to" in again.output
+
+
+@pytest.mark.parametrize("args, message", [
+    (("build", "--catalogue", "/nonexistent/catalogue"), "does not exist"),
+    (("publish", "20990101T000000Z"), "no release named 20990101T000000Z"),
+    (("publish", "latest"), "not a release name"),
+    (("rollback",), "nothing to roll back to"),
+])
+def test_user_mistakes_are_one_clear_line(run, args, message):
+    result = run(*args)
+    assert result.exit_code == 1
+    assert message in result.output and "Traceback" not in result.output
+    assert result.output.startswith("Error: ")
+
+
+def test_build_with_a_missing_table_names_it(run, catalogue_dir: Path, tmp_path: Path):
+    import shutil
+
+    partial = tmp_path / "partial"
+    shutil.copytree(catalogue_dir, partial, ignore=shutil.ignore_patterns("images", "people.parquet"))
+    result = run("build", "--catalogue", str(partial))
+    assert result.exit_code == 1 and "missing table 'people'" in result.output
+    assert not (run.home / "current").exists()
+
+
+def test_releases_with_none(run):
+    result = run("releases")
+    assert result.exit_code == 0 and "no releases" in result.output
