@@ -16,11 +16,15 @@ import logging
 from collections import deque
 
 from edge.gate import Decision, Gate, key_from
+from edge.ratelimit import WindowStats
 
 log = logging.getLogger("marquee.edge")
 
 MAX_HEADER_BYTES = 8192
 BAD_REQUEST = b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+# Nearly every answer is an admission: one bytes % formatting instead of a Decision and a dict.
+ADMITTED = (b"HTTP/1.1 204 No Content\r\nX-RateLimit-Limit: %d\r\nX-RateLimit-Remaining: %d\r\n"
+            b"X-RateLimit-Reset: %d\r\n\r\n")
 
 
 def format_answer(decision: Decision) -> bytes:
@@ -35,9 +39,26 @@ def format_answer(decision: Decision) -> bytes:
     return (head + "".join(f"{k}: {v}\r\n" for k, v in headers.items()) + "\r\n").encode()
 
 
+def _header_value(head: bytes, marker: bytes) -> str | None:
+    start = head.find(marker)
+    if start < 0:
+        return None
+    start += len(marker)
+    end = head.find(b"\r\n", start)
+    value = head[start:] if end < 0 else head[start:end]
+    return value.strip().decode("latin-1") or None
+
+
 def parse_request(head: bytes) -> tuple[str | None, str | None]:
-    """The key headers of one request head; nginx sends nothing else worth reading."""
-    api_key = authorization = None
+    """The key headers of one request head; nginx sends nothing else worth reading.
+
+    nginx writes the two headers exactly as nginx/marquee.conf.j2 spells them, so a find() is
+    enough; any other spelling goes through the general, case-blind parse.
+    """
+    api_key = _header_value(head, b"\r\nX-Marquee-Api-Key:")
+    authorization = _header_value(head, b"\r\nAuthorization:")
+    if api_key or authorization:
+        return api_key, authorization
     for line in head.split(b"\r\n")[1:]:
         name, _, value = line.partition(b":")
         name = name.strip().lower()
@@ -94,7 +115,10 @@ class AuthProtocol(asyncio.Protocol):
         grant = outcome
 
         def done(window: object) -> None:
-            slot[0] = format_answer(self.gate.settle(grant, window))
+            if isinstance(window, WindowStats) and window.admitted:
+                slot[0] = ADMITTED % (window.limit, window.remaining, window.reset_epoch)
+            else:
+                slot[0] = format_answer(self.gate.settle(grant, window))
             self._flush()
 
         self.gate.limiter.hit(grant.account_id, grant.limit, done)

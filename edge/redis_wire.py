@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 from collections import deque
 from typing import Callable
-from urllib.parse import urlparse
+from urllib.parse import parse_qs, urlparse
 
 import hiredis
 from redis.exceptions import ConnectionError as RedisConnectionError
@@ -60,7 +60,10 @@ class RedisWire:
     def __init__(self, url: str, timeout: float = 1.0, connect_timeout: float = 0.5) -> None:
         parsed = urlparse(url)
         self.url = parsed
-        self.db = int((parsed.path or "/0").strip("/") or 0)
+        if parsed.scheme == "unix":
+            self.db = int(parse_qs(parsed.query).get("db", ["0"])[0])
+        else:
+            self.db = int((parsed.path or "/0").strip("/") or 0)
         self.timeout = timeout
         self.connect_timeout = connect_timeout
         self._protocol: _Protocol | None = None

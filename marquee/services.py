@@ -44,7 +44,7 @@ def _nginx_literal(text: str) -> str:
     return text
 
 
-def render_nginx_conf(settings: Settings, bench_static_port: int | None = None) -> str:
+def render_nginx_conf(settings: Settings) -> str:
     env = jinja2.Environment(undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
     template = env.from_string(NGINX_TEMPLATE.read_text())
     bodies = {
@@ -55,7 +55,7 @@ def render_nginx_conf(settings: Settings, bench_static_port: int | None = None) 
     }
     return template.render(
         run_as_root=os.geteuid() == 0,
-        worker_processes=os.environ.get("MARQUEE_NGINX_WORKERS_OVERRIDE", "auto"),
+        worker_processes=settings.nginx_workers,
         run_dir=settings.run_dir,
         log_dir=settings.log_dir,
         edge_socket=settings.edge_socket,
@@ -65,7 +65,6 @@ def render_nginx_conf(settings: Settings, bench_static_port: int | None = None) 
         image_port=settings.image_port,
         current=settings.current_link,
         cache=CACHE_CONTROL,
-        bench_static_port=bench_static_port,
         bodies={name: _nginx_literal(errors.tmdb_error_body(e)) for name, e in bodies.items()},
     )
 
@@ -108,7 +107,6 @@ class Stack:
     """The running processes, stopped in reverse order of starting."""
 
     settings: Settings
-    bench_static_port: int | None = None
     procs: list[tuple[str, subprocess.Popen]] = field(default_factory=list)
 
     def _spawn(self, name: str, argv: list[str], env: dict | None = None) -> tuple[subprocess.Popen, Path]:
@@ -122,17 +120,25 @@ class Stack:
 
     def redis_is_local(self) -> bool:
         url = urlparse(self.settings.redis_url)
-        return url.scheme == "redis" and url.hostname in ("127.0.0.1", "localhost")
+        return url.scheme == "unix" or (url.scheme == "redis" and url.hostname in ("127.0.0.1", "localhost"))
 
     def start_redis(self) -> None:
         url = urlparse(self.settings.redis_url)
-        if port_open(url.hostname, url.port or 6379):
+        if url.scheme == "unix":
+            path = Path(url.path)
+            ready = lambda: unix_socket_open(path)  # noqa: E731
+            where = ["--port", "0", "--unixsocket", str(path), "--unixsocketperm", "700"]
+        else:
+            host, port = url.hostname, url.port or 6379
+            ready = lambda: port_open(host, port)  # noqa: E731
+            where = ["--bind", host, "--port", str(port)]
+        if ready():
             return  # already running (e.g. a shared Redis): use it
         # No persistence: windows are short-lived and the registry lives in SQLite.
-        argv = [require_binary("redis-server"), "--bind", url.hostname, "--port", str(url.port or 6379),
-                "--save", "", "--appendonly", "no", "--dir", str(self.settings.run_dir)]
+        argv = [require_binary("redis-server"), *where, "--save", "", "--appendonly", "no",
+                "--dir", str(self.settings.run_dir)]
         proc, log = self._spawn("redis", argv)
-        wait_for(lambda: port_open(url.hostname, url.port or 6379), "redis-server", 10, proc, log)
+        wait_for(ready, "redis-server", 10, proc, log)
 
     def start_edge(self) -> None:
         env = dict(os.environ, **to_env(self.settings))
@@ -146,7 +152,7 @@ class Stack:
             if port_open(host, port):
                 raise ServiceError(f"port {host}:{port} is already in use (MARQUEE_API_PORT / MARQUEE_IMAGE_PORT)")
         conf = self.settings.run_dir / "nginx.conf"
-        conf.write_text(render_nginx_conf(self.settings, self.bench_static_port))
+        conf.write_text(render_nginx_conf(self.settings))
         argv = [require_binary("nginx"), "-c", str(conf), "-p", str(self.settings.run_dir)]
         proc, log = self._spawn("nginx", argv)
         wait_for(lambda: port_open(host, self.settings.api_port) and port_open(host, self.settings.image_port),

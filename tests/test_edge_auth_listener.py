@@ -24,6 +24,8 @@ def test_parse_request_reads_only_the_two_key_headers():
     head = b"GET /_auth HTTP/1.1\r\nHost: edge\r\nX-Marquee-Api-Key: abc\r\nAuthorization: Bearer def"
     assert parse_request(head) == ("abc", "Bearer def")
     assert parse_request(b"GET /_auth HTTP/1.1\r\nX-Marquee-Api-Key: \r\nAuthorization: ") == (None, None)
+    assert parse_request(b"GET /_auth HTTP/1.1\r\nx-marquee-api-key: abc") == ("abc", None)
+    assert parse_request(b"GET /_auth HTTP/1.1\r\nAUTHORIZATION: Bearer x\r\nHost: e") == (None, "Bearer x")
 
 
 def test_answers_tell_nginx_the_real_status_and_body():

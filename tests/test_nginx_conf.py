@@ -15,7 +15,7 @@ def test_rendered_config_passes_nginx_t(tmp_path):
     settings.run_dir.mkdir(parents=True)
     settings.log_dir.mkdir(parents=True)
     conf = settings.run_dir / "nginx.conf"
-    conf.write_text(render_nginx_conf(settings, bench_static_port=18999))
+    conf.write_text(render_nginx_conf(settings))
     result = subprocess.run([require_binary("nginx"), "-t", "-c", str(conf), "-p", str(settings.run_dir)],
                             capture_output=True, text=True)
     assert result.returncode == 0, result.stderr

@@ -113,7 +113,6 @@ def start_stack(e2e_release: Path, e2e_ports: dict[str, str],
         home = tmp_path_factory.mktemp("home")
         settings = from_env({
             "MARQUEE_HOME": str(home),
-            "MARQUEE_REDIS_URL": f"redis://127.0.0.1:{free_port()}/0",
             "MARQUEE_REGISTRY_POLL_SECONDS": "0.1",
             "MARQUEE_PLANS": "free=5,standard=10,pro=30",
             **(ports or {"MARQUEE_API_PORT": str(free_port()), "MARQUEE_IMAGE_PORT": str(free_port())}),
