@@ -18,6 +18,8 @@ from sanic.response import HTTPResponse
 
 from edge import errors
 from edge.auth_listener import start_listener
+from edge.content_listener import ContentProtocol
+from edge.upstream_protocol import start_unix_listener
 from edge.gate import Decision, Gate, key_from, poll_registry
 from edge.ratelimit import RateLimiter
 from edge.redis_wire import RedisWire
@@ -48,6 +50,9 @@ def create_app(settings: Settings, name: str = "marquee_edge") -> Sanic:
         app.ctx.snapshot = RegistrySnapshot(settings.registry_path, settings.plans)
         app.ctx.gate = Gate(app.ctx.snapshot, app.ctx.limiter, settings.redis_down_policy)
         app.ctx.auth_listener = await start_listener(app.ctx.gate, str(settings.auth_socket), settings.edge_backlog)
+        app.ctx.content_listener = await start_unix_listener(
+            lambda: ContentProtocol(app.ctx.gate, settings.current_link, settings.languages),
+            str(settings.content_socket), settings.edge_backlog)
         # Everything loaded so far lives as long as the process: keep it out of the cyclic GC's scans.
         gc.freeze()
         gc.set_threshold(50_000, 20, 20)  # the hot path allocates no cycles; collect rarely
@@ -58,6 +63,7 @@ def create_app(settings: Settings, name: str = "marquee_edge") -> Sanic:
     @app.after_server_stop
     async def close_resources(app: Sanic) -> None:
         app.ctx.auth_listener.close()
+        app.ctx.content_listener.close()
         app.ctx.poller.cancel()
         app.ctx.limiter.close()
         app.ctx.snapshot.close()
@@ -100,7 +106,7 @@ def serve(settings: Settings) -> None:
     """Run one edge process on the unix socket nginx proxies to (one worker beats two on 2 cores)."""
     socket_path = Path(settings.edge_socket)
     socket_path.parent.mkdir(parents=True, exist_ok=True)
-    for stale in (socket_path, settings.auth_socket):
+    for stale in (socket_path, settings.auth_socket, settings.content_socket):
         if stale.exists():
             stale.unlink()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")

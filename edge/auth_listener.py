@@ -13,15 +13,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections import deque
 
 from edge.gate import Decision, Gate, key_from
 from edge.ratelimit import WindowStats
+from edge.upstream_protocol import UpstreamProtocol, header_value, start_unix_listener
 
 log = logging.getLogger("marquee.edge")
 
-MAX_HEADER_BYTES = 8192
-BAD_REQUEST = b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
 # Nearly every answer is an admission: one bytes % formatting instead of a Decision and a dict.
 ADMITTED = (b"HTTP/1.1 204 No Content\r\nX-RateLimit-Limit: %d\r\nX-RateLimit-Remaining: %d\r\n"
             b"X-RateLimit-Reset: %d\r\n\r\n")
@@ -39,24 +37,14 @@ def format_answer(decision: Decision) -> bytes:
     return (head + "".join(f"{k}: {v}\r\n" for k, v in headers.items()) + "\r\n").encode()
 
 
-def _header_value(head: bytes, marker: bytes) -> str | None:
-    start = head.find(marker)
-    if start < 0:
-        return None
-    start += len(marker)
-    end = head.find(b"\r\n", start)
-    value = head[start:] if end < 0 else head[start:end]
-    return value.strip().decode("latin-1") or None
-
-
 def parse_request(head: bytes) -> tuple[str | None, str | None]:
     """The key headers of one request head; nginx sends nothing else worth reading.
 
     nginx writes the two headers exactly as nginx/marquee.conf.j2 spells them, so a find() is
     enough; any other spelling goes through the general, case-blind parse.
     """
-    api_key = _header_value(head, b"\r\nX-Marquee-Api-Key:")
-    authorization = _header_value(head, b"\r\nAuthorization:")
+    api_key = header_value(head, b"\r\nX-Marquee-Api-Key:")
+    authorization = header_value(head, b"\r\nAuthorization:")
     if api_key or authorization:
         return api_key, authorization
     for line in head.split(b"\r\n")[1:]:
@@ -69,67 +57,31 @@ def parse_request(head: bytes) -> tuple[str | None, str | None]:
     return api_key, authorization
 
 
-class AuthProtocol(asyncio.Protocol):
-    """One nginx upstream connection. Answers go out in request order even if Redis answers late."""
+class AuthProtocol(UpstreamProtocol):
+    """Answers nginx's auth_request subrequests."""
 
     def __init__(self, gate: Gate) -> None:
+        super().__init__()
         self.gate = gate
-        self.buffer = b""
-        self.transport: asyncio.Transport | None = None
-        # Answers not yet written, in request order; None marks one still waiting for Redis.
-        self.slots: deque[list] = deque()
 
-    def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        self.transport = transport  # type: ignore[assignment]
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        self.transport = None
-
-    def data_received(self, data: bytes) -> None:
-        self.buffer += data
-        while True:
-            end = self.buffer.find(b"\r\n\r\n")
-            if end < 0:
-                if len(self.buffer) > MAX_HEADER_BYTES:
-                    self._fail()
-                return
-            head, self.buffer = self.buffer[:end], self.buffer[end + 4:]
-            if not head.startswith(b"GET ") and not head.startswith(b"HEAD "):
-                self._fail()
-                return
-            self._answer(*parse_request(head))
-
-    def _fail(self) -> None:
-        if self.transport is not None:
-            self.transport.write(BAD_REQUEST)
-            self.transport.close()
-
-    def _answer(self, api_key: str | None, authorization: str | None) -> None:
-        slot: list = [None]
-        self.slots.append(slot)
-        outcome = self.gate.check_key(key_from(api_key, authorization))
+    def handle(self, head: bytes, slot: list) -> None:
+        if not head.startswith(b"GET ") and not head.startswith(b"HEAD "):
+            self.fail()
+            return
+        outcome = self.gate.check_key(key_from(*parse_request(head)))
         if isinstance(outcome, Decision):
-            slot[0] = format_answer(outcome)
-            self._flush()
+            self.fill(slot, format_answer(outcome))
             return
         grant = outcome
 
         def done(window: object) -> None:
             if isinstance(window, WindowStats) and window.admitted:
-                slot[0] = ADMITTED % (window.limit, window.remaining, window.reset_epoch)
+                self.fill(slot, ADMITTED % (window.limit, window.remaining, window.reset_epoch))
             else:
-                slot[0] = format_answer(self.gate.settle(grant, window))
-            self._flush()
+                self.fill(slot, format_answer(self.gate.settle(grant, window)))
 
         self.gate.limiter.hit(grant.account_id, grant.limit, done)
 
-    def _flush(self) -> None:
-        while self.slots and self.slots[0][0] is not None:
-            answer = self.slots.popleft()[0]
-            if self.transport is not None:
-                self.transport.write(answer)
-
 
 async def start_listener(gate: Gate, path: str, backlog: int) -> asyncio.AbstractServer:
-    loop = asyncio.get_running_loop()
-    return await loop.create_unix_server(lambda: AuthProtocol(gate), path, backlog=backlog)
+    return await start_unix_listener(lambda: AuthProtocol(gate), path, backlog)

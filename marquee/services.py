@@ -20,6 +20,7 @@ from urllib.parse import urlparse
 import jinja2
 
 from edge import errors
+from edge.languages import nginx_map_entries
 from edge.policy import CACHE_CONTROL
 from marquee.settings import PROJECT_ROOT, Settings, to_env
 
@@ -60,6 +61,8 @@ def render_nginx_conf(settings: Settings) -> str:
         log_dir=settings.log_dir,
         edge_socket=settings.edge_socket,
         auth_socket=settings.auth_socket,
+        content_socket=settings.content_socket,
+        language_map=nginx_map_entries(settings.languages),
         listen_host=settings.listen_host,
         api_port=settings.api_port,
         image_port=settings.image_port,
@@ -143,7 +146,8 @@ class Stack:
     def start_edge(self) -> None:
         env = dict(os.environ, **to_env(self.settings))
         proc, log = self._spawn("edge", [sys.executable, "-m", "marquee", "edge"], env)
-        wait_for(lambda: unix_socket_open(self.settings.edge_socket) and unix_socket_open(self.settings.auth_socket),
+        wait_for(lambda: all(unix_socket_open(p) for p in (self.settings.edge_socket, self.settings.auth_socket,
+                                                            self.settings.content_socket)),
                  "edge", 20, proc, log)
 
     def start_nginx(self) -> None:

@@ -6,6 +6,7 @@ The README's configuration table lists the same names; tests/test_settings.py ke
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, Callable, Mapping
@@ -28,6 +29,17 @@ def _workers(text: str) -> int:
     if not text.isdigit() or int(text) < 1:
         raise ValueError(f"MARQUEE_NGINX_WORKERS must be a whole number of at least 1, not {text!r}")
     return int(text)
+
+
+def _languages(text: str) -> list[str]:
+    """Parse `en-US,de-DE`; the first is the default language (files without a suffix)."""
+    codes = [part.strip() for part in text.split(",") if part.strip()]
+    for code in codes:
+        if not re.fullmatch(r"[a-z]{2}-[A-Z]{2}", code):
+            raise ValueError(f"MARQUEE_LANGUAGES: expected codes like en-US, got {code!r}")
+    if not codes or len({c[:2] for c in codes}) != len(codes):
+        raise ValueError("MARQUEE_LANGUAGES: give at least one code and at most one per language")
+    return codes
 
 
 def _policy(text: str) -> str:
@@ -65,6 +77,9 @@ SETTINGS: tuple[Setting, ...] = (
             "images.secure_base_url in /3/configuration (default: the same as the base URL)."),
     Setting("plans", "MARQUEE_PLANS", "free=20,standard=40,pro=120", _plans,
             "Plan names and the requests each admits per rate window."),
+    Setting("languages", "MARQUEE_LANGUAGES",
+            "en-US,es-ES,fr-FR,de-DE,it-IT,pt-BR,ru-RU,ja-JP,ko-KR,zh-CN,hi-IN,ar-SA,tr-TR,pl-PL", _languages,
+            "Languages rendered and served (`language=xx-YY` or `xx`); the first is the default."),
     Setting("rate_window_seconds", "MARQUEE_RATE_WINDOW_SECONDS", "60", float,
             "Length of the sliding rate window in seconds."),
     Setting("redis_down_policy", "MARQUEE_REDIS_DOWN_POLICY", "refuse", _policy,
@@ -98,6 +113,7 @@ class Settings:
     image_base_url: str
     image_secure_base_url: str
     plans: dict[str, int] = field(hash=False)
+    languages: list[str] = field(hash=False)
     rate_window_seconds: float
     redis_down_policy: str
     registry_poll_seconds: float
@@ -135,6 +151,11 @@ class Settings:
         return self.run_dir / "auth.sock"
 
     @property
+    def content_socket(self) -> Path:
+        """nginx proxies append_to_response, filtered and paged requests here (edge/content_listener.py)."""
+        return self.run_dir / "content.sock"
+
+    @property
     def api_base_url(self) -> str:
         return f"http://{self.listen_host}:{self.api_port}"
 
@@ -169,5 +190,7 @@ def to_env(settings: Settings) -> dict[str, str]:
         value = getattr(settings, s.name)
         if isinstance(value, dict):
             value = ",".join(f"{k}={v}" for k, v in value.items())
+        elif isinstance(value, list):
+            value = ",".join(value)
         env[s.env] = str(value)
     return env

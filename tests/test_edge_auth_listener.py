@@ -94,7 +94,7 @@ def test_redis_errors_follow_the_policy(gate_and_key):
 
 def test_requests_other_than_get_or_oversized_heads_are_refused(gate_and_key):
     gate, _ = gate_and_key
-    for data in (b"POST /_auth HTTP/1.1\r\n\r\n", b"G" * 9000):
+    for data in (b"POST /_auth HTTP/1.1\r\n\r\n", b"G" * 17000):
         protocol, transport = AuthProtocol(gate), Transport()
         protocol.connection_made(transport)
         protocol.data_received(data)

@@ -109,7 +109,7 @@ def start_stack(e2e_release: Path, e2e_ports: dict[str, str],
     """Start a stack with extra MARQUEE_* settings; every stack is stopped at the end of the session."""
     started: list[Running] = []
 
-    def start(ports: dict[str, str] | None = None, **env: str) -> Running:
+    def start(ports: dict[str, str] | None = None, release: Path | None = None, **env: str) -> Running:
         home = tmp_path_factory.mktemp("home")
         settings = from_env({
             "MARQUEE_HOME": str(home),
@@ -118,7 +118,7 @@ def start_stack(e2e_release: Path, e2e_ports: dict[str, str],
             **(ports or {"MARQUEE_API_PORT": str(free_port()), "MARQUEE_IMAGE_PORT": str(free_port())}),
             **env,
         })
-        home.joinpath("current").symlink_to(e2e_release)
+        home.joinpath("current").symlink_to(release or e2e_release)
         stack = Stack(settings).start()
         running = Running(settings, stack, httpx.Client(base_url=settings.api_base_url, timeout=10))
         started.append(running)

@@ -1,0 +1,72 @@
+"""Build one dynamic answer from release files: the document, its page, its filters, its appends."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from edge import errors
+from edge.content import (
+    APPENDABLE, LEGACY, ContentError, Query, append_names, empty_page, language_filter, legacy_trailers,
+    namespace_of, page_number, without_id,
+)
+from edge.languages import candidates
+
+# Only plain segments: the path comes from the raw request line, and a dot could climb out of the release.
+SAFE_PATH = re.compile(r"^/3(/[A-Za-z0-9_-]+)+/?$")
+FILTERED = {"images": ("backdrops", "logos", "posters", "profiles", "stills"), "videos": ("results",)}
+
+
+def read_first(root: Path, names: list[str]) -> bytes | None:
+    for name in names:
+        try:
+            with open(root / name, "rb") as f:
+                return f.read()
+        except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
+            continue
+    return None
+
+
+def document(root: Path, uri: str, query: Query, languages: list[str]) -> bytes | None:
+    return read_first(root, candidates(uri, query.language, query.fallback_language, languages))
+
+
+def filtered(body: bytes, uri: str, query: Query) -> bytes:
+    kind = uri.rsplit("/", 1)[-1]
+    if kind == "images":
+        return language_filter(body, query.language, query.include_image_language, FILTERED["images"])
+    if kind == "videos" and query.include_video_language:
+        return language_filter(body, query.language, query.include_video_language, FILTERED["videos"])
+    return body
+
+
+def assemble(root: Path, query: Query, languages: list[str]) -> bytes:
+    """The answer body for `query`, or ContentError with TMDB's error."""
+    if not SAFE_PATH.match(query.path):
+        raise ContentError(errors.NOT_FOUND)
+    page = page_number(query.page)
+    names = append_names(query.append_to_response) if query.append_to_response else []
+    uri = query.path.rstrip("/")
+    body = document(root, uri if page == 1 else f"{uri}.page{page}", query, languages)
+    if body is None and page > 1:
+        first = document(root, uri, query, languages)
+        if first is not None and b'"total_pages"' in first:
+            return empty_page(first, page)
+    if body is None:
+        raise ContentError(errors.NOT_FOUND)
+    body = filtered(body, uri, query)
+    namespace = namespace_of(uri)
+    if not names or namespace is None:
+        return body
+    parts = [body[:-1]]
+    for name in names:
+        resource = LEGACY.get(name, name)
+        if resource not in APPENDABLE[namespace] or (name in LEGACY and namespace != "movie"):
+            continue  # unknown names are ignored, as at TMDB
+        part = document(root, f"{uri}/{resource}", query, languages)
+        if part is None:
+            continue
+        part = filtered(part, f"{uri}/{resource}", query)
+        part = legacy_trailers(part) if name == "trailers" else without_id(part)
+        parts.append(b',"' + name.encode() + b'":' + part)
+    return b"".join(parts) + b"}"

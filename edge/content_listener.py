@@ -1,0 +1,106 @@
+"""The dynamic answers nginx hands over (append_to_response, filters, pages), on a bare protocol.
+
+Same reasoning as the auth listener: append_to_response must stay within twice the cost of a
+plain details call (`make bench`), and Sanic's request pipeline alone would cost more than the
+whole static answer. nginx proxies these requests with only Authorization, so a head is the
+request line plus one header. The key check and the window are the same Gate as everywhere.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from pathlib import Path
+from urllib.parse import parse_qs, unquote, urlsplit
+
+from edge import errors
+from edge.assemble import assemble
+from edge.content import ContentError, Query
+from edge.gate import Decision, Gate, key_from, window_headers
+from edge.policy import CACHE_CONTROL
+from edge.ratelimit import WindowStats
+from edge.upstream_protocol import UpstreamProtocol, header_value
+
+log = logging.getLogger("marquee.edge")
+
+JSON = b"application/json;charset=utf-8"
+REASONS = {200: "OK", 400: "Bad Request", 401: "Unauthorized", 402: "Payment Required", 404: "Not Found",
+           405: "Method Not Allowed", 429: "Too Many Requests", 500: "Internal Server Error",
+           503: "Service Unavailable"}
+
+
+def response(status: int, body: bytes, headers: dict[str, str], head_only: bool = False) -> bytes:
+    lines = [f"HTTP/1.1 {status} {REASONS.get(status, 'Error')}\r\n"
+             f"Content-Type: application/json;charset=utf-8\r\nContent-Length: {len(body)}\r\n"]
+    lines.extend(f"{k}: {v}\r\n" for k, v in headers.items())
+    lines.append("\r\n")
+    return "".join(lines).encode() + (b"" if head_only else body)
+
+
+def error_response(decision: Decision, head_only: bool = False) -> bytes:
+    error = decision.error or errors.INTERNAL
+    headers = dict(decision.headers, **{"Cache-Control": CACHE_CONTROL["errors"]})
+    return response(error.http_status, error.body(), headers, head_only)
+
+
+def parse_target(target: str) -> tuple[str, dict[str, str]]:
+    parts = urlsplit(target)
+    params = {k: v[0] for k, v in parse_qs(parts.query, keep_blank_values=True).items()}
+    return unquote(parts.path), params
+
+
+class ContentProtocol(UpstreamProtocol):
+    def __init__(self, gate: Gate, current: Path, languages: list[str]) -> None:
+        super().__init__()
+        self.gate = gate
+        self.current = current
+        self.languages = languages
+
+    def handle(self, head: bytes, slot: list) -> None:
+        line_end = head.find(b"\r\n")
+        request_line = (head if line_end < 0 else head[:line_end]).decode("latin-1")
+        method, _, rest = request_line.partition(" ")
+        target = rest.rpartition(" ")[0] or rest
+        path, params = parse_target(target)
+        head_only = method == "HEAD"
+        outcome = self.gate.check_key(key_from(params.get("api_key"), header_value(head, b"\r\nAuthorization:")))
+        if isinstance(outcome, Decision):
+            self.fill(slot, error_response(outcome, head_only))
+            return
+        grant = outcome
+        if method not in ("GET", "HEAD"):
+            self.fill(slot, error_response(Decision(errors.METHOD_NOT_ALLOWED)))
+            return
+
+        def done(window: object) -> None:
+            if not (isinstance(window, WindowStats) and window.admitted):
+                self.fill(slot, error_response(self.gate.settle(grant, window), head_only))
+                return
+            headers = window_headers(window)
+            try:
+                body = self.answer(path, params)
+            except ContentError as exc:
+                self.fill(slot, error_response(Decision(exc.error, headers), head_only))
+                return
+            except Exception:  # a bug must still answer in TMDB's envelope, never hang nginx
+                log.exception("content_error path=%s", path)
+                self.fill(slot, error_response(Decision(errors.INTERNAL, headers), head_only))
+                return
+            headers["Cache-Control"] = CACHE_CONTROL["catalogue"]
+            self.fill(slot, response(200, body, headers, head_only))
+
+        self.gate.limiter.hit(grant.account_id, grant.limit, done)
+
+    def answer(self, path: str, params: dict[str, str]) -> bytes:
+        # Resolve `current` once, so every file of one answer comes from one release.
+        root = Path(os.path.realpath(self.current))
+        query = Query(
+            path=path,
+            language=params.get("language"),
+            fallback_language=params.get("fallback_language"),
+            append_to_response=params.get("append_to_response"),
+            page=params.get("page"),
+            include_image_language=params.get("include_image_language"),
+            include_video_language=params.get("include_video_language"),
+        )
+        return assemble(root, query, self.languages)
