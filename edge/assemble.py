@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+import os
 import re
-from pathlib import Path
 
 from edge import errors
 from edge.content import (
@@ -17,17 +17,26 @@ SAFE_PATH = re.compile(r"^/3(/[A-Za-z0-9_-]+)+/?$")
 FILTERED = {"images": ("backdrops", "logos", "posters", "profiles", "stills"), "videos": ("results",)}
 
 
-def read_first(root: Path, names: list[str]) -> bytes | None:
+def read_first(root: str, names: list[str]) -> bytes | None:
+    """The first of `names` (relative to root) that exists; raw fds: this runs several times per request."""
     for name in names:
         try:
-            with open(root / name, "rb") as f:
-                return f.read()
-        except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
+            fd = os.open(f"{root}/{name}", os.O_RDONLY)
+        except (FileNotFoundError, NotADirectoryError):
             continue
+        try:
+            chunks = []
+            while chunk := os.read(fd, 1 << 18):
+                chunks.append(chunk)
+            return b"".join(chunks)
+        except IsADirectoryError:
+            continue
+        finally:
+            os.close(fd)
     return None
 
 
-def document(root: Path, uri: str, query: Query, languages: list[str]) -> bytes | None:
+def document(root: str, uri: str, query: Query, languages: list[str]) -> bytes | None:
     return read_first(root, candidates(uri, query.language, query.fallback_language, languages))
 
 
@@ -40,7 +49,7 @@ def filtered(body: bytes, uri: str, query: Query) -> bytes:
     return body
 
 
-def assemble(root: Path, query: Query, languages: list[str]) -> bytes:
+def assemble(root: str, query: Query, languages: list[str]) -> bytes:
     """The answer body for `query`, or ContentError with TMDB's error."""
     if not SAFE_PATH.match(query.path):
         raise ContentError(errors.NOT_FOUND)

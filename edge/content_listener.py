@@ -55,6 +55,8 @@ class ContentProtocol(UpstreamProtocol):
         self.gate = gate
         self.current = current
         self.languages = languages
+        self._link: str | None = None
+        self._root = ""
 
     def handle(self, head: bytes, slot: list) -> None:
         line_end = head.find(b"\r\n")
@@ -91,9 +93,20 @@ class ContentProtocol(UpstreamProtocol):
 
         self.gate.limiter.hit(grant.account_id, grant.limit, done)
 
+    def release_root(self) -> str:
+        """The release `current` points at now, resolved once per answer so all its files match.
+
+        One readlink per answer; the full realpath (a syscall per path component) only when the
+        link changed, i.e. after a publish or rollback.
+        """
+        target = os.readlink(self.current)
+        if target != self._link:
+            self._root = os.path.realpath(self.current)
+            self._link = target
+        return self._root
+
     def answer(self, path: str, params: dict[str, str]) -> bytes:
-        # Resolve `current` once, so every file of one answer comes from one release.
-        root = Path(os.path.realpath(self.current))
+        root = self.release_root()
         query = Query(
             path=path,
             language=params.get("language"),

@@ -12,7 +12,6 @@ error and never a path: only whitelisted suffixes ever reach the file system.
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 UNTRANSLATED = ".und"
 NO_FALLBACK = ".none"  # names no file: the fallback step is skipped
@@ -35,19 +34,16 @@ def suffix_for(value: str | None, languages: list[str], missing: str) -> str:
 
 def candidates(uri: str, language: str | None, fallback: str | None, languages: list[str]) -> list[str]:
     """Release-relative file names to try, in order, for one URI."""
-    lang = suffix_for(language, languages, UNTRANSLATED)
-    fb = suffix_for(fallback, languages, NO_FALLBACK) if fallback else NO_FALLBACK
     base = uri.lstrip("/")
-    names = [f"{base}{lang}.json", f"{base}{fb}.json", f"{base}{UNTRANSLATED}.json", f"{base}.json"]
+    if not language and not fallback:
+        return [f"{base}.json"]  # the common case: the default document, nothing else to try
+    lang = suffix_for(language, languages, UNTRANSLATED)
+    names = [f"{base}{lang}.json"]
+    fb = suffix_for(fallback, languages, NO_FALLBACK) if fallback else NO_FALLBACK
+    if fb != NO_FALLBACK:
+        names.append(f"{base}{fb}.json")
+    names += [f"{base}{UNTRANSLATED}.json", f"{base}.json"]
     return list(dict.fromkeys(names))  # keep order, drop repeats
-
-
-def resolve(root: Path, uri: str, language: str | None, fallback: str | None, languages: list[str]) -> Path | None:
-    for name in candidates(uri, language, fallback, languages):
-        path = root / name
-        if path.is_file():
-            return path
-    return None
 
 
 def nginx_map_entries(languages: list[str]) -> list[tuple[str, str]]:

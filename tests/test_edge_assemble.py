@@ -42,7 +42,7 @@ def release(tmp_path):
 
 
 def get(release, path, **params):
-    return orjson.loads(assemble(release, Query(path=path, **params), LANGUAGES))
+    return orjson.loads(assemble(str(release), Query(path=path, **params), LANGUAGES))
 
 
 def test_appended_parts_sit_under_their_names_without_id(release):
@@ -133,5 +133,7 @@ def test_suffix_and_candidates():
     assert suffix_for("DE-at", LANGUAGES, ".und") == ".de-DE"
     assert suffix_for("en-GB", LANGUAGES, ".und") == ""
     assert suffix_for("fr-FR", LANGUAGES, ".und") == ".und"
-    assert candidates("/3/movie/7", None, None, LANGUAGES) == ["3/movie/7.json", "3/movie/7.none.json",
+    assert candidates("/3/movie/7", None, None, LANGUAGES) == ["3/movie/7.json"]
+    assert candidates("/3/movie/7", "fr", None, LANGUAGES) == ["3/movie/7.und.json", "3/movie/7.json"]
+    assert candidates("/3/movie/7", "de", "en", LANGUAGES) == ["3/movie/7.de-DE.json", "3/movie/7.json",
                                                                "3/movie/7.und.json"]

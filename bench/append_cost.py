@@ -1,0 +1,73 @@
+"""Benchmark: a movie details call with five appends against the plain details call.
+
+Both go through nginx and the key check; the plain call is a static file, the appended one is
+assembled by the edge's content listener from the same release. Cost = time per request, so the
+figure is plain req/s over appended req/s (median of paired rounds). Target: at most 2.00.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import tempfile
+from pathlib import Path
+
+from bench import wrk
+from marquee.releases import publish
+from marquee.services import Stack, free_port
+from marquee.settings import from_env
+from marquee_datasets.synthetic import generate
+from site_gen.release import render_release
+
+APPENDS = "credits,videos,images,keywords,external_ids"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--seconds", type=int, default=8)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--connections", type=int, default=200)
+    parser.add_argument("--movies", type=int, default=500)
+    parser.add_argument("--accounts", type=int, default=200)
+    parser.add_argument("--release", type=Path, help="an already rendered release to serve (skips the build)")
+    args = parser.parse_args()
+
+    home = Path(tempfile.mkdtemp(prefix="marquee-append-bench-"))
+    settings = from_env({"MARQUEE_HOME": str(home), "MARQUEE_API_PORT": str(free_port()),
+                         "MARQUEE_IMAGE_PORT": str(free_port()), "MARQUEE_PLANS": "bench=20000"})
+    if args.release:
+        release = args.release.resolve()
+        settings.current_link.symlink_to(release)
+    else:
+        generate(settings.catalogue_dir, args.movies, 11)
+        release = settings.releases_dir / "20260101T000000Z"
+        render_release(settings, settings.catalogue_dir, release, echo=None)
+        publish(settings, release.name)
+    ids = sorted(int(p.name.split(".")[0]) for p in (release / "3/movie").glob("*.json"))
+    present = [name for name in APPENDS.split(",") if (release / f"3/movie/{ids[0]}/{name}.json").exists()]
+    keys = wrk.bench_keys(settings, args.accounts, "bench")
+    pairs = [(movie_id, keys[n % len(keys)]) for n, movie_id in enumerate(ids)]
+    plain = wrk.script_for(home, "plain", [f"/3/movie/{m}?api_key={k}" for m, k in pairs])
+    appended = wrk.script_for(home, "append", [f"/3/movie/{m}?api_key={k}&append_to_response={APPENDS}"
+                                               for m, k in pairs])
+    stack = Stack(settings).start()
+    url = settings.api_base_url
+    try:
+        print(f"wrk -t1 -c{args.connections} -d{args.seconds}s, {args.rounds} rounds, {len(ids)} movies, "
+              f"append_to_response={APPENDS} ({len(present)} of 5 rendered in this release: {','.join(present)})",
+              flush=True)
+        wrk.run(url, 2, args.connections, plain)
+        wrk.run(url, 2, args.connections, appended)
+        ratios = wrk.paired_rounds(
+            args.rounds,
+            lambda: wrk.run(url, args.seconds, args.connections, appended),
+            lambda: wrk.run(url, args.seconds, args.connections, plain),
+            ("details + 5 appends (nginx -> edge)", "plain details (nginx, auth_request)"))
+    finally:
+        stack.stop()
+        shutil.rmtree(home, ignore_errors=True)
+    print(f"append cost ratio (plain req/s / appended req/s, target <= 2.00): {wrk.median(ratios):.2f}")
+
+
+if __name__ == "__main__":
+    main()

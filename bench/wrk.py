@@ -1,0 +1,90 @@
+"""wrk runs for the benchmarks: request lists formatted once, latency parsed, runs paired in rounds."""
+
+from __future__ import annotations
+
+import re
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+from typing import Callable
+
+from marquee.registry import Registry
+from marquee.services import require_binary
+from marquee.settings import Settings
+
+# Requests are formatted once in init() from a file of targets: a wrk.format() per request would
+# cost wrk more CPU than nginx spends on a file, and wrk shares the two cores with the servers.
+SCRIPT = """
+local requests = {}
+local i = 0
+init = function(args)
+  for line in io.lines("%s") do
+    requests[#requests + 1] = wrk.format("GET", line)
+  end
+end
+request = function()
+  i = i + 1
+  if i > #requests then i = 1 end
+  return requests[i]
+end
+"""
+
+
+def parse(output: str) -> dict:
+    def ms(text: str) -> float:
+        value, unit = re.fullmatch(r"([\d.]+)(us|ms|s)", text).groups()
+        return float(value) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[unit]
+
+    non2xx = re.search(r"Non-2xx or 3xx responses:\s+(\d+)", output)
+    return {"rps": float(re.search(r"Requests/sec:\s+([\d.]+)", output).group(1)),
+            "p50": ms(re.search(r"^\s+50%\s+(\S+)", output, re.M).group(1)),
+            "p99": ms(re.search(r"^\s+99%\s+(\S+)", output, re.M).group(1)),
+            "non2xx": int(non2xx.group(1)) if non2xx else 0}
+
+
+def script_for(workdir: Path, name: str, targets: list[str]) -> Path:
+    """A wrk script cycling through `targets` (paths with their query strings)."""
+    (workdir / f"{name}.txt").write_text("\n".join(targets) + "\n")
+    script = workdir / f"{name}.lua"
+    script.write_text(SCRIPT % (workdir / f"{name}.txt"))
+    return script
+
+
+def run(base_url: str, seconds: int, connections: int, script: Path) -> dict:
+    argv = [require_binary("wrk"), "-t1", f"-c{connections}", f"-d{seconds}s", "--latency", "-s", str(script),
+            base_url]
+    return parse(subprocess.run(argv, capture_output=True, text=True, check=True).stdout)
+
+
+def bench_keys(settings: Settings, accounts: int, plan: str) -> list[str]:
+    """One key for each of `accounts` fresh accounts, so no request is rate-limited."""
+    registry = Registry(settings.registry_path, settings.plans, 1)
+    try:
+        keys = []
+        for n in range(accounts):
+            registry.create_account(f"bench{n}", plan)
+            keys.append(registry.create_key(f"bench{n}")[1])
+        return keys
+    finally:
+        registry.close()
+
+
+def paired_rounds(rounds: int, first: Callable[[], dict], second: Callable[[], dict],
+                  names: tuple[str, str]) -> list[float]:
+    """Alternate the two runs; print each and return second/first throughput per round."""
+    ratios = []
+    for n in range(1, rounds + 1):
+        a, b = first(), second()
+        for name, r in zip(names, (a, b)):
+            print(f"round {n}  {name:44s} {r['rps']:9,.0f} req/s   p50 {r['p50']:6.2f} ms   "
+                  f"p99 {r['p99']:6.2f} ms   non-2xx {r['non2xx']}", flush=True)
+            if r["non2xx"]:
+                sys.exit("some requests failed or were rate-limited: the ratio would be meaningless")
+        ratios.append(b["rps"] / a["rps"])
+    print("per-round ratios: " + ", ".join(f"{r:.3f}" for r in ratios))
+    return ratios
+
+
+def median(values: list[float]) -> float:
+    return statistics.median(values)
