@@ -123,11 +123,9 @@ class Registry:
         self._check_plan(plan)
         return self._update_account(name, "plan", plan)
 
-    def expire(self, name: str) -> Account:
-        return self._update_account(name, "state", "expired")
-
-    def renew(self, name: str) -> Account:
-        return self._update_account(name, "state", "active")
+    def set_account_state(self, name: str, state: str) -> Account:
+        """`expired` (keys get 402) or `active` (renewed)."""
+        return self._update_account(name, "state", state)
 
     def accounts(self) -> list[Account]:
         return [Account(*r) for r in self._db.execute("SELECT id, name, plan, state FROM accounts ORDER BY name")]

@@ -61,7 +61,7 @@ def test_snapshot_sees_changes_and_plan_limits(registry, tmp_path):
     assert (grant.key_state, grant.account_state, grant.limit) == ("active", "active", 20)
     assert snapshot.refresh() is False  # nothing changed
     registry.set_plan("acme", "pro")
-    registry.expire("acme")
+    registry.set_account_state("acme", "expired")
     assert snapshot.refresh() is True
     grant = snapshot.grants[hash_key(key)]
     assert (grant.account_state, grant.limit) == ("expired", 120)

@@ -51,24 +51,20 @@ def accounts_set_plan(settings: Settings, account: str, plan: str) -> None:
     click.echo(f"account {account} is now on plan {plan} ({settings.plans[plan]} requests per window)")
 
 
-@accounts.command("expire")
-@click.argument("account")
-@click.pass_obj
-def accounts_expire(settings: Settings, account: str) -> None:
-    """Mark ACCOUNT's plan expired: its keys get 402 until it is renewed."""
-    with registry(settings) as reg:
-        reg.expire(account)
-    click.echo(f"account {account} expired")
+def _account_state_command(name: str, state: str, doc: str) -> click.Command:
+    @click.argument("account")
+    @click.pass_obj
+    def command(settings: Settings, account: str) -> None:
+        with registry(settings) as reg:
+            reg.set_account_state(account, state)
+        click.echo(f"account {account} is now {state}")
+
+    command.__doc__ = doc
+    return accounts.command(name)(command)
 
 
-@accounts.command("renew")
-@click.argument("account")
-@click.pass_obj
-def accounts_renew(settings: Settings, account: str) -> None:
-    """Renew ACCOUNT's plan."""
-    with registry(settings) as reg:
-        reg.renew(account)
-    click.echo(f"account {account} renewed")
+_account_state_command("expire", "expired", "Mark ACCOUNT's plan expired: its keys get 402 until it is renewed.")
+_account_state_command("renew", "active", "Renew ACCOUNT's plan.")
 
 
 @accounts.command("list")
