@@ -55,7 +55,10 @@ bench: deps venv ## Measure the append cost, then the authenticated path against
 	$(BIN)/python -m bench.append_cost
 	$(BIN)/python -m bench.hot_path
 
+load: venv ## Locust against a running `make run` (MARQUEE_LOCUST_KEYS=key1,key2 required)
+	$(BIN)/locust -f loadtests/locustfile.py --headless -u 50 -r 10 -t 1m --host http://127.0.0.1:8080 --csv var/locust
+
 clean: ## Remove the state folder (releases, registry, logs) and the venv
 	rm -rf var $(VENV)
 
-.PHONY: help deps venv sample build rollback run test bench clean
+.PHONY: help deps venv sample build rollback run test bench load clean

@@ -1,0 +1,144 @@
+"""The image host's files: every original plus the sizes /3/configuration lists for its kind.
+
+Images live in one store outside the releases (`HOME/images/t/p/<size>/<file>`): a file name never
+changes meaning, so releases can share them, publishing stays a symlink rename, and a rebuild only
+resizes originals whose bytes changed (a manifest of SHA-1s says which). Pillow makes the sizes
+once at build time, in a process pool, never per request.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import os
+import shutil
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+from PIL import Image
+
+# TMDB's /3/configuration lists (images.*_sizes), without "original". Ten distinct sizes in all.
+SIZES_BY_KIND: dict[str, tuple[str, ...]] = {
+    "backdrop": ("w300", "w780", "w1280"),
+    "logo": ("w45", "w92", "w154", "w185", "w300", "w500"),
+    "poster": ("w92", "w154", "w185", "w342", "w500", "w780"),
+    "profile": ("w45", "w185", "h632"),
+    "still": ("w92", "w185", "w300"),
+}
+ALL_SIZES = tuple(sorted({s for sizes in SIZES_BY_KIND.values() for s in sizes}, key=lambda s: (s[0], int(s[1:]))))
+MANIFEST = ".manifest.json"
+
+
+@dataclass(frozen=True)
+class ImageSummary:
+    originals: int
+    resized: int  # originals new or changed since the last build
+    files_written: int
+
+
+def bound(size: str) -> tuple[int, int]:
+    """`w342` -> at most 342 wide; `h632` -> at most 632 high (thumbnail never enlarges)."""
+    n = int(size[1:])
+    return (n, 100_000) if size[0] == "w" else (100_000, n)
+
+
+def _place(source: str, target: str) -> None:
+    """Hard-link when the store shares the disk (no bytes copied), else copy."""
+    if os.path.exists(target):
+        os.unlink(target)
+    try:
+        os.link(source, target)
+    except OSError:
+        shutil.copyfile(source, target)
+
+
+def _resize_one(job: tuple[str, str, tuple[str, ...]]) -> int:
+    """Put one original into the store and write its sizes; runs in a worker process.
+
+    A size at least as large as the original is the original itself (thumbnail never enlarges),
+    so it is linked rather than encoded again.
+    """
+    source, store, sizes = job
+    name = os.path.basename(source)
+    original = os.path.join(store, "original", name)
+    _place(source, original)
+    written = 1
+    with Image.open(original) as image:
+        fmt = image.format or ("PNG" if name.endswith(".png") else "JPEG")
+        for size in sizes:
+            target = os.path.join(store, size, name)
+            width, height = bound(size)
+            if image.width <= width and image.height <= height:
+                _place(original, target)
+            else:
+                copy = image.copy()
+                copy.thumbnail((width, height))
+                buffer = io.BytesIO()
+                copy.save(buffer, fmt, **({"quality": 80} if fmt == "JPEG" else {}))
+                with open(target + ".tmp", "wb") as out:
+                    out.write(buffer.getvalue())
+                os.replace(target + ".tmp", target)
+            written += 1
+    return written
+
+
+def sync_store(originals: Path, store: Path, kinds: dict[str, str], workers: int | None = None) -> ImageSummary:
+    """Make `store` hold every image in `kinds` (file name -> kind) at its original and its sizes."""
+    store = Path(store)
+    for size in ("original", *ALL_SIZES):
+        (store / size).mkdir(parents=True, exist_ok=True)
+    manifest_path = store / MANIFEST
+    manifest = json.loads(manifest_path.read_text()) if manifest_path.exists() else {}
+    jobs, digests = [], {}
+    for name, kind in sorted(kinds.items()):
+        source = Path(originals) / name
+        digest = hashlib.sha1(source.read_bytes()).hexdigest()
+        sizes = SIZES_BY_KIND.get(kind, SIZES_BY_KIND["poster"])
+        entry = f"{digest}:{','.join(sizes)}"
+        digests[name] = entry
+        if manifest.get(name) != entry or not (store / sizes[-1] / name).exists():
+            jobs.append((str(source), str(store), sizes))
+    written = 0
+    if jobs:
+        workers = workers or min(len(jobs) // 200 + 1, os.cpu_count() or 1)
+        if workers > 1:
+            with ProcessPoolExecutor(workers) as pool:
+                written = sum(pool.map(_resize_one, jobs, chunksize=256))
+        else:
+            written = sum(map(_resize_one, jobs))
+    manifest.update(digests)
+    tmp = manifest_path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(manifest, sort_keys=True))
+    os.replace(tmp, manifest_path)
+    return ImageSummary(len(kinds), len(jobs), written)
+
+
+# Catalogue columns that hold an image path, and the kind of image each holds.
+PATH_COLUMNS = {"poster_path": "poster", "backdrop_path": "backdrop", "logo_path": "logo",
+                "profile_path": "profile", "still_path": "still"}
+# Image tables without a `kind` column hold one kind, named by their owner.
+TABLE_KINDS = {"person_images": "profile", "company_images": "logo", "network_images": "logo"}
+
+
+def image_kinds(con) -> dict[str, str]:
+    """File name -> kind for every image path anywhere in the catalogue (found by column name)."""
+    columns: dict[str, set[str]] = {}
+    for table, column in con.execute(
+            "SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = 'main'"
+            " AND table_name NOT LIKE 'doc_%'").fetchall():
+        columns.setdefault(table, set()).add(column)
+    selects = []
+    for table, names in sorted(columns.items()):
+        quoted = '"' + table.replace('"', '""') + '"'
+        for column, kind in PATH_COLUMNS.items():
+            if column in names:
+                selects.append(f"SELECT {column} AS path, '{kind}' AS kind FROM {quoted}")
+        if "file_path" in names:
+            kind = "kind" if "kind" in names else f"'{TABLE_KINDS.get(table, 'poster')}'"
+            selects.append(f"SELECT file_path AS path, {kind} AS kind FROM {quoted}")
+    if not selects:
+        return {}
+    rows = con.execute(" UNION ".join(selects)).fetchall()
+    return {path.lstrip("/"): kind for path, kind in sorted(rows) if path}

@@ -1,0 +1,57 @@
+"""The image store: originals plus the configuration's sizes per kind, rebuilt only when bytes change."""
+
+from __future__ import annotations
+
+from PIL import Image
+
+from site_gen.images import ALL_SIZES, SIZES_BY_KIND, bound, sync_store
+
+
+def draw(path, size, colour, fmt="JPEG"):
+    Image.new("RGB", size, colour).save(path, fmt)
+
+
+def test_ten_distinct_sizes_as_tmdb_lists_them():
+    assert ALL_SIZES == ("h632", "w45", "w92", "w154", "w185", "w300", "w342", "w500", "w780", "w1280")
+    assert bound("w342") == (342, 100_000) and bound("h632") == (100_000, 632)
+
+
+def test_each_kind_gets_its_sizes_scaled_down_never_up(tmp_path):
+    originals = tmp_path / "originals"
+    originals.mkdir()
+    draw(originals / "p.jpg", (1000, 1500), (200, 10, 10))
+    draw(originals / "b.jpg", (2000, 1125), (10, 200, 10))
+    draw(originals / "l.png", (400, 150), (10, 10, 200), "PNG")
+    draw(originals / "f.jpg", (600, 900), (10, 10, 10))
+    store = tmp_path / "store"
+    summary = sync_store(originals, store, {"p.jpg": "poster", "b.jpg": "backdrop", "l.png": "logo",
+                                            "f.jpg": "profile"}, workers=1)
+    assert summary.originals == 4 and summary.resized == 4
+    assert summary.files_written == 4 + 6 + 3 + 6 + 3
+    for size in SIZES_BY_KIND["poster"]:
+        with Image.open(store / size / "p.jpg") as image:
+            assert image.width == min(1000, int(size[1:]))
+            assert image.format == "JPEG"
+    with Image.open(store / "w1280" / "b.jpg") as image:
+        assert image.size == (1280, 720)
+    with Image.open(store / "h632" / "f.jpg") as image:
+        assert image.height == 632 and image.width == 421
+    with Image.open(store / "w500" / "l.png") as image:
+        assert image.format == "PNG" and image.width == 400  # smaller than 500: kept as it is
+    assert not (store / "w1280" / "p.jpg").exists()  # not a poster size
+    assert (store / "original" / "b.jpg").read_bytes() == (originals / "b.jpg").read_bytes()
+
+
+def test_a_second_sync_resizes_only_changed_originals(tmp_path):
+    originals = tmp_path / "originals"
+    originals.mkdir()
+    draw(originals / "a.jpg", (300, 450), (1, 2, 3))
+    draw(originals / "b.jpg", (300, 450), (4, 5, 6))
+    store = tmp_path / "store"
+    sync_store(originals, store, {"a.jpg": "poster", "b.jpg": "poster"}, workers=1)
+    assert sync_store(originals, store, {"a.jpg": "poster", "b.jpg": "poster"}, workers=1).resized == 0
+    draw(originals / "b.jpg", (300, 450), (200, 200, 200))
+    again = sync_store(originals, store, {"a.jpg": "poster", "b.jpg": "poster"}, workers=2)
+    assert again.resized == 1
+    with Image.open(store / "w92" / "b.jpg") as image:
+        assert image.getpixel((5, 5))[0] > 150
