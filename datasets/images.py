@@ -12,6 +12,7 @@ import zlib
 from pathlib import Path
 
 import pyarrow as pa
+import pyarrow.compute as pc
 from PIL import Image, ImageDraw, ImageFont
 
 POSTER_SIZE = (120, 180)
@@ -56,8 +57,9 @@ def write_placeholders(image_dir: Path, tables: dict[str, pa.Table]) -> int:
     """Draw every referenced image into image_dir/<file name>; returns the number of files."""
     image_dir.mkdir(parents=True, exist_ok=True)
     font = ImageFont.load_default()
-    titles = dict(zip(tables["movie_translations"].column("movie_id").to_pylist(),
-                      tables["movie_translations"].column("title").to_pylist()))
+    # Posters carry the English title (the default font has no glyphs for other scripts).
+    english = tables["movie_translations"].filter(pc.equal(tables["movie_translations"].column("iso_639_1"), "en"))
+    titles = dict(zip(english.column("movie_id").to_pylist(), english.column("title").to_pylist()))
     movies = tables["movies"].append_column("title", pa.array(
         [titles.get(i, "") for i in tables["movies"].column("id").to_pylist()], pa.string()))
     labelled = [
@@ -85,4 +87,52 @@ def write_placeholders(image_dir: Path, tables: dict[str, pa.Table]) -> int:
         if path is not None:
             (image_dir / path.lstrip("/")).write_bytes(palette[slot])
             written += 1
+    written += _write_extra_images(image_dir, tables, palette, font)
+    written += _write_movie_extra_images(image_dir, tables, font)
+    return written
+
+
+def _write_extra_images(image_dir: Path, tables: dict[str, pa.Table], palette: list[bytes],
+                        font: ImageFont.ImageFont) -> int:
+    """Further profiles and logos of /3/person/{id}/images and /3/company/{id}/images (ord 0 is the
+    profile_path or logo_path, already drawn above)."""
+    written = 0
+    extra = tables["person_images"].filter(pc.greater(tables["person_images"].column("ord"), 0))
+    slots = ((extra.column("person_id").to_numpy() * 2654435761 + extra.column("ord").to_numpy()) % _PALETTE)
+    for path, slot in zip(extra.column("file_path").to_pylist(), slots.tolist()):
+        (image_dir / path.lstrip("/")).write_bytes(palette[slot])
+        written += 1
+    logos = tables["company_images"].filter(pc.greater(tables["company_images"].column("ord"), 0))
+    names = dict(zip(tables["companies"].column("id").to_pylist(), tables["companies"].column("name").to_pylist()))
+    for path, key in zip(logos.column("file_path").to_pylist(), logos.column("company_id").to_pylist()):
+        (image_dir / path.lstrip("/")).write_bytes(_labelled(LOGO_SIZE, _colour(key), names[key], font, "PNG"))
+        written += 1
+    return written
+
+
+def _write_movie_extra_images(image_dir: Path, tables: dict[str, pa.Table], font: ImageFont.ImageFont) -> int:
+    """The further posters, backdrops and logos of /3/movie/{id}/images, as plain tiles from a palette
+    encoded once per kind (a few per movie: drawing text on each would dominate generation time), and
+    the watch providers' logos, labelled."""
+    sizes = {"poster": (POSTER_SIZE, "JPEG"), "backdrop": (BACKDROP_SIZE, "JPEG"), "logo": ((160, 60), "PNG")}
+    tiles = {}
+    for kind, (size, fmt) in sizes.items():
+        tiles[kind] = []
+        for slot in range(_PALETTE):
+            buffer = io.BytesIO()
+            Image.new("RGB", size, _colour(slot + 1000)).save(buffer, fmt, **({"quality": 70} if fmt == "JPEG" else {}))
+            tiles[kind].append(buffer.getvalue())
+    drawn = {p for column in ("poster_path", "backdrop_path") for p in tables["movies"].column(column).to_pylist()}
+    images = tables["movie_images"]
+    slots = (images.column("movie_id").to_numpy() * 2654435761 % _PALETTE).tolist()
+    written = 0
+    for path, kind, slot in zip(images.column("file_path").to_pylist(), images.column("kind").to_pylist(), slots):
+        if path not in drawn:
+            (image_dir / path.lstrip("/")).write_bytes(tiles[kind][slot])
+            written += 1
+    providers = tables["watch_providers"]
+    for path, key, name in zip(providers.column("logo_path").to_pylist(), providers.column("provider_id").to_pylist(),
+                               providers.column("provider_name").to_pylist()):
+        (image_dir / path.lstrip("/")).write_bytes(_labelled(LOGO_SIZE, _colour(key), name, font, "JPEG"))
+        written += 1
     return written

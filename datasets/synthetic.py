@@ -17,7 +17,11 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from marquee_datasets import images as images_module
+from marquee_datasets import movie_extras as movie_extras_module
 from marquee_datasets import people as people_module
+from marquee_datasets import people_details as people_details_module
+from marquee_datasets import tv as tv_module
+from marquee_datasets import translations as translations_module
 from marquee_datasets import vocab
 from marquee_datasets.columns import (
     cat, first_occurrences, group_ranks, image_paths, irregular_ids, list_column, null_where, pick,
@@ -33,13 +37,16 @@ TABLES: tuple[str, ...] = (
     "movies", "movie_translations", "genres", "movie_genres", "collections", "companies",
     "movie_companies", "countries", "movie_countries", "languages", "movie_spoken_languages",
     "people", "cast", "crew",
-)
+    "person_details", "person_images", "company_alternative_names", "company_images",
+) + tv_module.TV_TABLES + movie_extras_module.TABLES + ("collection_translations", "genre_translations")
 
 
-def generate(out_dir: Path, movies: int, seed: int, images: bool = True) -> dict[str, int]:
+def generate(out_dir: Path, movies: int, seed: int, images: bool = True,
+             series: int | None = None) -> dict[str, int]:
     """Write the catalogue into out_dir (tables as Parquet, placeholder originals in out_dir/images).
 
     Returns {table name: row count}. `images=False` skips the placeholder JPEGs (for very large runs).
+    `series` is the number of TV series (default: one per ten movies, at least one).
     """
     if movies < 1:
         raise ValueError("movies must be at least 1")
@@ -49,6 +56,13 @@ def generate(out_dir: Path, movies: int, seed: int, images: bool = True) -> dict
     tables.update(_movie_tables(movies, seed))
     tables.update(_company_tables(tables["movies"], seed))
     tables.update(people_module.people_tables(tables["movies"], seed))
+    tables.update(movie_extras_module.movie_extras_tables(tables, seed))
+    # After the extras (they read one English row per film): adds the 13 other languages, drops some en rows.
+    tables.update(translations_module.translation_tables(tables, seed))
+    tables.update(people_details_module.detail_tables(tables["people"], tables["companies"], seed))
+    tables.update(tv_module.tv_tables(max(1, movies // 10) if series is None else series, tables["people"],
+                                      tables["companies"], seed, REFERENCE_DATE, tables.get("keywords"),
+                                      tables.get("watch_provider_regions")))
     assert set(tables) == set(TABLES)
     for name in TABLES:
         pq.write_table(tables[name], out_dir / f"{name}.parquet", compression="zstd")
@@ -57,6 +71,7 @@ def generate(out_dir: Path, movies: int, seed: int, images: bool = True) -> dict
         shutil.rmtree(image_dir)  # an older catalogue's originals must not leak into this one
     if images:
         images_module.write_placeholders(image_dir, tables)
+        tv_module.write_placeholders(image_dir, tables)
     return {name: tables[name].num_rows for name in TABLES}
 
 

@@ -18,13 +18,16 @@ from marquee.settings import Settings
 @click.command()
 @click.option("--movies", type=click.IntRange(min=1), default=None,
               help="Number of movies (default: MARQUEE_SAMPLE_MOVIES).")
+@click.option("--series", type=click.IntRange(min=1), default=None,
+              help="Number of TV series (default: one per ten movies).")
 @click.option("--seed", type=int, default=None, help="Random seed (default: MARQUEE_SAMPLE_SEED).")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Output folder (default: MARQUEE_CATALOGUE_DIR).")
 @click.option("--images/--no-images", default=True, show_default=True,
               help="Also draw placeholder image originals.")
 @click.pass_obj
-def generate(settings: Settings, movies: int | None, seed: int | None, out: Path | None, images: bool) -> None:
+def generate(settings: Settings, movies: int | None, series: int | None, seed: int | None, out: Path | None,
+             images: bool) -> None:
     """Generate a deterministic synthetic catalogue as Parquet files."""
     from marquee_datasets.synthetic import generate as generate_catalogue
 
@@ -32,7 +35,7 @@ def generate(settings: Settings, movies: int | None, seed: int | None, out: Path
     seed = settings.sample_seed if seed is None else seed
     out = settings.catalogue_dir if out is None else out
     started = time.perf_counter()
-    counts = generate_catalogue(out, movies, seed, images=images)
+    counts = generate_catalogue(out, movies, seed, images=images, series=series)
     rows = ", ".join(f"{name} {count}" for name, count in counts.items())
     click.echo(f"catalogue {out}: {rows} (seed {seed}) in {time.perf_counter() - started:.2f} s")
 
