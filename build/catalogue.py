@@ -17,6 +17,17 @@ REQUIRED_TABLES: tuple[str, ...] = (
     "movies", "movie_translations", "genres", "movie_genres", "collections", "companies",
     "movie_companies", "countries", "movie_countries", "languages", "movie_spoken_languages",
     "people", "cast", "crew",
+    "person_details", "person_images", "company_alternative_names", "company_images",
+    "collection_translations", "genre_translations",
+    # Movie extras (marquee_datasets.movie_extras.TABLES; loaded by sql/030_movie_extras_load.sql)
+    "keywords", "movie_keywords", "movie_videos", "certifications", "movie_release_dates",
+    "movie_alternative_titles", "movie_external_ids", "movie_ratings", "watch_providers",
+    "watch_provider_regions", "movie_watch_providers", "soundtracks", "soundtrack_tracks", "movie_images",
+    # TV (marquee_datasets.tv.TV_TABLES; loaded by sql/040_tv_load.sql)
+    "tv_series", "tv_genres", "series_genres", "networks", "series_networks", "series_companies",
+    "tv_seasons", "tv_episodes", "created_by", "series_cast", "series_crew", "episode_crew",
+    "episode_guest_stars", "series_content_ratings", "series_alternative_titles", "tv_keywords",
+    "series_keywords", "tv_videos", "series_watch_providers",
 )
 
 
