@@ -67,6 +67,7 @@ def render_nginx_conf(settings: Settings) -> str:
         api_port=settings.api_port,
         image_port=settings.image_port,
         current=settings.current_link,
+        image_dir=settings.image_dir,
         cache=CACHE_CONTROL,
         bodies={name: _nginx_literal(errors.tmdb_error_body(e)) for name, e in bodies.items()},
     )

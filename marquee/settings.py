@@ -64,6 +64,8 @@ SETTINGS: tuple[Setting, ...] = (
             "SQLite file holding accounts and key hashes (default: HOME/registry.sqlite3)."),
     Setting("catalogue_dir", "MARQUEE_CATALOGUE_DIR", "", Path,
             "Parquet catalogue that `marquee build` reads (default: HOME/catalogue)."),
+    Setting("image_dir", "MARQUEE_IMAGE_DIR", "", Path,
+            "Image store the image host serves: originals and every size (default: HOME/images)."),
     Setting("listen_host", "MARQUEE_LISTEN_HOST", "127.0.0.1", str,
             "Address nginx listens on for the API and the image host."),
     Setting("api_port", "MARQUEE_API_PORT", "8080", int, "Port of the API host (/3 and /compat)."),
@@ -106,6 +108,7 @@ class Settings:
     home: Path
     registry_path: Path
     catalogue_dir: Path
+    image_dir: Path
     listen_host: str
     api_port: int
     image_port: int
@@ -173,6 +176,7 @@ def from_env(environ: Mapping[str, str] | None = None) -> Settings:
     home = values["home"] = Path(values["home"]).absolute()
     values["registry_path"] = Path(values["registry_path"] or home / "registry.sqlite3")
     values["catalogue_dir"] = Path(values["catalogue_dir"] or home / "catalogue")
+    values["image_dir"] = Path(values["image_dir"] or home / "images")
     values["nginx_workers"] = values["nginx_workers"] or max(1, (os.cpu_count() or 2) - 1)
     # A unix socket by default: a TCP round trip to Redis cost the edge twice the CPU on loopback.
     values["redis_url"] = values["redis_url"] or f"unix://{home / 'run' / 'redis.sock'}"

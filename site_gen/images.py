@@ -141,4 +141,4 @@ def image_kinds(con) -> dict[str, str]:
     if not selects:
         return {}
     rows = con.execute(" UNION ".join(selects)).fetchall()
-    return {path.lstrip("/"): kind for path, kind in sorted(rows) if path}
+    return {path.lstrip("/"): kind for path, kind in sorted(row for row in rows if row[0])}

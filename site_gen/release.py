@@ -2,7 +2,8 @@
 
 Like Pelican's run(): build the DuckDB database, let every resource family collect its documents
 (phase one), then one Writer writes them all, each validated against its TMDB schema first (phase
-two). Image originals are hard-linked into `t/p/original/`. The `BUILD` file is written last: a
+two). Image originals and their sizes go to the shared image store (site_gen/images.py), which only
+resizes what changed. The `BUILD` file is written last: a
 release directory without it is incomplete and `marquee publish` refuses it. On any failure the
 partial directory is removed.
 """
@@ -22,12 +23,18 @@ import duckdb
 from marquee.settings import Settings
 from marquee_build.catalogue import build_database
 from site_gen import collection, configuration, genre, movie
-from site_gen.documents import Documents, load_sql, set_language
+from site_gen import company, person, reference
+from site_gen import languages
+from site_gen import movie_extras
+from site_gen import images
+from site_gen import episode, season, tv
+from site_gen.documents import Documents, load_sql
 from site_gen.validate import Validator
 from site_gen.writer import Writer
 
-FAMILIES = (movie, collection, genre, configuration)
-IMAGE_DIR = Path("t/p/original")
+FAMILIES = (movie, movie_extras, collection, genre, configuration, person, company, reference, languages,
+            tv, season, episode)
+IMAGE_STORE = Path("t/p")
 BUILD_FILE = "BUILD"
 DEFAULT_LANGUAGE = "en-US"
 
@@ -51,33 +58,26 @@ class ReleaseSummary:
                 f"{self.bytes:,} bytes, {self.images} images in {self.seconds:.2f} s ({rate:,.0f} files/s)")
 
 
-def link_images(con: duckdb.DuckDBPyConnection, catalogue_dir: Path, release_dir: Path) -> int:
-    """Hard-link (or copy, across filesystems) every original into the release; check none is missing."""
+def sync_images(con: duckdb.DuckDBPyConnection, catalogue_dir: Path, settings: Settings) -> int:
+    """Check every referenced image has an original, then bring the image store up to date.
+
+    The store (MARQUEE_IMAGE_DIR/t/p/<size>/<file>) is shared by all releases: a file name never
+    changes meaning, so a rollback still finds its images and unchanged originals are not resized.
+    """
     source = catalogue_dir / "images"
-    target = release_dir / IMAGE_DIR
-    target.mkdir(parents=True, exist_ok=True)
-    names = sorted(os.listdir(source)) if source.is_dir() else []
-    can_link = True
-    for name in names:
-        if can_link:
-            try:
-                os.link(source / name, target / name)
-                continue
-            except OSError:
-                can_link = False  # EXDEV/EPERM: the rest will fail the same way
-        shutil.copy2(source / name, target / name)
-    present = set(names)
+    present = set(os.listdir(source)) if source.is_dir() else set()
     missing = [path for (path,) in con.execute(load_sql("image_paths.sql")).fetchall()
                if path.lstrip("/") not in present]
     if missing:
         raise ReleaseBuildError(f"{len(missing)} image paths have no original in {source}, "
                                 f"e.g. {', '.join(sorted(missing)[:3])}")
-    return len(names)
+    kinds = {name: kind for name, kind in images.image_kinds(con).items() if name in present}
+    return images.sync_store(source, settings.image_dir / IMAGE_STORE, kinds).originals
 
 
 def collect(con: duckdb.DuckDBPyConnection, settings: Settings) -> list[Documents]:
     """Phase one: every family's documents, computed but not yet written."""
-    set_language(con, DEFAULT_LANGUAGE)
+    languages.prepare(con, settings)  # render_variants, and the default language for single-language SQL
     return [documents for family in FAMILIES for documents in family.collect(con, settings)]
 
 
@@ -104,7 +104,7 @@ def render_release(settings: Settings, catalogue_dir: Path, release_dir: Path,
             con = build_database(catalogue_dir, Path(work) / "catalogue.duckdb")
             try:
                 collected = collect(con, settings)
-                images = link_images(con, catalogue_dir, release_dir)
+                image_count = sync_images(con, catalogue_dir, settings)
                 writer = Writer(release_dir)
                 write_all(collected, writer, Validator())
             finally:
@@ -114,7 +114,7 @@ def render_release(settings: Settings, catalogue_dir: Path, release_dir: Path,
         shutil.rmtree(release_dir, ignore_errors=True)
         raise
     written = writer.summary()
-    summary = ReleaseSummary(release_dir.name, written.documents, written.files, written.bytes, images,
+    summary = ReleaseSummary(release_dir.name, written.documents, written.files, written.bytes, image_count,
                              time.perf_counter() - started)
     if echo is not None:
         echo(summary.line())

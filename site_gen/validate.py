@@ -31,6 +31,7 @@ NULLABLE: frozenset[str] = frozenset({
     "belongs_to_collection",  # movie outside any collection
     "imdb_id",                # movie not (yet) on IMDb
     "release_date",           # movie without an announced date (movie details, collection parts)
+    "still_path",             # TV episode without a still
 })
 
 _PY_TYPES: dict[str, tuple[type, ...]] = {
@@ -87,11 +88,36 @@ def _nested(schema: dict[str, Any]) -> Checker | None:
         return _compile_object(schema["properties"])
     if schema.get("type") == "array" and "items" in schema:
         return _compile_array(schema["items"])
+    if schema.get("type") == "object" and isinstance(schema.get("additionalProperties"), dict):
+        return _compile_map(schema["additionalProperties"])
     return None
 
 
+def _compile_map(values: dict[str, Any]) -> Checker:
+    """Objects keyed by data (region codes of watch/providers): every value must fit `values`.
+    `additionalProperties` only appears in our own marquee_*.json schemas."""
+    types, nested = _types_of(values), _nested(values)
+
+    def check_map(value: dict[str, Any]) -> None:
+        for key, item in value.items():
+            if item is None:
+                raise _Violation("null is not allowed here", [key])
+            if types is not None and type(item) not in types:
+                raise _Violation(f"expected {_expected(types)}, got {_kind(item)}", [key])
+            if nested is not None:
+                try:
+                    nested(item)
+                except _Violation as exc:
+                    exc.parts.append(key)
+                    raise
+    return check_map
+
+
 def _compile_object(properties: dict[str, Any]) -> Checker:
-    plan = [(name, _types_of(sub), _nested(sub), name in NULLABLE) for name, sub in properties.items()]
+    # `nullable: true` (OpenAPI 3.0 style) only appears in our own marquee_*.json schemas: a per-path
+    # relaxation where TMDB sends null for one document's property but not everywhere that name is used.
+    plan = [(name, _types_of(sub), _nested(sub), name in NULLABLE or sub.get("nullable") is True)
+            for name, sub in properties.items()]
 
     def check_object(value: dict[str, Any]) -> None:
         for name, types, nested, nullable in plan:
@@ -152,13 +178,20 @@ def compile_schema(schema: dict[str, Any]) -> Checker:
 
 
 def load_schemas(path: Path = SCHEMA_FILE) -> dict[str, Any]:
-    return orjson.loads(path.read_bytes())
+    """TMDB's extracted schemas, then every `marquee_*.json` beside them (our own schemas, which add paths
+    TMDB documents without a body and replace TMDB schemas that are wrong about the real responses)."""
+    schemas = orjson.loads(path.read_bytes())
+    if path == SCHEMA_FILE:
+        for extra in sorted(path.parent.glob("marquee_*.json")):
+            schemas.update(orjson.loads(extra.read_bytes()))
+    return schemas
 
 
 def _template_regex(template: str) -> re.Pattern[str]:
     pattern = "".join("[^/]+" if part.startswith("{") else re.escape(part)
                       for part in re.split(r"(\{[^}]+\})", template))
-    return re.compile(f"^{pattern}$")
+    # Variants share their template: `.de-DE` (language), `.page2` (page) or both after the last segment.
+    return re.compile(f"^{pattern}(?:\\.[A-Za-z0-9-]+)*$")
 
 
 class Validator:

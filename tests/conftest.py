@@ -43,3 +43,9 @@ def built_release(catalogue_dir: Path, release_settings) -> Path:
     release_dir = release_settings.releases_dir / "20260101T000000Z"
     render_release(release_settings, catalogue_dir, release_dir, echo=None)
     return release_dir
+
+
+@pytest.fixture(scope="session")
+def image_store(built_release: Path, release_settings) -> Path:
+    """The image store the release build filled: `<size>/<file>`, served under /t/p/."""
+    return release_settings.image_dir / "t/p"

@@ -21,19 +21,19 @@ def _image_paths(value, found: set[str]) -> None:
             _image_paths(item, found)
 
 
-def test_release_layout(built_release: Path):
+def test_release_layout(image_store: Path, built_release: Path):
     assert (built_release / "BUILD").read_text().strip() == built_release.name
     for name in ("3/configuration.json", "3/authentication.json", "3/genre/movie/list.json"):
         assert (built_release / name).is_file() and (built_release / (name + ".gz")).is_file()
-    assert any((built_release / "t/p/original").iterdir())
+    assert any((image_store / "original").iterdir())
 
 
-def test_every_referenced_image_exists(built_release: Path):
+def test_every_referenced_image_exists(image_store: Path, built_release: Path):
     found: set[str] = set()
     for path in (built_release / "3").rglob("*.json"):
         _image_paths(orjson.loads(path.read_bytes()), found)
     assert len(found) > 100
-    missing = [p for p in found if not (built_release / "t/p/original" / p.lstrip("/")).is_file()]
+    missing = [p for p in found if not (image_store / "original" / p.lstrip("/")).is_file()]
     assert missing == []
 
 

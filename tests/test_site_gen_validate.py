@@ -86,7 +86,7 @@ def test_nested_object_and_top_level_errors(built_release: Path, validator: Vali
     with pytest.raises(ValidationError, match="<document>: expected object, got array"):
         validator.validate("/3/movie/1", [])
     with pytest.raises(ValidationError, match="no schema"):
-        validator.validate("/3/tv/1", {})
+        validator.validate("/3/no_such_resource/1", {})  # (/3/tv/1 has a schema since TV is rendered)
 
 
 def test_relaxation_list_is_short():
@@ -100,4 +100,6 @@ def test_committed_schemas_match_the_spec(tmp_path: Path):
     subprocess.run([sys.executable, str(REPO / "site_gen/schemas/extract.py"), str(SPEC), "--out", str(out)],
                    check=True, capture_output=True)
     assert out.read_text() == SCHEMA_FILE.read_text()
-    assert set(json.loads(out.read_text())) == set(Validator().templates)
+    # Our own schemas (marquee_*.json) may add paths TMDB does not have (e.g. /3/movie/{id}/moods).
+    ours = set().union(*(json.loads(p.read_text()) for p in SCHEMA_FILE.parent.glob("marquee_*.json")))
+    assert set(json.loads(out.read_text())) | ours == set(Validator().templates)

@@ -1,8 +1,20 @@
--- /3/collection/{collection_id}: parts ordered by release date (undated last), then id.
+-- /3/collection/{collection_id} in every language variant at once (see site_gen/languages.py): the
+-- default language for every collection, each other served language the collection is translated
+-- into ('/3/collection/10.de-DE'), and '.und' for every collection. Untranslated names fall back to
+-- the catalogue's name, overviews to "". Parts carry their own translation in the variant's language
+-- (or the original title and an empty overview), ordered by release date (undated last), then id.
 -- TMDB's schema lists TV-style name/original_name for parts; the real API sends the movie-style
 -- title/original_title too, so parts carry both.
-WITH parts AS (
-    SELECT m.collection_id,
+WITH variants AS (
+    SELECT c.id AS collection_id, v.suffix, v.iso_639_1, v.iso_3166_1
+    FROM collections c JOIN render_variants v ON v.kind IN ('default', 'und')
+    UNION ALL
+    SELECT t.collection_id, v.suffix, v.iso_639_1, v.iso_3166_1
+    FROM collection_translations t
+    JOIN render_variants v ON v.kind = 'other' AND v.iso_639_1 = t.iso_639_1 AND v.iso_3166_1 = t.iso_3166_1
+),
+parts AS (
+    SELECT x.collection_id, x.suffix,
            list({
                'adult': m.adult, 'backdrop_path': m.backdrop_path, 'id': m.id,
                'title': coalesce(nullif(t.title, ''), m.original_title),
@@ -15,26 +27,27 @@ WITH parts AS (
                'release_date': m.release_date, 'video': m.video,
                'vote_average': m.vote_average, 'vote_count': m.vote_count
            } ORDER BY m.release_date NULLS LAST, m.id) AS parts
-    FROM movies m
+    FROM variants x
+    JOIN movies m ON m.collection_id = x.collection_id
     LEFT JOIN movie_translations t
-        ON t.movie_id = m.id
-       AND t.iso_639_1 = getvariable('iso_639_1')
-       AND t.iso_3166_1 = getvariable('iso_3166_1')
+        ON t.movie_id = m.id AND t.iso_639_1 = x.iso_639_1 AND t.iso_3166_1 = x.iso_3166_1
     LEFT JOIN movie_genre_lists g ON g.movie_id = m.id
-    WHERE m.collection_id IS NOT NULL
-    GROUP BY m.collection_id
+    GROUP BY x.collection_id, x.suffix
 )
 SELECT
-    '/3/collection/' || c.id AS uri,
+    '/3/collection/' || c.id || x.suffix AS uri,
     encode(to_json({
         'id': c.id,
-        'name': c.name,
+        'name': coalesce(nullif(ct.name, ''), c.name),
         'original_language': c.original_language,
         'original_name': c.name,
-        'overview': c.overview,
+        'overview': coalesce(ct.overview, ''),
         'poster_path': c.poster_path,
         'backdrop_path': c.backdrop_path,
         'parts': coalesce(p.parts, [])
     })) AS body
-FROM collections c
-LEFT JOIN parts p ON p.collection_id = c.id
+FROM variants x
+JOIN collections c ON c.id = x.collection_id
+LEFT JOIN collection_translations ct
+    ON ct.collection_id = c.id AND ct.iso_639_1 = x.iso_639_1 AND ct.iso_3166_1 = x.iso_3166_1
+LEFT JOIN parts p ON p.collection_id = c.id AND p.suffix = x.suffix

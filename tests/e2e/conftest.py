@@ -99,6 +99,7 @@ def e2e_release(catalogue_dir: Path, e2e_ports: dict[str, str], tmp_path_factory
 
     settings = from_env({"MARQUEE_HOME": str(tmp_path_factory.mktemp("e2e-render")), **e2e_ports})
     release = settings.releases_dir / "e2e"
+    assert settings.image_dir == release.parent.parent / "images"  # what start_stack's image host serves
     render_release(settings, catalogue_dir, release, echo=None)
     return release
 
@@ -115,6 +116,8 @@ def start_stack(e2e_release: Path, e2e_ports: dict[str, str],
             "MARQUEE_HOME": str(home),
             "MARQUEE_REGISTRY_POLL_SECONDS": "0.1",
             "MARQUEE_PLANS": "free=5,standard=10,pro=30",
+            # The image store the e2e release was rendered into (shared by every release and stack).
+            "MARQUEE_IMAGE_DIR": str(e2e_release.parent.parent / "images"),
             **(ports or {"MARQUEE_API_PORT": str(free_port()), "MARQUEE_IMAGE_PORT": str(free_port())}),
             **env,
         })

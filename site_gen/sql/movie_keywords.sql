@@ -1,0 +1,13 @@
+-- /3/movie/{movie_id}/keywords: the film's keywords in catalogue order.
+SELECT
+    '/3/movie/' || m.id || '/keywords' AS uri,
+    encode(to_json({
+        'id': m.id,
+        'keywords': coalesce(k.keywords, [])
+    })) AS body
+FROM movies m
+LEFT JOIN (
+    SELECT mk.movie_id, list({'id': k.id, 'name': k.name} ORDER BY mk.ord) AS keywords
+    FROM movie_keywords mk JOIN keywords k ON k.id = mk.keyword_id
+    GROUP BY mk.movie_id
+) k ON k.movie_id = m.id

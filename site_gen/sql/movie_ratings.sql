@@ -1,0 +1,20 @@
+-- /3/movie/{movie_id}/ratings (ours): one key per source, {value, votes} or null when the source has
+-- no rating. Scales: imdb, tmdb, kinopoisk 0-10; rotten_tomatoes, metacritic 0-100.
+WITH r AS (
+    SELECT movie_id, source,
+           CASE WHEN value IS NULL THEN NULL ELSE {'value': value, 'votes': votes} END AS rating
+    FROM movie_ratings
+)
+SELECT
+    '/3/movie/' || m.id || '/ratings' AS uri,
+    encode(to_json({
+        'id': m.id,
+        'imdb': max(r.rating) FILTER (WHERE r.source = 'imdb'),
+        'tmdb': max(r.rating) FILTER (WHERE r.source = 'tmdb'),
+        'rotten_tomatoes': max(r.rating) FILTER (WHERE r.source = 'rotten_tomatoes'),
+        'metacritic': max(r.rating) FILTER (WHERE r.source = 'metacritic'),
+        'kinopoisk': max(r.rating) FILTER (WHERE r.source = 'kinopoisk')
+    })) AS body
+FROM movies m
+LEFT JOIN r ON r.movie_id = m.id
+GROUP BY m.id

@@ -1,0 +1,21 @@
+-- /3/movie/{movie_id}/soundtracks (ours): the film's albums (zero or one) with tracks in order.
+WITH albums AS (
+    SELECT s.movie_id,
+           list({'id': s.id, 'title': s.title, 'type': s."type", 'label': s.label,
+                 'release_date': s.release_date, 'total_tracks': len(t.tracks),
+                 'duration_ms': list_sum([x.duration_ms FOR x IN t.tracks]), 'tracks': t.tracks}
+                ORDER BY s.id) AS results
+    FROM soundtracks s
+    JOIN (
+        SELECT soundtrack_id,
+               list({'number': "number", 'title': title, 'artists': artists, 'duration_ms': duration_ms}
+                    ORDER BY "number") AS tracks
+        FROM soundtrack_tracks GROUP BY soundtrack_id
+    ) t ON t.soundtrack_id = s.id
+    GROUP BY s.movie_id
+)
+SELECT
+    '/3/movie/' || m.id || '/soundtracks' AS uri,
+    encode(to_json({'id': m.id, 'results': coalesce(a.results, [])})) AS body
+FROM movies m
+LEFT JOIN albums a ON a.movie_id = m.id

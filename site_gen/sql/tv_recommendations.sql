@@ -1,0 +1,40 @@
+-- /3/tv/{series_id}/recommendations: series that share keywords, networks or genres with this one
+-- (keywords and networks weigh more), then the more popular; one page of at most 20.
+WITH links AS (
+    SELECT a.series_id, b.series_id AS other_id, 3 AS weight
+    FROM series_keywords a JOIN series_keywords b ON b.keyword_id = a.keyword_id AND b.series_id <> a.series_id
+    UNION ALL
+    SELECT a.series_id, b.series_id, 2
+    FROM series_networks a JOIN series_networks b ON b.network_id = a.network_id AND b.series_id <> a.series_id
+    UNION ALL
+    SELECT a.series_id, b.series_id, 1
+    FROM series_genres a JOIN series_genres b ON b.genre_id = a.genre_id AND b.series_id <> a.series_id
+),
+scores AS (SELECT series_id, other_id, sum(weight) AS score FROM links GROUP BY ALL),
+ranked AS (
+    SELECT sc.series_id, o.*, row_number() OVER (PARTITION BY sc.series_id
+                                                 ORDER BY sc.score DESC, o.popularity DESC, o.id) AS pos
+    FROM scores sc JOIN tv_series o ON o.id = sc.other_id
+    QUALIFY pos <= 20
+),
+lists AS (
+    SELECT r.series_id, count(*) AS total,
+           list({'adult': r.adult, 'backdrop_path': r.backdrop_path, 'id': r.id, 'name': r.name,
+                 'original_language': r.original_language, 'original_name': r.original_name,
+                 'overview': r.overview, 'poster_path': r.poster_path, 'media_type': 'tv',
+                 'genre_ids': coalesce(g.genre_ids, []), 'popularity': r.popularity,
+                 'first_air_date': r.first_air_date, 'vote_average': r.vote_average,
+                 'vote_count': r.vote_count, 'origin_country': r.origin_country} ORDER BY r.pos) AS results
+    FROM ranked r LEFT JOIN series_genre_lists g ON g.series_id = r.id
+    GROUP BY r.series_id
+)
+SELECT
+    '/3/tv/' || s.id || '/recommendations' AS uri,
+    encode(to_json({
+        'page': 1,
+        'results': coalesce(l.results, []),
+        'total_pages': 1,
+        'total_results': coalesce(l.total, 0)
+    })) AS body
+FROM tv_series s
+LEFT JOIN lists l ON l.series_id = s.id

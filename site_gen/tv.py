@@ -1,0 +1,35 @@
+"""TV series family: /3/tv/{series_id} and its sub-resources, /3/genre/tv/list and /3/network/{id}.
+
+Every document is built in SQL (site_gen/sql/tv_*.sql) from the lists marquee_build's
+041_tv_normalise.sql prepares; seasons and episodes are the site_gen.season and site_gen.episode
+families. en-US only: the catalogue holds the series' English text.
+"""
+
+from __future__ import annotations
+
+import duckdb
+
+from marquee.settings import Settings
+from site_gen.documents import Documents, from_sql
+
+DETAILS = "/3/tv/{series_id}"
+# (path template, SQL file) of every series document, details first.
+DOCUMENTS: tuple[tuple[str, str], ...] = (
+    (DETAILS, "tv_details.sql"),
+    (DETAILS + "/aggregate_credits", "tv_aggregate_credits.sql"),
+    (DETAILS + "/alternative_titles", "tv_alternative_titles.sql"),
+    (DETAILS + "/content_ratings", "tv_content_ratings.sql"),
+    (DETAILS + "/credits", "tv_credits.sql"),
+    (DETAILS + "/external_ids", "tv_external_ids.sql"),
+    (DETAILS + "/keywords", "tv_keywords.sql"),
+    (DETAILS + "/recommendations", "tv_recommendations.sql"),
+    (DETAILS + "/similar", "tv_similar.sql"),
+    (DETAILS + "/videos", "tv_videos.sql"),
+    (DETAILS + "/watch/providers", "tv_watch_providers.sql"),
+    ("/3/genre/tv/list", "tv_genre_list.sql"),
+    ("/3/network/{network_id}", "tv_network_details.sql"),
+)
+
+
+def collect(con: duckdb.DuckDBPyConnection, settings: Settings) -> list[Documents]:
+    return [from_sql(con, template, sql) for template, sql in DOCUMENTS]
