@@ -28,6 +28,11 @@ REQUIRED_TABLES: tuple[str, ...] = (
     "tv_seasons", "tv_episodes", "created_by", "series_cast", "series_crew", "episode_crew",
     "episode_guest_stars", "series_content_ratings", "series_alternative_titles", "tv_keywords",
     "series_keywords", "tv_videos", "series_watch_providers",
+    # TV and people in the served languages (marquee_datasets.tv_translations; sql/061_tv_languages.sql)
+    "series_translations", "season_translations", "episode_translations", "person_translations",
+    "tv_genre_translations",
+    # Image lists of series, seasons, episodes and collections (marquee_datasets.tv_images)
+    "series_images", "season_images", "episode_images", "collection_images",
 )
 
 

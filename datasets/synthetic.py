@@ -22,6 +22,8 @@ from marquee_datasets import people as people_module
 from marquee_datasets import people_details as people_details_module
 from marquee_datasets import tv as tv_module
 from marquee_datasets import translations as translations_module
+from marquee_datasets import tv_images as tv_images_module
+from marquee_datasets import tv_translations as tv_translations_module
 from marquee_datasets import vocab
 from marquee_datasets.columns import (
     cat, first_occurrences, group_ranks, image_paths, irregular_ids, list_column, null_where, pick,
@@ -38,7 +40,7 @@ TABLES: tuple[str, ...] = (
     "movie_companies", "countries", "movie_countries", "languages", "movie_spoken_languages",
     "people", "cast", "crew",
     "person_details", "person_images", "company_alternative_names", "company_images",
-) + tv_module.TV_TABLES + movie_extras_module.TABLES + ("collection_translations", "genre_translations")
+) + tv_module.TV_TABLES + movie_extras_module.TABLES + ("collection_translations", "genre_translations") + tv_translations_module.TABLES + tv_images_module.TABLES
 
 
 def generate(out_dir: Path, movies: int, seed: int, images: bool = True,
@@ -63,6 +65,8 @@ def generate(out_dir: Path, movies: int, seed: int, images: bool = True,
     tables.update(tv_module.tv_tables(max(1, movies // 10) if series is None else series, tables["people"],
                                       tables["companies"], seed, REFERENCE_DATE, tables.get("keywords"),
                                       tables.get("watch_provider_regions")))
+    tables.update(tv_translations_module.translation_tables(tables, seed))
+    tables.update(tv_images_module.image_tables(tables, seed))
     assert set(tables) == set(TABLES)
     for name in TABLES:
         pq.write_table(tables[name], out_dir / f"{name}.parquet", compression="zstd")
