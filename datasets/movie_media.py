@@ -8,6 +8,8 @@ marquee_datasets.images.
 
 from __future__ import annotations
 
+from typing import Callable
+
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -179,23 +181,41 @@ def _soundtrack_tables(rng: np.random.Generator, tables: dict[str, pa.Table]) ->
 
 def _images(rng: np.random.Generator, movies: pa.Table, seed: int) -> pa.Table:
     """Each movie's posters, backdrops and logos; its poster_path/backdrop_path rank first."""
-    n = movies.num_rows
-    ids = movies.column("id").to_numpy()
-    language = movies.column("original_language").to_numpy(zero_copy_only=False).astype(object)
+    return owner_images(rng, movies, seed, "movie-image", "movie_id", MOVIE_IMAGE_EXTRAS)
+
+
+# Extra images per owner beyond its main path, drawn per kind (in this order: it fixes the draws).
+MOVIE_IMAGE_EXTRAS: dict[str, Callable[[np.random.Generator, int], np.ndarray]] = {
+    "poster": lambda rng, n: rng.integers(0, 5, n),
+    "backdrop": lambda rng, n: rng.integers(0, 6, n),
+    "logo": lambda rng, n: weighted_choice(rng, [30, 50, 20], n),
+}
+
+
+def owner_images(rng: np.random.Generator, owners: pa.Table, seed: int, namespace: str, owner_column: str,
+                 extras: dict[str, Callable[[np.random.Generator, int], np.ndarray]]) -> pa.Table:
+    """The image list of each row of `owners` (a table with id and original_language, and for each kind
+    that has one a `<kind>_path` column ranked first): posters, backdrops, logos or stills.
+
+    Shared by films, series, seasons, episodes and collections; sorted by owner, one row per image.
+    """
+    n = owners.num_rows
+    ids = owners.column("id").to_numpy()
+    language = owners.column("original_language").to_numpy(zero_copy_only=False).astype(object)
     parts = []
-    for kind in IMAGE_KINDS:
-        main_path = movies.column(f"{kind}_path").combine_chunks() if kind != "logo" else None
-        extra = {"poster": rng.integers(0, 5, n), "backdrop": rng.integers(0, 6, n),
-                 "logo": weighted_choice(rng, [30, 50, 20], n)}[kind]
+    for kind, draw in extras.items():
+        column = f"{kind}_path"
+        main_path = owners.column(column).combine_chunks() if column in owners.schema.names else None
+        extra = draw(rng, n)
         owner = np.repeat(np.arange(n), extra)
         slot = group_ranks(owner)
         ext = ".png" if kind == "logo" else ".jpg"
-        paths = image_paths(ids[owner] * 16 + slot, f"movie-image-{kind}", seed, ext)
+        paths = image_paths(ids[owner] * 16 + slot, f"{namespace}-{kind}", seed, ext)
         rows = len(owner)
         lang_draw = rng.random(rows)
         if kind == "poster":
             lang = np.where(lang_draw < 0.5, "en", np.where(lang_draw < 0.7, language[owner], "xx"))
-        elif kind == "backdrop":
+        elif kind in ("backdrop", "still"):
             lang = np.where(lang_draw < 0.8, "xx", "en")
         else:
             lang = np.where(lang_draw < 0.7, "en", language[owner])
@@ -213,13 +233,13 @@ def _images(rng: np.random.Generator, movies: pa.Table, seed: int) -> pa.Table:
         rows = len(owner)
         if kind == "poster":
             width, height = np.array(_POSTER_SIZES)[rng.integers(0, len(_POSTER_SIZES), rows)].T
-        elif kind == "backdrop":
+        elif kind in ("backdrop", "still"):
             width, height = np.array(_BACKDROP_SIZES)[rng.integers(0, len(_BACKDROP_SIZES), rows)].T
         else:
             width = rng.integers(5, 21, rows) * 100
             height = np.round(width / rng.uniform(1.8, 5.0, rows)).astype(np.int64)
         parts.append(pa.table({
-            "movie_id": ids[owner],
+            owner_column: ids[owner],
             "kind": pa.array([kind] * rows, pa.string()),
             "file_path": paths,
             "width": width.astype(np.int64),
@@ -230,5 +250,5 @@ def _images(rng: np.random.Generator, movies: pa.Table, seed: int) -> pa.Table:
             "vote_count": vote_count.astype(np.int64),
         }))
     table = pa.concat_tables(parts)
-    order = pc.sort_indices(table, [("movie_id", "ascending")])
+    order = pc.sort_indices(table, [(owner_column, "ascending")])
     return table.take(order)

@@ -18,3 +18,8 @@ CREATE OR REPLACE TABLE tv_keywords AS SELECT * FROM read_parquet(getvariable('c
 CREATE OR REPLACE TABLE series_keywords AS SELECT * FROM read_parquet(getvariable('catalogue_dir') || '/series_keywords.parquet');
 CREATE OR REPLACE TABLE tv_videos AS SELECT * FROM read_parquet(getvariable('catalogue_dir') || '/tv_videos.parquet');
 CREATE OR REPLACE TABLE series_watch_providers AS SELECT * FROM read_parquet(getvariable('catalogue_dir') || '/series_watch_providers.parquet');
+-- Image lists (marquee_datasets.tv_images), collections' included.
+CREATE OR REPLACE TABLE series_images AS SELECT * FROM read_parquet(getvariable('catalogue_dir') || '/series_images.parquet');
+CREATE OR REPLACE TABLE season_images AS SELECT * FROM read_parquet(getvariable('catalogue_dir') || '/season_images.parquet');
+CREATE OR REPLACE TABLE episode_images AS SELECT * FROM read_parquet(getvariable('catalogue_dir') || '/episode_images.parquet');
+CREATE OR REPLACE TABLE collection_images AS SELECT * FROM read_parquet(getvariable('catalogue_dir') || '/collection_images.parquet');
