@@ -1,4 +1,5 @@
-"""Collection family: /3/collection/{collection_id} with its parts in release order."""
+"""Collection family: /3/collection/{collection_id} with its parts in release order, and its images
+(translations are rendered by site_gen.languages)."""
 
 from __future__ import annotations
 
@@ -11,4 +12,5 @@ DETAILS = "/3/collection/{collection_id}"
 
 
 def collect(con: duckdb.DuckDBPyConnection, settings: Settings) -> list[Documents]:
-    return [from_sql(con, DETAILS, "collection_details.sql")]
+    return [from_sql(con, DETAILS, "collection_details.sql"),
+            from_sql(con, DETAILS + "/images", "collection_images.sql")]

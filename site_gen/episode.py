@@ -14,6 +14,8 @@ DOCUMENTS: tuple[tuple[str, str], ...] = (
     (DETAILS, "tv_episode_details.sql"),
     (DETAILS + "/credits", "tv_episode_credits.sql"),
     (DETAILS + "/external_ids", "tv_episode_external_ids.sql"),
+    (DETAILS + "/images", "tv_episode_images.sql"),
+    (DETAILS + "/translations", "tv_episode_translations.sql"),
     (DETAILS + "/videos", "tv_episode_videos.sql"),
 )
 

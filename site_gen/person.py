@@ -18,6 +18,7 @@ DETAILS = "/3/person/{person_id}"
 MOVIE_CREDITS = "/3/person/{person_id}/movie_credits"
 EXTERNAL_IDS = "/3/person/{person_id}/external_ids"
 IMAGES = "/3/person/{person_id}/images"
+TRANSLATIONS = "/3/person/{person_id}/translations"
 TV_CREDITS = "/3/person/{person_id}/tv_credits"
 COMBINED_CREDITS = "/3/person/{person_id}/combined_credits"
 
@@ -51,6 +52,7 @@ def collect(con: duckdb.DuckDBPyConnection, settings: Settings) -> list[Document
         from_sql(con, MOVIE_CREDITS, "person_movie_credits.sql"),
         from_sql(con, EXTERNAL_IDS, "person_external_ids.sql"),
         from_sql(con, IMAGES, "person_images.sql"),
+        from_sql(con, TRANSLATIONS, "person_translations.sql"),
     ]
     if with_tv:
         documents += [

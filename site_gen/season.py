@@ -15,6 +15,8 @@ DOCUMENTS: tuple[tuple[str, str], ...] = (
     (DETAILS + "/aggregate_credits", "tv_season_aggregate_credits.sql"),
     (DETAILS + "/credits", "tv_season_credits.sql"),
     (DETAILS + "/external_ids", "tv_season_external_ids.sql"),
+    (DETAILS + "/images", "tv_season_images.sql"),
+    (DETAILS + "/translations", "tv_season_translations.sql"),
     (DETAILS + "/videos", "tv_season_videos.sql"),
 )
 

@@ -2,7 +2,7 @@
 
 Every document is built in SQL (site_gen/sql/tv_*.sql) from the lists marquee_build's
 041_tv_normalise.sql prepares; seasons and episodes are the site_gen.season and site_gen.episode
-families. en-US only: the catalogue holds the series' English text.
+families. Details and the genre list are rendered per language variant (site_gen/languages.py).
 """
 
 from __future__ import annotations
@@ -21,13 +21,17 @@ DOCUMENTS: tuple[tuple[str, str], ...] = (
     (DETAILS + "/content_ratings", "tv_content_ratings.sql"),
     (DETAILS + "/credits", "tv_credits.sql"),
     (DETAILS + "/external_ids", "tv_external_ids.sql"),
+    (DETAILS + "/images", "tv_images.sql"),
     (DETAILS + "/keywords", "tv_keywords.sql"),
+    (DETAILS + "/moods", "tv_moods.sql"),
     (DETAILS + "/recommendations", "tv_recommendations.sql"),
     (DETAILS + "/similar", "tv_similar.sql"),
+    (DETAILS + "/translations", "tv_translations.sql"),
     (DETAILS + "/videos", "tv_videos.sql"),
     (DETAILS + "/watch/providers", "tv_watch_providers.sql"),
     ("/3/genre/tv/list", "tv_genre_list.sql"),
     ("/3/network/{network_id}", "tv_network_details.sql"),
+    ("/3/watch/providers/tv", "tv_watch_provider_list.sql"),
 )
 
 

@@ -56,10 +56,12 @@ def _has_tv(db) -> bool:
 def test_every_credited_person_has_their_documents_and_no_one_else(built_release: Path, db):
     sources = ('"cast"', "crew") + (TV_CREDIT_TABLES[:4] if _has_tv(db) else ())
     credited = {i for (i,) in db.execute(" UNION ".join(f"SELECT person_id FROM {t}" for t in sources)).fetchall()}
-    rendered = {int(p.name.removesuffix(".json")) for p in (built_release / "3/person").glob("*.json")}
+    # Default-language files only: `7.de-DE.json` / `7.und.json` are language variants.
+    rendered = {int(p.name.removesuffix(".json")) for p in (built_release / "3/person").glob("*.json")
+                if p.name.count(".") == 1}
     assert rendered == credited
     for person_id in list(credited)[:50]:
-        for sub in ("movie_credits", "external_ids", "images") + (("tv_credits", "combined_credits")
+        for sub in ("movie_credits", "external_ids", "images", "translations") + (("tv_credits", "combined_credits")
                                                                   if _has_tv(db) else ()):
             assert (built_release / f"3/person/{person_id}/{sub}.json").is_file()
 

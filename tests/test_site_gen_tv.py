@@ -49,7 +49,7 @@ def _uri(template: str, **values: object) -> str:
 
 def test_every_document_exists(built_release: Path, db):
     for (series_id,) in db.execute("SELECT id FROM tv_series").fetchall():
-        for template, _ in tv.DOCUMENTS[:11]:
+        for template in [t for t, _ in tv.DOCUMENTS if t.startswith(tv.DETAILS)]:
             assert (built_release / (_uri(template, series_id=series_id).lstrip("/") + ".json")).is_file()
     for series_id, number in db.execute("SELECT series_id, season_number FROM tv_seasons").fetchall():
         for template, _ in season.DOCUMENTS:

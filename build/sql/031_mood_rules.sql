@@ -1,4 +1,4 @@
--- Mood rules, kept as data: a film's moods are derived (032_movie_derived.sql) by adding up the weights
+-- Mood rules, kept as data: a film's moods are derived (032_movie_derived.sql; series' in 042) by adding up the weights
 -- of the rules its genres (by English name) and keywords (by name) match, per mood. A mood needs at
 -- least mood_limits.min_score; a film keeps its max_moods best (score desc, then mood name).
 -- Edit the rows here to retune moods; no catalogue needs regenerating.
@@ -128,5 +128,21 @@ SELECT * FROM (VALUES
     ('keyword', 'fairy tale', 'Whimsical', 2),
     ('keyword', 'magic', 'Whimsical', 1),
     ('keyword', 'musical number', 'Whimsical', 1),
-    ('keyword', 'musical number', 'Feel-good', 1)
+    ('keyword', 'musical number', 'Feel-good', 1),
+    -- TV-only genres (the genres TV shares with film use the rows above).
+    ('genre', 'Action & Adventure', 'Exciting', 3),
+    ('genre', 'Action & Adventure', 'Epic', 1),
+    ('genre', 'Kids', 'Whimsical', 2),
+    ('genre', 'Kids', 'Feel-good', 2),
+    ('genre', 'News', 'Thought-provoking', 3),
+    ('genre', 'Reality', 'Feel-good', 1),
+    ('genre', 'Reality', 'Funny', 1),
+    ('genre', 'Sci-Fi & Fantasy', 'Mind-bending', 2),
+    ('genre', 'Sci-Fi & Fantasy', 'Epic', 1),
+    ('genre', 'Sci-Fi & Fantasy', 'Whimsical', 1),
+    ('genre', 'Soap', 'Romantic', 2),
+    ('genre', 'Soap', 'Melancholic', 1),
+    ('genre', 'Talk', 'Funny', 2),
+    ('genre', 'War & Politics', 'Dark', 2),
+    ('genre', 'War & Politics', 'Thought-provoking', 2)
 ) AS r(source, name, mood, weight);

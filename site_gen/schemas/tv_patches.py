@@ -10,7 +10,9 @@ The corrections (each is what api.themoviedb.org actually sends):
 - `next_episode_to_air` has the same shape as `last_episode_to_air`, and either is null when there
   is no such episode; `last_air_date` is null before the first episode airs;
 - external ids the show, season or episode lacks are null (Freebase ids always are);
-- watch/providers lists its regions by example, not as required keys: `results` is any object.
+- watch/providers lists its regions by example, not as required keys: `results` is any object, and
+  so is each provider's `display_priorities` in /3/watch/providers/tv.
+Our own extension /3/tv/{series_id}/moods is declared here too (the shape of the movie one).
 The validator marks these per path with `nullable: true` rather than growing its global NULLABLE.
 """
 
@@ -58,6 +60,13 @@ def patched(tmdb: dict[str, Any]) -> dict[str, Any]:
         out[path] = schema
     out[SERIES + "/watch/providers"] = {"type": "object", "properties": {
         "id": {"type": "integer"}, "results": {"type": "object"}}}
+    providers = copy.deepcopy(tmdb["/3/watch/providers/tv"])
+    providers["properties"]["results"]["items"]["properties"]["display_priorities"] = {"type": "object"}
+    out["/3/watch/providers/tv"] = providers
+    out[SERIES + "/moods"] = {"type": "object", "properties": {
+        "id": {"type": "integer"},
+        "moods": {"type": "array", "items": {"type": "object", "properties": {
+            "name": {"type": "string"}, "score": {"type": "integer"}}}}}}
     return out
 
 

@@ -21,3 +21,7 @@ UNION SELECT p.profile_path FROM people p
       WHERE p.profile_path IS NOT NULL AND p.id IN (SELECT person_id FROM series_cast UNION SELECT person_id FROM created_by
           UNION SELECT person_id FROM series_crew UNION SELECT person_id FROM episode_crew
           UNION SELECT person_id FROM episode_guest_stars)
+UNION SELECT file_path FROM series_images
+UNION SELECT file_path FROM season_images
+UNION SELECT file_path FROM episode_images
+UNION SELECT file_path FROM collection_images

@@ -1,14 +1,24 @@
--- /3/tv/{series_id}/season/{season_number}/episode/{episode_number}, keys in TMDB's order.
+-- /3/tv/{series_id}/season/{season_number}/episode/{episode_number}, keys in TMDB's order, in every
+-- language variant: the default language and '.und' for every episode, each other served language
+-- the episode is translated into. Untranslated: the catalogue's name, an empty overview.
+WITH variants AS (
+    SELECT e.id AS episode_id, v.suffix, v.iso_639_1, v.iso_3166_1
+    FROM tv_episodes e JOIN render_variants v ON v.kind IN ('default', 'und')
+    UNION ALL
+    SELECT t.episode_id, v.suffix, v.iso_639_1, v.iso_3166_1
+    FROM episode_translations t
+    JOIN render_variants v ON v.kind = 'other' AND v.iso_639_1 = t.iso_639_1 AND v.iso_3166_1 = t.iso_3166_1
+)
 SELECT
-    '/3/tv/' || e.series_id || '/season/' || e.season_number || '/episode/' || e.episode_number AS uri,
+    '/3/tv/' || e.series_id || '/season/' || e.season_number || '/episode/' || e.episode_number || x.suffix AS uri,
     encode(to_json({
         'air_date': e.air_date,
         'crew': coalesce(c.crew, []),
         'episode_number': e.episode_number,
         'episode_type': e.episode_type,
         'guest_stars': coalesce(g.guest_stars, []),
-        'name': e.name,
-        'overview': e.overview,
+        'name': coalesce(nullif(et.name, ''), e.name),
+        'overview': coalesce(et.overview, ''),
         'id': e.id,
         'production_code': e.production_code,
         'runtime': e.runtime,
@@ -17,6 +27,9 @@ SELECT
         'vote_average': e.vote_average,
         'vote_count': e.vote_count
     })) AS body
-FROM tv_episodes e
+FROM variants x
+JOIN tv_episodes e ON e.id = x.episode_id
+LEFT JOIN episode_translations et
+    ON et.episode_id = e.id AND et.iso_639_1 = x.iso_639_1 AND et.iso_3166_1 = x.iso_3166_1
 LEFT JOIN episode_crew_lists c ON c.episode_id = e.id
 LEFT JOIN episode_guest_lists g ON g.episode_id = e.id

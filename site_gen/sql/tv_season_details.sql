@@ -1,32 +1,50 @@
 -- /3/tv/{series_id}/season/{season_number}: the season with every episode (crew and guest stars
--- included, as TMDB embeds them), keys in TMDB's order; `networks` are the series' networks.
-WITH episode_lists AS (
-    SELECT e.series_id, e.season_number,
+-- included, as TMDB embeds them), keys in TMDB's order; `networks` are the series' networks. One
+-- document per language variant: the default language and '.und' for every season, each other
+-- served language the season is translated into. Untranslated names keep the catalogue's name
+-- ("Season 1"), untranslated overviews are "", for the season and each embedded episode alike.
+WITH variants AS (
+    SELECT se.id AS season_id, v.suffix, v.iso_639_1, v.iso_3166_1
+    FROM tv_seasons se JOIN render_variants v ON v.kind IN ('default', 'und')
+    UNION ALL
+    SELECT t.season_id, v.suffix, v.iso_639_1, v.iso_3166_1
+    FROM season_translations t
+    JOIN render_variants v ON v.kind = 'other' AND v.iso_639_1 = t.iso_639_1 AND v.iso_3166_1 = t.iso_3166_1
+),
+episode_lists AS (
+    SELECT x.season_id, x.suffix,
            list({'air_date': e.air_date, 'episode_number': e.episode_number, 'episode_type': e.episode_type,
-                 'id': e.id, 'name': e.name, 'overview': e.overview, 'production_code': e.production_code,
-                 'runtime': e.runtime, 'season_number': e.season_number, 'show_id': e.series_id,
-                 'still_path': e.still_path, 'vote_average': e.vote_average, 'vote_count': e.vote_count,
-                 'crew': coalesce(c.crew, []), 'guest_stars': coalesce(g.guest_stars, [])}
+                 'id': e.id, 'name': coalesce(nullif(et.name, ''), e.name), 'overview': coalesce(et.overview, ''),
+                 'production_code': e.production_code, 'runtime': e.runtime, 'season_number': e.season_number,
+                 'show_id': e.series_id, 'still_path': e.still_path, 'vote_average': e.vote_average,
+                 'vote_count': e.vote_count, 'crew': coalesce(c.crew, []), 'guest_stars': coalesce(g.guest_stars, [])}
                 ORDER BY e.episode_number) AS episodes
-    FROM tv_episodes e
+    FROM variants x
+    JOIN tv_seasons se ON se.id = x.season_id
+    JOIN tv_episodes e ON e.series_id = se.series_id AND e.season_number = se.season_number
+    LEFT JOIN episode_translations et
+        ON et.episode_id = e.id AND et.iso_639_1 = x.iso_639_1 AND et.iso_3166_1 = x.iso_3166_1
     LEFT JOIN episode_crew_lists c ON c.episode_id = e.id
     LEFT JOIN episode_guest_lists g ON g.episode_id = e.id
-    GROUP BY e.series_id, e.season_number
+    GROUP BY x.season_id, x.suffix
 )
 SELECT
-    '/3/tv/' || se.series_id || '/season/' || se.season_number AS uri,
+    '/3/tv/' || se.series_id || '/season/' || se.season_number || x.suffix AS uri,
     encode(to_json({
         '_id': se.object_id,
         'air_date': se.air_date,
         'episodes': coalesce(el.episodes, []),
-        'name': se.name,
+        'name': coalesce(nullif(st.name, ''), se.name),
         'networks': coalesce(n.networks, []),
-        'overview': se.overview,
+        'overview': coalesce(st.overview, ''),
         'id': se.id,
         'poster_path': se.poster_path,
         'season_number': se.season_number,
         'vote_average': se.vote_average
     })) AS body
-FROM tv_seasons se
-LEFT JOIN episode_lists el ON el.series_id = se.series_id AND el.season_number = se.season_number
+FROM variants x
+JOIN tv_seasons se ON se.id = x.season_id
+LEFT JOIN season_translations st
+    ON st.season_id = se.id AND st.iso_639_1 = x.iso_639_1 AND st.iso_3166_1 = x.iso_3166_1
+LEFT JOIN episode_lists el ON el.season_id = se.id AND el.suffix = x.suffix
 LEFT JOIN series_network_lists n ON n.series_id = se.series_id

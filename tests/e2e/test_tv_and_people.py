@@ -1,0 +1,113 @@
+"""Series, seasons, episodes and people through nginx: language variants (non-Latin scripts and a
+missing translation), append_to_response on every detail path, image filters and image sizes."""
+
+from __future__ import annotations
+
+import io
+
+import httpx
+import orjson
+import pytest
+from PIL import Image
+
+from tests.e2e.conftest import assert_tmdb_error
+
+pytestmark = pytest.mark.e2e
+
+
+def _file(api, uri: str) -> dict:
+    return orjson.loads((api.settings.current_link / (uri.lstrip("/") + ".json")).read_bytes())
+
+
+def _series_with(api, tag: str) -> int:
+    return min(int(p.name.split(".")[0]) for p in (api.settings.current_link / "3/tv").glob(f"*.{tag}.json"))
+
+
+def _series_without(api, tag: str) -> int:
+    folder = api.settings.current_link / "3/tv"
+    return min(int(p.name.split(".")[0]) for p in folder.glob("*.und.json")
+               if not (folder / p.name.replace(".und.", f".{tag}.")).exists())
+
+
+@pytest.mark.parametrize("tag", ["ja-JP", "ru-RU", "ar-SA", "de-DE"])
+def test_series_in_a_served_language(api, tag):
+    key = api.account(f"tv-{tag}", "pro")
+    series_id = _series_with(api, tag)
+    response = api.client.get(f"/3/tv/{series_id}", params={"api_key": key, "language": tag})
+    assert response.status_code == 200
+    assert response.json() == _file(api, f"/3/tv/{series_id}.{tag}")
+    short = api.client.get(f"/3/tv/{series_id}", params={"api_key": key, "language": tag[:2]})
+    assert short.json()["name"] == response.json()["name"]
+
+
+def test_series_without_the_translation_is_tmdb_untranslated(api):
+    key = api.account("tv-missing", "pro")
+    series_id = _series_without(api, "hi-IN")
+    doc = api.client.get(f"/3/tv/{series_id}", params={"api_key": key, "language": "hi-IN"}).json()
+    assert (doc["name"], doc["overview"], doc["tagline"]) == (doc["original_name"], "", "")
+    fallback = api.client.get(f"/3/tv/{series_id}", params={"api_key": key, "language": "hi-IN",
+                                                            "fallback_language": "en-US"}).json()
+    assert fallback == _file(api, f"/3/tv/{series_id}")
+
+
+def test_append_on_series_season_episode_and_person(api):
+    key = api.account("tv-append", "pro")
+    series_id = _series_with(api, "ja-JP")
+    names = "aggregate_credits,images,translations,moods,watch/providers,external_ids,nope"
+    doc = api.client.get(f"/3/tv/{series_id}", params={"api_key": key, "language": "ja-JP",
+                                                      "append_to_response": names}).json()
+    assert doc["name"] == _file(api, f"/3/tv/{series_id}.ja-JP")["name"]
+    for name in names.split(",")[:-1]:
+        expected = {k: v for k, v in _file(api, f"/3/tv/{series_id}/{name}").items() if k != "id"}
+        if name == "images":  # language applies to the appended images, as at TMDB
+            expected = {kind: [i for i in images if i["iso_639_1"] == "ja"] for kind, images in expected.items()}
+        assert doc[name] == expected, name
+    assert "nope" not in doc
+    season = api.client.get(f"/3/tv/{series_id}/season/1",
+                            params={"api_key": key, "append_to_response": "credits,images,translations"}).json()
+    assert season["images"] == {k: v for k, v in _file(api, f"/3/tv/{series_id}/season/1/images").items() if k != "id"}
+    assert set(season) >= {"episodes", "credits", "translations"}
+    episode = api.client.get(f"/3/tv/{series_id}/season/1/episode/1",
+                             params={"api_key": key, "append_to_response": "credits,images,external_ids"}).json()
+    assert episode["external_ids"]["imdb_id"] == _file(api, f"/3/tv/{series_id}/season/1/episode/1/external_ids")["imdb_id"]
+    person_id = doc["aggregate_credits"]["cast"][0]["id"]
+    person = api.client.get(f"/3/person/{person_id}",
+                            params={"api_key": key, "append_to_response": "combined_credits,translations"}).json()
+    assert person["name"] == doc["aggregate_credits"]["cast"][0]["name"]
+    assert person["translations"]["translations"] == _file(api, f"/3/person/{person_id}/translations")["translations"]
+    too_many = ",".join(["images"] * 21)
+    assert_tmdb_error(api.client.get(f"/3/tv/{series_id}", params={"api_key": key, "append_to_response": too_many}),
+                      400, 27)
+
+
+def test_episode_and_season_variants_and_unknown_ones(api):
+    key = api.account("tv-episodes", "pro")
+    folder = api.settings.current_link / "3/tv"
+    path = min(folder.glob("*/season/*/episode/*.ko-KR.json"))
+    uri = "/" + str(path.relative_to(api.settings.current_link)).removesuffix(".ko-KR.json")
+    doc = api.client.get(uri, params={"api_key": key, "language": "ko-KR"}).json()
+    assert doc == orjson.loads(path.read_bytes())
+    assert_tmdb_error(api.client.get(uri.rsplit("/", 1)[0] + "/999", params={"api_key": key}), 404, 34)
+
+
+def test_image_language_filter_on_series_images(api):
+    key = api.account("tv-images", "pro")
+    series_id = _series_with(api, "ja-JP")
+    full = _file(api, f"/3/tv/{series_id}/images")
+    doc = api.client.get(f"/3/tv/{series_id}/images", params={"api_key": key, "language": "ja",
+                                                               "include_image_language": "xx,null"}).json()
+    assert doc["backdrops"] == [i for i in full["backdrops"] if i["iso_639_1"] in ("ja", "xx")]
+    assert doc["posters"] == [i for i in full["posters"] if i["iso_639_1"] in ("ja", "xx")]
+
+
+def test_image_host_serves_each_kind_at_its_sizes(api):
+    series_id = _series_with(api, "de-DE")
+    season = _file(api, f"/3/tv/{series_id}/season/1")
+    still = next(e["still_path"] for e in season["episodes"] if e["still_path"])
+    poster = _file(api, f"/3/tv/{series_id}")["poster_path"]
+    for size, path, bound in (("w300", still, (300, None)), ("w92", poster, (92, None)), ("original", poster, None)):
+        response = httpx.get(f"{api.images}/t/p/{size}{path}")
+        assert response.status_code == 200 and response.headers["content-type"] == "image/jpeg"
+        with Image.open(io.BytesIO(response.content)) as image:
+            if bound:
+                assert image.width <= bound[0]
