@@ -15,6 +15,7 @@ from typing import Any, Callable, Iterator
 import duckdb
 
 SQL_DIR = Path(__file__).resolve().parent / "sql"
+UNTRANSLATED = ".und"  # the variant suffix of TMDB's answer for a missing translation
 BATCH_ROWS = 5_000
 
 Batch = list[tuple[str, Any]]  # (uri, JSON bytes or a Python object)
@@ -45,6 +46,10 @@ def from_sql(con: duckdb.DuckDBPyConnection, template: str, sql_name: str) -> Do
     """Run sql_name (a SELECT of uri, body) into a table now; stream it when written."""
     table = "doc_" + re.sub(r"[^a-z0-9]+", "_", sql_name.removesuffix(".sql").lower())
     con.execute(f"CREATE OR REPLACE TABLE {table} AS {load_sql(sql_name)}")
+    # An untranslated variant equal to the default document (a title with no English text, a person
+    # with no biography) need not exist: nginx and the edge fall back from X.und.json to X.json.
+    con.execute(f"DELETE FROM {table} WHERE suffix(uri, '{UNTRANSLATED}') AND body = "
+                f"(SELECT d.body FROM {table} d WHERE d.uri = {table}.uri[:-{len(UNTRANSLATED) + 1}])")
     count = con.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
 
     def batches() -> Iterator[Batch]:

@@ -16,11 +16,10 @@ from __future__ import annotations
 import duckdb
 
 from marquee.settings import Settings
-from site_gen.documents import Documents, from_sql, set_language
+from site_gen.documents import UNTRANSLATED, Documents, from_sql, set_language
 
 MOVIE_TRANSLATIONS = "/3/movie/{movie_id}/translations"
 COLLECTION_TRANSLATIONS = "/3/collection/{collection_id}/translations"
-UNTRANSLATED = ".und"
 
 
 def variant_rows(languages: list[str], genre_languages: set[str] | frozenset[str] = frozenset({"en"}),

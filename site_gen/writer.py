@@ -1,7 +1,10 @@
 """The one place rendered documents become files in a release directory (Pelican's Writer, for JSON).
 
-`/3/movie/603` becomes `root/3/movie/603.json` plus a gzip twin `603.json.gz` (for nginx's
-gzip_static) with the same mtime, so both variants carry the same Last-Modified and ETag. URIs are
+`/3/movie/603` becomes `root/3/movie/603.json` plus, when it is at least GZIP_MIN_BYTES, a gzip twin
+`603.json.gz` (for nginx's gzip_static) with the same mtime, so both variants carry the same
+Last-Modified and ETag. Smaller documents get no twin: two thirds of a release are under 1 KB, where
+gzip saves less than a TCP segment, and each twin is another 4 KB block and another file to create
+(nginx's gzip_static serves the plain file when there is no .gz). URIs are
 checked against a strict alphabet and may be written once only: a second write of the same URI is a
 rendering bug (two generators claiming one page), never something to overwrite silently.
 """
@@ -20,6 +23,7 @@ import orjson
 
 _URI = re.compile(r"^/[A-Za-z0-9_./-]+$")
 GZIP_LEVEL = 6
+GZIP_MIN_BYTES = 1024
 _FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
 
 
@@ -69,10 +73,11 @@ class Writer:
         if parent not in self._dirs:
             parent.mkdir(parents=True, exist_ok=True)
             self._dirs.add(parent)
-        packed = gzip.compress(data, compresslevel=GZIP_LEVEL, mtime=0)
-        gz_path = path.with_name(path.name + ".gz")
+        outputs = [(path, data)]
+        if len(data) >= GZIP_MIN_BYTES:
+            outputs.append((path.with_name(path.name + ".gz"), gzip.compress(data, compresslevel=GZIP_LEVEL, mtime=0)))
         times = (self._mtime_ns, self._mtime_ns)
-        for target, payload in ((path, data), (gz_path, packed)):
+        for target, payload in outputs:
             # O_EXCL: never replace a file, even one this Writer did not create. Raw fds and
             # utime-by-fd save a path lookup per call; file creation dominates render time.
             fd = os.open(target, _FLAGS, 0o644)
@@ -84,8 +89,8 @@ class Writer:
             finally:
                 os.close(fd)
         self._written.add(uri)
-        self._files += 2
-        self._bytes += len(data) + len(packed)
+        self._files += len(outputs)
+        self._bytes += sum(len(payload) for _, payload in outputs)
         return path
 
     def summary(self) -> WriteSummary:

@@ -11,6 +11,8 @@ import pytest
 from marquee_datasets.languages import BY_CODE
 from site_gen.languages import variant_rows
 from site_gen.validate import Validator
+from tests.release_files import assert_und_files_differ_from_default, served_bytes
+from tests.release_files import served as served_doc
 
 LANGS = ["en-US", "es-ES", "fr-FR", "de-DE", "it-IT", "pt-BR", "ru-RU", "ja-JP", "ko-KR", "zh-CN", "hi-IN",
          "ar-SA", "tr-TR", "pl-PL"]
@@ -44,12 +46,13 @@ def test_movie_variants_exist_exactly_for_available_translations(built_release: 
     rows = db.execute("SELECT movie_id, iso_639_1, iso_3166_1 FROM movie_translations").fetchall()
     expected: dict[int, set[str]] = {}
     for movie_id, code, country in rows:
-        expected.setdefault(movie_id, {"und"})
+        expected.setdefault(movie_id, set())
         if (code, country) in served:
             expected[movie_id].add(f"{code}-{country}")
     for (movie_id,) in db.execute("SELECT id FROM movies").fetchall():
         assert (built_release / f"3/movie/{movie_id}.json").is_file()
-        assert _suffixes(built_release / "3/movie", str(movie_id)) == expected.get(movie_id, {"und"}), movie_id
+        assert _suffixes(built_release / "3/movie", str(movie_id)) - {"und"} == expected.get(movie_id, set()), movie_id
+    assert assert_und_files_differ_from_default(built_release / "3/movie") > 0
 
 
 def test_variant_text_comes_from_its_translation_with_tmdb_fallbacks(built_release: Path, db):
@@ -66,7 +69,7 @@ def test_variant_text_comes_from_its_translation_with_tmdb_fallbacks(built_relea
 
 def test_und_variant_is_the_default_without_translated_text(built_release: Path, db):
     for (movie_id,) in db.execute("SELECT id FROM movies ORDER BY id LIMIT 60").fetchall():
-        default, und = _doc(built_release, f"/3/movie/{movie_id}"), _doc(built_release, f"/3/movie/{movie_id}.und")
+        default, und = _doc(built_release, f"/3/movie/{movie_id}"), served_doc(built_release, f"/3/movie/{movie_id}", ".und")
         assert list(und) == list(default)
         assert (und["title"], und["overview"], und["tagline"]) == (und["original_title"], "", "")
         assert {k: v for k, v in und.items() if k not in TRANSLATED} == \
@@ -79,7 +82,8 @@ def test_default_document_without_english_equals_und(built_release: Path, db):
     assert ids
     for movie_id in ids:
         default = (built_release / f"3/movie/{movie_id}.json").read_bytes()
-        assert default == (built_release / f"3/movie/{movie_id}.und.json").read_bytes()
+        assert not (built_release / f"3/movie/{movie_id}.und.json").exists()  # equal to the default: not written
+        assert served_bytes(built_release, f"/3/movie/{movie_id}", ".und") == default
         assert orjson.loads(default)["overview"] == ""
 
 
@@ -119,8 +123,8 @@ def test_collection_variants_and_parts_are_in_their_language(built_release: Path
     for (cid,) in db.execute("SELECT id FROM collections").fetchall():
         rows = db.execute("SELECT iso_639_1, iso_3166_1, name, overview FROM collection_translations "
                           "WHERE collection_id = ?", [cid]).fetchall()
-        expected = {f"{c}-{r}" for c, r, _, _ in rows if (c, r) in served} | {"und"}
-        assert _suffixes(built_release / "3/collection", str(cid)) == expected
+        expected = {f"{c}-{r}" for c, r, _, _ in rows if (c, r) in served}
+        assert _suffixes(built_release / "3/collection", str(cid)) - {"und"} == expected
         for code, country, name, overview in rows:
             if (code, country) not in served:
                 continue
@@ -132,7 +136,7 @@ def test_collection_variants_and_parts_are_in_their_language(built_release: Path
             assert {p["id"]: p["title"] for p in doc["parts"]} == titles
             assert all(p["title"] == _doc(built_release, f"/3/movie/{p['id']}.{code}-{country}")["title"]
                        for p in doc["parts"] if (built_release / f"3/movie/{p['id']}.{code}-{country}.json").is_file())
-        und = _doc(built_release, f"/3/collection/{cid}.und")
+        und = served_doc(built_release, f"/3/collection/{cid}", ".und")
         assert und["overview"] == "" and all(p["title"] == p["original_title"] and p["overview"] == ""
                                              for p in und["parts"])
 

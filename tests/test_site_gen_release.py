@@ -7,6 +7,7 @@ import orjson
 import pytest
 
 from site_gen.release import ReleaseBuildError, render_release
+from site_gen.writer import GZIP_MIN_BYTES
 
 
 def _image_paths(value, found: set[str]) -> None:
@@ -24,7 +25,10 @@ def _image_paths(value, found: set[str]) -> None:
 def test_release_layout(image_store: Path, built_release: Path):
     assert (built_release / "BUILD").read_text().strip() == built_release.name
     for name in ("3/configuration.json", "3/authentication.json", "3/genre/movie/list.json"):
-        assert (built_release / name).is_file() and (built_release / (name + ".gz")).is_file()
+        path = built_release / name
+        # Every document, and a gzip twin exactly for those worth compressing (site_gen/writer.py).
+        assert path.is_file()
+        assert (built_release / (name + ".gz")).is_file() == (path.stat().st_size >= GZIP_MIN_BYTES)
     assert any((image_store / "original").iterdir())
 
 
@@ -51,5 +55,7 @@ def test_missing_image_originals_fail_and_leave_nothing(catalogue_dir: Path, rel
 def test_summary_line(catalogue_dir: Path, release_settings, tmp_path: Path):
     lines: list[str] = []
     summary = render_release(release_settings, catalogue_dir, tmp_path / "r" / "20260101T000002Z", echo=lines.append)
-    assert summary.files == 2 * summary.documents and summary.bytes > 0
+    on_disk = [p for p in (tmp_path / "r" / "20260101T000002Z").rglob("*.json*")]
+    assert summary.files == len(on_disk) and summary.documents < summary.files < 2 * summary.documents
+    assert summary.bytes == sum(p.stat().st_size for p in on_disk)
     assert len(lines) == 1 and f"{summary.files} files" in lines[0] and " s (" in lines[0]

@@ -6,30 +6,44 @@ from pathlib import Path
 import orjson
 import pytest
 
-from site_gen.writer import Writer, WriterError
+from site_gen.writer import GZIP_MIN_BYTES, Writer, WriterError
+
+
+BIG = {"id": 603, "title": "The Matrix", "overview": "x" * GZIP_MIN_BYTES}
 
 
 def test_maps_uris_to_json_files_with_gzip_twins(tmp_path: Path):
     writer = Writer(tmp_path)
-    writer.write("/3/movie/603", {"id": 603, "title": "The Matrix"})
-    writer.write("/3/movie/603/credits", b'{"id":603,"cast":[]}')
+    writer.write("/3/movie/603", BIG)
+    credits = b'{"id":603,"cast":[' + b'{"name":"A"},' * 200 + b'{"name":"B"}]}'
+    writer.write("/3/movie/603/credits", credits)
     plain = tmp_path / "3/movie/603.json"
-    credits = tmp_path / "3/movie/603/credits.json"
-    assert orjson.loads(plain.read_bytes()) == {"id": 603, "title": "The Matrix"}
-    assert credits.read_bytes() == b'{"id":603,"cast":[]}'
-    for path in (plain, credits):
+    credits_path = tmp_path / "3/movie/603/credits.json"
+    assert orjson.loads(plain.read_bytes()) == BIG
+    assert credits_path.read_bytes() == credits
+    for path in (plain, credits_path):
         twin = path.with_name(path.name + ".gz")
         assert gzip.decompress(twin.read_bytes()) == path.read_bytes()
         assert twin.stat().st_mtime_ns == path.stat().st_mtime_ns
 
 
-def test_summary_counts_both_twins(tmp_path: Path):
+def test_documents_under_the_threshold_get_no_twin(tmp_path: Path):
+    writer = Writer(tmp_path)
+    writer.write("/3/movie/603/external_ids", b'{"id":603,"imdb_id":"tt0133093"}')
+    writer.write("/edge", b"x" * (GZIP_MIN_BYTES - 1))
+    writer.write("/at", b"x" * GZIP_MIN_BYTES)
+    assert not (tmp_path / "3/movie/603/external_ids.json.gz").exists()
+    assert not (tmp_path / "edge.json.gz").exists()
+    assert (tmp_path / "at.json.gz").exists()
+
+
+def test_summary_counts_every_file(tmp_path: Path):
     writer = Writer(tmp_path)
     writer.write("/a", {"x": 1})
-    writer.write("/b/c", {"x": 2})
+    writer.write("/b/c", BIG)
     summary = writer.summary()
     on_disk = [p for p in tmp_path.rglob("*") if p.is_file()]
-    assert summary.documents == 2 and summary.files == 4 == len(on_disk)
+    assert summary.documents == 2 and summary.files == 3 == len(on_disk)
     assert summary.bytes == sum(p.stat().st_size for p in on_disk)
 
 
