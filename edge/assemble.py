@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 import re
 
+import orjson
+
 from edge import errors
 from edge.content import (
     APPENDABLE, LEGACY, ContentError, Query, append_names, empty_page, language_filter, legacy_trailers,
@@ -40,12 +42,34 @@ def document(root: str, uri: str, query: Query, languages: list[str]) -> bytes |
     return read_first(root, candidates(uri, query.language, query.fallback_language, languages))
 
 
-def filtered(body: bytes, uri: str, query: Query) -> bytes:
+def merged_videos(root: str, uri: str, body: bytes, query: Query, languages: list[str]) -> bytes:
+    """`include_video_language`: the videos of every language asked for, newest first.
+
+    Videos are rendered per language (`videos.json` holds the default language's, `videos.de-DE.json`
+    the German ones), so `language` alone is a file choice; the list of languages merges those files.
+    Languages outside the served list have no videos here, like any missing translation.
+    """
+    wanted = {code.strip().lower().split("-")[0] for code in query.include_video_language.split(",")}
+    if query.language:
+        wanted.add(query.language.split("-")[0].lower())
+    results: dict[str, dict] = {}
+    for position, tag in enumerate(languages):
+        if tag.split("-")[0].lower() in wanted:
+            part = read_first(root, [f"{uri.lstrip('/')}{'' if position == 0 else '.' + tag}.json"])
+            for video in orjson.loads(part)["results"] if part else ():
+                results.setdefault(video.get("id") or video.get("key"), video)
+    doc = orjson.loads(body)
+    doc["results"] = sorted(results.values(), key=lambda v: (v.get("published_at") or "", str(v.get("id"))),
+                            reverse=True)
+    return orjson.dumps(doc)
+
+
+def filtered(root: str, body: bytes, uri: str, query: Query, languages: list[str]) -> bytes:
     kind = uri.rsplit("/", 1)[-1]
     if kind == "images":
         return language_filter(body, query.language, query.include_image_language, FILTERED["images"])
     if kind == "videos" and query.include_video_language:
-        return language_filter(body, query.language, query.include_video_language, FILTERED["videos"])
+        return merged_videos(root, uri, body, query, languages)
     return body
 
 
@@ -63,7 +87,7 @@ def assemble(root: str, query: Query, languages: list[str]) -> bytes:
             return empty_page(first, page)
     if body is None:
         raise ContentError(errors.NOT_FOUND)
-    body = filtered(body, uri, query)
+    body = filtered(root, body, uri, query, languages)
     namespace = namespace_of(uri)
     if not names or namespace is None:
         return body
@@ -75,7 +99,7 @@ def assemble(root: str, query: Query, languages: list[str]) -> bytes:
         part = document(root, f"{uri}/{resource}", query, languages)
         if part is None:
             continue
-        part = filtered(part, f"{uri}/{resource}", query)
+        part = filtered(root, part, f"{uri}/{resource}", query, languages)
         part = legacy_trailers(part) if name == "trailers" else without_id(part)
         parts.append(b',"' + name.encode() + b'":' + part)
     return b"".join(parts) + b"}"

@@ -109,7 +109,7 @@ def legacy_trailers(videos: bytes) -> bytes:
 
 
 def language_filter(document: bytes, language: str | None, include: str | None, lists: tuple[str, ...]) -> bytes:
-    """TMDB's /images and /videos filter: `language` plus `include_*_language` (`null`/`xx` = none)."""
+    """TMDB's /images filter: `language` plus `include_image_language` (`null`/`xx` = no language)."""
     allowed: set[str | None] = set()
     if language:
         allowed.add(language.split("-")[0].lower())

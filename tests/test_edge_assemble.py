@@ -25,8 +25,11 @@ def release(tmp_path):
     write(tmp_path, "3/movie/7.und.json", {"id": 7, "title": "Sette", "overview": ""})
     write(tmp_path, "3/movie/7/credits.json", {"id": 7, "cast": [{"name": "A", "character": "B"}], "crew": []})
     write(tmp_path, "3/movie/7/videos.json", {"id": 7, "results": [
-        {"iso_639_1": "en", "key": "abc", "name": "Trailer 1", "site": "YouTube", "size": 1080, "type": "Trailer"},
-        {"iso_639_1": "de", "key": "def", "name": "Teaser", "site": "YouTube", "size": 480, "type": "Teaser"}]})
+        {"iso_639_1": "en", "key": "abc", "name": "Trailer 1", "site": "YouTube", "size": 1080, "type": "Trailer",
+         "id": "v1", "published_at": "2020-01-01T00:00:00.000Z"}]})
+    write(tmp_path, "3/movie/7/videos.de-DE.json", {"id": 7, "results": [
+        {"iso_639_1": "de", "key": "def", "name": "Teaser", "site": "YouTube", "size": 480, "type": "Teaser",
+         "id": "v2", "published_at": "2021-01-01T00:00:00.000Z"}]})
     write(tmp_path, "3/movie/7/similar.json", {"id": 7, "page": 1, "results": [{"id": 9, "title": "Nine"}],
                                                "total_pages": 3, "total_results": 41})
     write(tmp_path, "3/movie/7/similar.de-DE.json", {"id": 7, "page": 1, "results": [{"id": 9, "title": "Neun"}],
@@ -107,6 +110,23 @@ def test_pages(release):
 ])
 def test_image_language_filters(release, params, expected):
     assert [p["file_path"] for p in get(release, "/3/movie/7/images", **params)["posters"]] == expected
+
+
+@pytest.mark.parametrize("params, expected", [
+    ({}, ["abc"]),
+    ({"language": "de-DE"}, ["def"]),
+    ({"language": "ja-JP"}, ["abc"]),  # no .und here: the default file (site_gen writes an empty .und)
+    ({"language": "de", "include_video_language": "en"}, ["def", "abc"]),
+    ({"include_video_language": "ja,de"}, ["def"]),
+    ({"include_video_language": "en,de,nl"}, ["def", "abc"]),
+])
+def test_videos_by_language_and_include_video_language(release, params, expected):
+    assert [v["key"] for v in get(release, "/3/movie/7/videos", **params)["results"]] == expected
+
+
+def test_appended_videos_merge_languages_too(release):
+    doc = get(release, "/3/movie/7", append_to_response="videos", include_video_language="de,en")
+    assert [v["key"] for v in doc["videos"]["results"]] == ["def", "abc"]
 
 
 def test_appended_images_are_filtered_too(release):

@@ -202,3 +202,25 @@ def test_variant_rows_follow_the_configured_languages():
     rows = variant_rows(["de-DE", "en-US", "sv-SE"], {"de", "en"})
     assert rows == [("", "de", "DE", "default", "de"), (".en-US", "en", "US", "other", "en"),
                     (".sv-SE", "sv", "SE", "other", "de"), (".und", None, None, "und", "de")]
+
+
+def test_videos_are_rendered_per_language(built_release: Path, catalogue_dir: Path):
+    videos = duckdb.sql(f"SELECT movie_id, iso_639_1, list(\"key\" ORDER BY published_at DESC, id) FROM "
+                        f"'{catalogue_dir}/movie_videos.parquet' GROUP BY ALL").fetchall()
+    by_movie: dict[int, dict[str, list[str]]] = {}
+    for movie_id, code, keys in videos:
+        by_movie.setdefault(movie_id, {})[code] = keys
+    checked = 0
+    for movie_id, codes in by_movie.items():
+        for tag in LANGS[1:]:
+            path = built_release / f"3/movie/{movie_id}/videos.{tag}.json"
+            code = tag.split("-")[0]
+            assert path.exists() == (code in codes), (movie_id, tag)
+            if path.exists():
+                assert [v["key"] for v in orjson.loads(path.read_bytes())["results"]] == codes[code]
+                checked += 1
+        default = [v["key"] for v in _doc(built_release, f"/3/movie/{movie_id}/videos")["results"]]
+        assert default == codes.get("en", [])
+        # A language without videos gets none, not the English ones.
+        assert served_doc(built_release, f"/3/movie/{movie_id}/videos", ".und")["results"] == []
+    assert checked

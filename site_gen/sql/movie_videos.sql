@@ -1,19 +1,28 @@
--- /3/movie/{movie_id}/videos: the videos in the rendered language (TMDB filters by `language`),
--- newest first.
-SELECT
-    '/3/movie/' || m.id || '/videos' AS uri,
-    encode(to_json({
-        'id': m.id,
-        'results': coalesce(v.results, [])
-    })) AS body
-FROM movies m
-LEFT JOIN (
-    SELECT movie_id,
+-- /3/movie/{movie_id}/videos, newest first, in every language variant: TMDB filters videos by
+-- `language`, so the default document holds the default language's videos, '.xx-YY' the videos in
+-- that served language (where the film has any), and '.und' none at all (a language without videos;
+-- dropped where it equals the default). The edge merges variants for include_video_language.
+WITH lists AS (
+    SELECT movie_id, iso_639_1,
            list({'iso_639_1': iso_639_1, 'iso_3166_1': iso_3166_1, 'name': name, 'key': "key",
                  'site': site, 'size': "size", 'type': "type", 'official': official,
                  'published_at': strftime(published_at, '%Y-%m-%dT%H:%M:%S.000Z'), 'id': id}
                 ORDER BY published_at DESC, id) AS results
     FROM movie_videos
-    WHERE iso_639_1 = getvariable('iso_639_1')
-    GROUP BY movie_id
-) v ON v.movie_id = m.id
+    GROUP BY movie_id, iso_639_1
+),
+variants AS (
+    SELECT m.id AS movie_id, v.suffix, v.iso_639_1
+    FROM movies m JOIN render_variants v ON v.kind IN ('default', 'und')
+    UNION ALL
+    SELECT l.movie_id, v.suffix, v.iso_639_1
+    FROM lists l JOIN render_variants v ON v.kind = 'other' AND v.iso_639_1 = l.iso_639_1
+)
+SELECT
+    '/3/movie/' || x.movie_id || '/videos' || x.suffix AS uri,
+    encode(to_json({
+        'id': x.movie_id,
+        'results': coalesce(l.results, [])
+    })) AS body
+FROM variants x
+LEFT JOIN lists l ON l.movie_id = x.movie_id AND l.iso_639_1 = x.iso_639_1
