@@ -1,0 +1,89 @@
+"""Benchmark: generate and build catalogues of growing size in all 14 languages, in one run.
+
+For each scale (movies; series are one per ten movies, as `marquee generate` makes them) it reports
+generation seconds, build seconds (DuckDB, render, validation, writing, images), documents, files,
+files per second, bytes written, bytes on disk (4 KB blocks, as `du` counts them) and the image
+store. Then how build time grows between the two largest scales (as an exponent: 1.0 is linear)
+and what that growth projects for 1M movies and 100k series, against the 30-minute target.
+
+    python -m bench.build_scale                 # 2,000 and 10,000 movies
+    python -m bench.build_scale 10000 100000    # the issue's scales (about an hour here)
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import shutil
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+from marquee.settings import from_env
+from marquee_datasets.synthetic import generate
+from site_gen.release import render_release
+
+TARGET_MOVIES = 1_000_000
+TARGET_SECONDS = 30 * 60
+
+
+def disk_bytes(path: Path) -> int:
+    """Bytes allocated on disk (blocks), which is what small files really cost."""
+    out = subprocess.run(["du", "-s", "--block-size=1", str(path)], capture_output=True, text=True, check=True)
+    return int(out.stdout.split()[0])
+
+
+def measure(movies: int, seed: int, workdir: Path) -> dict:
+    home = workdir / f"home-{movies}"
+    settings = from_env({"MARQUEE_HOME": str(home)})
+    catalogue = home / "catalogue"
+    started = time.perf_counter()
+    generate(catalogue, movies, seed)
+    generated = time.perf_counter() - started
+    release = settings.releases_dir / "bench"
+    summary = render_release(settings, catalogue, release, echo=None)
+    row = {
+        "movies": movies, "generate_s": generated, "build_s": summary.seconds, "documents": summary.documents,
+        "files": summary.files, "bytes": summary.bytes, "disk": disk_bytes(release), "images": summary.images,
+        "image_disk": disk_bytes(settings.image_dir),
+    }
+    shutil.rmtree(home, ignore_errors=True)  # the next scale needs the disk more than this one
+    return row
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("scales", nargs="*", type=int, default=[2_000, 10_000], help="movie counts, ascending")
+    parser.add_argument("--seed", type=int, default=42)
+    args = parser.parse_args()
+    scales = sorted(args.scales)
+    workdir = Path(tempfile.mkdtemp(prefix="marquee-bench-build-"))
+    rows = []
+    try:
+        print(f"{'movies':>8} {'series':>7} {'gen s':>7} {'build s':>8} {'documents':>10} {'files':>10} "
+              f"{'files/s':>8} {'written MB':>11} {'on disk MB':>11} {'images':>8} {'img disk MB':>12}", flush=True)
+        for movies in scales:
+            r = measure(movies, args.seed, workdir)
+            rows.append(r)
+            print(f"{movies:>8,} {max(1, movies // 10):>7,} {r['generate_s']:>7.1f} {r['build_s']:>8.1f} "
+                  f"{r['documents']:>10,} {r['files']:>10,} {r['files'] / r['build_s']:>8,.0f} "
+                  f"{r['bytes'] / 1e6:>11,.1f} {r['disk'] / 1e6:>11,.1f} {r['images']:>8,} "
+                  f"{r['image_disk'] / 1e6:>12,.1f}", flush=True)
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+    if len(rows) >= 2:
+        small, large = rows[-2], rows[-1]
+        exponent = math.log(large["build_s"] / small["build_s"]) / math.log(large["movies"] / small["movies"])
+        factor = TARGET_MOVIES / large["movies"]
+        projected = large["build_s"] * factor ** exponent
+        print(f"growth {small['movies']:,} -> {large['movies']:,} movies: build time x"
+              f"{large['build_s'] / small['build_s']:.2f} for x{large['movies'] / small['movies']:.0f} titles "
+              f"(exponent {exponent:.2f}; 1.00 is linear)")
+        print(f"projected for {TARGET_MOVIES:,} movies and {TARGET_MOVIES // 10:,} series: "
+              f"{projected / 60:,.0f} min build, {large['disk'] * factor / 1e9:,.0f} GB on disk for "
+              f"{large['bytes'] * factor / 1e9:,.0f} GB written (target {TARGET_SECONDS // 60} min)")
+
+
+if __name__ == "__main__":
+    main()
