@@ -14,7 +14,7 @@ from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from edge import errors
-from edge.assemble import assemble
+from edge.assemble import FileCache, assemble
 from edge.content import ContentError, Query
 from edge.gate import Decision, Gate, key_from, window_headers
 from edge.policy import CACHE_CONTROL
@@ -50,13 +50,14 @@ def parse_target(target: str) -> tuple[str, dict[str, str]]:
 
 
 class ContentProtocol(UpstreamProtocol):
-    def __init__(self, gate: Gate, current: Path, languages: list[str]) -> None:
+    def __init__(self, gate: Gate, current: Path, languages: list[str], cache: FileCache | None = None) -> None:
         super().__init__()
         self.gate = gate
         self.current = current
         self.languages = languages
         self._link: str | None = None
         self._root = ""
+        self.cache = cache if cache is not None else FileCache()
 
     def handle(self, head: bytes, slot: list) -> None:
         line_end = head.find(b"\r\n")
@@ -103,6 +104,7 @@ class ContentProtocol(UpstreamProtocol):
         if target != self._link:
             self._root = os.path.realpath(self.current)
             self._link = target
+            self.cache.clear()  # the old release's files are no longer asked for
         return self._root
 
     def answer(self, path: str, params: dict[str, str]) -> bytes:
@@ -116,4 +118,4 @@ class ContentProtocol(UpstreamProtocol):
             include_image_language=params.get("include_image_language"),
             include_video_language=params.get("include_video_language"),
         )
-        return assemble(root, query, self.languages)
+        return assemble(root, query, self.languages, self.cache)

@@ -157,3 +157,19 @@ def test_suffix_and_candidates():
     assert candidates("/3/movie/7", "fr", None, LANGUAGES) == ["3/movie/7.und.json", "3/movie/7.json"]
     assert candidates("/3/movie/7", "de", "en", LANGUAGES) == ["3/movie/7.de-DE.json", "3/movie/7.json",
                                                                "3/movie/7.und.json"]
+
+
+def test_file_cache_serves_from_memory_and_stays_bounded(release):
+    from edge.assemble import FileCache
+
+    cache = FileCache(max_bytes=64 << 10)
+    first = assemble(str(release), Query(path="/3/movie/7", append_to_response="credits,videos"), LANGUAGES, cache)
+    (release / "3/movie/7/credits.json").write_bytes(b'{"id":7,"cast":"changed"}')  # releases never change...
+    again = assemble(str(release), Query(path="/3/movie/7", append_to_response="credits,videos"), LANGUAGES, cache)
+    assert again == first  # ...so what was read once is served from memory
+    assert f"{release}/3/movie/7.json" in cache.entries
+    for n in range(2000):  # misses are cached too, and the total stays under the bound
+        cache.read(f"{release}/3/movie/{n}.nope.json")
+    assert cache.size <= cache.max_bytes and len(cache.entries) < 2000
+    cache.clear()
+    assert orjson.loads(assemble(str(release), Query(path="/3/movie/7/credits"), LANGUAGES, cache))["cast"] == "changed"
