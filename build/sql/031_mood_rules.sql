@@ -1,4 +1,4 @@
--- Mood rules, kept as data: a film's moods are derived (032_movie_derived.sql; series' in 042) by adding up the weights
+-- Mood rules, kept as data: the moods of films and series are derived (044_moods.sql) by adding up the weights
 -- of the rules its genres (by English name) and keywords (by name) match, per mood. A mood needs at
 -- least mood_limits.min_score; a film keeps its max_moods best (score desc, then mood name).
 -- Edit the rows here to retune moods; no catalogue needs regenerating.

@@ -1,30 +1,6 @@
--- What the build derives for the movie sub-resources (nothing here is generated): moods from the
--- rules in 031_mood_rules.sql, similar and recommended movies from shared genres and keywords, and
+-- What the build derives for the movie sub-resources (nothing here is generated; moods are in
+-- 044_moods.sql): similar and recommended movies from shared genres and keywords, and
 -- the ranked movie list of every keyword. All orderings end in an id, so output is deterministic.
-
--- Moods: per film and mood, the sum of the weights of the rules its genres and keywords match.
-CREATE OR REPLACE TABLE movie_moods AS
-WITH hits AS (
-    SELECT mg.movie_id, r.mood, r.weight
-    FROM movie_genres mg
-    JOIN genres g ON g.id = mg.genre_id
-    JOIN mood_rules r ON r.source = 'genre' AND r.name = g.name
-    UNION ALL
-    SELECT mk.movie_id, r.mood, r.weight
-    FROM movie_keywords mk
-    JOIN keywords k ON k.id = mk.keyword_id
-    JOIN mood_rules r ON r.source = 'keyword' AND r.name = k.name
-),
-scored AS (
-    SELECT movie_id, mood, sum(weight)::BIGINT AS score
-    FROM hits
-    GROUP BY movie_id, mood
-    HAVING sum(weight) >= (SELECT min_score FROM mood_limits)
-)
-SELECT movie_id, mood, score,
-       row_number() OVER (PARTITION BY movie_id ORDER BY score DESC, mood) - 1 AS ord
-FROM scored
-QUALIFY ord < (SELECT max_moods FROM mood_limits);
 
 -- Features a film can share with another: each keyword (weight 2) and each genre (weight 1), as one
 -- integer (keyword ids even, genre ids odd) so the neighbour joins below are single-key hash joins.

@@ -1,28 +1,5 @@
--- /3/tv/{series_id}/watch/providers: per region (by code) a link and the offer kinds it has, shaped
--- like the movie document (site_gen/sql/movie_watch_providers.sql): kinds without offers are left
--- out (json_merge_patch drops the NULL ones), providers by their regional display priority.
-WITH offers AS (
-    SELECT o.series_id, o.iso_3166_1, o.kind,
-           list({'logo_path': p.logo_path, 'provider_id': p.provider_id, 'provider_name': p.provider_name,
-                 'display_priority': r.display_priority}
-                ORDER BY r.display_priority, p.provider_id) AS providers
-    FROM series_watch_providers o
-    JOIN watch_providers p ON p.provider_id = o.provider_id
-    JOIN watch_provider_regions r ON r.provider_id = o.provider_id AND r.iso_3166_1 = o.iso_3166_1
-    GROUP BY o.series_id, o.iso_3166_1, o.kind
-),
-regions AS (
-    SELECT series_id, iso_3166_1,
-           json_merge_patch('{}', to_json({
-               'link': 'https://www.themoviedb.org/tv/' || series_id || '/watch?locale=' || iso_3166_1,
-               'flatrate': max(providers) FILTER (WHERE kind = 'flatrate'),
-               'rent': max(providers) FILTER (WHERE kind = 'rent'),
-               'buy': max(providers) FILTER (WHERE kind = 'buy'),
-               'ads': max(providers) FILTER (WHERE kind = 'ads'),
-               'free': max(providers) FILTER (WHERE kind = 'free')
-           })) AS region
-    FROM offers GROUP BY series_id, iso_3166_1
-)
+-- /3/tv/{series_id}/watch/providers: the series' regions and offers (watch_provider_results,
+-- 045_watch_providers.sql), shaped like the movie document; an empty object when offered nowhere.
 SELECT
     '/3/tv/' || s.id || '/watch/providers' AS uri,
     encode(to_json({
@@ -30,7 +7,4 @@ SELECT
         'results': coalesce(w.results, map_from_entries([]::STRUCT("key" VARCHAR, "value" JSON)[]))
     })) AS body
 FROM tv_series s
-LEFT JOIN (
-    SELECT series_id, map_from_entries(list({'key': iso_3166_1, 'value': region} ORDER BY iso_3166_1)) AS results
-    FROM regions GROUP BY series_id
-) w ON w.series_id = s.id
+LEFT JOIN watch_provider_results w ON w.owner = 'tv' AND w.owner_id = s.id
