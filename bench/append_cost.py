@@ -43,7 +43,7 @@ def main() -> None:
         release = settings.releases_dir / "20260101T000000Z"
         render_release(settings, settings.catalogue_dir, release, echo=None)
         publish(settings, release.name)
-    ids = sorted(int(p.name.split(".")[0]) for p in (release / "3/movie").glob("*.json"))
+    ids = sorted({int(p.name.split(".")[0]) for p in (release / "3/movie").glob("*.json")})  # variants share an id
     present = [name for name in APPENDS.split(",") if (release / f"3/movie/{ids[0]}/{name}.json").exists()]
     keys = wrk.bench_keys(settings, args.accounts, "bench")
     pairs = [(movie_id, keys[n % len(keys)]) for n, movie_id in enumerate(ids)]
