@@ -36,6 +36,9 @@ def serve(settings: Settings, demo: bool) -> None:
     """Start redis-server, the edge and nginx on loopback in the foreground; Ctrl-C stops all."""
     if not (settings.current_link / "BUILD").exists():
         raise click.ClickException("no published release: run `marquee generate` and `marquee build` first")
+    # The key exists before the edge starts, so the edge's first registry snapshot already holds it
+    # and the printed curl lines work at once (not after the next poll).
+    key = demo_key(settings) if demo else None
     stack = Stack(settings)
     try:
         stack.start()
@@ -43,8 +46,7 @@ def serve(settings: Settings, demo: bool) -> None:
         raise click.ClickException(str(exc)) from None
     api, images = settings.api_base_url, f"http://{settings.listen_host}:{settings.image_port}"
     click.echo(f"Marquee is up: API {api}/3/  images {images}/t/p/  (logs in {settings.log_dir})")
-    if demo:
-        key = demo_key(settings)
+    if key is not None:
         click.echo(f"\nDemo key (account {DEMO_ACCOUNT}): {key}\n")
         click.echo(f"  curl -s '{api}/3/configuration?api_key={key}'")
         click.echo(f"  curl -s -H 'Authorization: Bearer {key}' '{api}/3/genre/movie/list'")
@@ -52,6 +54,8 @@ def serve(settings: Settings, demo: bool) -> None:
     click.echo("\nCtrl-C stops everything.")
     stopping = []
     signal.signal(signal.SIGTERM, lambda *_: stopping.append(1))
+    # Started from a script's background job, SIGINT arrives ignored; Ctrl-C must still stop us.
+    signal.signal(signal.SIGINT, lambda *_: stopping.append(1))
     try:
         while not stopping:
             dead = [n for n, p in stack.procs if p.poll() is not None]
