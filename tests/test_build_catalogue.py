@@ -48,3 +48,30 @@ def test_dangling_reference_fails_the_build(catalogue_dir: Path, tmp_path: Path)
     pq.write_table(cast.set_column(1, "person_id", pa.array(ids, pa.int64())), broken / "cast.parquet")
     with pytest.raises(CatalogueError, match="cast: unknown person 999999999"):
         build_database(broken, tmp_path / "db.duckdb")
+
+
+@pytest.mark.parametrize("table, change, message", [
+    ("season_translations", "duplicate", "season_translations: 1 duplicate"),
+    ("person_translations", "unknown", "person_translations: unknown id 999999999"),
+    ("episode_translations", "language", "episode_translations: unknown language qq"),
+])
+def test_inconsistent_tv_translations_fail_the_build(catalogue_dir: Path, tmp_path: Path, table, change, message):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    broken = tmp_path / "broken"
+    shutil.copytree(catalogue_dir, broken, ignore=shutil.ignore_patterns("images"))
+    rows = pq.read_table(broken / f"{table}.parquet")
+    if change == "duplicate":
+        rows = pa.concat_tables([rows, rows.slice(0, 1)])
+    elif change == "unknown":
+        ids = rows.column(0).to_pylist()
+        ids[0] = 999_999_999
+        rows = rows.set_column(0, rows.schema.names[0], pa.array(ids, pa.int64()))
+    else:
+        codes = rows.column("iso_639_1").to_pylist()
+        codes[0] = "qq"
+        rows = rows.set_column(rows.schema.names.index("iso_639_1"), "iso_639_1", pa.array(codes))
+    pq.write_table(rows, broken / f"{table}.parquet")
+    with pytest.raises(CatalogueError, match=message):
+        build_database(broken, tmp_path / "db.duckdb")

@@ -15,31 +15,24 @@ CROSS JOIN tv_genres g
 LEFT JOIN tv_genre_translations gt ON gt.genre_id = g.id AND gt.iso_639_1 = l.iso_639_1
 GROUP BY l.iso_639_1;
 
+-- Every translation row as (table, owner id, owner known?, language known?, language, country), so
+-- that one query checks them all.
+CREATE OR REPLACE TEMP TABLE tv_translation_keys AS
+SELECT 'series_translations' AS source, series_id AS owner_id, series_id IN (SELECT id FROM tv_series) AS known,
+       iso_639_1, iso_3166_1 FROM series_translations
+UNION ALL SELECT 'season_translations', season_id, season_id IN (SELECT id FROM tv_seasons), iso_639_1, iso_3166_1
+FROM season_translations
+UNION ALL SELECT 'episode_translations', episode_id, episode_id IN (SELECT id FROM tv_episodes), iso_639_1, iso_3166_1
+FROM episode_translations
+UNION ALL SELECT 'person_translations', person_id, person_id IN (SELECT id FROM people), iso_639_1, iso_3166_1
+FROM person_translations;
+
 CREATE OR REPLACE TEMP TABLE tv_language_checks AS
-SELECT CASE WHEN count(*) > 0 THEN error('series_translations: ' || count(*) || ' duplicate (series_id, iso_639_1, iso_3166_1) rows') END
-FROM (SELECT 1 FROM series_translations GROUP BY series_id, iso_639_1, iso_3166_1 HAVING count(*) > 1)
+SELECT CASE WHEN count(*) > 0 THEN error(min(source) || ': ' || count(*) || ' duplicate (id, iso_639_1, iso_3166_1) rows') END
+FROM (SELECT source FROM tv_translation_keys GROUP BY source, owner_id, iso_639_1, iso_3166_1 HAVING count(*) > 1)
 UNION ALL
-SELECT CASE WHEN count(*) > 0 THEN error('season_translations: ' || count(*) || ' duplicate (season_id, iso_639_1, iso_3166_1) rows') END
-FROM (SELECT 1 FROM season_translations GROUP BY season_id, iso_639_1, iso_3166_1 HAVING count(*) > 1)
+SELECT CASE WHEN count(*) > 0 THEN error(min(source) || ': unknown id ' || min(owner_id)) END
+FROM tv_translation_keys WHERE NOT known
 UNION ALL
-SELECT CASE WHEN count(*) > 0 THEN error('episode_translations: ' || count(*) || ' duplicate (episode_id, iso_639_1, iso_3166_1) rows') END
-FROM (SELECT 1 FROM episode_translations GROUP BY episode_id, iso_639_1, iso_3166_1 HAVING count(*) > 1)
-UNION ALL
-SELECT CASE WHEN count(*) > 0 THEN error('person_translations: ' || count(*) || ' duplicate (person_id, iso_639_1, iso_3166_1) rows') END
-FROM (SELECT 1 FROM person_translations GROUP BY person_id, iso_639_1, iso_3166_1 HAVING count(*) > 1)
-UNION ALL
-SELECT CASE WHEN count(*) > 0 THEN error('series_translations: unknown series ' || min(series_id)) END
-FROM series_translations WHERE series_id NOT IN (SELECT id FROM tv_series)
-UNION ALL
-SELECT CASE WHEN count(*) > 0 THEN error('season_translations: unknown season ' || min(season_id)) END
-FROM season_translations WHERE season_id NOT IN (SELECT id FROM tv_seasons)
-UNION ALL
-SELECT CASE WHEN count(*) > 0 THEN error('episode_translations: unknown episode ' || min(episode_id)) END
-FROM episode_translations WHERE episode_id NOT IN (SELECT id FROM tv_episodes)
-UNION ALL
-SELECT CASE WHEN count(*) > 0 THEN error('person_translations: unknown person ' || min(person_id)) END
-FROM person_translations WHERE person_id NOT IN (SELECT id FROM people)
-UNION ALL
-SELECT CASE WHEN count(*) > 0 THEN error('tv translations: unknown language ' || min(iso_639_1)) END
-FROM (SELECT iso_639_1 FROM series_translations UNION ALL SELECT iso_639_1 FROM person_translations)
-WHERE iso_639_1 NOT IN (SELECT iso_639_1 FROM languages);
+SELECT CASE WHEN count(*) > 0 THEN error(min(source) || ': unknown language ' || min(iso_639_1)) END
+FROM tv_translation_keys WHERE iso_639_1 NOT IN (SELECT iso_639_1 FROM languages);
