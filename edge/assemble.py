@@ -111,9 +111,51 @@ def merged_videos(root: str, uri: str, body: bytes, query: Query, languages: lis
     return orjson.dumps(doc)
 
 
+# List documents whose items are titles (similar, recommendations, a keyword's movies, a person's
+# credits), rendered once in the default language, and the item lists inside each.
+LOCALIZED_LISTS = {"similar": ("results",), "recommendations": ("results",), "movies": ("results",),
+                   "movie_credits": ("cast", "crew"), "tv_credits": ("cast", "crew"),
+                   "combined_credits": ("cast", "crew")}
+_ITEM_TEXT = {"movie": ("title", "overview"), "tv": ("name", "overview")}
+
+
+def localized(root: str, body: bytes, uri: str, query: Query, languages: list[str],
+              cache: FileCache | None = None) -> bytes:
+    """A list in another language: each item's title (or name) and overview from that title's own
+    document in the language asked for, so the fallbacks are exactly the details' (original title,
+    empty overview, or the opt-in fallback_language). Rendering every list in 14 languages would
+    multiply the release's files; these reads come from the file cache."""
+    kind = uri.rsplit("/", 1)[-1]
+    if kind not in LOCALIZED_LISTS or (kind == "movies" and not uri.startswith("/3/keyword/")):
+        return body
+    if not query.language and not query.fallback_language:
+        return body
+    if candidates("/x", query.language, query.fallback_language, languages)[0] == "x.json":
+        return body  # the default language: the list is already in it
+    media = "tv" if uri.startswith("/3/tv/") or kind == "tv_credits" else "movie"
+    doc = orjson.loads(body)
+    texts: dict[tuple[str, int], dict] = {}
+    for key in LOCALIZED_LISTS[kind]:
+        for item in doc.get(key) or ():
+            item_media = item.get("media_type", media)
+            fields = _ITEM_TEXT.get(item_media)
+            if fields is None or not isinstance(item.get("id"), int):
+                continue
+            found = texts.get((item_media, item["id"]))
+            if found is None:
+                detail = document(root, f"/3/{item_media}/{item['id']}", query, languages, cache)
+                found = texts[(item_media, item["id"])] = orjson.loads(detail) if detail else {}
+            for field in fields:
+                if field in found and field in item:
+                    item[field] = found[field]
+    return orjson.dumps(doc)
+
+
 def filtered(root: str, body: bytes, uri: str, query: Query, languages: list[str],
              cache: FileCache | None = None) -> bytes:
     kind = uri.rsplit("/", 1)[-1]
+    if kind in LOCALIZED_LISTS:
+        return localized(root, body, uri, query, languages, cache)
     if kind == "images":
         return language_filter(body, query.language, query.include_image_language, FILTERED["images"])
     if kind == "videos" and query.include_video_language:

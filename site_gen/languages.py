@@ -50,6 +50,15 @@ def prepare(con: duckdb.DuckDBPyConnection, settings: Settings) -> None:
     con.executemany("INSERT INTO render_variants VALUES (?, ?, ?, ?, ?)",
                     variant_rows(list(settings.languages), genre_languages))
     set_language(con, settings.languages[0])
+    if con.execute("SELECT count(*) FROM duckdb_tables() WHERE table_name = 'series_translations'").fetchone()[0]:
+        # Series as list items show them (similar, recommendations, people's credits): the default
+        # language's name and overview, with TMDB's fallbacks, as the series' own default document.
+        con.execute("""CREATE OR REPLACE TABLE tv_series_listed AS
+                       SELECT s.* REPLACE (coalesce(nullif(t.name, ''), s.original_name) AS name,
+                                           coalesce(t.overview, '') AS overview)
+                       FROM tv_series s LEFT JOIN series_translations t
+                         ON t.series_id = s.id AND t.iso_639_1 = getvariable('iso_639_1')
+                        AND t.iso_3166_1 = getvariable('iso_3166_1')""")
 
 
 def collect(con: duckdb.DuckDBPyConnection, settings: Settings) -> list[Documents]:

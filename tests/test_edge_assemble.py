@@ -173,3 +173,41 @@ def test_file_cache_serves_from_memory_and_stays_bounded(release):
     assert cache.size <= cache.max_bytes and len(cache.entries) < 2000
     cache.clear()
     assert orjson.loads(assemble(str(release), Query(path="/3/movie/7/credits"), LANGUAGES, cache))["cast"] == "changed"
+
+
+@pytest.fixture
+def lists(release):
+    (release / "3/movie/7/similar.de-DE.json").unlink()  # lists are rendered once, in the default language
+    write(release, "3/movie/9.json", {"id": 9, "title": "Nine", "overview": "Nine's story", "original_title": "Nove"})
+    write(release, "3/movie/9.de-DE.json", {"id": 9, "title": "Neun", "overview": "Neuns Geschichte",
+                                            "original_title": "Nove"})
+    write(release, "3/movie/9.und.json", {"id": 9, "title": "Nove", "overview": "", "original_title": "Nove"})
+    write(release, "3/tv/5.json", {"id": 5, "name": "Five", "overview": "Five's story"})
+    write(release, "3/tv/5.ja-JP.json", {"id": 5, "name": "ファイブ", "overview": "五"})
+    write(release, "3/movie/7/similar.json", {"id": 7, "page": 1, "total_pages": 1, "total_results": 1, "results": [
+        {"id": 9, "title": "Nine", "overview": "Nine's story", "original_title": "Nove", "genre_ids": [18]}]})
+    write(release, "3/person/3/combined_credits.json", {"id": 3, "cast": [
+        {"id": 9, "media_type": "movie", "title": "Nine", "overview": "Nine's story", "character": "A"},
+        {"id": 5, "media_type": "tv", "name": "Five", "overview": "Five's story", "character": "B"}], "crew": []})
+    return release
+
+
+@pytest.mark.parametrize("params, title, overview", [
+    ({}, "Nine", "Nine's story"),
+    ({"language": "en-US"}, "Nine", "Nine's story"),
+    ({"language": "de-DE"}, "Neun", "Neuns Geschichte"),
+    ({"language": "ja-JP"}, "Nove", ""),  # untranslated: the original title, no overview, as the details
+    ({"language": "ja-JP", "fallback_language": "de-DE"}, "Neun", "Neuns Geschichte"),
+])
+def test_title_lists_follow_the_language_of_each_title(lists, params, title, overview):
+    item = get(lists, "/3/movie/7/similar", **params)["results"][0]
+    assert (item["title"], item["overview"]) == (title, overview)
+    assert item["original_title"] == "Nove" and item["genre_ids"] == [18]
+
+
+def test_combined_credits_localise_movies_and_series_alike(lists):
+    cast = get(lists, "/3/person/3/combined_credits", language="ja")["cast"]
+    assert (cast[0]["title"], cast[1]["name"], cast[1]["overview"]) == ("Nove", "ファイブ", "五")
+    assert [c["character"] for c in cast] == ["A", "B"]
+    appended = get(lists, "/3/movie/7", language="de", append_to_response="similar")
+    assert appended["title"] == "Sieben" and appended["similar"]["results"][0]["title"] == "Neun"

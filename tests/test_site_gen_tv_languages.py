@@ -188,3 +188,13 @@ def test_tv_provider_list_holds_only_providers_with_series(built_release: Path, 
                                        f"'{catalogue_dir}/series_watch_providers.parquet'").fetchall()}
     listed = {p["provider_id"] for p in _doc(built_release, "/3/watch/providers/tv")["results"]}
     assert listed == offered
+
+
+def test_series_in_lists_carry_their_default_document_name(built_release: Path, db):
+    checked = 0
+    for (series_id,) in db.execute("SELECT id FROM tv_series ORDER BY id LIMIT 30").fetchall():
+        for item in _doc(built_release, f"/3/tv/{series_id}/similar")["results"]:
+            default = _doc(built_release, f"/3/tv/{item['id']}")
+            assert (item["name"], item["overview"]) == (default["name"], default["overview"])
+            checked += 1
+    assert checked

@@ -22,7 +22,7 @@ series_items AS (
                'first_air_date': s.first_air_date, 'name': s.name,
                'vote_average': s.vote_average, 'vote_count': s.vote_count
            } AS item
-    FROM tv_series s
+    FROM tv_series_listed s  -- default-language name and overview (site_gen/languages.py)
     LEFT JOIN episode_counts f ON f.series_id = s.id
     LEFT JOIN genre_lists g ON g.series_id = s.id
 ),

@@ -14,7 +14,7 @@ scores AS (SELECT series_id, other_id, sum(weight) AS score FROM links GROUP BY 
 ranked AS (
     SELECT sc.series_id, o.*, row_number() OVER (PARTITION BY sc.series_id
                                                  ORDER BY sc.score DESC, o.popularity DESC, o.id) AS pos
-    FROM scores sc JOIN tv_series o ON o.id = sc.other_id
+    FROM scores sc JOIN tv_series_listed o ON o.id = sc.other_id
     QUALIFY pos <= 20
 ),
 lists AS (

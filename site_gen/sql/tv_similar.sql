@@ -9,7 +9,7 @@ ranked AS (
     SELECT p.series_id, o.*, row_number() OVER (PARTITION BY p.series_id
                                                 ORDER BY p.shared DESC, o.popularity DESC, o.id) - 1 AS pos,
            count(*) OVER (PARTITION BY p.series_id) AS total
-    FROM pairs p JOIN tv_series o ON o.id = p.other_id
+    FROM pairs p JOIN tv_series_listed o ON o.id = p.other_id
     QUALIFY pos < 40
 ),
 pages AS (

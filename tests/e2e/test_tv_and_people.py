@@ -111,3 +111,24 @@ def test_image_host_serves_each_kind_at_its_sizes(api):
         with Image.open(io.BytesIO(response.content)) as image:
             if bound:
                 assert image.width <= bound[0]
+
+
+def test_title_lists_follow_the_language_through_nginx(api):
+    key = api.account("tv-lists", "pro")
+    root = api.settings.current_link
+    movie_id = min(int(p.parent.name) for p in (root / "3/movie").glob("*/similar.json")
+                   if orjson.loads(p.read_bytes())["results"])
+    default = api.client.get(f"/3/movie/{movie_id}/similar", params={"api_key": key}).json()
+    german = api.client.get(f"/3/movie/{movie_id}/similar", params={"api_key": key, "language": "de-DE"}).json()
+    assert [r["id"] for r in german["results"]] == [r["id"] for r in default["results"]]
+    for item in german["results"]:
+        path = root / f"3/movie/{item['id']}.de-DE.json"
+        expected = orjson.loads(path.read_bytes()) if path.exists() else \
+            orjson.loads(((root / f"3/movie/{item['id']}.und.json") if (root / f"3/movie/{item['id']}.und.json").exists()
+                          else (root / f"3/movie/{item['id']}.json")).read_bytes())
+        assert (item["title"], item["overview"]) == (expected["title"], expected["overview"])
+    series_id = _series_with(api, "ko-KR")
+    similar = api.client.get(f"/3/tv/{series_id}/similar", params={"api_key": key, "language": "ko"}).json()
+    for item in similar["results"]:
+        detail = api.client.get(f"/3/tv/{item['id']}", params={"api_key": key, "language": "ko"}).json()
+        assert item["name"] == detail["name"]
