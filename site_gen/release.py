@@ -51,11 +51,13 @@ class ReleaseSummary:
     bytes: int
     images: int
     seconds: float
+    reused: int = 0  # documents hard-linked from the previous release (unchanged content hash)
 
     def line(self) -> str:
         rate = self.files / self.seconds if self.seconds else 0.0
+        reused = f", {self.reused} unchanged documents linked from the previous release" if self.reused else ""
         return (f"release {self.release_id}: {self.documents} documents, {self.files} files, "
-                f"{self.bytes:,} bytes, {self.images} images in {self.seconds:.2f} s ({rate:,.0f} files/s)")
+                f"{self.bytes:,} bytes, {self.images} images in {self.seconds:.2f} s ({rate:,.0f} files/s){reused}")
 
 
 def sync_images(con: duckdb.DuckDBPyConnection, catalogue_dir: Path, settings: Settings) -> int:
@@ -91,8 +93,12 @@ def write_all(collected: list[Documents], writer: Writer, validator: Validator) 
 
 
 def render_release(settings: Settings, catalogue_dir: Path, release_dir: Path,
-                   echo: Callable[[str], None] | None = print) -> ReleaseSummary:
-    """Render catalogue_dir into the new, empty release_dir; returns (and echoes) a summary."""
+                   echo: Callable[[str], None] | None = print, previous: Path | None = None) -> ReleaseSummary:
+    """Render catalogue_dir into the new, empty release_dir; returns (and echoes) a summary.
+
+    With `previous` (a release folder with a MANIFEST), documents whose content hash is unchanged
+    are hard-linked from it instead of written (site_gen/writer.py); everything is still validated.
+    """
     started = time.perf_counter()
     catalogue_dir, release_dir = Path(catalogue_dir), Path(release_dir)
     if release_dir.exists() and any(release_dir.iterdir()):
@@ -105,8 +111,9 @@ def render_release(settings: Settings, catalogue_dir: Path, release_dir: Path,
             try:
                 collected = collect(con, settings)
                 image_count = sync_images(con, catalogue_dir, settings)
-                writer = Writer(release_dir)
+                writer = Writer(release_dir, previous=previous)
                 write_all(collected, writer, Validator())
+                writer.write_manifest()
             finally:
                 con.close()
         (release_dir / BUILD_FILE).write_text(release_dir.name + "\n")
@@ -115,7 +122,7 @@ def render_release(settings: Settings, catalogue_dir: Path, release_dir: Path,
         raise
     written = writer.summary()
     summary = ReleaseSummary(release_dir.name, written.documents, written.files, written.bytes, image_count,
-                             time.perf_counter() - started)
+                             time.perf_counter() - started, writer.linked)
     if echo is not None:
         echo(summary.line())
     return summary

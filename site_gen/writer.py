@@ -1,5 +1,11 @@
 """The one place rendered documents become files in a release directory (Pelican's Writer, for JSON).
 
+An incremental build hands the Writer the previous release and its manifest (uri -> content hash,
+written as `MANIFEST` by `write_manifest`): a document whose bytes hash the same is hard-linked from
+the previous release (with its twin) instead of written again. Unchanged files so keep their inode,
+mtime and therefore their ETag, and a release never shares a file that anything writes to: the
+Writer only ever creates new files.
+
 `/3/movie/603` becomes `root/3/movie/603.json` plus, when it is at least GZIP_MIN_BYTES, a gzip twin
 `603.json.gz` (for nginx's gzip_static) with the same mtime, so both variants carry the same
 Last-Modified and ETag. Smaller documents get no twin: two thirds of a release are under 1 KB, where
@@ -12,6 +18,7 @@ rendering bug (two generators claiming one page), never something to overwrite s
 from __future__ import annotations
 
 import gzip
+import hashlib
 import os
 import re
 import time
@@ -24,6 +31,7 @@ import orjson
 _URI = re.compile(r"^/[A-Za-z0-9_./-]+$")
 GZIP_LEVEL = 6
 GZIP_MIN_BYTES = 1024
+MANIFEST = "MANIFEST"
 _FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
 
 
@@ -44,8 +52,13 @@ class WriteSummary:
 class Writer:
     """Writes JSON documents under root; every file it creates is counted in summary()."""
 
-    def __init__(self, root: Path, mtime: float | None = None) -> None:
+    def __init__(self, root: Path, mtime: float | None = None, previous: Path | None = None) -> None:
         self.root = Path(root)
+        # uri -> hash of the previous release's document, when building incrementally.
+        self.previous = Path(previous) if previous is not None else None
+        self._previous_hashes = read_manifest(self.previous) if self.previous is not None else {}
+        self._hashes: dict[str, str] = {}
+        self.linked = 0
         self.root.mkdir(parents=True, exist_ok=True)
         self._mtime_ns = int((time.time() if mtime is None else mtime) * 1e9)
         self._written: set[str] = set()
@@ -73,6 +86,11 @@ class Writer:
         if parent not in self._dirs:
             parent.mkdir(parents=True, exist_ok=True)
             self._dirs.add(parent)
+        digest = hashlib.blake2b(data, digest_size=16).hexdigest()
+        self._hashes[uri] = digest
+        if self._previous_hashes.get(uri) == digest and self._link_previous(path):
+            self._written.add(uri)
+            return path
         outputs = [(path, data)]
         if len(data) >= GZIP_MIN_BYTES:
             outputs.append((path.with_name(path.name + ".gz"), gzip.compress(data, compresslevel=GZIP_LEVEL, mtime=0)))
@@ -93,5 +111,44 @@ class Writer:
         self._bytes += sum(len(payload) for _, payload in outputs)
         return path
 
+    def _link_previous(self, path: Path) -> bool:
+        """Hard-link path (and its gzip twin, if any) from the previous release; False if it cannot."""
+        assert self.previous is not None
+        relative = path.relative_to(self.root)
+        made: list[Path] = []
+        try:
+            for source, target in ((self.previous / relative, path),
+                                   (self.previous / relative.with_name(relative.name + ".gz"),
+                                    path.with_name(path.name + ".gz"))):
+                if source.exists() or target == path:
+                    os.link(source, target)
+                    made.append(target)
+                    self._files += 1
+                    self._bytes += target.stat().st_size
+        except OSError:  # another disk, a pruned release: write it instead
+            for target in made:
+                self._files -= 1
+                self._bytes -= target.stat().st_size
+                target.unlink()
+            return False
+        self.linked += 1
+        return True
+
+    def write_manifest(self) -> Path:
+        """MANIFEST: one `uri<TAB>hash` line per document, for the next incremental build."""
+        path = self.root / MANIFEST
+        with open(path, "w") as out:
+            out.writelines(f"{uri}\t{digest}\n" for uri, digest in sorted(self._hashes.items()))
+        return path
+
     def summary(self) -> WriteSummary:
         return WriteSummary(documents=len(self._written), files=self._files, bytes=self._bytes)
+
+
+def read_manifest(release: Path) -> dict[str, str]:
+    """uri -> hash from a release's MANIFEST ({} when it has none)."""
+    try:
+        text = (Path(release) / MANIFEST).read_text()
+    except FileNotFoundError:
+        return {}
+    return dict(line.split("\t", 1) for line in text.splitlines() if "\t" in line)

@@ -59,3 +59,34 @@ def test_summary_line(catalogue_dir: Path, release_settings, tmp_path: Path):
     assert summary.files == len(on_disk) and summary.documents < summary.files < 2 * summary.documents
     assert summary.bytes == sum(p.stat().st_size for p in on_disk)
     assert len(lines) == 1 and f"{summary.files} files" in lines[0] and " s (" in lines[0]
+
+
+def test_incremental_build_links_unchanged_documents_and_equals_a_full_build(catalogue_dir: Path, release_settings,
+                                                                           built_release: Path, tmp_path: Path):
+    import pyarrow as pa
+    import pyarrow.compute as pc
+    import pyarrow.parquet as pq
+
+    changed = tmp_path / "catalogue"
+    shutil.copytree(catalogue_dir, changed)
+    table = pq.read_table(changed / "movie_translations.parquet")
+    english = pc.equal(table.column("iso_639_1"), "en").to_numpy(zero_copy_only=False)
+    movie_ids = sorted(set(table.column("movie_id").filter(pa.array(english)).to_pylist()))[:2]  # ~1% of 150
+    renamed = pc.if_else(pc.and_(pa.array(english), pc.is_in(table.column("movie_id"), pa.array(movie_ids))),
+                         pc.binary_join_element_wise(table.column("title"), " (Restored)", ""), table.column("title"))
+    pq.write_table(table.set_column(table.schema.get_field_index("title"), "title", renamed),
+                   changed / "movie_translations.parquet")
+
+    incremental = render_release(release_settings, changed, tmp_path / "r" / "incremental", echo=None,
+                                 previous=built_release)
+    full = render_release(release_settings, changed, tmp_path / "r" / "full", echo=None)
+    assert 0.9 * incremental.documents < incremental.reused < incremental.documents
+    for movie_id in movie_ids:
+        doc = orjson.loads((tmp_path / "r/incremental" / f"3/movie/{movie_id}.json").read_bytes())
+        assert doc["title"].endswith(" (Restored)")
+        assert (tmp_path / "r/incremental" / f"3/movie/{movie_id}.json").stat().st_ino != \
+            (built_release / f"3/movie/{movie_id}.json").stat().st_ino
+    files = {p.relative_to(tmp_path / "r/full") for p in (tmp_path / "r/full").rglob("*.json*")}
+    assert files == {p.relative_to(tmp_path / "r/incremental") for p in (tmp_path / "r/incremental").rglob("*.json*")}
+    for relative in files:
+        assert (tmp_path / "r/incremental" / relative).read_bytes() == (tmp_path / "r/full" / relative).read_bytes()

@@ -69,3 +69,39 @@ def test_refuses_unsafe_uris(tmp_path: Path, uri: str):
     with pytest.raises(WriterError):
         Writer(tmp_path).write(uri, {})
     assert not any(p.is_file() for p in tmp_path.rglob("*"))
+
+
+def test_unchanged_documents_are_linked_from_the_previous_release(tmp_path: Path):
+    first = Writer(tmp_path / "r1", mtime=1_000_000)
+    first.write("/3/movie/1", BIG)
+    first.write("/3/movie/2", {"id": 2, "title": "Two"})
+    first.write("/3/movie/3", {"id": 3})
+    first.write_manifest()
+    second = Writer(tmp_path / "r2", previous=tmp_path / "r1")
+    second.write("/3/movie/1", BIG)                              # same bytes: linked, with its twin
+    second.write("/3/movie/2", {"id": 2, "title": "Two, changed"})  # new bytes: written
+    second.write("/3/movie/4", {"id": 4})                        # new document: written
+    second.write_manifest()
+    old, new = tmp_path / "r1/3/movie", tmp_path / "r2/3/movie"
+    assert second.linked == 1
+    assert (new / "1.json").stat().st_ino == (old / "1.json").stat().st_ino
+    assert (new / "1.json.gz").stat().st_ino == (old / "1.json.gz").stat().st_ino
+    assert (new / "1.json").stat().st_mtime_ns == 1_000_000 * 10**9  # same file, same ETag
+    assert (new / "2.json").stat().st_ino != (old / "2.json").stat().st_ino
+    assert orjson.loads((new / "2.json").read_bytes())["title"] == "Two, changed"
+    assert not (new / "3.json").exists()  # gone from the catalogue, gone from the release
+    on_disk = [p for p in (tmp_path / "r2").rglob("*.json*")]
+    assert second.summary().files == len(on_disk)
+    assert second.summary().bytes == sum(p.stat().st_size for p in on_disk)
+    from site_gen.writer import read_manifest
+    assert set(read_manifest(tmp_path / "r2")) == {"/3/movie/1", "/3/movie/2", "/3/movie/4"}
+
+
+def test_a_missing_previous_file_is_written_instead(tmp_path: Path):
+    first = Writer(tmp_path / "r1")
+    first.write("/a", {"x": 1})
+    first.write_manifest()
+    (tmp_path / "r1/a.json").unlink()  # e.g. a half-pruned release
+    second = Writer(tmp_path / "r2", previous=tmp_path / "r1")
+    second.write("/a", {"x": 1})
+    assert second.linked == 0 and orjson.loads((tmp_path / "r2/a.json").read_bytes()) == {"x": 1}

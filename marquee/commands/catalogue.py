@@ -45,8 +45,10 @@ def generate(settings: Settings, movies: int | None, series: int | None, seed: i
               help="Parquet catalogue to render (default: MARQUEE_CATALOGUE_DIR).")
 @click.option("--publish/--no-publish", "do_publish", default=True, show_default=True,
               help="Publish the new release once it is rendered.")
+@click.option("--incremental/--full", default=True, show_default=True,
+              help="Hard-link documents whose content is unchanged from the published release.")
 @click.pass_obj
-def build(settings: Settings, catalogue_dir: Path | None, do_publish: bool) -> None:
+def build(settings: Settings, catalogue_dir: Path | None, do_publish: bool, incremental: bool) -> None:
     """Render a new release from the catalogue (and publish it)."""
     from marquee_build.catalogue import CatalogueError, check_catalogue
     from site_gen.release import ReleaseBuildError, render_release
@@ -57,7 +59,8 @@ def build(settings: Settings, catalogue_dir: Path | None, do_publish: bool) -> N
     try:
         check_catalogue(catalogue_dir)
         release_dir = release_store.new_release_dir(settings)
-        render_release(settings, catalogue_dir, release_dir, echo=click.echo)
+        previous = settings.current_link.resolve() if incremental and settings.current_link.exists() else None
+        render_release(settings, catalogue_dir, release_dir, echo=click.echo, previous=previous)
         if do_publish:
             release_store.publish(settings, release_dir.name)
             click.echo(f"published {release_dir.name}")
