@@ -41,4 +41,5 @@ def collect(con: duckdb.DuckDBPyConnection, settings: Settings) -> list[Document
     # The list-item form of every movie, in the current language, shared by similar, recommendations
     # and keyword pages (computed once instead of once per document query).
     con.execute(f"CREATE OR REPLACE TEMP TABLE movie_list_results AS {load_sql('movie_list_results.sql')}")
+    con.execute(load_sql("movie_related_page.sql"))
     return [from_sql(con, template, sql) for template, sql in DOCUMENTS]
