@@ -107,7 +107,9 @@ def main() -> None:
         print(f"projected for {TARGET_MOVIES:,} movies and {TARGET_MOVIES // 10:,} series: "
               f"{projected / 60:,.0f} min build, {large['disk'] * factor / 1e9:,.0f} GB on disk for "
               f"{large['bytes'] * factor / 1e9:,.0f} GB written (target {TARGET_SECONDS // 60} min)")
-    last = rows[-1]
+    last = rows[-1] if rows else None
+    if last is None or "changed" not in last:
+        return
     print(f"incremental rebuild after {last['changed']:,} of {last['movies']:,} films changed: "
           f"{last['incremental_s']:.1f} s, {last['reused']:,} of {last['incremental_documents']:,} documents "
           f"unchanged and linked; incremental/full time {last['incremental_s'] / last['build_s']:.2f} (target 0.05)")

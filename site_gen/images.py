@@ -94,11 +94,17 @@ def sync_store(originals: Path, store: Path, kinds: dict[str, str], workers: int
     jobs, digests = [], {}
     for name, kind in sorted(kinds.items()):
         source = Path(originals) / name
-        digest = hashlib.sha1(source.read_bytes()).hexdigest()
         sizes = SIZES_BY_KIND.get(kind, SIZES_BY_KIND["poster"])
-        entry = f"{digest}:{','.join(sizes)}"
+        # Size and mtime unchanged: trust the recorded hash rather than read every original again
+        # (a million images are gigabytes to hash); a new size or mtime is hashed and compared.
+        info = source.stat()
+        stamp = f"{info.st_size}:{info.st_mtime_ns}"
+        recorded = manifest.get(name, "")
+        digest = recorded.split(":")[0] if recorded.endswith(":" + stamp) else \
+            hashlib.sha1(source.read_bytes()).hexdigest()
+        entry = f"{digest}:{','.join(sizes)}:{stamp}"
         digests[name] = entry
-        if manifest.get(name) != entry or not (store / sizes[-1] / name).exists():
+        if recorded.split(":")[:2] != entry.split(":")[:2] or not (store / sizes[-1] / name).exists():
             jobs.append((str(source), str(store), sizes))
     written = 0
     if jobs:

@@ -88,7 +88,7 @@ class Writer:
             self._dirs.add(parent)
         digest = hashlib.blake2b(data, digest_size=16).hexdigest()
         self._hashes[uri] = digest
-        if self._previous_hashes.get(uri) == digest and self._link_previous(path):
+        if self._previous_hashes.get(uri) == digest and self._link_previous(path, len(data)):
             self._written.add(uri)
             return path
         outputs = [(path, data)]
@@ -111,26 +111,26 @@ class Writer:
         self._bytes += sum(len(payload) for _, payload in outputs)
         return path
 
-    def _link_previous(self, path: Path) -> bool:
-        """Hard-link path (and its gzip twin, if any) from the previous release; False if it cannot."""
+    def _link_previous(self, path: Path, size: int) -> bool:
+        """Hard-link path (and its gzip twin, which exists exactly when the same bytes are at least
+        GZIP_MIN_BYTES) from the previous release; False (and nothing left behind) if it cannot."""
         assert self.previous is not None
         relative = path.relative_to(self.root)
+        pairs = [(self.previous / relative, path)]
+        if size >= GZIP_MIN_BYTES:
+            twin = relative.with_name(relative.name + ".gz")
+            pairs.append((self.previous / twin, path.with_name(path.name + ".gz")))
         made: list[Path] = []
         try:
-            for source, target in ((self.previous / relative, path),
-                                   (self.previous / relative.with_name(relative.name + ".gz"),
-                                    path.with_name(path.name + ".gz"))):
-                if source.exists() or target == path:
-                    os.link(source, target)
-                    made.append(target)
-                    self._files += 1
-                    self._bytes += target.stat().st_size
+            for source, target in pairs:
+                os.link(source, target)
+                made.append(target)
         except OSError:  # another disk, a pruned release: write it instead
             for target in made:
-                self._files -= 1
-                self._bytes -= target.stat().st_size
                 target.unlink()
             return False
+        self._files += len(made)
+        self._bytes += size + (made[1].stat().st_size if len(made) > 1 else 0)
         self.linked += 1
         return True
 

@@ -55,3 +55,23 @@ def test_a_second_sync_resizes_only_changed_originals(tmp_path):
     assert again.resized == 1
     with Image.open(store / "w92" / "b.jpg") as image:
         assert image.getpixel((5, 5))[0] > 150
+
+
+def test_unchanged_size_and_mtime_skip_hashing(tmp_path):
+    import os
+
+    originals = tmp_path / "originals"
+    originals.mkdir()
+    draw(originals / "a.jpg", (300, 450), (1, 2, 3))
+    store = tmp_path / "store"
+    sync_store(originals, store, {"a.jpg": "poster"}, workers=1)
+    before = os.stat(originals / "a.jpg")
+    # Same size and mtime: the recorded hash is trusted, the file is not read again...
+    data = bytearray((originals / "a.jpg").read_bytes())
+    data[-3] ^= 0xFF
+    (originals / "a.jpg").write_bytes(bytes(data))
+    os.utime(originals / "a.jpg", ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert sync_store(originals, store, {"a.jpg": "poster"}, workers=1).resized == 0
+    # ...while a new mtime makes it hash the bytes and resize.
+    os.utime(originals / "a.jpg", ns=(before.st_atime_ns, before.st_mtime_ns + 1))
+    assert sync_store(originals, store, {"a.jpg": "poster"}, workers=1).resized == 1
