@@ -117,3 +117,9 @@ def weighted_choice(rng: np.random.Generator, weights: Sequence[float] | np.ndar
 def list_column(offsets: np.ndarray, values: pa.Array) -> pa.Array:
     """A list<...> column from row offsets (length n+1) into a flat values column."""
     return pa.ListArray.from_arrays(pa.array(offsets.astype(np.int32)), values)
+
+
+def rows_of(ids: np.ndarray, keys: np.ndarray) -> np.ndarray:
+    """The row of `ids` (unique, any order) holding each key; every key must be present."""
+    order = np.argsort(ids, kind="stable")
+    return order[np.searchsorted(ids, keys, sorter=order)]

@@ -17,7 +17,7 @@ import pyarrow.compute as pc
 from marquee_datasets import certifications, extras_vocab, movie_media, vocab
 from marquee_datasets.columns import (
     cat, first_occurrences, group_ranks, hex_ids, irregular_ids, list_column, null_where, pick,
-    prefixed_numbers, rng_for, weighted_choice, fixed_width_strings,
+    prefixed_numbers, rng_for, rows_of, weighted_choice, fixed_width_strings,
 )
 
 TABLES: tuple[str, ...] = (
@@ -64,13 +64,8 @@ def movie_extras_tables(tables: dict[str, pa.Table], seed: int) -> dict[str, pa.
 
 def _genre_index_per_row(movies: pa.Table, movie_genres: pa.Table) -> tuple[np.ndarray, np.ndarray]:
     """(movie index, vocab.GENRES index) of every movie_genres row, sorted by movie then ord."""
-    ids = movies.column("id").to_numpy()
-    order = np.argsort(ids, kind="stable")
-    mg_movie = movie_genres.column("movie_id").to_numpy()
-    movie_index = order[np.searchsorted(ids, mg_movie, sorter=order)]
-    genre_ids = np.array([g[0] for g in vocab.GENRES])
-    gorder = np.argsort(genre_ids)
-    genre_index = gorder[np.searchsorted(genre_ids, movie_genres.column("genre_id").to_numpy(), sorter=gorder)]
+    movie_index = rows_of(movies.column("id").to_numpy(), movie_genres.column("movie_id").to_numpy())
+    genre_index = rows_of(np.array([g[0] for g in vocab.GENRES]), movie_genres.column("genre_id").to_numpy())
     rows = np.lexsort((movie_genres.column("ord").to_numpy(), movie_index))
     return movie_index[rows], genre_index[rows]
 

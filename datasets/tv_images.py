@@ -20,7 +20,7 @@ import numpy as np
 import pyarrow as pa
 from PIL import Image, ImageFont
 
-from marquee_datasets.columns import rng_for
+from marquee_datasets.columns import rng_for, rows_of
 from marquee_datasets.images import BACKDROP_SIZE, LOGO_SIZE, POSTER_SIZE, _colour, _labelled
 from marquee_datasets.movie_media import owner_images
 
@@ -36,9 +36,7 @@ COLLECTION_EXTRAS = {"poster": lambda rng, n: rng.integers(0, 3, n), "backdrop":
 
 def _with_series_language(table: pa.Table, series: pa.Table) -> pa.Table:
     """table (with series_id) plus its series' original_language."""
-    ids = series.column("id").to_numpy()
-    order = np.argsort(ids)
-    rows = order[np.searchsorted(ids[order], table.column("series_id").to_numpy())]
+    rows = rows_of(series.column("id").to_numpy(), table.column("series_id").to_numpy())
     return table.append_column("original_language", series.column("original_language").take(pa.array(rows)))
 
 

@@ -25,7 +25,7 @@ import pyarrow.compute as pc
 
 from marquee_datasets import languages as lang_module
 from marquee_datasets import tv_vocab, vocab
-from marquee_datasets.columns import cat, rng_for
+from marquee_datasets.columns import cat, rng_for, rows_of
 
 TABLES: tuple[str, ...] = ("series_translations", "season_translations", "episode_translations",
                            "person_translations", "tv_genre_translations")
@@ -105,9 +105,8 @@ def translation_tables(tables: dict[str, pa.Table], seed: int) -> dict[str, pa.T
     rank = _rank(series.column("popularity").to_numpy())
     n = len(ids)
     # Seasons and episodes find their series' row (and so its translation mask) by id.
-    order = np.argsort(ids)
-    season_row = order[np.searchsorted(ids[order], seasons.column("series_id").to_numpy())]
-    episode_row = order[np.searchsorted(ids[order], episodes.column("series_id").to_numpy())]
+    season_row = rows_of(ids, seasons.column("series_id").to_numpy())
+    episode_row = rows_of(ids, episodes.column("series_id").to_numpy())
     season_numbers = seasons.column("season_number").to_numpy()
     episode_numbers = episodes.column("episode_number").to_numpy()
 

@@ -18,8 +18,7 @@ from sanic.response import HTTPResponse
 
 from edge import errors
 from edge.auth_listener import start_listener
-from edge.assemble import FileCache
-from edge.content_listener import ContentProtocol
+from edge.content_listener import ContentProtocol, CurrentRelease
 from edge.upstream_protocol import start_unix_listener
 from edge.gate import Decision, Gate, key_from, poll_registry
 from edge.ratelimit import RateLimiter
@@ -51,9 +50,9 @@ def create_app(settings: Settings, name: str = "marquee_edge") -> Sanic:
         app.ctx.snapshot = RegistrySnapshot(settings.registry_path, settings.plans)
         app.ctx.gate = Gate(app.ctx.snapshot, app.ctx.limiter, settings.redis_down_policy)
         app.ctx.auth_listener = await start_listener(app.ctx.gate, str(settings.auth_socket), settings.edge_backlog)
-        app.ctx.file_cache = FileCache()  # one for every nginx connection
+        release = CurrentRelease(settings.current_link)  # one for every nginx connection
         app.ctx.content_listener = await start_unix_listener(
-            lambda: ContentProtocol(app.ctx.gate, settings.current_link, settings.languages, app.ctx.file_cache),
+            lambda: ContentProtocol(app.ctx.gate, release, settings.languages),
             str(settings.content_socket), settings.edge_backlog)
         # Everything loaded so far lives as long as the process: keep it out of the cyclic GC's scans.
         gc.freeze()

@@ -13,7 +13,7 @@ from edge.content import (
     APPENDABLE, LEGACY, ContentError, Query, append_names, empty_page, language_filter, legacy_trailers,
     namespace_of, page_number, without_id,
 )
-from edge.languages import candidates
+from edge.languages import UNTRANSLATED, candidates, suffix_for
 
 # Only plain segments: the path comes from the raw request line, and a dot could climb out of the release.
 SAFE_PATH = re.compile(r"^/3(/[A-Za-z0-9_-]+)+/?$")
@@ -74,22 +74,28 @@ class FileCache:
         self.size = 0
 
 
-def read_first(root: str, names: list[str], cache: FileCache | None = None) -> bytes | None:
-    """The first of `names` (relative to root) that exists."""
-    for name in names:
-        path = f"{root}/{name}"
-        body = cache.read(path) if cache is not None else read_file(path)
-        if body is not None:
-            return body
-    return None
+class ReleaseFiles:
+    """One release's files as an answer reads them: by the language rule, through the cache if any."""
+
+    def __init__(self, root: str, languages: list[str], cache: FileCache | None = None) -> None:
+        self.root = root
+        self.languages = languages
+        self.cache = cache
+
+    def first(self, names: list[str]) -> bytes | None:
+        """The first of `names` (relative to the root) that exists."""
+        for name in names:
+            path = f"{self.root}/{name}"
+            body = self.cache.read(path) if self.cache is not None else read_file(path)
+            if body is not None:
+                return body
+        return None
+
+    def document(self, uri: str, query: Query) -> bytes | None:
+        return self.first(candidates(uri, query.language, query.fallback_language, self.languages))
 
 
-def document(root: str, uri: str, query: Query, languages: list[str], cache: FileCache | None = None) -> bytes | None:
-    return read_first(root, candidates(uri, query.language, query.fallback_language, languages), cache)
-
-
-def merged_videos(root: str, uri: str, body: bytes, query: Query, languages: list[str],
-                  cache: FileCache | None = None) -> bytes:
+def merged_videos(files: ReleaseFiles, uri: str, body: bytes, query: Query) -> bytes:
     """`include_video_language`: the videos of every language asked for, newest first.
 
     Videos are rendered per language (`videos.json` holds the default language's, `videos.de-DE.json`
@@ -100,9 +106,10 @@ def merged_videos(root: str, uri: str, body: bytes, query: Query, languages: lis
     if query.language:
         wanted.add(query.language.split("-")[0].lower())
     results: dict[str, dict] = {}
-    for position, tag in enumerate(languages):
+    for position, tag in enumerate(files.languages):
         if tag.split("-")[0].lower() in wanted:
-            part = read_first(root, [f"{uri.lstrip('/')}{'' if position == 0 else '.' + tag}.json"], cache)
+            # The variant names site_gen.languages gives: none for the first language, `.<tag>` after.
+            part = files.first([f"{uri.lstrip('/')}{'' if position == 0 else '.' + tag}.json"])
             for video in orjson.loads(part)["results"] if part else ():
                 results.setdefault(video.get("id") or video.get("key"), video)
     doc = orjson.loads(body)
@@ -119,19 +126,16 @@ LOCALIZED_LISTS = {"similar": ("results",), "recommendations": ("results",), "mo
 _ITEM_TEXT = {"movie": ("title", "overview"), "tv": ("name", "overview")}
 
 
-def localized(root: str, body: bytes, uri: str, query: Query, languages: list[str],
-              cache: FileCache | None = None) -> bytes:
+def localized(files: ReleaseFiles, body: bytes, uri: str, query: Query) -> bytes:
     """A list in another language: each item's title (or name) and overview from that title's own
     document in the language asked for, so the fallbacks are exactly the details' (original title,
     empty overview, or the opt-in fallback_language). Rendering every list in 14 languages would
     multiply the release's files; these reads come from the file cache."""
     kind = uri.rsplit("/", 1)[-1]
-    if kind not in LOCALIZED_LISTS or (kind == "movies" and not uri.startswith("/3/keyword/")):
+    if kind == "movies" and not uri.startswith("/3/keyword/"):
         return body
-    if not query.language and not query.fallback_language:
-        return body
-    if candidates("/x", query.language, query.fallback_language, languages)[0] == "x.json":
-        return body  # the default language: the list is already in it
+    if suffix_for(query.language, files.languages, UNTRANSLATED) == "":
+        return body  # no language, or the default one: the list is already in it
     media = "tv" if uri.startswith("/3/tv/") or kind == "tv_credits" else "movie"
     doc = orjson.loads(body)
     texts: dict[tuple[str, int], dict] = {}
@@ -143,7 +147,7 @@ def localized(root: str, body: bytes, uri: str, query: Query, languages: list[st
                 continue
             found = texts.get((item_media, item["id"]))
             if found is None:
-                detail = document(root, f"/3/{item_media}/{item['id']}", query, languages, cache)
+                detail = files.document(f"/3/{item_media}/{item['id']}", query)
                 found = texts[(item_media, item["id"])] = orjson.loads(detail) if detail else {}
             for field in fields:
                 if field in found and field in item:
@@ -151,15 +155,14 @@ def localized(root: str, body: bytes, uri: str, query: Query, languages: list[st
     return orjson.dumps(doc)
 
 
-def filtered(root: str, body: bytes, uri: str, query: Query, languages: list[str],
-             cache: FileCache | None = None) -> bytes:
+def filtered(files: ReleaseFiles, body: bytes, uri: str, query: Query) -> bytes:
     kind = uri.rsplit("/", 1)[-1]
     if kind in LOCALIZED_LISTS:
-        return localized(root, body, uri, query, languages, cache)
+        return localized(files, body, uri, query)
     if kind == "images":
         return language_filter(body, query.language, query.include_image_language, FILTERED["images"])
     if kind == "videos" and query.include_video_language:
-        return merged_videos(root, uri, body, query, languages, cache)
+        return merged_videos(files, uri, body, query)
     return body
 
 
@@ -167,17 +170,18 @@ def assemble(root: str, query: Query, languages: list[str], cache: FileCache | N
     """The answer body for `query`, or ContentError with TMDB's error; files come through `cache` if given."""
     if not SAFE_PATH.match(query.path):
         raise ContentError(errors.NOT_FOUND)
+    files = ReleaseFiles(root, languages, cache)
     page = page_number(query.page)
     names = append_names(query.append_to_response) if query.append_to_response else []
     uri = query.path.rstrip("/")
-    body = document(root, uri if page == 1 else f"{uri}.page{page}", query, languages, cache)
+    body = files.document(uri if page == 1 else f"{uri}.page{page}", query)
     if body is None and page > 1:
-        first = document(root, uri, query, languages, cache)
+        first = files.document(uri, query)
         if first is not None and b'"total_pages"' in first:
             return empty_page(first, page)
     if body is None:
         raise ContentError(errors.NOT_FOUND)
-    body = filtered(root, body, uri, query, languages, cache)
+    body = filtered(files, body, uri, query)
     namespace = namespace_of(uri)
     if not names or namespace is None:
         return body
@@ -186,10 +190,10 @@ def assemble(root: str, query: Query, languages: list[str], cache: FileCache | N
         resource = LEGACY.get(name, name)
         if resource not in APPENDABLE[namespace] or (name in LEGACY and namespace != "movie"):
             continue  # unknown names are ignored, as at TMDB
-        part = document(root, f"{uri}/{resource}", query, languages, cache)
+        part = files.document(f"{uri}/{resource}", query)
         if part is None:
             continue
-        part = filtered(root, part, f"{uri}/{resource}", query, languages, cache)
+        part = filtered(files, part, f"{uri}/{resource}", query)
         part = legacy_trailers(part) if name == "trailers" else without_id(part)
         parts.append(b',"' + name.encode() + b'":' + part)
     return b"".join(parts) + b"}"

@@ -49,15 +49,35 @@ def parse_target(target: str) -> tuple[str, dict[str, str]]:
     return unquote(parts.path), params
 
 
-class ContentProtocol(UpstreamProtocol):
-    def __init__(self, gate: Gate, current: Path, languages: list[str], cache: FileCache | None = None) -> None:
-        super().__init__()
-        self.gate = gate
+class CurrentRelease:
+    """The release `current` points at, and the file cache of it, shared by every nginx connection.
+
+    One readlink per answer; the full realpath (a syscall per path component) and a cache clear
+    only when the link changed, i.e. once per publish or rollback, not once per connection.
+    """
+
+    def __init__(self, current: Path, cache: FileCache | None = None) -> None:
         self.current = current
-        self.languages = languages
+        self.cache = cache if cache is not None else FileCache()
         self._link: str | None = None
         self._root = ""
-        self.cache = cache if cache is not None else FileCache()
+
+    def root(self) -> str:
+        """Resolved once per answer, so all of an answer's files come from one release."""
+        target = os.readlink(self.current)
+        if target != self._link:
+            self._root = os.path.realpath(self.current)
+            self._link = target
+            self.cache.clear()  # the old release's files are no longer asked for
+        return self._root
+
+
+class ContentProtocol(UpstreamProtocol):
+    def __init__(self, gate: Gate, release: CurrentRelease, languages: list[str]) -> None:
+        super().__init__()
+        self.gate = gate
+        self.release = release
+        self.languages = languages
 
     def handle(self, head: bytes, slot: list) -> None:
         line_end = head.find(b"\r\n")
@@ -94,21 +114,8 @@ class ContentProtocol(UpstreamProtocol):
 
         self.gate.limiter.hit(grant.account_id, grant.limit, done)
 
-    def release_root(self) -> str:
-        """The release `current` points at now, resolved once per answer so all its files match.
-
-        One readlink per answer; the full realpath (a syscall per path component) only when the
-        link changed, i.e. after a publish or rollback.
-        """
-        target = os.readlink(self.current)
-        if target != self._link:
-            self._root = os.path.realpath(self.current)
-            self._link = target
-            self.cache.clear()  # the old release's files are no longer asked for
-        return self._root
-
     def answer(self, path: str, params: dict[str, str]) -> bytes:
-        root = self.release_root()
+        root = self.release.root()
         query = Query(
             path=path,
             language=params.get("language"),
@@ -118,4 +125,4 @@ class ContentProtocol(UpstreamProtocol):
             include_image_language=params.get("include_image_language"),
             include_video_language=params.get("include_video_language"),
         )
-        return assemble(root, query, self.languages, self.cache)
+        return assemble(root, query, self.languages, self.release.cache)

@@ -47,6 +47,7 @@ def prepare_credits(con: duckdb.DuckDBPyConnection) -> bool:
 
 def collect(con: duckdb.DuckDBPyConnection, settings: Settings) -> list[Documents]:
     with_tv = prepare_credits(con)
+    con.execute(load_sql("person_credits_page.sql"))
     documents = [
         from_sql(con, DETAILS, "person_details.sql"),
         from_sql(con, MOVIE_CREDITS, "person_movie_credits.sql"),

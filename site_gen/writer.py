@@ -57,11 +57,10 @@ class Writer:
         # uri -> hash of the previous release's document, when building incrementally.
         self.previous = Path(previous) if previous is not None else None
         self._previous_hashes = read_manifest(self.previous) if self.previous is not None else {}
-        self._hashes: dict[str, str] = {}
+        self._hashes: dict[str, str] = {}  # every uri written, with its content hash
         self.linked = 0
         self.root.mkdir(parents=True, exist_ok=True)
         self._mtime_ns = int((time.time() if mtime is None else mtime) * 1e9)
-        self._written: set[str] = set()
         self._dirs: set[Path] = set()
         self._files = 0
         self._bytes = 0
@@ -79,7 +78,7 @@ class Writer:
     def write(self, uri: str, document: Any) -> Path:
         """Write document (a Python object, or JSON already serialised as bytes) as uri's .json and .json.gz."""
         path = self.path_for(uri)
-        if uri in self._written:
+        if uri in self._hashes:
             raise WriterError(f"refusing to write {uri} twice")
         data = document if isinstance(document, bytes) else orjson.dumps(document)
         parent = path.parent
@@ -87,13 +86,13 @@ class Writer:
             parent.mkdir(parents=True, exist_ok=True)
             self._dirs.add(parent)
         digest = hashlib.blake2b(data, digest_size=16).hexdigest()
-        self._hashes[uri] = digest
-        if self._previous_hashes.get(uri) == digest and self._link_previous(path, len(data)):
-            self._written.add(uri)
+        targets = files_for(path, len(data))
+        if self._previous_hashes.get(uri) == digest and self._link_previous(targets, len(data)):
+            self._hashes[uri] = digest
             return path
         outputs = [(path, data)]
-        if len(data) >= GZIP_MIN_BYTES:
-            outputs.append((path.with_name(path.name + ".gz"), gzip.compress(data, compresslevel=GZIP_LEVEL, mtime=0)))
+        if len(targets) > 1:
+            outputs.append((targets[1], gzip.compress(data, compresslevel=GZIP_LEVEL, mtime=0)))
         times = (self._mtime_ns, self._mtime_ns)
         for target, payload in outputs:
             # O_EXCL: never replace a file, even one this Writer did not create. Raw fds and
@@ -106,24 +105,19 @@ class Writer:
                 os.utime(fd, ns=times)
             finally:
                 os.close(fd)
-        self._written.add(uri)
+        self._hashes[uri] = digest
         self._files += len(outputs)
         self._bytes += sum(len(payload) for _, payload in outputs)
         return path
 
-    def _link_previous(self, path: Path, size: int) -> bool:
-        """Hard-link path (and its gzip twin, which exists exactly when the same bytes are at least
-        GZIP_MIN_BYTES) from the previous release; False (and nothing left behind) if it cannot."""
+    def _link_previous(self, targets: list[Path], size: int) -> bool:
+        """Hard-link the targets (the document and its twin, if any) from the previous release; False
+        (and nothing left behind) if it cannot."""
         assert self.previous is not None
-        relative = path.relative_to(self.root)
-        pairs = [(self.previous / relative, path)]
-        if size >= GZIP_MIN_BYTES:
-            twin = relative.with_name(relative.name + ".gz")
-            pairs.append((self.previous / twin, path.with_name(path.name + ".gz")))
         made: list[Path] = []
         try:
-            for source, target in pairs:
-                os.link(source, target)
+            for target in targets:
+                os.link(self.previous / target.relative_to(self.root), target)
                 made.append(target)
         except OSError:  # another disk, a pruned release: write it instead
             for target in made:
@@ -142,7 +136,7 @@ class Writer:
         return path
 
     def summary(self) -> WriteSummary:
-        return WriteSummary(documents=len(self._written), files=self._files, bytes=self._bytes)
+        return WriteSummary(documents=len(self._hashes), files=self._files, bytes=self._bytes)
 
 
 def read_manifest(release: Path) -> dict[str, str]:
@@ -152,3 +146,8 @@ def read_manifest(release: Path) -> dict[str, str]:
     except FileNotFoundError:
         return {}
     return dict(line.split("\t", 1) for line in text.splitlines() if "\t" in line)
+
+
+def files_for(path: Path, size: int) -> list[Path]:
+    """The files of one document: its .json, then its gzip twin when it is worth one."""
+    return [path, path.with_name(path.name + ".gz")] if size >= GZIP_MIN_BYTES else [path]

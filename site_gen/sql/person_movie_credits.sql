@@ -1,21 +1,2 @@
--- /3/person/{person_id}/movie_credits: every cast and crew row of the person (items prepared by
--- person_credit_items.sql). Newest films first, undated (announced) ones before them, like a
--- filmography; ties by movie id and credit id. "id" comes first (TMDB sends it last) because the
--- edge splices sub-resources by that key.
-WITH lists AS (
-    SELECT person_id,
-           list(item ORDER BY sort_date DESC NULLS FIRST, media_id, credit_id) FILTER (WHERE role = 'cast') AS "cast",
-           list(item ORDER BY sort_date DESC NULLS FIRST, media_id, credit_id) FILTER (WHERE role = 'crew') AS crew
-    FROM person_credit_items
-    WHERE media_type = 'movie'
-    GROUP BY person_id
-)
-SELECT
-    '/3/person/' || cp.id || '/movie_credits' AS uri,
-    encode(to_json({
-        'id': cp.id,
-        'cast': coalesce(l."cast", []::JSON[]),
-        'crew': coalesce(l.crew, []::JSON[])
-    })) AS body
-FROM credited_people cp
-LEFT JOIN lists l ON l.person_id = cp.id
+-- /3/person/{person_id}/movie_credits (person_credits_page.sql).
+SELECT * FROM person_credits_page('movie')
