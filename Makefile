@@ -4,7 +4,6 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 MARQUEE := $(BIN)/marquee
-SYSTEM_PACKAGES := nginx redis-server wrk
 export PATH := $(PATH):/usr/sbin:/sbin
 
 .DEFAULT_GOAL := help
@@ -12,11 +11,13 @@ export PATH := $(PATH):/usr/sbin:/sbin
 help: ## Show this menu
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
 
-deps: ## Install nginx, redis-server and wrk from Debian packages when missing
+deps: ## Install nginx (with its Lua module), redis-server and wrk from Debian packages when missing
 	@missing=""; \
 	command -v nginx >/dev/null || missing="$$missing nginx"; \
 	command -v redis-server >/dev/null || missing="$$missing redis-server"; \
 	command -v wrk >/dev/null || missing="$$missing wrk"; \
+	test -e /usr/lib/nginx/modules/ngx_http_lua_module.so || missing="$$missing libnginx-mod-http-lua"; \
+	test -e /usr/share/lua/5.1/resty/core.lua || missing="$$missing lua-resty-core"; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ]; then SUDO=""; \
 	  elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then SUDO="sudo"; \

@@ -8,6 +8,7 @@ figure is plain req/s over appended req/s (median of paired rounds). Target: at 
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import tempfile
 from pathlib import Path
@@ -33,7 +34,7 @@ def main() -> None:
     args = parser.parse_args()
 
     home = Path(tempfile.mkdtemp(prefix="marquee-append-bench-"))
-    settings = from_env({"MARQUEE_HOME": str(home), "MARQUEE_API_PORT": str(free_port()),
+    settings = from_env({**os.environ, "MARQUEE_HOME": str(home), "MARQUEE_API_PORT": str(free_port()),
                          "MARQUEE_IMAGE_PORT": str(free_port()), "MARQUEE_PLANS": "bench=20000"})
     if args.release:
         release = args.release.resolve()
@@ -62,7 +63,7 @@ def main() -> None:
             args.rounds,
             lambda: wrk.run(url, args.seconds, args.connections, appended),
             lambda: wrk.run(url, args.seconds, args.connections, plain),
-            ("details + 5 appends (nginx -> edge)", "plain details (nginx, auth_request)"))
+            (f"details + 5 appends ({settings.gate} gate)", f"plain details ({settings.gate} gate)"))
     finally:
         stack.stop()
         shutil.rmtree(home, ignore_errors=True)

@@ -82,7 +82,7 @@ def main() -> None:
     args = parser.parse_args()
 
     home = Path(tempfile.mkdtemp(prefix="marquee-bench-"))
-    settings = from_env({"MARQUEE_HOME": str(home), "MARQUEE_API_PORT": str(free_port()),
+    settings = from_env({**os.environ, "MARQUEE_HOME": str(home), "MARQUEE_API_PORT": str(free_port()),
                          "MARQUEE_IMAGE_PORT": str(free_port()), "MARQUEE_PLANS": "bench=20000"})
     path = make_release(home, args.file)
     size = (home / "current" / (path.lstrip("/") + ".json")).stat().st_size
@@ -95,14 +95,15 @@ def main() -> None:
     static_url = f"http://127.0.0.1:{static_port}"
     try:
         print(f"wrk -t1 -c{args.connections} -d{args.seconds}s, {args.rounds} rounds, {args.accounts} accounts, "
-              f"file {path} ({size} bytes)", flush=True)
+              f"file {path} ({size} bytes), MARQUEE_GATE={settings.gate}, {settings.nginx_workers} nginx workers",
+              flush=True)
         wrk.run(static_url, 2, args.connections, static_script)  # warm up page cache and connections
         wrk.run(settings.api_base_url, 2, args.connections, auth_script)
         ratios = wrk.paired_rounds(
             args.rounds,
             lambda: wrk.run(static_url, args.seconds, args.connections, static_script),
             lambda: wrk.run(settings.api_base_url, args.seconds, args.connections, auth_script),
-            ("static (bare nginx, no key)", "authenticated (nginx + edge + redis)"))
+            ("static (bare nginx, no key)", f"authenticated ({settings.gate} gate + redis)"))
     finally:
         bare.send_signal(signal.SIGQUIT)
         bare.wait(10)

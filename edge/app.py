@@ -23,7 +23,7 @@ from edge.upstream_protocol import start_unix_listener
 from edge.gate import Decision, Gate, key_from, poll_registry
 from edge.ratelimit import RateLimiter
 from edge.redis_wire import RedisWire
-from marquee.registry import RegistrySnapshot
+from marquee.registry import RegistrySnapshot, export_grants
 from marquee.settings import Settings
 
 log = logging.getLogger("marquee.edge")
@@ -34,6 +34,16 @@ JSON = "application/json;charset=utf-8"
 def error_response(decision: Decision) -> HTTPResponse:
     error = decision.error or errors.INTERNAL
     return HTTPResponse(error.body(), status=error.http_status, headers=decision.headers, content_type=JSON)
+
+
+def redis_down_counts(edge_counts: dict[str, int], gate_header: str | None) -> dict[str, int]:
+    """The edge's Redis-down counters plus nginx's gate's, which nginx sends as `refused=N;admitted=M;…`."""
+    counts = dict(edge_counts)
+    for part in (gate_header or "").split(";"):
+        name, _, value = part.partition("=")
+        if name in counts and value.isdigit():
+            counts[name] += int(value)
+    return counts
 
 
 def create_app(settings: Settings, name: str = "marquee_edge") -> Sanic:
@@ -49,6 +59,7 @@ def create_app(settings: Settings, name: str = "marquee_edge") -> Sanic:
         app.ctx.limiter = RateLimiter(RedisWire(settings.redis_url, timeout=1.0), settings.rate_window_seconds)
         app.ctx.snapshot = RegistrySnapshot(settings.registry_path, settings.plans)
         app.ctx.gate = Gate(app.ctx.snapshot, app.ctx.limiter, settings.redis_down_policy)
+        export_grants(app.ctx.snapshot.grants, settings.gate_grants)  # before nginx starts
         app.ctx.auth_listener = await start_listener(app.ctx.gate, str(settings.auth_socket), settings.edge_backlog)
         release = CurrentRelease(settings.current_link)  # one for every nginx connection
         app.ctx.content_listener = await start_unix_listener(
@@ -58,7 +69,7 @@ def create_app(settings: Settings, name: str = "marquee_edge") -> Sanic:
         gc.freeze()
         gc.set_threshold(50_000, 20, 20)  # the hot path allocates no cycles; collect rarely
         app.ctx.poller = asyncio.get_running_loop().create_task(
-            poll_registry(app.ctx.snapshot, settings.registry_poll_seconds)
+            poll_registry(app.ctx.snapshot, settings.registry_poll_seconds, settings.gate_grants)
         )
 
     @app.after_server_stop
@@ -77,7 +88,7 @@ def create_app(settings: Settings, name: str = "marquee_edge") -> Sanic:
             "status": "ok",
             "release": build_file.read_text().strip() if build_file.exists() else None,
             "keys": len(app.ctx.snapshot.grants),
-            "redis_down": app.ctx.gate.redis_down,
+            "redis_down": redis_down_counts(app.ctx.gate.redis_down, request.headers.get("x-marquee-gate")),
             "limiter": {"batches": app.ctx.limiter.batches, "hits": app.ctx.limiter.hits},
         }
         return HTTPResponse(orjson.dumps(body), content_type=JSON)

@@ -49,6 +49,21 @@ def parse_target(target: str) -> tuple[str, dict[str, str]]:
     return unquote(parts.path), params
 
 
+def admitted_window(value: str | None) -> WindowStats | None:
+    """The window nginx's gate reported for a request it admitted: `limit remaining reset`.
+
+    Only nginx reaches this socket, and it sends no client header here (proxy_pass_request_headers
+    off), so the header cannot come from a client.
+    """
+    if value is None:
+        return None
+    parts = value.split()
+    if len(parts) != 3 or not all(p.isdigit() for p in parts):
+        return None
+    limit, remaining, reset = map(int, parts)
+    return WindowStats(True, limit, remaining, reset, 0)
+
+
 class CurrentRelease:
     """The release `current` points at, and the file cache of it, shared by every nginx connection.
 
@@ -86,14 +101,6 @@ class ContentProtocol(UpstreamProtocol):
         target = rest.rpartition(" ")[0] or rest
         path, params = parse_target(target)
         head_only = method == "HEAD"
-        outcome = self.gate.check_key(key_from(params.get("api_key"), header_value(head, b"\r\nAuthorization:")))
-        if isinstance(outcome, Decision):
-            self.fill(slot, error_response(outcome, head_only))
-            return
-        grant = outcome
-        if method not in ("GET", "HEAD"):
-            self.fill(slot, error_response(Decision(errors.METHOD_NOT_ALLOWED)))
-            return
 
         def done(window: object) -> None:
             if not (isinstance(window, WindowStats) and window.admitted):
@@ -111,6 +118,20 @@ class ContentProtocol(UpstreamProtocol):
                 return
             headers["Cache-Control"] = CACHE_CONTROL["catalogue"]
             self.fill(slot, response(200, body, headers, head_only))
+
+        admitted = admitted_window(header_value(head, b"\r\nX-Marquee-Admitted:"))
+        if admitted is None:
+            outcome = self.gate.check_key(key_from(params.get("api_key"), header_value(head, b"\r\nAuthorization:")))
+            if isinstance(outcome, Decision):
+                self.fill(slot, error_response(outcome, head_only))
+                return
+            grant = outcome
+        if method not in ("GET", "HEAD"):
+            self.fill(slot, error_response(Decision(errors.METHOD_NOT_ALLOWED, window_headers(admitted) if admitted else {})))
+            return
+        if admitted is not None:  # nginx's gate (MARQUEE_GATE=nginx) has checked and counted it
+            done(admitted)
+            return
 
         self.gate.limiter.hit(grant.account_id, grant.limit, done)
 

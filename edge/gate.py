@@ -10,12 +10,13 @@ import asyncio
 import logging
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from redis.exceptions import RedisError
 
 from edge import errors
 from edge.ratelimit import RateLimiter, WindowStats
-from marquee.registry import KeyGrant, RegistrySnapshot, hash_key
+from marquee.registry import KeyGrant, RegistrySnapshot, export_grants, hash_key
 
 log = logging.getLogger("marquee.edge")
 
@@ -103,12 +104,16 @@ class Gate:
         return Decision(errors.SERVICE_OFFLINE, {"Retry-After": "5", "X-RateLimit-Limit": str(limit)})
 
 
-async def poll_registry(snapshot: RegistrySnapshot, every_seconds: float) -> None:
-    """Pick up new, deleted and suspended keys and plan changes within `every_seconds`."""
+async def poll_registry(snapshot: RegistrySnapshot, every_seconds: float, export_to: Path) -> None:
+    """Pick up new, deleted and suspended keys and plan changes within `every_seconds`.
+
+    Each change is also exported for nginx's gate (MARQUEE_GATE=nginx), which polls the export.
+    """
     while True:
         await asyncio.sleep(every_seconds)
         try:
             if snapshot.refresh():
                 log.info("registry_reloaded keys=%d", len(snapshot.grants))
+            export_grants(snapshot.grants, export_to)
         except Exception:  # a locked or briefly missing file must not stop the poller
             log.exception("registry_reload_failed")

@@ -24,7 +24,8 @@ from edge.redis_wire import RedisWire
 
 log = logging.getLogger("marquee.edge")
 
-SCRIPT = (Path(__file__).parent / "ratelimit.lua").read_text()
+SCRIPT_PATH = Path(__file__).parent / "ratelimit.lua"  # nginx's gate (MARQUEE_GATE=nginx) runs it too
+SCRIPT = SCRIPT_PATH.read_text()
 SCRIPT_SHA = hashlib.sha1(SCRIPT.encode()).hexdigest()
 KEY_PREFIX = "marquee:window:"
 

@@ -36,6 +36,14 @@ def as_exception(reply: object) -> Exception | None:
     return None
 
 
+def redis_address(url: str) -> tuple[str, int | None, int]:
+    """(host, port, db) of a redis:// URL, or (socket path, None, db) of a unix:// one."""
+    parsed = urlparse(url)
+    if parsed.scheme == "unix":
+        return parsed.path, None, int(parse_qs(parsed.query).get("db", ["0"])[0])
+    return parsed.hostname or "127.0.0.1", parsed.port or 6379, int((parsed.path or "/0").strip("/") or 0)
+
+
 class _Protocol(asyncio.Protocol):
     def __init__(self, owner: "RedisWire") -> None:
         self.owner = owner
@@ -58,12 +66,7 @@ class RedisWire:
     """One connection, replies matched to requests in order; reconnects on the next call."""
 
     def __init__(self, url: str, timeout: float = 1.0, connect_timeout: float = 0.5) -> None:
-        parsed = urlparse(url)
-        self.url = parsed
-        if parsed.scheme == "unix":
-            self.db = int(parse_qs(parsed.query).get("db", ["0"])[0])
-        else:
-            self.db = int((parsed.path or "/0").strip("/") or 0)
+        self.host, self.port, self.db = redis_address(url)
         self.timeout = timeout
         self.connect_timeout = connect_timeout
         self._protocol: _Protocol | None = None
@@ -71,11 +74,10 @@ class RedisWire:
 
     async def connect(self) -> None:
         loop = asyncio.get_running_loop()
-        if self.url.scheme == "unix":
-            coro = loop.create_unix_connection(lambda: _Protocol(self), self.url.path)
+        if self.port is None:
+            coro = loop.create_unix_connection(lambda: _Protocol(self), self.host)
         else:
-            coro = loop.create_connection(lambda: _Protocol(self), self.url.hostname or "127.0.0.1",
-                                          self.url.port or 6379)
+            coro = loop.create_connection(lambda: _Protocol(self), self.host, self.port)
         try:
             _, protocol = await asyncio.wait_for(coro, self.connect_timeout)
         except asyncio.TimeoutError:

@@ -226,3 +226,25 @@ class RegistrySnapshot:
 
     def close(self) -> None:
         self._db.close()
+
+
+def export_grants(grants: dict[str, KeyGrant], path: Path) -> bool:
+    """Write the grants for nginx's gate (nginx/lua/marquee_gate.lua); return whether they changed.
+
+    One line per key: digest, account id, limit, key state, account state, tab-separated. The
+    file and its `.serial` twin (a hash of the file) are each replaced by a rename, and the gate
+    reloads only when the serial changes, so a reader never sees half a file.
+    """
+    lines = [f"{digest}\t{g.account_id}\t{g.limit}\t{g.key_state}\t{g.account_state}\n"
+             for digest, g in sorted(grants.items())]
+    data = "".join(lines).encode()
+    serial = hashlib.blake2b(data, digest_size=16).hexdigest()
+    serial_path = path.with_name(path.name + ".serial")
+    if serial_path.exists() and serial_path.read_text() == serial and path.exists():
+        return False
+    path.parent.mkdir(parents=True, exist_ok=True)
+    for target, content in ((path, data), (serial_path, serial.encode())):
+        partial = target.with_name(target.name + ".partial")
+        partial.write_bytes(content)
+        partial.replace(target)
+    return True

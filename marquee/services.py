@@ -21,7 +21,11 @@ import jinja2
 
 from edge import errors
 from edge.languages import nginx_map_entries
+from edge.assemble import LOCALIZED_LISTS
+from edge.content import APPENDABLE, LEGACY, MAX_APPEND
 from edge.policy import CACHE_CONTROL
+from edge.redis_wire import redis_address
+from edge.ratelimit import KEY_PREFIX, SCRIPT_PATH as RATELIMIT_SCRIPT
 from marquee.settings import PROJECT_ROOT, Settings, to_env
 
 NGINX_TEMPLATE = PROJECT_ROOT / "nginx" / "marquee.conf.j2"
@@ -45,6 +49,77 @@ def _nginx_literal(text: str) -> str:
     return text
 
 
+def lua_literal(value: object) -> str:
+    """A Lua literal for a setting: strings in long brackets, sets as {name = true}, dicts as tables."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    if isinstance(value, str):
+        if "]==]" in value:
+            raise ValueError(f"cannot embed {value!r} in a Lua long string")
+        return f"[==[{value}]==]"
+    if isinstance(value, (set, frozenset)):
+        return lua_literal({item: True for item in sorted(value)})
+    if isinstance(value, dict):
+        # `[ [==[k]==] ]`: without the spaces `[[` would open a long string.
+        return "{" + ", ".join(f"[ {lua_literal(k)} ] = {lua_literal(v)}" for k, v in value.items()) + "}"
+    raise TypeError(f"no Lua literal for {value!r}")
+
+
+def gate_conf(settings: Settings) -> dict[str, str]:
+    """marquee_gate.init()'s table, as Lua literals: the edge's own bodies, script, keys and Redis."""
+    host, port, db = redis_address(settings.redis_url)
+    values: dict[str, object] = {
+        "grants_path": str(settings.gate_grants),
+        "serial_path": str(settings.gate_grants) + ".serial",
+        "script_path": str(RATELIMIT_SCRIPT),
+        "key_prefix": KEY_PREFIX,
+        "window_us": str(int(settings.rate_window_seconds * 1_000_000)),
+        "poll_seconds": settings.registry_poll_seconds,
+        # The cosocket's spelling of a unix socket is `unix:/path` with no port.
+        "redis_host": host if port is not None else f"unix:{host}",
+        "redis_db": str(db),
+        "redis_timeout_ms": 1000,  # as the edge's RedisWire: fail fast, the policy decides
+        "redis_keepalive_ms": 60000,
+        "redis_pool": 512,
+        "redis_down_policy": settings.redis_down_policy,
+        "invalid_key_body": errors.tmdb_error_body(errors.INVALID_KEY),
+        "suspended_key_body": errors.tmdb_error_body(errors.SUSPENDED_KEY),
+        "plan_expired_body": errors.tmdb_error_body(errors.PLAN_EXPIRED),
+        "service_offline_body": errors.tmdb_error_body(errors.SERVICE_OFFLINE),
+        "rate_limited_body": errors.tmdb_error_body(errors.rate_limited("@LIMIT@")),  # type: ignore[arg-type]
+    }
+    if port is not None:
+        values["redis_port"] = port
+    return {name: lua_literal(value) for name, value in values.items()}
+
+
+def append_conf(settings: Settings) -> dict[str, str]:
+    """marquee_append.init()'s table: edge/content.py's names, so nginx and the edge read one table."""
+    values = {
+        "current": str(settings.current_link),
+        "current_dir": str(settings.current_link.parent),
+        "appendable": dict(APPENDABLE),
+        "legacy": LEGACY,
+        "needs_edge": {"trailers"},  # a JSON rewrite, not a splice
+        "localized": set(LOCALIZED_LISTS),
+        "max_append": MAX_APPEND,
+        # Per nginx worker; at ~3 KB a document, about 60 MB when full. The hot titles' files fit.
+        "cached_files": 20000,
+        "cache_control": CACHE_CONTROL["catalogue"],
+    }
+    return {name: lua_literal(value) for name, value in values.items()}
+
+
+def lua_modules_dir(settings: Settings) -> Path:
+    modules = settings.nginx_modules_dir
+    if not (modules / "ngx_http_lua_module.so").exists():
+        raise ServiceError(f"MARQUEE_GATE=nginx needs nginx's Lua module in {modules} (MARQUEE_NGINX_MODULES_DIR): "
+                           "run `make deps` (apt-get install libnginx-mod-http-lua), or set MARQUEE_GATE=edge")
+    return modules
+
+
 def render_nginx_conf(settings: Settings) -> str:
     env = jinja2.Environment(undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
     template = env.from_string(NGINX_TEMPLATE.read_text())
@@ -54,7 +129,12 @@ def render_nginx_conf(settings: Settings) -> str:
         "service_offline": errors.SERVICE_OFFLINE,
         "internal": errors.INTERNAL,
     }
+    nginx_gate = settings.gate == "nginx"
     return template.render(
+        gate=settings.gate,
+        lua_modules=lua_modules_dir(settings) if nginx_gate else None,
+        lua_dir=PROJECT_ROOT / "nginx" / "lua",
+        lua_init={"marquee_gate": gate_conf(settings), "marquee_append": append_conf(settings)} if nginx_gate else {},
         run_as_root=os.geteuid() == 0,
         worker_processes=settings.nginx_workers,
         run_dir=settings.run_dir,
@@ -71,6 +151,16 @@ def render_nginx_conf(settings: Settings) -> str:
         cache=CACHE_CONTROL,
         bodies={name: _nginx_literal(errors.tmdb_error_body(e)) for name, e in bodies.items()},
     )
+
+
+def nginx_startup_errors(argv: list[str]) -> str:
+    """Why nginx would not start. Its error log keeps only alerts (no key may reach it), so start
+    it once more with start-up messages on stderr: it fails before it serves any request."""
+    try:
+        result = subprocess.run([*argv, "-g", "error_log stderr info;"], capture_output=True, text=True, timeout=5)
+    except subprocess.TimeoutExpired:
+        return "nginx started on the second try"
+    return result.stderr[-2000:]
 
 
 def wait_for(check, what: str, timeout: float, proc: subprocess.Popen | None = None, log: Path | None = None) -> None:
@@ -160,8 +250,11 @@ class Stack:
         conf.write_text(render_nginx_conf(self.settings))
         argv = [require_binary("nginx"), "-c", str(conf), "-p", str(self.settings.run_dir)]
         proc, log = self._spawn("nginx", argv)
-        wait_for(lambda: port_open(host, self.settings.api_port) and port_open(host, self.settings.image_port),
-                 "nginx", 10, proc, self.settings.log_dir / "nginx-error.log")
+        try:
+            wait_for(lambda: port_open(host, self.settings.api_port) and port_open(host, self.settings.image_port),
+                     "nginx", 10, proc, self.settings.log_dir / "nginx-error.log")
+        except ServiceError as exc:
+            raise ServiceError(f"{exc}\n{nginx_startup_errors(argv)}") from None
 
     def start(self, redis: bool = True) -> "Stack":
         self.settings.run_dir.mkdir(parents=True, exist_ok=True)

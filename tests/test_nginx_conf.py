@@ -5,13 +5,16 @@ from __future__ import annotations
 import re
 import subprocess
 
+import pytest
+
 from edge.policy import CACHE_CONTROL
-from marquee.services import render_nginx_conf, require_binary
+from marquee.services import ServiceError, gate_conf, render_nginx_conf, require_binary
 from marquee.settings import from_env
 
 
-def test_rendered_config_passes_nginx_t(tmp_path):
-    settings = from_env({"MARQUEE_HOME": str(tmp_path)})
+@pytest.mark.parametrize("gate", ["nginx", "edge"])
+def test_rendered_config_passes_nginx_t(tmp_path, gate):
+    settings = from_env({"MARQUEE_HOME": str(tmp_path), "MARQUEE_GATE": gate})
     settings.run_dir.mkdir(parents=True)
     settings.log_dir.mkdir(parents=True)
     conf = settings.run_dir / "nginx.conf"
@@ -34,3 +37,31 @@ def test_cache_policy_numbers_are_the_edge_policy(tmp_path):
     conf = render_nginx_conf(from_env({"MARQUEE_HOME": str(tmp_path)}))
     for value in CACHE_CONTROL.values():
         assert value in conf
+
+
+def test_each_gate_puts_its_own_check_in_front_of_the_static_files(tmp_path):
+    in_nginx = render_nginx_conf(from_env({"MARQUEE_HOME": str(tmp_path), "MARQUEE_GATE": "nginx"}))
+    in_edge = render_nginx_conf(from_env({"MARQUEE_HOME": str(tmp_path), "MARQUEE_GATE": "edge"}))
+    assert "access_by_lua_block" in in_nginx and "auth_request" not in in_nginx
+    assert "ngx_http_lua_module.so" in in_nginx
+    assert "auth_request /_auth;" in in_edge and "lua" not in in_edge
+
+
+def test_the_lua_gate_gets_the_edges_bodies_window_and_redis(tmp_path):
+    settings = from_env({"MARQUEE_HOME": str(tmp_path), "MARQUEE_RATE_WINDOW_SECONDS": "2.5",
+                         "MARQUEE_REDIS_URL": "redis://127.0.0.1:6399/3"})
+    conf = gate_conf(settings)
+    assert conf["window_us"] == "[==[2500000]==]"
+    assert (conf["redis_host"], conf["redis_port"], conf["redis_db"]) == ("[==[127.0.0.1]==]", "6399", "[==[3]==]")
+    assert '"status_code":7' in conf["invalid_key_body"] and '"status_code":36' in conf["plan_expired_body"]
+    assert "(@LIMIT@)" in conf["rate_limited_body"]  # the gate puts each account's limit there
+    unix = gate_conf(from_env({"MARQUEE_HOME": str(tmp_path)}))
+    assert unix["redis_host"] == f"[==[unix:{tmp_path / 'run' / 'redis.sock'}]==]" and "redis_port" not in unix
+
+
+def test_a_missing_lua_module_is_a_clear_error(tmp_path):
+    settings = from_env({"MARQUEE_HOME": str(tmp_path), "MARQUEE_NGINX_MODULES_DIR": str(tmp_path)})
+    with pytest.raises(ServiceError, match="libnginx-mod-http-lua"):
+        render_nginx_conf(settings)
+    assert "auth_request" in render_nginx_conf(from_env({"MARQUEE_HOME": str(tmp_path), "MARQUEE_GATE": "edge",
+                                                          "MARQUEE_NGINX_MODULES_DIR": str(tmp_path)}))

@@ -7,7 +7,7 @@ import sqlite3
 
 import pytest
 
-from marquee.registry import Registry, RegistryError, RegistrySnapshot, hash_key
+from marquee.registry import Registry, RegistryError, RegistrySnapshot, export_grants, hash_key
 
 PLANS = {"free": 20, "standard": 40, "pro": 120}
 
@@ -68,4 +68,26 @@ def test_snapshot_sees_changes_and_plan_limits(registry, tmp_path):
     registry.set_key_state(info.id, "deleted")
     snapshot.refresh()
     assert hash_key(key) not in snapshot.grants
+    snapshot.close()
+
+
+def test_the_export_for_nginx_holds_digests_states_and_limits_and_changes_its_serial(registry, tmp_path):
+    registry.create_account("acme", "free")
+    registry.create_account("zeta", "pro")
+    info, key = registry.create_key("acme")
+    _, other = registry.create_key("zeta")
+    snapshot = RegistrySnapshot(tmp_path / "registry.sqlite3", PLANS)
+    path = tmp_path / "run" / "gate-grants.tsv"
+    assert export_grants(snapshot.grants, path) is True
+    rows = sorted(line.split("\t") for line in path.read_text().splitlines())
+    acme = next(a.id for a in registry.accounts() if a.name == "acme")
+    assert [hash_key(key), str(acme), "20", "active", "active"] in rows and len(rows) == 2
+    assert key not in path.read_text() and other not in path.read_text()
+    serial = path.with_name("gate-grants.tsv.serial").read_text()
+    assert export_grants(snapshot.grants, path) is False  # unchanged: the gate need not reload
+    registry.set_key_state(info.id, "suspended")
+    snapshot.refresh()
+    assert export_grants(snapshot.grants, path) is True
+    assert path.with_name("gate-grants.tsv.serial").read_text() != serial
+    assert [hash_key(key), str(acme), "20", "suspended", "active"] in [l.split("\t") for l in path.read_text().splitlines()]
     snapshot.close()

@@ -7,6 +7,8 @@ import time
 import pytest
 import redis
 
+from tests.e2e.conftest import eventually
+
 pytestmark = pytest.mark.e2e
 
 
@@ -19,8 +21,10 @@ def test_no_key_in_registry_redis_or_logs(start_stack):
         stack.get("/3/configuration", sent, bearer=True)
         stack.get("/3/movie/999999999", sent)
         stack.client.post("/3/configuration", params={"api_key": sent})
-    stack.stack.stop_one("redis")  # an error path too
-    stack.get("/3/configuration", key)
+    stack.stack.stop_one("redis")  # an error path too, which the gate logs without the request
+    assert stack.get("/3/configuration", key).status_code == 503
+    error_log = stack.settings.log_dir / "nginx-error.log"
+    eventually(lambda: error_log.exists() and b"redis_down_refused count=1" in error_log.read_bytes())
     stack.stack.start_redis()
     time.sleep(1.5)  # nginx flushes its access log buffer every second
 
@@ -29,8 +33,9 @@ def test_no_key_in_registry_redis_or_logs(start_stack):
     dump = b"".join(k + b"".join(client.lrange(k, 0, -1)) for k in client.keys("*"))
     client.close()
     files = [stack.settings.registry_path, *stack.settings.home.glob("registry.sqlite3*"),
-             *stack.settings.log_dir.glob("*")]
+             *stack.settings.log_dir.glob("*"), *stack.settings.run_dir.glob("gate-grants*")]
     assert any(f.name == "nginx-access.log" and f.stat().st_size > 0 for f in files)
+    assert any(f.name == "gate-grants.tsv" and f.stat().st_size > 0 for f in files)
     for secret in (key, bad):
         assert secret.encode() not in dump
         for path in files:

@@ -16,9 +16,13 @@ pytestmark = pytest.mark.e2e
 WINDOW = 2.0  # seconds; short so the test can watch the window slide
 
 
-@pytest.fixture(scope="module")
-def short_window(start_stack):
-    return start_stack(MARQUEE_RATE_WINDOW_SECONDS=str(WINDOW))
+# Both gates (MARQUEE_GATE): the Lua gate in nginx and the edge's auth listener make the same decision.
+GATES = pytest.mark.parametrize("gate", ["nginx", "edge"])
+
+
+@pytest.fixture(scope="module", params=["nginx", "edge"])
+def short_window(start_stack, request):
+    return start_stack(MARQUEE_RATE_WINDOW_SECONDS=str(WINDOW), MARQUEE_GATE=request.param)
 
 
 def fresh_window_key(stack, account: str, plan: str = "free") -> str:
@@ -69,8 +73,9 @@ def test_all_keys_of_an_account_share_one_window(short_window):
     assert codes == [200, 200, 200, 200, 200, 429]
 
 
-def test_concurrent_requests_from_many_connections_never_over_admit(start_stack):
-    stack = start_stack(MARQUEE_PLANS="free=5,standard=10,pro=30,burst=50")
+@GATES
+def test_concurrent_requests_from_many_connections_never_over_admit(start_stack, gate):
+    stack = start_stack(MARQUEE_PLANS="free=5,standard=10,pro=30,burst=50", MARQUEE_GATE=gate)
     key = stack.account("burst", "burst")
     time.sleep(0.1)
     already = 50 - int(stack.get("/3/configuration", key).headers["X-RateLimit-Remaining"])
@@ -87,8 +92,9 @@ def test_concurrent_requests_from_many_connections_never_over_admit(start_stack)
     assert codes.count(429) == 400 - (50 - already)
 
 
-def test_redis_down_refuses_with_503_9_and_recovers(start_stack):
-    stack = start_stack(MARQUEE_REDIS_DOWN_POLICY="refuse")
+@GATES
+def test_redis_down_refuses_with_503_9_and_recovers(start_stack, gate):
+    stack = start_stack(MARQUEE_REDIS_DOWN_POLICY="refuse", MARQUEE_GATE=gate)
     key = stack.account("redisdown", "pro")
     stack.stack.stop_one("redis")
     response = stack.get("/3/configuration", key)
@@ -100,8 +106,9 @@ def test_redis_down_refuses_with_503_9_and_recovers(start_stack):
     eventually(lambda: stack.get("/3/configuration", key).status_code == 200)
 
 
-def test_redis_down_admit_policy_serves_and_counts(start_stack):
-    stack = start_stack(MARQUEE_REDIS_DOWN_POLICY="admit")
+@GATES
+def test_redis_down_admit_policy_serves_and_counts(start_stack, gate):
+    stack = start_stack(MARQUEE_REDIS_DOWN_POLICY="admit", MARQUEE_GATE=gate)
     key = stack.account("admitter", "pro")
     stack.stack.stop_one("redis")
     for _ in range(3):

@@ -1,0 +1,275 @@
+-- The key check and the sliding-window limit inside nginx, for the static /3 paths
+-- (MARQUEE_GATE=nginx; edge/gate.py is the same decision in the edge, for its own routes).
+--
+-- Why here: the auth_request subrequest alone cost nginx about 30 µs a request, more than the
+-- static file itself, and the edge's Python added 38 µs on top (README, "Hot path"). Deciding in
+-- the request's own access phase needs no subrequest and no Python: one SHA-256, one table
+-- lookup and one EVALSHA of edge/ratelimit.lua, the edge's own script on the edge's own Redis
+-- keys, so an account has one exact window whichever door a request takes.
+--
+-- Keys come from the registry export the edge writes (marquee/registry.py, `export_grants`):
+-- SHA-256 digests only, re-read when its serial changes.
+local ffi = require "ffi"
+local semaphore = require "ngx.semaphore"
+local ngx = ngx
+local sub, byte, tonumber, floor = string.sub, string.byte, tonumber, math.floor
+
+local M = {}
+
+local conf            -- the table nginx/marquee.conf.j2 passes to init()
+local grants = {}     -- binary SHA-256 of a key -> grant (see load_grants)
+local serial          -- the export's serial when `grants` was loaded
+local script_body, script_sha
+
+ffi.cdef [[unsigned char *SHA256(const unsigned char *d, size_t n, unsigned char *md);]]
+local digest_buf = ffi.new("unsigned char[32]")
+local function sha256_bin(text)
+    ffi.C.SHA256(text, #text, digest_buf)  -- OpenSSL, which nginx links
+    return ffi.string(digest_buf, 32)
+end
+
+local function unhex(text)
+    return (text:gsub("..", function(pair) return string.char(tonumber(pair, 16)) end))
+end
+
+local function bulk(text)
+    return "$" .. #text .. "\r\n" .. text .. "\r\n"
+end
+
+local function read_file(path)
+    local file = io.open(path, "rb")
+    if not file then return nil end
+    local text = file:read("*a")
+    file:close()
+    return text
+end
+
+local function load_grants()
+    local current = read_file(conf.serial_path)
+    if current == nil or current == serial then return end
+    local text = read_file(conf.grants_path)
+    if text == nil then return end
+    local loaded, accounts = {}, {}
+    -- digest_hex \t account_id \t limit \t key_state \t account_state
+    for digest, account_id, limit, key_state, account_state in
+            text:gmatch("(%x+)\t(%d+)\t(%d+)\t(%a+)\t(%a+)\n") do
+        local account = accounts[account_id .. ":" .. limit]
+        if account == nil then
+            account = {limit = limit,
+                       key_arg = bulk(conf.key_prefix .. account_id), limit_arg = bulk(limit),
+                       rate_limited = conf.rate_limited_body:gsub("@LIMIT@", limit)}
+            accounts[account_id .. ":" .. limit] = account
+        end
+        loaded[unhex(digest)] = {account = account, key_state = key_state, account_state = account_state}
+    end
+    grants, serial = loaded, current
+end
+
+function M.init(config)
+    conf = config
+    script_body = assert(read_file(conf.script_path), "cannot read " .. conf.script_path)
+    script_sha = (ngx.sha1_bin(script_body):gsub(".", function(c) return string.format("%02x", byte(c)) end))
+end
+
+local logged = {refused = 0, admitted = 0}
+
+local function log_redis_down()
+    local dict = ngx.shared.marquee_gate
+    for outcome, before in pairs(logged) do
+        local now = dict:get(outcome) or 0
+        if now > before then
+            ngx.log(ngx.ALERT, "redis_down_", outcome, " count=", now, " error=", dict:get("last_error"))
+            logged[outcome] = now
+        end
+    end
+end
+
+function M.init_worker()
+    load_grants()
+    -- Registry changes (new, suspended, deleted keys; plan changes) within one poll interval.
+    ngx.timer.every(conf.poll_seconds, function(premature)
+        if premature then return end
+        load_grants()
+        if ngx.worker.id() == 0 then log_redis_down() end
+    end)
+end
+
+-- Refusals go to nginx's @denied location, which renders the envelope from these variables.
+local function deny(status, body, limit)
+    local var = ngx.var
+    var.auth_status = status
+    var.auth_body = body
+    if limit then var.rl_limit = limit end
+    return ngx.exit(401)
+end
+
+local function count(what)
+    ngx.shared.marquee_gate:incr(what, 1, 0)
+end
+
+-- Counted here, logged by the worker's timer: a log line written inside a request would carry
+-- nginx's `request: "GET …?api_key=…"` suffix, and so the key.
+local function redis_down(account, err)
+    ngx.shared.marquee_gate:set("last_error", err)
+    if conf.redis_down_policy == "admit" then
+        count("admitted")
+        ngx.var.rl_limit = account.limit
+        ngx.header["X-Marquee-Unmetered"] = "1"
+        return
+    end
+    count("refused")
+    ngx.var.retry_after = "5"
+    return deny(503, conf.service_offline_body, account.limit)
+end
+
+local function key_of(var)
+    local key = var.arg_api_key
+    if key ~= nil and key ~= "" then return key end
+    local authorization = var.http_authorization
+    if authorization and sub(authorization, 1, 7):lower() == "bearer " then
+        return (sub(authorization, 8):gsub("^%s+", ""):gsub("%s+$", ""))
+    end
+    return nil
+end
+
+-- Hits are batched per worker, as the edge batches them (edge/ratelimit.py): every hit that
+-- arrives while one EVALSHA is in flight joins the next one. Redis runs the script atomically
+-- and in arrival order, so the window stays exact, while Redis's per-call cost (a read, a
+-- write and a script call: about 20 µs) is shared by the batch instead of paid per request.
+local queue = {}        -- hits waiting for the next call: {account=, sema=, ...}
+local in_flight = false -- whether some request is leading a call now
+
+local function connect()
+    local sock = ngx.socket.tcp()
+    sock:settimeouts(conf.redis_timeout_ms, conf.redis_timeout_ms, conf.redis_timeout_ms)
+    local ok, err
+    if conf.redis_port then
+        ok, err = sock:connect(conf.redis_host, conf.redis_port)
+    else
+        ok, err = sock:connect(conf.redis_host)  -- "unix:/path"
+    end
+    if not ok then return nil, "connect " .. tostring(err) end
+    if conf.redis_db ~= "0" and sock:getreusedtimes() == 0 then
+        sock:send("*2\r\n$6\r\nSELECT\r\n" .. bulk(conf.redis_db))
+        if sock:receive() ~= "+OK" then sock:close(); return nil, "select" end
+    end
+    return sock
+end
+
+local function command(verb, script, batch)
+    local n = #batch
+    local parts = {"*", 4 + 2 * n, "\r\n", bulk(verb), bulk(script), bulk(tostring(n))}
+    for i = 1, n do parts[#parts + 1] = batch[i].account.key_arg end
+    parts[#parts + 1] = bulk(conf.window_us)
+    for i = 1, n do parts[#parts + 1] = batch[i].account.limit_arg end
+    return table.concat(parts)
+end
+
+-- One call for the whole batch; each hit gets admitted, remaining, reset ms and retry ms, or err.
+local function call(batch)
+    local sock, err = connect()
+    if not sock then return err end
+    local ok
+    ok, err = sock:send(command("EVALSHA", script_sha, batch))
+    if not ok then sock:close(); return "send " .. tostring(err) end
+    local head
+    head, err = sock:receive()
+    if head and sub(head, 1, 9) == "-NOSCRIPT" then
+        -- A restarted or flushed Redis forgot the script: EVAL sends it and caches it again.
+        sock:send(command("EVAL", script_body, batch))
+        head, err = sock:receive()
+    end
+    if head ~= "*" .. 4 * #batch then sock:close(); return "reply " .. tostring(head or err) end
+    for i = 1, #batch do
+        local hit = batch[i]
+        local admitted = sock:receive()
+        local remaining = sock:receive()
+        local reset = sock:receive()
+        local retry
+        retry, err = sock:receive()
+        if not retry then sock:close(); return "reply " .. tostring(err) end
+        hit.admitted, hit.remaining = admitted == ":1", sub(remaining, 2)
+        hit.reset_ms, hit.retry_ms = tonumber(sub(reset, 2)), tonumber(sub(retry, 2))
+    end
+    sock:setkeepalive(conf.redis_keepalive_ms, conf.redis_pool)
+    return nil
+end
+
+-- Called by the request that leads: send the queue, wake its hits, hand the lead on to the
+-- first hit still waiting in the next batch (one that timed out can no longer lead).
+local function lead()
+    repeat
+        local batch = queue
+        queue = {}
+        local err = call(batch)
+        for i = 1, #batch do
+            local hit = batch[i]
+            hit.err, hit.done = err, true
+            if hit.sema then hit.sema:post(1) end
+        end
+        for i = 1, #queue do
+            local next_hit = queue[i]
+            if not next_hit.abandoned then
+                next_hit.leads = true
+                next_hit.sema:post(1)
+                return
+            end
+        end
+    until #queue == 0
+    in_flight = false
+end
+
+local function hit(account)
+    local entry = {account = account}
+    queue[#queue + 1] = entry
+    if not in_flight then
+        in_flight = true
+        lead()
+    else
+        entry.sema = semaphore.new()
+        local ok = entry.sema:wait(conf.redis_timeout_ms / 500)
+        if entry.leads and not entry.done then
+            entry.sema = nil
+            lead()
+        elseif not ok then
+            entry.abandoned = true  -- still sent with its batch: counted, so never under-counted
+            entry.err = "timeout waiting for the window"
+        end
+    end
+    return entry
+end
+
+function M.access()
+    local var = ngx.var
+    local key = key_of(var)
+    if key == nil or #key ~= 32 or key:find("[^0-9a-f]") then
+        return deny(401, conf.invalid_key_body)
+    end
+    local grant = grants[sha256_bin(key)]
+    if grant == nil then return deny(401, conf.invalid_key_body) end
+    if grant.key_state == "suspended" then return deny(401, conf.suspended_key_body) end
+    if grant.account_state == "expired" then return deny(402, conf.plan_expired_body) end
+    local account = grant.account
+
+    local window = hit(account)
+    if window.err then return redis_down(account, window.err) end
+    var.rl_limit = account.limit
+    var.rl_remaining = window.remaining
+    var.rl_reset = -floor(-window.reset_ms / 1000)
+    if not window.admitted then
+        local retry = -floor(-window.retry_ms / 1000)
+        var.retry_after = retry > 1 and retry or 1
+        return deny(429, account.rate_limited)
+    end
+end
+
+-- /healthz: the gate's own counters ride to the edge, which reports them with its own.
+function M.health_header()
+    local dict = ngx.shared.marquee_gate
+    local keys = 0
+    for _ in pairs(grants) do keys = keys + 1 end
+    return string.format("refused=%d;admitted=%d;keys=%d",
+        dict:get("refused") or 0, dict:get("admitted") or 0, keys)
+end
+
+return M
