@@ -3,7 +3,9 @@
 Both paths use the same nginx, the same file and the same wrk settings. They alternate in
 several rounds of one run, and the figure is the median of the per-round ratios: on a shared,
 noisy machine a paired ratio drifts far less than either absolute figure. Enough accounts share
-the load that no request is rate-limited; the run fails if one is.
+the load that no request is rate-limited; the run fails if one is. The other MARQUEE_GATE runs
+in the same rounds on its own stack (`--no-compare-gates` skips it); the last line is the ratio
+of the gate this host is configured with.
 """
 
 from __future__ import annotations
@@ -79,37 +81,55 @@ def main() -> None:
     parser.add_argument("--connections", type=int, default=200)
     parser.add_argument("--accounts", type=int, default=200)
     parser.add_argument("--file", type=Path, help="a release file to serve (default: a 3 KB stand-in)")
+    parser.add_argument("--compare-gates", action=argparse.BooleanOptionalAction, default=True,
+                        help="also measure the other MARQUEE_GATE, in the same rounds")
     args = parser.parse_args()
 
+    base = from_env(os.environ)
+    gates = [base.gate] + ([g for g in ("nginx", "edge") if g != base.gate] if args.compare_gates else [])
     home = Path(tempfile.mkdtemp(prefix="marquee-bench-"))
-    settings = from_env({**os.environ, "MARQUEE_HOME": str(home), "MARQUEE_API_PORT": str(free_port()),
-                         "MARQUEE_IMAGE_PORT": str(free_port()), "MARQUEE_PLANS": "bench=20000"})
-    path = make_release(home, args.file)
-    size = (home / "current" / (path.lstrip("/") + ".json")).stat().st_size
-    keys = wrk.bench_keys(settings, args.accounts, "bench")
-    static_script = wrk.script_for(home, "static", [path])
-    auth_script = wrk.script_for(home, "auth", [f"{path}?api_key={key}" for key in keys])
-    static_port = free_port()
-    stack = Stack(settings).start()
-    bare = start_bare_nginx(home, static_port)
-    static_url = f"http://127.0.0.1:{static_port}"
+    stacks: list[tuple[str, Stack, Path]] = []
+    bare = None
     try:
+        for gate in gates:  # one stack per gate, each with its own home, registry and Redis
+            gate_home = home / gate
+            gate_home.mkdir()
+            settings = from_env({**os.environ, "MARQUEE_HOME": str(gate_home), "MARQUEE_GATE": gate,
+                                 "MARQUEE_API_PORT": str(free_port()), "MARQUEE_IMAGE_PORT": str(free_port()),
+                                 "MARQUEE_PLANS": "bench=20000",
+                                 **({} if gate == base.gate else {"MARQUEE_NGINX_WORKERS": ""})})
+            path = make_release(gate_home, args.file)
+            keys = wrk.bench_keys(settings, args.accounts, "bench")
+            script = wrk.script_for(gate_home, "auth", [f"{path}?api_key={key}" for key in keys])
+            stacks.append((f"authenticated ({gate} gate, {settings.nginx_workers} workers)",
+                           Stack(settings).start(), script))
+        static_script = wrk.script_for(home, "static", [path])
+        static_port = free_port()
+        bare = start_bare_nginx(home / gates[0], static_port)
+        static_url = f"http://127.0.0.1:{static_port}"
+        size = (home / gates[0] / "current" / (path.lstrip("/") + ".json")).stat().st_size
         print(f"wrk -t1 -c{args.connections} -d{args.seconds}s, {args.rounds} rounds, {args.accounts} accounts, "
-              f"file {path} ({size} bytes), MARQUEE_GATE={settings.gate}, {settings.nginx_workers} nginx workers",
-              flush=True)
+              f"file {path} ({size} bytes)", flush=True)
         wrk.run(static_url, 2, args.connections, static_script)  # warm up page cache and connections
-        wrk.run(settings.api_base_url, 2, args.connections, auth_script)
-        ratios = wrk.paired_rounds(
-            args.rounds,
-            lambda: wrk.run(static_url, args.seconds, args.connections, static_script),
-            lambda: wrk.run(settings.api_base_url, args.seconds, args.connections, auth_script),
-            ("static (bare nginx, no key)", f"authenticated ({settings.gate} gate + redis)"))
+        runs = [("static (bare nginx, no key)",
+                 lambda: wrk.run(static_url, args.seconds, args.connections, static_script))]
+        for name, stack, script in stacks:
+            wrk.run(stack.settings.api_base_url, 2, args.connections, script)
+            runs.append((name, lambda stack=stack, script=script:
+                         wrk.run(stack.settings.api_base_url, args.seconds, args.connections, script)))
+        ratios = wrk.rounds_of(args.rounds, runs)
     finally:
-        bare.send_signal(signal.SIGQUIT)
-        bare.wait(10)
-        stack.stop()
+        if bare is not None:
+            bare.send_signal(signal.SIGQUIT)
+            bare.wait(10)
+        for _, stack, _ in stacks:
+            stack.stop()
         shutil.rmtree(home, ignore_errors=True)
-    print(f"authenticated/static ratio: {wrk.median(ratios):.2f}")
+    for (name, _, _), gate_ratios in reversed(list(zip(stacks, ratios))):
+        print(f"{name}: per-round ratios " + ", ".join(f"{r:.3f}" for r in gate_ratios)
+              + f", median {wrk.median(gate_ratios):.2f}")
+    # The last line is the gate this host runs (MARQUEE_GATE).
+    print(f"authenticated/static ratio: {wrk.median(ratios[0]):.2f}")
 
 
 if __name__ == "__main__":

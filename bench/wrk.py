@@ -70,18 +70,25 @@ def bench_keys(settings: Settings, accounts: int, plan: str) -> list[str]:
         registry.close()
 
 
-def paired_rounds(rounds: int, first: Callable[[], dict], second: Callable[[], dict],
-                  names: tuple[str, str]) -> list[float]:
-    """Alternate the two runs; print each and return second/first throughput per round."""
-    ratios = []
+def rounds_of(rounds: int, runs: list[tuple[str, Callable[[], dict]]]) -> list[list[float]]:
+    """Alternate the runs; print each, and return per round each run's throughput over the first's."""
+    ratios: list[list[float]] = [[] for _ in runs[1:]]
     for n in range(1, rounds + 1):
-        a, b = first(), second()
-        for name, r in zip(names, (a, b)):
+        results = [(name, run()) for name, run in runs]
+        for name, r in results:
             print(f"round {n}  {name:44s} {r['rps']:9,.0f} req/s   p50 {r['p50']:6.2f} ms   "
                   f"p99 {r['p99']:6.2f} ms   non-2xx {r['non2xx']}", flush=True)
             if r["non2xx"]:
                 sys.exit("some requests failed or were rate-limited: the ratio would be meaningless")
-        ratios.append(b["rps"] / a["rps"])
+        for i, (_, r) in enumerate(results[1:]):
+            ratios[i].append(r["rps"] / results[0][1]["rps"])
+    return ratios
+
+
+def paired_rounds(rounds: int, first: Callable[[], dict], second: Callable[[], dict],
+                  names: tuple[str, str]) -> list[float]:
+    """Alternate the two runs; print each and return second/first throughput per round."""
+    ratios = rounds_of(rounds, [(names[0], first), (names[1], second)])[0]
     print("per-round ratios: " + ", ".join(f"{r:.3f}" for r in ratios))
     return ratios
 
