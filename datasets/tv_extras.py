@@ -188,14 +188,20 @@ def _videos(rng: np.random.Generator, series: dict, seasons: dict, episodes: dic
     title = cat(series["name"].take(pa.array(owner_series)), " | ",
                 pick(["Official ", "", "Exclusive "], rng.integers(0, 3, rows)), pick(kinds, kind))
     group = owner_series * 10_000 + (season_no + 1) * 100 + (episode_no + 1)
+    # As for films: a series not made in English has some videos in its own language (TMDB filters
+    # videos by `language`). Its own stream, so the columns above keep their values.
+    original = series["original_language"].to_numpy(zero_copy_only=False)[owner_series]
+    local = (original != "en") & (rng_for(seed, "tv_video_languages").random(rows) < 0.45)
+    codes, inverse = np.unique(original, return_inverse=True)
+    usual = np.array([vocab.LANGUAGE_COUNTRIES.get(code, ("US",))[0] for code in codes] or ["US"])[inverse]
     return pa.table({
         "series_id": series["id"][owner_series],
         "season_number": pa.array(season_no, pa.int64(), mask=season_no < 0),
         "episode_number": pa.array(episode_no, pa.int64(), mask=episode_no < 0),
         "id": hex_ids(np.arange(rows, dtype=np.uint64) + np.uint64(1 << 41),
                       rng.integers(0x52000000, 0x65000000, rows), seed),
-        "iso_639_1": pa.array(["en"] * rows, pa.string()),
-        "iso_3166_1": pa.array(["US"] * rows, pa.string()),
+        "iso_639_1": pa.array(np.where(local, original, "en"), pa.string()),
+        "iso_3166_1": pa.array(np.where(local, usual, "US"), pa.string()),
         "name": title,
         "key": _youtube_keys(np.arange(rows, dtype=np.uint64), seed),
         "site": pa.array(["YouTube"] * rows, pa.string()),

@@ -7,7 +7,8 @@ from __future__ import annotations
 import duckdb
 
 from marquee.settings import Settings
-from site_gen.documents import Documents, from_sql
+from site_gen.documents import Documents
+from site_gen.tv import collect_documents
 
 DETAILS = "/3/tv/{series_id}/season/{season_number}/episode/{episode_number}"
 DOCUMENTS: tuple[tuple[str, str], ...] = (
@@ -21,4 +22,4 @@ DOCUMENTS: tuple[tuple[str, str], ...] = (
 
 
 def collect(con: duckdb.DuckDBPyConnection, settings: Settings) -> list[Documents]:
-    return [from_sql(con, template, sql) for template, sql in DOCUMENTS]
+    return collect_documents(con, DOCUMENTS)

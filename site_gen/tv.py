@@ -10,7 +10,7 @@ from __future__ import annotations
 import duckdb
 
 from marquee.settings import Settings
-from site_gen.documents import Documents, from_sql
+from site_gen.documents import Documents, from_sql, load_sql
 
 DETAILS = "/3/tv/{series_id}"
 # (path template, SQL file) of every series document, details first.
@@ -35,5 +35,11 @@ DOCUMENTS: tuple[tuple[str, str], ...] = (
 )
 
 
+def collect_documents(con: duckdb.DuckDBPyConnection, documents: tuple[tuple[str, str], ...]) -> list[Documents]:
+    """The TV families' documents (series, season, episode), with the macros their SQL shares."""
+    con.execute(load_sql("tv_videos_page.sql"))
+    return [from_sql(con, template, sql) for template, sql in documents]
+
+
 def collect(con: duckdb.DuckDBPyConnection, settings: Settings) -> list[Documents]:
-    return [from_sql(con, template, sql) for template, sql in DOCUMENTS]
+    return collect_documents(con, DOCUMENTS)

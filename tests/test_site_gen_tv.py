@@ -9,6 +9,7 @@ import pytest
 
 from marquee_datasets.synthetic import REFERENCE_DATE
 from site_gen import episode, season, tv
+from marquee.settings import from_env
 from site_gen.validate import Validator
 
 REF = REFERENCE_DATE.astype(object).isoformat()
@@ -206,13 +207,31 @@ def test_genre_list_and_content_ratings(built_release: Path, db):
     assert [(r["iso_3166_1"], r["rating"]) for r in doc["results"]] == ratings
 
 
-def test_videos_per_level(built_release: Path, db):
-    rows = db.execute("""SELECT series_id, season_number, episode_number, list(id ORDER BY ord) FROM tv_videos
-                         GROUP BY ALL""").fetchall()
-    for series_id, number, ep, ids in rows:
+def test_videos_per_level_and_language(built_release: Path, db):
+    """Each level's videos in the default document are the English ones; a served language's
+    variant holds that language's; a language without videos gets none (`.und`, or the default
+    file where the level has no English videos either)."""
+    served = {tag.split("-")[0]: tag for tag in from_env({}).languages[1:]}
+    rows = db.execute("""SELECT series_id, season_number, episode_number, iso_639_1, list(id ORDER BY ord)
+                         FROM tv_videos GROUP BY ALL""").fetchall()
+    local = 0
+    for series_id, number, ep, language, ids in rows:
         uri = f"/3/tv/{series_id}" + ("" if number is None else f"/season/{number}") \
             + ("" if ep is None else f"/episode/{ep}") + "/videos"
-        assert [v["id"] for v in _doc(built_release, uri)["results"]] == ids
+        if language == "en":
+            variant = uri
+        elif language in served:
+            variant, local = f"{uri}.{served[language]}", local + 1
+        else:
+            continue
+        results = _doc(built_release, variant)["results"]
+        assert [v["id"] for v in results] == ids
+        assert {v["iso_639_1"] for v in results} == {language}
+        und = built_release / (uri.lstrip("/") + ".und.json")
+        assert not und.exists() or _doc(built_release, uri + ".und")["results"] == []
+    assert local, "the sample should have series videos in a language of their own"
+    levels = {(s, n is None, e is None) for s, n, e, _, _ in rows}
+    assert any(not season_level for _, season_level, _ in levels), "videos of a season or an episode"
 
 
 def test_committed_tv_schema_corrections_are_current():

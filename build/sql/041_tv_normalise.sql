@@ -113,11 +113,12 @@ SELECT c.series_id,
 FROM series_crew c JOIN credit_people p ON p.id = c.person_id
 GROUP BY c.series_id;
 
--- Videos of each level (series: season_number NULL; season: episode_number NULL; episode).
+-- Videos of each level (series: season_number NULL; season: episode_number NULL; episode), one
+-- list per language: TMDB filters videos by `language`, so each language is its own variant.
 CREATE OR REPLACE TABLE tv_video_lists AS
-SELECT series_id, season_number, episode_number,
+SELECT series_id, season_number, episode_number, iso_639_1,
        list({'iso_639_1': iso_639_1, 'iso_3166_1': iso_3166_1, 'name': name, 'key': "key", 'site': site,
              'size': size, 'type': type, 'official': official, 'published_at': published_at, 'id': id}
             ORDER BY ord) AS results
 FROM tv_videos
-GROUP BY series_id, season_number, episode_number;
+GROUP BY series_id, season_number, episode_number, iso_639_1;

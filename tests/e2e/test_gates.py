@@ -67,7 +67,8 @@ APPEND_QUERIES = [
     ("movie", {"append_to_response": "credits", "language": "xx-YY", "fallback_language": "fr-FR"}),
     ("movie", {"append_to_response": "images,recommendations", "language": "ko-KR"}),  # the edge's part
     ("movie", {"append_to_response": "trailers"}),  # the edge's part
-    ("tv", {"append_to_response": "aggregate_credits,content_ratings,casts", "language": "ar-SA"}),
+    ("tv", {"append_to_response": "aggregate_credits,content_ratings,casts,videos", "language": "ar-SA"}),
+    ("season", {"append_to_response": "videos", "language": "ja-JP"}),
     ("season", {"append_to_response": "credits,external_ids,translations"}),
     ("episode", {"append_to_response": "credits,images", "language": "ru-RU"}),
     ("person", {"append_to_response": "movie_credits,external_ids"}),
