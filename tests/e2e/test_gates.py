@@ -100,3 +100,15 @@ def test_common_appends_need_no_edge_with_the_nginx_gate(start_stack):
     assert set(spliced.json()) >= {"id", "title", "credits", "keywords"}
     assert "id" not in spliced.json()["credits"]
     assert_tmdb_error(stack.client.get(movie, params={"api_key": key, "append_to_response": "trailers"}), 503, 9)
+
+
+def test_head_of_a_spliced_answer_has_its_headers_and_no_body(api):
+    key = api.account("heads", "pro")
+    movie = detail_paths(api.settings.current_link.resolve())["movie"]
+    params = {"api_key": key, "append_to_response": "credits"}
+    head = api.client.head(movie, params=params)
+    get = api.client.get(movie, params=params)
+    assert head.status_code == get.status_code == 200
+    assert head.content == b"" and get.json()["credits"]
+    assert head.headers["content-type"] == get.headers["content-type"]
+    assert int(head.headers["x-ratelimit-remaining"]) == int(get.headers["x-ratelimit-remaining"]) + 1
