@@ -37,7 +37,6 @@ FAMILIES = (movie, movie_extras, collection, genre, configuration, person, compa
 IMAGE_STORE = Path("t/p")
 BUILD_FILE = "BUILD"
 DEFAULT_LANGUAGE = "en-US"
-WRITER_THREADS = 2  # gzip and file creation beside validation: the write phase used one core of two
 
 
 class ReleaseBuildError(Exception):
@@ -112,12 +111,9 @@ def render_release(settings: Settings, catalogue_dir: Path, release_dir: Path,
             try:
                 collected = collect(con, settings)
                 image_count = sync_images(con, catalogue_dir, settings)
-                writer = Writer(release_dir, previous=previous, threads=WRITER_THREADS)
-                try:
-                    write_all(collected, writer, Validator())
-                    writer.write_manifest()
-                finally:
-                    writer.close()
+                writer = Writer(release_dir, previous=previous)
+                write_all(collected, writer, Validator())
+                writer.write_manifest()
             finally:
                 con.close()
         (release_dir / BUILD_FILE).write_text(release_dir.name + "\n")

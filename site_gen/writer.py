@@ -22,8 +22,6 @@ import hashlib
 import os
 import re
 import time
-from collections import deque
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -34,7 +32,6 @@ _URI = re.compile(r"^/[A-Za-z0-9_./-]+$")
 GZIP_LEVEL = 6
 GZIP_MIN_BYTES = 1024
 MANIFEST = "MANIFEST"
-MAX_PENDING = 4096  # documents handed to the pool and not yet on disk
 _FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
 
 
@@ -55,13 +52,8 @@ class WriteSummary:
 class Writer:
     """Writes JSON documents under root; every file it creates is counted in summary()."""
 
-    def __init__(self, root: Path, mtime: float | None = None, previous: Path | None = None,
-                 threads: int = 0) -> None:
+    def __init__(self, root: Path, mtime: float | None = None, previous: Path | None = None) -> None:
         self.root = Path(root)
-        # With threads, gzip and the file system calls (which release the GIL) run beside the
-        # caller's validation: the build's write phase was one busy core and one idle one.
-        self._pool = ThreadPoolExecutor(threads, thread_name_prefix="writer") if threads else None
-        self._pending: deque[Future] = deque()
         # uri -> hash of the previous release's document, when building incrementally.
         self.previous = Path(previous) if previous is not None else None
         self._previous_hashes = read_manifest(self.previous) if self.previous is not None else {}
@@ -98,21 +90,9 @@ class Writer:
         if self._previous_hashes.get(uri) == digest and self._link_previous(targets, len(data)):
             self._hashes[uri] = digest
             return path
-        twin = targets[1] if len(targets) > 1 else None
-        self._hashes[uri] = digest
-        if self._pool is None:
-            self._count(self._output(path, data, twin))
-        else:
-            if len(self._pending) >= MAX_PENDING:  # bound the bytes held in flight
-                self._count(self._pending.popleft().result())
-            self._pending.append(self._pool.submit(self._output, path, data, twin))
-        return path
-
-    def _output(self, path: Path, data: bytes, twin: Path | None) -> tuple[int, int]:
-        """Create the document's file and its twin; (files, bytes). May run on a pool thread."""
         outputs = [(path, data)]
-        if twin is not None:
-            outputs.append((twin, gzip.compress(data, compresslevel=GZIP_LEVEL, mtime=0)))
+        if len(targets) > 1:
+            outputs.append((targets[1], gzip.compress(data, compresslevel=GZIP_LEVEL, mtime=0)))
         times = (self._mtime_ns, self._mtime_ns)
         for target, payload in outputs:
             # O_EXCL: never replace a file, even one this Writer did not create. Raw fds and
@@ -125,23 +105,10 @@ class Writer:
                 os.utime(fd, ns=times)
             finally:
                 os.close(fd)
-        return len(outputs), sum(len(payload) for _, payload in outputs)
-
-    def _count(self, written: tuple[int, int]) -> None:
-        self._files += written[0]
-        self._bytes += written[1]
-
-    def flush(self) -> None:
-        """Wait for every file in flight; the first failure is raised here."""
-        while self._pending:
-            self._count(self._pending.popleft().result())
-
-    def close(self) -> None:
-        try:
-            self.flush()
-        finally:
-            if self._pool is not None:
-                self._pool.shutdown(cancel_futures=True)
+        self._hashes[uri] = digest
+        self._files += len(outputs)
+        self._bytes += sum(len(payload) for _, payload in outputs)
+        return path
 
     def _link_previous(self, targets: list[Path], size: int) -> bool:
         """Hard-link the targets (the document and its twin, if any) from the previous release; False
@@ -163,14 +130,12 @@ class Writer:
 
     def write_manifest(self) -> Path:
         """MANIFEST: one `uri<TAB>hash` line per document, for the next incremental build."""
-        self.flush()
         path = self.root / MANIFEST
         with open(path, "w") as out:
             out.writelines(f"{uri}\t{digest}\n" for uri, digest in sorted(self._hashes.items()))
         return path
 
     def summary(self) -> WriteSummary:
-        self.flush()
         return WriteSummary(documents=len(self._hashes), files=self._files, bytes=self._bytes)
 
 
