@@ -49,19 +49,22 @@ def parse_target(target: str) -> tuple[str, dict[str, str]]:
     return unquote(parts.path), params
 
 
-def admitted_window(value: str | None) -> WindowStats | None:
-    """The window nginx's gate reported for a request it admitted: `limit remaining reset`.
+def admitted_headers(value: str | None) -> dict[str, str] | None:
+    """The rate headers of a request nginx's gate admitted and counted (`X-Marquee-Admitted`):
+    `limit remaining reset`, or `limit` alone when Redis was down and the policy admitted it.
 
     Only nginx reaches this socket, and it sends no client header here (proxy_pass_request_headers
     off), so the header cannot come from a client.
     """
-    if value is None:
+    parts = (value or "").split()
+    if not parts or not all(p.isdigit() for p in parts):
         return None
-    parts = value.split()
-    if len(parts) != 3 or not all(p.isdigit() for p in parts):
-        return None
-    limit, remaining, reset = map(int, parts)
-    return WindowStats(True, limit, remaining, reset, 0)
+    if len(parts) == 3:
+        limit, remaining, reset = map(int, parts)
+        return window_headers(WindowStats(True, limit, remaining, reset, 0))
+    if len(parts) == 1:
+        return {"X-RateLimit-Limit": parts[0], "X-Marquee-Unmetered": "1"}
+    return None
 
 
 class CurrentRelease:
@@ -102,11 +105,7 @@ class ContentProtocol(UpstreamProtocol):
         path, params = parse_target(target)
         head_only = method == "HEAD"
 
-        def done(window: object) -> None:
-            if not (isinstance(window, WindowStats) and window.admitted):
-                self.fill(slot, error_response(self.gate.settle(grant, window), head_only))
-                return
-            headers = window_headers(window)
+        def serve(headers: dict[str, str]) -> None:
             try:
                 body = self.answer(path, params)
             except ContentError as exc:
@@ -119,7 +118,17 @@ class ContentProtocol(UpstreamProtocol):
             headers["Cache-Control"] = CACHE_CONTROL["catalogue"]
             self.fill(slot, response(200, body, headers, head_only))
 
-        admitted = admitted_window(header_value(head, b"\r\nX-Marquee-Admitted:"))
+        def done(window: object) -> None:
+            if isinstance(window, WindowStats) and window.admitted:
+                serve(window_headers(window))
+                return
+            decision = self.gate.settle(grant, window)  # over the rate, or Redis down (policy)
+            if decision.allowed:
+                serve(dict(decision.headers))
+            else:
+                self.fill(slot, error_response(decision, head_only))
+
+        admitted = admitted_headers(header_value(head, b"\r\nX-Marquee-Admitted:"))
         if admitted is None:
             outcome = self.gate.check_key(key_from(params.get("api_key"), header_value(head, b"\r\nAuthorization:")))
             if isinstance(outcome, Decision):
@@ -127,10 +136,10 @@ class ContentProtocol(UpstreamProtocol):
                 return
             grant = outcome
         if method not in ("GET", "HEAD"):
-            self.fill(slot, error_response(Decision(errors.METHOD_NOT_ALLOWED, window_headers(admitted) if admitted else {})))
+            self.fill(slot, error_response(Decision(errors.METHOD_NOT_ALLOWED, admitted or {})))
             return
         if admitted is not None:  # nginx's gate (MARQUEE_GATE=nginx) has checked and counted it
-            done(admitted)
+            serve(admitted)
             return
 
         self.gate.limiter.hit(grant.account_id, grant.limit, done)

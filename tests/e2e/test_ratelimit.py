@@ -116,6 +116,12 @@ def test_redis_down_admit_policy_serves_and_counts(start_stack, gate):
         assert response.status_code == 200
         assert response.headers["X-RateLimit-Limit"] == "30"
     assert stack.client.get("/healthz").json()["redis_down"]["admitted"] == 3
+    # One the edge finishes (a `trailers` append) is served and counted once, whichever gate let it in.
+    movie = next(p.stem for p in sorted((stack.settings.current_link / "3" / "movie").glob("*.json")))
+    edge_bound = stack.client.get(f"/3/movie/{movie}", params={"api_key": key, "append_to_response": "trailers"})
+    assert edge_bound.status_code == 200 and "trailers" in edge_bound.json()
+    assert edge_bound.headers["X-RateLimit-Limit"] == "30"
+    assert stack.client.get("/healthz").json()["redis_down"]["admitted"] == 4
     # Keys are still checked without Redis.
     assert_tmdb_error(stack.get("/3/configuration", "0" * 32), 401, 7)
 
