@@ -14,6 +14,7 @@ import os
 import shutil
 import tempfile
 import time
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
@@ -60,11 +61,15 @@ class ReleaseSummary:
                 f"{self.bytes:,} bytes, {self.images} images in {self.seconds:.2f} s ({rate:,.0f} files/s){reused}")
 
 
-def sync_images(con: duckdb.DuckDBPyConnection, catalogue_dir: Path, settings: Settings) -> int:
-    """Check every referenced image has an original, then bring the image store up to date.
+def start_image_sync(con: duckdb.DuckDBPyConnection, catalogue_dir: Path, settings: Settings,
+                     pool: ThreadPoolExecutor) -> Future:
+    """Check every referenced image has an original, then bring the image store up to date beside
+    the document writes; the future's result is the number of originals.
 
     The store (MARQUEE_IMAGE_DIR/t/p/<size>/<file>) is shared by all releases: a file name never
     changes meaning, so a rollback still finds its images and unchanged originals are not resized.
+    Resizing runs in worker processes and writing documents is one Python thread plus the file
+    system's time, so the two overlap rather than queue (the sample's first build: ~25 s of images).
     """
     source = catalogue_dir / "images"
     present = set(os.listdir(source)) if source.is_dir() else set()
@@ -74,7 +79,7 @@ def sync_images(con: duckdb.DuckDBPyConnection, catalogue_dir: Path, settings: S
         raise ReleaseBuildError(f"{len(missing)} image paths have no original in {source}, "
                                 f"e.g. {', '.join(sorted(missing)[:3])}")
     kinds = {name: kind for name, kind in images.image_kinds(con).items() if name in present}
-    return images.sync_store(source, settings.image_dir / IMAGE_STORE, kinds).originals
+    return pool.submit(lambda: images.sync_store(source, settings.image_dir / IMAGE_STORE, kinds).originals)
 
 
 def collect(con: duckdb.DuckDBPyConnection, settings: Settings) -> list[Documents]:
@@ -110,10 +115,12 @@ def render_release(settings: Settings, catalogue_dir: Path, release_dir: Path,
             con = build_database(catalogue_dir, Path(work) / "catalogue.duckdb")
             try:
                 collected = collect(con, settings)
-                image_count = sync_images(con, catalogue_dir, settings)
-                writer = Writer(release_dir, previous=previous)
-                write_all(collected, writer, Validator())
-                writer.write_manifest()
+                with ThreadPoolExecutor(1, thread_name_prefix="images") as side:
+                    image_sync = start_image_sync(con, catalogue_dir, settings, side)
+                    writer = Writer(release_dir, previous=previous)
+                    write_all(collected, writer, Validator())
+                    writer.write_manifest()
+                    image_count = image_sync.result()
             finally:
                 con.close()
         (release_dir / BUILD_FILE).write_text(release_dir.name + "\n")
