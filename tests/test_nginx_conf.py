@@ -65,3 +65,14 @@ def test_a_missing_lua_module_is_a_clear_error(tmp_path):
         render_nginx_conf(settings)
     assert "auth_request" in render_nginx_conf(from_env({"MARQUEE_HOME": str(tmp_path), "MARQUEE_GATE": "edge",
                                                           "MARQUEE_NGINX_MODULES_DIR": str(tmp_path)}))
+
+
+def test_lua_literals_quote_safely():
+    from marquee.services import lua_literal
+
+    assert lua_literal({"a": True, "b": 2, "c": "x"}) == "{[ [==[a]==] ] = true, [ [==[b]==] ] = 2, [ [==[c]==] ] = [==[x]==]}"
+    assert lua_literal({"z", "y"}) == "{[ [==[y]==] ] = true, [ [==[z]==] ] = true}"  # a set, sorted
+    with pytest.raises(ValueError):
+        lua_literal("a]==]b")  # would close the long string early
+    with pytest.raises(TypeError):
+        lua_literal(None)
