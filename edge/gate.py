@@ -114,6 +114,6 @@ async def poll_registry(snapshot: RegistrySnapshot, every_seconds: float, export
         try:
             if snapshot.refresh():
                 log.info("registry_reloaded keys=%d", len(snapshot.grants))
-            export_grants(snapshot.grants, export_to)
+                export_grants(snapshot.grants, export_to)
         except Exception:  # a locked or briefly missing file must not stop the poller
             log.exception("registry_reload_failed")

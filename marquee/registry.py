@@ -228,6 +228,11 @@ class RegistrySnapshot:
         self._db.close()
 
 
+def grants_serial(path: Path) -> Path:
+    """The export's `.serial` twin, which the gate polls instead of re-reading the export."""
+    return path.with_name(path.name + ".serial")
+
+
 def export_grants(grants: dict[str, KeyGrant], path: Path) -> bool:
     """Write the grants for nginx's gate (nginx/lua/marquee_gate.lua); return whether they changed.
 
@@ -239,7 +244,7 @@ def export_grants(grants: dict[str, KeyGrant], path: Path) -> bool:
              for digest, g in sorted(grants.items())]
     data = "".join(lines).encode()
     serial = hashlib.blake2b(data, digest_size=16).hexdigest()
-    serial_path = path.with_name(path.name + ".serial")
+    serial_path = grants_serial(path)
     if serial_path.exists() and serial_path.read_text() == serial and path.exists():
         return False
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -26,6 +26,7 @@ from edge.content import APPENDABLE, LEGACY, MAX_APPEND
 from edge.policy import CACHE_CONTROL
 from edge.redis_wire import redis_address
 from edge.ratelimit import KEY_PREFIX, SCRIPT_PATH as RATELIMIT_SCRIPT
+from marquee.registry import grants_serial
 from marquee.settings import PROJECT_ROOT, Settings, to_env
 
 NGINX_TEMPLATE = PROJECT_ROOT / "nginx" / "marquee.conf.j2"
@@ -72,7 +73,7 @@ def gate_conf(settings: Settings) -> dict[str, str]:
     host, port, db = redis_address(settings.redis_url)
     values: dict[str, object] = {
         "grants_path": str(settings.gate_grants),
-        "serial_path": str(settings.gate_grants) + ".serial",
+        "serial_path": str(grants_serial(settings.gate_grants)),
         "script_path": str(RATELIMIT_SCRIPT),
         "key_prefix": KEY_PREFIX,
         "window_us": str(int(settings.rate_window_seconds * 1_000_000)),

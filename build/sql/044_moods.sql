@@ -3,22 +3,23 @@
 -- at least mood_limits.min_score; a title keeps its max_moods best (score desc, then mood name).
 -- owner is 'movie' or 'tv', as in image_lists.
 CREATE OR REPLACE TABLE moods AS
-WITH hits AS (
-    SELECT 'movie' AS owner, mg.movie_id AS owner_id, r.mood, r.weight
+WITH terms AS (
+    -- Every genre and keyword name of every title: what the rules match.
+    SELECT 'movie' AS owner, mg.movie_id AS owner_id, 'genre' AS source, g.name
     FROM movie_genres mg JOIN genres g ON g.id = mg.genre_id
-    JOIN mood_rules r ON r.source = 'genre' AND r.name = g.name
     UNION ALL
-    SELECT 'movie', mk.movie_id, r.mood, r.weight
+    SELECT 'movie', mk.movie_id, 'keyword', k.name
     FROM movie_keywords mk JOIN keywords k ON k.id = mk.keyword_id
-    JOIN mood_rules r ON r.source = 'keyword' AND r.name = k.name
     UNION ALL
-    SELECT 'tv', sg.series_id, r.mood, r.weight
+    SELECT 'tv', sg.series_id, 'genre', g.name
     FROM series_genres sg JOIN tv_genres g ON g.id = sg.genre_id
-    JOIN mood_rules r ON r.source = 'genre' AND r.name = g.name
     UNION ALL
-    SELECT 'tv', sk.series_id, r.mood, r.weight
+    SELECT 'tv', sk.series_id, 'keyword', k.name
     FROM series_keywords sk JOIN tv_keywords k ON k.id = sk.keyword_id
-    JOIN mood_rules r ON r.source = 'keyword' AND r.name = k.name
+),
+hits AS (
+    SELECT t.owner, t.owner_id, r.mood, r.weight
+    FROM terms t JOIN mood_rules r ON r.source = t.source AND r.name = t.name
 ),
 scored AS (
     SELECT owner, owner_id, mood, sum(weight)::BIGINT AS score

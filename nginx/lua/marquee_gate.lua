@@ -20,6 +20,7 @@ local conf            -- the table nginx/marquee.conf.j2 passes to init()
 local grants = {}     -- binary SHA-256 of a key -> grant (see load_grants)
 local serial          -- the export's serial when `grants` was loaded
 local script_body, script_sha
+local window_arg      -- the window length, RESP-encoded once: every call sends the same
 
 ffi.cdef [[unsigned char *SHA256(const unsigned char *d, size_t n, unsigned char *md);]]
 local digest_buf = ffi.new("unsigned char[32]")
@@ -67,6 +68,7 @@ end
 
 function M.init(config)
     conf = config
+    window_arg = bulk(conf.window_us)
     script_body = assert(read_file(conf.script_path), "cannot read " .. conf.script_path)
     script_sha = (ngx.sha1_bin(script_body):gsub(".", function(c) return string.format("%02x", byte(c)) end))
 end
@@ -160,7 +162,7 @@ local function command(verb, script, batch)
     local n = #batch
     local parts = {"*", 4 + 2 * n, "\r\n", bulk(verb), bulk(script), bulk(tostring(n))}
     for i = 1, n do parts[#parts + 1] = batch[i].account.key_arg end
-    parts[#parts + 1] = bulk(conf.window_us)
+    parts[#parts + 1] = window_arg
     for i = 1, n do parts[#parts + 1] = batch[i].account.limit_arg end
     return table.concat(parts)
 end

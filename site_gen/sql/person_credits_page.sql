@@ -1,15 +1,23 @@
--- A table macro for /3/person/{person_id}/movie_credits and /tv_credits (`which`: 'movie' or 'tv'):
--- every cast and crew row of that media type (items prepared by person_credit_items.sql and
--- person_tv_credit_items.sql). Newest first, undated (announced, unaired) ones before them, like a
--- filmography; ties by media id and credit id. "id" comes first (TMDB sends it last) because the
--- edge splices sub-resources by that key.
+-- A table macro for /3/person/{person_id}/movie_credits, /tv_credits and /combined_credits
+-- (`which`: 'movie', 'tv' or 'combined'): every cast and crew row of that media type, or of both
+-- for combined, whose items carry media_type (items prepared by person_credit_items.sql and
+-- person_tv_credit_items.sql). Newest first (release_date or first_air_date), undated (announced,
+-- unaired) ones before them, like a filmography; ties by media type, media id and credit id. "id"
+-- comes first (TMDB sends it last) because the edge splices sub-resources by that key.
 CREATE OR REPLACE TEMP MACRO person_credits_page(which) AS TABLE
-WITH lists AS (
-    SELECT person_id,
-           list(item ORDER BY sort_date DESC NULLS FIRST, media_id, credit_id) FILTER (WHERE role = 'cast') AS "cast",
-           list(item ORDER BY sort_date DESC NULLS FIRST, media_id, credit_id) FILTER (WHERE role = 'crew') AS crew
+WITH items AS (
+    SELECT person_id, role, sort_date, media_type, media_id, credit_id,
+           CASE WHEN which = 'combined' THEN combined_item ELSE item END AS entry
     FROM person_credit_items
-    WHERE media_type = which
+    WHERE which = 'combined' OR media_type = which
+),
+lists AS (
+    SELECT person_id,
+           list(entry ORDER BY sort_date DESC NULLS FIRST, media_type, media_id, credit_id)
+               FILTER (WHERE role = 'cast') AS "cast",
+           list(entry ORDER BY sort_date DESC NULLS FIRST, media_type, media_id, credit_id)
+               FILTER (WHERE role = 'crew') AS crew
+    FROM items
     GROUP BY person_id
 )
 SELECT
