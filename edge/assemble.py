@@ -1,8 +1,7 @@
-"""Build one dynamic answer from release files: the document, its page, its filters, its appends."""
+"""Build one dynamic answer from release documents: the document, its page, its filters, its appends."""
 
 from __future__ import annotations
 
-import os
 import re
 from collections import OrderedDict
 
@@ -14,59 +13,71 @@ from edge.content import (
     namespace_of, page_number, without_id,
 )
 from edge.languages import UNTRANSLATED, candidates, suffix_for
+from marquee.packs import Pack
 
 # Only plain segments: the path comes from the raw request line, and a dot could climb out of the release.
 SAFE_PATH = re.compile(r"^/3(/[A-Za-z0-9_-]+)+/?$")
 FILTERED = {"images": ("backdrops", "logos", "posters", "profiles", "stills"), "videos": ("results",)}
 
 
-def read_file(path: str) -> bytes | None:
-    """The whole file, or None when it does not exist; raw fds: this runs several times per request."""
-    try:
-        fd = os.open(path, os.O_RDONLY)
-    except (FileNotFoundError, NotADirectoryError):
-        return None
-    try:
-        chunks = []
-        while chunk := os.read(fd, 1 << 18):
-            chunks.append(chunk)
-        return b"".join(chunks)
-    except IsADirectoryError:
-        return None
-    finally:
-        os.close(fd)
+class OpenPacks:
+    """Read-only connections to release packs (marquee/packs.py) by release root: the current
+    release's and the one before, so an answer begun before a publish finishes on its own release."""
+
+    KEEP = 2
+
+    def __init__(self) -> None:
+        self.packs: OrderedDict[str, Pack] = OrderedDict()
+
+    def read(self, root: str, name: str) -> bytes | None:
+        try:
+            pack = self.packs[root]
+        except KeyError:
+            try:
+                pack = Pack(root)
+            except FileNotFoundError:  # not a release (yet): nothing in it exists
+                return None
+            self.packs[root] = pack
+            while len(self.packs) > self.KEEP:
+                self.packs.popitem(last=False)[1].close()
+        return pack.get(name)
 
 
-class FileCache:
-    """Release files by absolute path (absent ones too), least recently used first out.
+PACKS = OpenPacks()
+
+
+class DocumentCache:
+    """Release documents by release and name (absent ones too), least recently used first out.
 
     A published release never changes, and a new one has a new root, so entries never go stale:
     the content listener clears the cache only to free memory when `current` moves. An appended
-    answer reads six or more files, most of them the same hot titles; serving them from memory
-    keeps append_to_response within twice a plain call (`make bench`).
+    answer reads six or more documents, most of them the same hot titles; serving them from
+    memory keeps append_to_response within twice a plain call (`make bench`).
     """
 
     ENTRY_OVERHEAD = 128  # so that a flood of misses is bounded too
 
-    def __init__(self, max_bytes: int = 64 << 20) -> None:
+    def __init__(self, max_bytes: int = 64 << 20, packs: OpenPacks = PACKS) -> None:
         self.max_bytes = max_bytes
+        self.packs = packs
         self.size = 0
-        self.entries: OrderedDict[str, bytes | None] = OrderedDict()
+        self.entries: OrderedDict[tuple[str, str], bytes | None] = OrderedDict()
 
-    def read(self, path: str) -> bytes | None:
+    def read(self, root: str, name: str) -> bytes | None:
+        key = (root, name)
         try:
-            value = self.entries[path]
+            value = self.entries[key]
         except KeyError:
-            value = read_file(path)
+            value = self.packs.read(root, name)
             cost = len(value or b"") + self.ENTRY_OVERHEAD
             if cost <= self.max_bytes // 8:  # one large document must not flush the rest
-                self.entries[path] = value
+                self.entries[key] = value
                 self.size += cost
                 while self.size > self.max_bytes:
                     _, old = self.entries.popitem(last=False)
                     self.size -= len(old or b"") + self.ENTRY_OVERHEAD
             return value
-        self.entries.move_to_end(path)
+        self.entries.move_to_end(key)
         return value
 
     def clear(self) -> None:
@@ -75,18 +86,17 @@ class FileCache:
 
 
 class ReleaseFiles:
-    """One release's files as an answer reads them: by the language rule, through the cache if any."""
+    """One release's documents as an answer reads them: by the language rule, through the cache if any."""
 
-    def __init__(self, root: str, languages: list[str], cache: FileCache | None = None) -> None:
+    def __init__(self, root: str, languages: list[str], cache: DocumentCache | None = None) -> None:
         self.root = root
         self.languages = languages
         self.cache = cache
 
     def first(self, names: list[str]) -> bytes | None:
-        """The first of `names` (relative to the root) that exists."""
+        """The first of `names` (release-relative, as edge/languages.py names them) that exists."""
         for name in names:
-            path = f"{self.root}/{name}"
-            body = self.cache.read(path) if self.cache is not None else read_file(path)
+            body = self.cache.read(self.root, name) if self.cache is not None else PACKS.read(self.root, name)
             if body is not None:
                 return body
         return None
@@ -166,7 +176,7 @@ def filtered(files: ReleaseFiles, body: bytes, uri: str, query: Query) -> bytes:
     return body
 
 
-def assemble(root: str, query: Query, languages: list[str], cache: FileCache | None = None) -> bytes:
+def assemble(root: str, query: Query, languages: list[str], cache: DocumentCache | None = None) -> bytes:
     """The answer body for `query`, or ContentError with TMDB's error; files come through `cache` if given."""
     if not SAFE_PATH.match(query.path):
         raise ContentError(errors.NOT_FOUND)

@@ -14,7 +14,7 @@ from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from edge import errors
-from edge.assemble import FileCache, assemble
+from edge.assemble import DocumentCache, assemble
 from edge.content import ContentError, Query
 from edge.gate import Decision, Gate, key_from, window_headers
 from edge.policy import CACHE_CONTROL
@@ -74,9 +74,9 @@ class CurrentRelease:
     only when the link changed, i.e. once per publish or rollback, not once per connection.
     """
 
-    def __init__(self, current: Path, cache: FileCache | None = None) -> None:
+    def __init__(self, current: Path, cache: DocumentCache | None = None) -> None:
         self.current = current
-        self.cache = cache if cache is not None else FileCache()
+        self.cache = cache if cache is not None else DocumentCache()
         self._link: str | None = None
         self._root = ""
 

@@ -26,6 +26,7 @@ from edge.content import APPENDABLE, LEGACY, MAX_APPEND
 from edge.policy import CACHE_CONTROL
 from edge.redis_wire import redis_address
 from edge.ratelimit import KEY_PREFIX, SCRIPT_PATH as RATELIMIT_SCRIPT
+from marquee.packs import PACK_NAME
 from marquee.registry import grants_serial
 from marquee.settings import PROJECT_ROOT, Settings, to_env
 
@@ -96,18 +97,26 @@ def gate_conf(settings: Settings) -> dict[str, str]:
     return {name: lua_literal(value) for name, value in values.items()}
 
 
-def append_conf(settings: Settings) -> dict[str, str]:
-    """marquee_append.init()'s table: edge/content.py's names, so nginx and the edge read one table."""
+def docs_conf(settings: Settings) -> dict[str, str]:
+    """marquee_docs.init()'s table: where `current` is and what its pack is called."""
     values = {
         "current": str(settings.current_link),
         "current_dir": str(settings.current_link.parent),
+        "pack_name": PACK_NAME,
+    }
+    return {name: lua_literal(value) for name, value in values.items()}
+
+
+def append_conf(settings: Settings) -> dict[str, str]:
+    """marquee_append.init()'s table: edge/content.py's names, so nginx and the edge read one table."""
+    values = {
         "appendable": dict(APPENDABLE),
         "legacy": LEGACY,
         "needs_edge": {"trailers"},  # a JSON rewrite, not a splice
         "localized": set(LOCALIZED_LISTS),
         "max_append": MAX_APPEND,
-        # Per nginx worker; at ~3 KB a document, about 60 MB when full. The hot titles' files fit.
-        "cached_files": 20000,
+        # Per nginx worker; at ~3 KB a document, about 60 MB when full. The hot titles' parts fit.
+        "cached_documents": 20000,
         "cache_control": CACHE_CONTROL["catalogue"],
     }
     return {name: lua_literal(value) for name, value in values.items()}
@@ -116,8 +125,8 @@ def append_conf(settings: Settings) -> dict[str, str]:
 def lua_modules_dir(settings: Settings) -> Path:
     modules = settings.nginx_modules_dir
     if not (modules / "ngx_http_lua_module.so").exists():
-        raise ServiceError(f"MARQUEE_GATE=nginx needs nginx's Lua module in {modules} (MARQUEE_NGINX_MODULES_DIR): "
-                           "run `make deps` (apt-get install libnginx-mod-http-lua), or set MARQUEE_GATE=edge")
+        raise ServiceError(f"nginx serves release packs through its Lua module, which is not in {modules} "
+                           "(MARQUEE_NGINX_MODULES_DIR): run `make deps` (apt-get install libnginx-mod-http-lua)")
     return modules
 
 
@@ -133,9 +142,10 @@ def render_nginx_conf(settings: Settings) -> str:
     nginx_gate = settings.gate == "nginx"
     return template.render(
         gate=settings.gate,
-        lua_modules=lua_modules_dir(settings) if nginx_gate else None,
+        lua_modules=lua_modules_dir(settings),
         lua_dir=PROJECT_ROOT / "nginx" / "lua",
-        lua_init={"marquee_gate": gate_conf(settings), "marquee_append": append_conf(settings)} if nginx_gate else {},
+        lua_init={"marquee_docs": docs_conf(settings),
+                  **({"marquee_gate": gate_conf(settings), "marquee_append": append_conf(settings)} if nginx_gate else {})},
         run_as_root=os.geteuid() == 0,
         worker_processes=settings.nginx_workers,
         run_dir=settings.run_dir,

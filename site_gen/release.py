@@ -52,13 +52,13 @@ class ReleaseSummary:
     bytes: int
     images: int
     seconds: float
-    reused: int = 0  # documents hard-linked from the previous release (unchanged content hash)
+    unchanged: int = 0  # documents with the same content hash (and so ETag) as in the previous release
 
     def line(self) -> str:
-        rate = self.files / self.seconds if self.seconds else 0.0
-        reused = f", {self.reused} unchanged documents linked from the previous release" if self.reused else ""
-        return (f"release {self.release_id}: {self.documents} documents, {self.files} files, "
-                f"{self.bytes:,} bytes, {self.images} images in {self.seconds:.2f} s ({rate:,.0f} files/s){reused}")
+        rate = self.documents / self.seconds if self.seconds else 0.0
+        unchanged = f", {self.unchanged} unchanged since the previous release" if self.unchanged else ""
+        return (f"release {self.release_id}: {self.documents} documents, {self.bytes:,} bytes, "
+                f"{self.images} images in {self.seconds:.2f} s ({rate:,.0f} documents/s){unchanged}")
 
 
 def start_image_sync(con: duckdb.DuckDBPyConnection, catalogue_dir: Path, settings: Settings,
@@ -101,8 +101,8 @@ def render_release(settings: Settings, catalogue_dir: Path, release_dir: Path,
                    echo: Callable[[str], None] | None = print, previous: Path | None = None) -> ReleaseSummary:
     """Render catalogue_dir into the new, empty release_dir; returns (and echoes) a summary.
 
-    With `previous` (a release folder with a MANIFEST), documents whose content hash is unchanged
-    are hard-linked from it instead of written (site_gen/writer.py); everything is still validated.
+    With `previous` (an earlier release), the summary counts the documents whose content hash, and
+    so ETag, is unchanged (site_gen/writer.py).
     """
     started = time.perf_counter()
     catalogue_dir, release_dir = Path(catalogue_dir), Path(release_dir)
@@ -119,7 +119,7 @@ def render_release(settings: Settings, catalogue_dir: Path, release_dir: Path,
                     image_sync = start_image_sync(con, catalogue_dir, settings, side)
                     writer = Writer(release_dir, previous=previous)
                     write_all(collected, writer, Validator())
-                    writer.write_manifest()
+                    writer.finish()
                     image_count = image_sync.result()
             finally:
                 con.close()
@@ -129,7 +129,7 @@ def render_release(settings: Settings, catalogue_dir: Path, release_dir: Path,
         raise
     written = writer.summary()
     summary = ReleaseSummary(release_dir.name, written.documents, written.files, written.bytes, image_count,
-                             time.perf_counter() - started, writer.linked)
+                             time.perf_counter() - started, writer.unchanged)
     if echo is not None:
         echo(summary.line())
     return summary

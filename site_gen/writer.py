@@ -1,38 +1,34 @@
-"""The one place rendered documents become files in a release directory (Pelican's Writer, for JSON).
+"""The one place rendered documents enter a release (Pelican's Writer, for JSON, into a pack).
 
-An incremental build hands the Writer the previous release and its manifest (uri -> content hash,
-written as `MANIFEST` by `write_manifest`): a document whose bytes hash the same is hard-linked from
-the previous release (with its twin) instead of written again. Unchanged files so keep their inode,
-mtime and therefore their ETag, and a release never shares a file that anything writes to: the
-Writer only ever creates new files.
+Every document becomes a row of the release's pack (marquee/packs.py): `/3/movie/603` with the
+variant suffix `.de-DE` is the row named `3/movie/603.de-DE.json`, with its body and a content
+hash that serves as its ETag. Rows go in with `executemany` in batches, in one transaction with
+no journal: a half-written pack is never published (release.py removes the folder on failure).
 
-`/3/movie/603` becomes `root/3/movie/603.json` plus, when it is at least GZIP_MIN_BYTES, a gzip twin
-`603.json.gz` (for nginx's gzip_static) with the same mtime, so both variants carry the same
-Last-Modified and ETag. Smaller documents get no twin: two thirds of a release are under 1 KB, where
-gzip saves less than a TCP segment, and each twin is another 4 KB block and another file to create
-(nginx's gzip_static serves the plain file when there is no .gz). URIs are
-checked against a strict alphabet and may be written once only: a second write of the same URI is a
-rendering bug (two generators claiming one page), never something to overwrite silently.
+URIs are checked against a strict alphabet and may be written once only: a second write of the
+same URI is a rendering bug (two generators claiming one page), never something to overwrite. The
+uniqueness is checked by the pack's unique index, built once at the end (a sort, far cheaper than
+keeping 77M names in a Python set or maintaining the index row by row), so a repeat is reported
+by `finish()`.
+
+With `previous` (an earlier release), `finish()` also counts the documents whose content hash is
+unchanged: their ETags stay the same, so clients' caches stay valid across the publish.
 """
 
 from __future__ import annotations
 
-import gzip
-import hashlib
-import os
 import re
-import time
+import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import orjson
 
+from marquee.packs import PAGE_SIZE, etag_of, pack_path
+
 _URI = re.compile(r"^/[A-Za-z0-9_./-]+$")
-GZIP_LEVEL = 6
-GZIP_MIN_BYTES = 1024
-MANIFEST = "MANIFEST"
-_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
+BATCH_ROWS = 5_000
 
 
 class WriterError(Exception):
@@ -42,112 +38,79 @@ class WriterError(Exception):
 @dataclass(frozen=True)
 class WriteSummary:
     documents: int
-    files: int
-    bytes: int
+    files: int  # files on disk: the pack
+    bytes: int  # JSON bytes written (the pack file is ~1.2 times this)
 
     def __str__(self) -> str:
         return f"{self.documents} documents, {self.files} files, {self.bytes} bytes"
 
 
+def name_for(uri: str) -> str:
+    """The pack row name of a URI (`/3/movie/603.de-DE` -> `3/movie/603.de-DE.json`); raises
+    WriterError for anything that is not a plain path."""
+    if not _URI.match(uri):
+        raise WriterError(f"refusing URI {uri!r}: only /[A-Za-z0-9_./-] is allowed")
+    segments = uri[1:].split("/")
+    if any(s in ("", ".", "..") for s in segments):
+        raise WriterError(f"refusing URI {uri!r}: empty, '.' or '..' path segment")
+    return uri[1:] + ".json"
+
+
 class Writer:
-    """Writes JSON documents under root; every file it creates is counted in summary()."""
+    """Writes JSON documents into root's pack; summary() counts them and their bytes."""
 
-    def __init__(self, root: Path, mtime: float | None = None, previous: Path | None = None) -> None:
+    def __init__(self, root: Path, previous: Path | None = None) -> None:
         self.root = Path(root)
-        # uri -> hash of the previous release's document, when building incrementally.
         self.previous = Path(previous) if previous is not None else None
-        self._previous_hashes = read_manifest(self.previous) if self.previous is not None else {}
-        self._hashes: dict[str, str] = {}  # every uri written, with its content hash
-        self.linked = 0
         self.root.mkdir(parents=True, exist_ok=True)
-        self._mtime_ns = int((time.time() if mtime is None else mtime) * 1e9)
-        self._dirs: set[Path] = set()
-        self._files = 0
+        path = pack_path(self.root)
+        if path.exists():
+            raise FileExistsError(f"{path} exists: a Writer only ever creates a new pack")
+        self.con = sqlite3.connect(path, isolation_level=None)
+        for pragma in (f"page_size = {PAGE_SIZE}", "journal_mode = OFF", "synchronous = OFF",
+                       "locking_mode = EXCLUSIVE", "temp_store = MEMORY", "cache_size = -262144"):
+            self.con.execute(f"PRAGMA {pragma}")
+        self.con.execute("CREATE TABLE docs (name TEXT NOT NULL, body BLOB NOT NULL, etag TEXT NOT NULL)")
+        self.con.execute("BEGIN")
+        self._rows: list[tuple[str, bytes, str]] = []
+        self._documents = 0
         self._bytes = 0
+        self.unchanged = 0
+        self.finished = False
 
-    def path_for(self, uri: str) -> Path:
-        """The .json file a URI maps to; raises WriterError for anything unsafe."""
-        if not _URI.match(uri):
-            raise WriterError(f"refusing URI {uri!r}: only /[A-Za-z0-9_./-] is allowed")
-        segments = uri[1:].split("/")
-        if any(s in ("", ".", "..") for s in segments):
-            raise WriterError(f"refusing URI {uri!r}: empty, '.' or '..' path segment")
-        path = self.root.joinpath(*segments[:-1], segments[-1] + ".json")
-        return path
-
-    def write(self, uri: str, document: Any) -> Path:
-        """Write document (a Python object, or JSON already serialised as bytes) as uri's .json and .json.gz."""
-        path = self.path_for(uri)
-        if uri in self._hashes:
-            raise WriterError(f"refusing to write {uri} twice")
+    def write(self, uri: str, document: Any) -> str:
+        """Add document (a Python object, or JSON already serialised as bytes) as uri's row; returns its name."""
+        name = name_for(uri)
         data = document if isinstance(document, bytes) else orjson.dumps(document)
-        parent = path.parent
-        if parent not in self._dirs:
-            parent.mkdir(parents=True, exist_ok=True)
-            self._dirs.add(parent)
-        digest = hashlib.blake2b(data, digest_size=16).hexdigest()
-        targets = files_for(path, len(data))
-        if self._previous_hashes.get(uri) == digest and self._link_previous(targets, len(data)):
-            self._hashes[uri] = digest
-            return path
-        outputs = [(path, data)]
-        if len(targets) > 1:
-            outputs.append((targets[1], gzip.compress(data, compresslevel=GZIP_LEVEL, mtime=0)))
-        times = (self._mtime_ns, self._mtime_ns)
-        for target, payload in outputs:
-            # O_EXCL: never replace a file, even one this Writer did not create. Raw fds and
-            # utime-by-fd save a path lookup per call; file creation dominates render time.
-            fd = os.open(target, _FLAGS, 0o644)
-            try:
-                view = memoryview(payload)
-                while view:
-                    view = view[os.write(fd, view):]
-                os.utime(fd, ns=times)
-            finally:
-                os.close(fd)
-        self._hashes[uri] = digest
-        self._files += len(outputs)
-        self._bytes += sum(len(payload) for _, payload in outputs)
-        return path
+        self._rows.append((name, data, etag_of(data)))
+        self._documents += 1
+        self._bytes += len(data)
+        if len(self._rows) >= BATCH_ROWS:
+            self._flush()
+        return name
 
-    def _link_previous(self, targets: list[Path], size: int) -> bool:
-        """Hard-link the targets (the document and its twin, if any) from the previous release; False
-        (and nothing left behind) if it cannot."""
-        assert self.previous is not None
-        made: list[Path] = []
+    def _flush(self) -> None:
+        self.con.executemany("INSERT INTO docs VALUES (?, ?, ?)", self._rows)
+        self._rows.clear()
+
+    def finish(self) -> None:
+        """Commit, index by name (refusing any name written twice) and compare with `previous`."""
+        self._flush()
+        self.con.execute("COMMIT")
         try:
-            for target in targets:
-                os.link(self.previous / target.relative_to(self.root), target)
-                made.append(target)
-        except OSError:  # another disk, a pruned release: write it instead
-            for target in made:
-                target.unlink()
-            return False
-        self._files += len(made)
-        self._bytes += size + (made[1].stat().st_size if len(made) > 1 else 0)
-        self.linked += 1
-        return True
-
-    def write_manifest(self) -> Path:
-        """MANIFEST: one `uri<TAB>hash` line per document, for the next incremental build."""
-        path = self.root / MANIFEST
-        with open(path, "w") as out:
-            out.writelines(f"{uri}\t{digest}\n" for uri, digest in sorted(self._hashes.items()))
-        return path
+            self.con.execute("CREATE UNIQUE INDEX docs_name ON docs (name)")
+        except sqlite3.IntegrityError:
+            twice = [name for (name,) in self.con.execute(
+                "SELECT name FROM docs GROUP BY name HAVING count(*) > 1 ORDER BY name LIMIT 3")]
+            self.con.close()
+            raise WriterError(f"refusing to write {', '.join(twice)} twice") from None
+        if self.previous is not None and pack_path(self.previous).is_file():
+            self.con.execute("ATTACH DATABASE ? AS previous", (str(pack_path(self.previous)),))
+            self.unchanged = self.con.execute(
+                "SELECT count(*) FROM docs JOIN previous.docs p USING (name) WHERE docs.etag = p.etag").fetchone()[0]
+            self.con.execute("DETACH DATABASE previous")
+        self.con.close()
+        self.finished = True
 
     def summary(self) -> WriteSummary:
-        return WriteSummary(documents=len(self._hashes), files=self._files, bytes=self._bytes)
-
-
-def read_manifest(release: Path) -> dict[str, str]:
-    """uri -> hash from a release's MANIFEST ({} when it has none)."""
-    try:
-        text = (Path(release) / MANIFEST).read_text()
-    except FileNotFoundError:
-        return {}
-    return dict(line.split("\t", 1) for line in text.splitlines() if "\t" in line)
-
-
-def files_for(path: Path, size: int) -> list[Path]:
-    """The files of one document: its .json, then its gzip twin when it is worth one."""
-    return [path, path.with_name(path.name + ".gz")] if size >= GZIP_MIN_BYTES else [path]
+        return WriteSummary(documents=self._documents, files=1 if self._documents else 0, bytes=self._bytes)

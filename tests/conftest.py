@@ -36,8 +36,8 @@ def release_settings(tmp_path_factory: pytest.TempPathFactory):
 
 
 @pytest.fixture(scope="session")
-def built_release(catalogue_dir: Path, release_settings) -> Path:
-    """A rendered (not published) release folder of the session catalogue."""
+def built_pack(catalogue_dir: Path, release_settings) -> Path:
+    """A rendered (not published) release folder of the session catalogue, with its pack."""
     from site_gen.release import render_release
 
     release_dir = release_settings.releases_dir / "20260101T000000Z"
@@ -46,6 +46,16 @@ def built_release(catalogue_dir: Path, release_settings) -> Path:
 
 
 @pytest.fixture(scope="session")
-def image_store(built_release: Path, release_settings) -> Path:
+def built_release(built_pack: Path) -> Path:
+    """The same release as one file per document (`3/movie/603.de-DE.json`, the names of its pack
+    rows), so tests of what site_gen renders can open and glob documents as paths. Every byte
+    comes from the pack; the layout itself is tested on `built_pack`."""
+    from tests.release_files import unpacked
+
+    return unpacked(built_pack)
+
+
+@pytest.fixture(scope="session")
+def image_store(built_pack: Path, release_settings) -> Path:
     """The image store the release build filled: `<size>/<file>`, served under /t/p/."""
     return release_settings.image_dir / "t/p"

@@ -1,15 +1,24 @@
-"""Reading a rendered release the way nginx and the edge do (edge/languages.py's candidates)."""
+"""Reading a rendered release the way nginx and the edge do (edge/languages.py's candidates), from
+the one-file-per-document view of its pack (conftest's `built_release`), and making small packs by
+hand for edge tests."""
 
 from __future__ import annotations
 
+import itertools
+import tempfile
 from pathlib import Path
 
 import orjson
 
+from marquee.packs import Pack
+from site_gen.writer import Writer
+
+_packed = itertools.count()
+
 
 def served_bytes(release: Path, uri: str, suffix: str = "") -> bytes:
-    """The file served for `uri` with a variant suffix ('.de-DE', '.und' or ''): the variant, else the
-    untranslated variant, else the default document (site_gen drops variants equal to their fallback)."""
+    """The document served for `uri` with a variant suffix ('.de-DE', '.und' or ''): the variant, else
+    the untranslated variant, else the default document (site_gen drops variants equal to their fallback)."""
     base = release / uri.lstrip("/")
     for candidate in dict.fromkeys((suffix, ".und", "")):
         path = base.with_name(base.name + candidate + ".json")
@@ -29,3 +38,32 @@ def assert_und_files_differ_from_default(folder: Path) -> int:
         assert und.read_bytes() != und.with_name(und.name.replace(".und.json", ".json")).read_bytes(), und
         count += 1
     return count
+
+
+_unpacked: dict[Path, Path] = {}
+
+
+def unpacked(release: Path) -> Path:
+    """A folder with one file per document of `release`'s pack (`3/movie/603.de-DE.json`, the row
+    names), made once per release: tests glob and open documents as paths. Every byte is the pack's."""
+    real = Path(release).resolve()
+    if real not in _unpacked:
+        tree = Path(tempfile.mkdtemp(prefix=f"unpacked-{real.name}-"))
+        with Pack(real) as pack:
+            for name, body in pack.con.execute("SELECT name, body FROM docs"):
+                path = tree / name
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_bytes(body)
+        _unpacked[real] = tree
+    return _unpacked[real]
+
+
+def pack_tree(folder: Path) -> Path:
+    """A new release folder (beside `folder`) whose pack holds every `*.json` file under folder,
+    named as the Writer names them: handmade documents for edge tests, repacked on every call."""
+    target = folder.parent / f"{folder.name}-pack{next(_packed)}"
+    writer = Writer(target)
+    for path in sorted(folder.rglob("*.json")):
+        writer.write("/" + str(path.relative_to(folder))[: -len(".json")], path.read_bytes())
+    writer.finish()
+    return target

@@ -26,7 +26,7 @@ def test_generate_build_publish_rollback_releases(run, catalogue_dir: Path):
 
     first = run("build")
     assert first.exit_code == 0, first.output
-    assert "files" in first.output and "published" in first.output
+    assert "documents" in first.output and "published" in first.output and "unchanged" not in first.output
     second = run("build", "--catalogue", str(catalogue_dir), "--no-publish")
     assert second.exit_code == 0 and "not published" in second.output
 
@@ -37,7 +37,7 @@ def test_generate_build_publish_rollback_releases(run, catalogue_dir: Path):
 
     assert run("publish", names[1]).exit_code == 0
     assert os.readlink(run.home / "current") == f"releases/{names[1]}"
-    assert (run.home / "current/3/movie").is_dir()
+    assert (run.home / "current/documents.sqlite").is_file()
     rolled = run("rollback")
     assert rolled.exit_code == 0 and names[0] in rolled.output
     again = run("rollback")

@@ -8,6 +8,7 @@ import pytest
 from edge.assemble import assemble
 from edge.content import ContentError, Query, without_id
 from edge.languages import candidates, suffix_for
+from tests.release_files import pack_tree
 
 LANGUAGES = ["en-US", "de-DE", "ja-JP"]
 
@@ -45,7 +46,7 @@ def release(tmp_path):
 
 
 def get(release, path, **params):
-    return orjson.loads(assemble(str(release), Query(path=path, **params), LANGUAGES))
+    return orjson.loads(assemble(str(pack_tree(release)), Query(path=path, **params), LANGUAGES))
 
 
 def test_appended_parts_sit_under_their_names_without_id(release):
@@ -159,20 +160,28 @@ def test_suffix_and_candidates():
                                                                "3/movie/7.und.json"]
 
 
-def test_file_cache_serves_from_memory_and_stays_bounded(release):
-    from edge.assemble import FileCache
+def test_document_cache_serves_from_memory_and_stays_bounded(release):
+    from edge.assemble import DocumentCache, OpenPacks
 
-    cache = FileCache(max_bytes=64 << 10)
-    first = assemble(str(release), Query(path="/3/movie/7", append_to_response="credits,videos"), LANGUAGES, cache)
-    (release / "3/movie/7/credits.json").write_bytes(b'{"id":7,"cast":"changed"}')  # releases never change...
-    again = assemble(str(release), Query(path="/3/movie/7", append_to_response="credits,videos"), LANGUAGES, cache)
-    assert again == first  # ...so what was read once is served from memory
-    assert f"{release}/3/movie/7.json" in cache.entries
+    class CountingPacks(OpenPacks):
+        reads = 0
+
+        def read(self, root, name):
+            CountingPacks.reads += 1
+            return super().read(root, name)
+
+    root = str(pack_tree(release))
+    cache = DocumentCache(max_bytes=64 << 10, packs=CountingPacks())
+    query = Query(path="/3/movie/7", append_to_response="credits,videos")
+    first = assemble(root, query, LANGUAGES, cache)
+    reads = CountingPacks.reads
+    assert reads == 3 and (root, "3/movie/7.json") in cache.entries
+    assert assemble(root, query, LANGUAGES, cache) == first and CountingPacks.reads == reads  # from memory
     for n in range(2000):  # misses are cached too, and the total stays under the bound
-        cache.read(f"{release}/3/movie/{n}.nope.json")
+        assert cache.read(root, f"3/movie/{n}.nope.json") is None
     assert cache.size <= cache.max_bytes and len(cache.entries) < 2000
     cache.clear()
-    assert orjson.loads(assemble(str(release), Query(path="/3/movie/7/credits"), LANGUAGES, cache))["cast"] == "changed"
+    assert assemble(root, query, LANGUAGES, cache) == first and CountingPacks.reads == reads + 2003
 
 
 @pytest.fixture

@@ -8,6 +8,7 @@ import subprocess
 import pytest
 
 from edge.policy import CACHE_CONTROL
+from marquee.packs import PACK_NAME
 from marquee.services import ServiceError, gate_conf, render_nginx_conf, require_binary
 from marquee.settings import from_env
 
@@ -39,12 +40,15 @@ def test_cache_policy_numbers_are_the_edge_policy(tmp_path):
         assert value in conf
 
 
-def test_each_gate_puts_its_own_check_in_front_of_the_static_files(tmp_path):
+def test_each_gate_puts_its_own_check_in_front_of_the_pack(tmp_path):
     in_nginx = render_nginx_conf(from_env({"MARQUEE_HOME": str(tmp_path), "MARQUEE_GATE": "nginx"}))
     in_edge = render_nginx_conf(from_env({"MARQUEE_HOME": str(tmp_path), "MARQUEE_GATE": "edge"}))
     assert "access_by_lua_block" in in_nginx and "auth_request" not in in_nginx
-    assert "ngx_http_lua_module.so" in in_nginx
-    assert "auth_request /_auth;" in in_edge and "lua" not in in_edge
+    assert "auth_request /_auth;" in in_edge and "access_by_lua" not in in_edge and 'require("marquee_gate")' not in in_edge
+    for conf in (in_nginx, in_edge):  # documents come from the pack through Lua with either gate
+        assert "ngx_http_lua_module.so" in conf and 'require("marquee_docs").serve()' in conf
+        assert "try_files" not in conf.split("server {")[1]  # the API host has no file per document
+        assert f"pack_name = [==[{PACK_NAME}]==]" in conf
 
 
 def test_the_lua_gate_gets_the_edges_bodies_window_and_redis(tmp_path):
@@ -63,8 +67,9 @@ def test_a_missing_lua_module_is_a_clear_error(tmp_path):
     settings = from_env({"MARQUEE_HOME": str(tmp_path), "MARQUEE_NGINX_MODULES_DIR": str(tmp_path)})
     with pytest.raises(ServiceError, match="libnginx-mod-http-lua"):
         render_nginx_conf(settings)
-    assert "auth_request" in render_nginx_conf(from_env({"MARQUEE_HOME": str(tmp_path), "MARQUEE_GATE": "edge",
-                                                          "MARQUEE_NGINX_MODULES_DIR": str(tmp_path)}))
+    with pytest.raises(ServiceError, match="libnginx-mod-http-lua"):  # the pack needs Lua with either gate
+        render_nginx_conf(from_env({"MARQUEE_HOME": str(tmp_path), "MARQUEE_GATE": "edge",
+                                    "MARQUEE_NGINX_MODULES_DIR": str(tmp_path)}))
 
 
 def test_lua_literals_quote_safely():

@@ -7,7 +7,7 @@ import orjson
 import pytest
 
 from site_gen.release import ReleaseBuildError, render_release
-from site_gen.writer import GZIP_MIN_BYTES
+from marquee.packs import PACK_NAME, Pack, etag_of
 
 
 def _image_paths(value, found: set[str]) -> None:
@@ -22,13 +22,15 @@ def _image_paths(value, found: set[str]) -> None:
             _image_paths(item, found)
 
 
-def test_release_layout(image_store: Path, built_release: Path):
-    assert (built_release / "BUILD").read_text().strip() == built_release.name
-    for name in ("3/configuration.json", "3/authentication.json", "3/genre/movie/list.json"):
-        path = built_release / name
-        # Every document, and a gzip twin exactly for those worth compressing (site_gen/writer.py).
-        assert path.is_file()
-        assert (built_release / (name + ".gz")).is_file() == (path.stat().st_size >= GZIP_MIN_BYTES)
+def test_release_layout(image_store: Path, built_pack: Path):
+    assert (built_pack / "BUILD").read_text().strip() == built_pack.name
+    # The release is its BUILD file and one pack: no file per document.
+    assert sorted(p.name for p in built_pack.iterdir()) == ["BUILD", PACK_NAME]
+    with Pack(built_pack) as pack:
+        for name in ("3/configuration.json", "3/authentication.json", "3/genre/movie/list.json"):
+            body = pack.get(name)
+            assert body is not None and orjson.loads(body)
+            assert pack.etag(name) == etag_of(body)
     assert any((image_store / "original").iterdir())
 
 
@@ -52,17 +54,19 @@ def test_missing_image_originals_fail_and_leave_nothing(catalogue_dir: Path, rel
     assert not target.exists()
 
 
-def test_summary_line(catalogue_dir: Path, release_settings, tmp_path: Path):
+def test_summary_line(catalogue_dir: Path, release_settings, built_pack: Path, tmp_path: Path):
     lines: list[str] = []
-    summary = render_release(release_settings, catalogue_dir, tmp_path / "r" / "20260101T000002Z", echo=lines.append)
-    on_disk = [p for p in (tmp_path / "r" / "20260101T000002Z").rglob("*.json*")]
-    assert summary.files == len(on_disk) and summary.documents < summary.files < 2 * summary.documents
-    assert summary.bytes == sum(p.stat().st_size for p in on_disk)
-    assert len(lines) == 1 and f"{summary.files} files" in lines[0] and " s (" in lines[0]
+    target = tmp_path / "r" / "20260101T000002Z"
+    summary = render_release(release_settings, catalogue_dir, target, echo=lines.append)
+    with Pack(target) as pack:
+        bodies = list(pack.con.execute("SELECT body FROM docs"))
+    assert summary.documents == len(bodies) > 1000 and summary.files == 1
+    assert summary.bytes == sum(len(body) for (body,) in bodies)
+    assert len(lines) == 1 and f"{summary.documents} documents" in lines[0] and " s (" in lines[0]
 
 
-def test_incremental_build_links_unchanged_documents_and_equals_a_full_build(catalogue_dir: Path, release_settings,
-                                                                           built_release: Path, tmp_path: Path):
+def test_a_rebuild_counts_unchanged_documents_and_equals_a_full_build(catalogue_dir: Path, release_settings,
+                                                                     built_pack: Path, tmp_path: Path):
     import pyarrow as pa
     import pyarrow.compute as pc
     import pyarrow.parquet as pq
@@ -77,16 +81,15 @@ def test_incremental_build_links_unchanged_documents_and_equals_a_full_build(cat
     pq.write_table(table.set_column(table.schema.get_field_index("title"), "title", renamed),
                    changed / "movie_translations.parquet")
 
-    incremental = render_release(release_settings, changed, tmp_path / "r" / "incremental", echo=None,
-                                 previous=built_release)
+    again = render_release(release_settings, changed, tmp_path / "r" / "again", echo=None, previous=built_pack)
     full = render_release(release_settings, changed, tmp_path / "r" / "full", echo=None)
-    assert 0.9 * incremental.documents < incremental.reused < incremental.documents
-    for movie_id in movie_ids:
-        doc = orjson.loads((tmp_path / "r/incremental" / f"3/movie/{movie_id}.json").read_bytes())
-        assert doc["title"].endswith(" (Restored)")
-        assert (tmp_path / "r/incremental" / f"3/movie/{movie_id}.json").stat().st_ino != \
-            (built_release / f"3/movie/{movie_id}.json").stat().st_ino
-    files = {p.relative_to(tmp_path / "r/full") for p in (tmp_path / "r/full").rglob("*.json*")}
-    assert files == {p.relative_to(tmp_path / "r/incremental") for p in (tmp_path / "r/incremental").rglob("*.json*")}
-    for relative in files:
-        assert (tmp_path / "r/incremental" / relative).read_bytes() == (tmp_path / "r/full" / relative).read_bytes()
+    assert 0.9 * again.documents < again.unchanged < again.documents and full.unchanged == 0
+    with Pack(tmp_path / "r/again") as new, Pack(built_pack) as old, Pack(tmp_path / "r/full") as fresh:
+        for movie_id in movie_ids:
+            name = f"3/movie/{movie_id}.json"
+            assert orjson.loads(new.get(name))["title"].endswith(" (Restored)")
+            assert new.etag(name) != old.etag(name)
+        assert list(new.con.execute("SELECT name, body, etag FROM docs ORDER BY name")) == \
+            list(fresh.con.execute("SELECT name, body, etag FROM docs ORDER BY name"))
+        same = f"3/movie/{movie_ids[0]}/external_ids.json"  # carries no title
+        assert new.etag(same) == old.etag(same) is not None  # same bytes, same ETag across releases

@@ -8,71 +8,33 @@
 -- filter, a title list in another language, `trailers`, merged video languages, pages) or an
 -- error answer goes to the edge, which has the whole rule; the names and their namespaces come
 -- from edge/content.py through nginx/marquee.conf.j2, so both sides read one table.
-local ffi = require "ffi"
 local lrucache = require "resty.lrucache"
+local docs = require "marquee_docs"
 local ngx = ngx
 local find, sub, gmatch = string.find, string.sub, string.gmatch
 
 local M = {}
 local conf
 
-ffi.cdef [[long readlink(const char *path, char *buf, size_t bufsiz);]]
-local link_buf = ffi.new("char[4096]")
-
--- Release files by absolute path, absent ones too (edge/assemble.py's FileCache, per worker).
--- A published release never changes and each has its own folder, so an entry never goes stale;
--- the readlink per answer is what notices a publish or a rollback.
-local files
+-- Pack rows by release and name, absent ones too (edge/assemble.py's DocumentCache, per worker).
+-- A published release never changes and each has its own folder, so an entry never goes stale.
+local cache
 local ABSENT = {}
 
 function M.init(config)
     conf = config
-    files = assert(lrucache.new(conf.cached_files))
+    cache = assert(lrucache.new(conf.cached_documents))
 end
 
--- The release `current` points at, resolved once per answer so every part comes from one release.
-local function release_root()
-    local n = ffi.C.readlink(conf.current, link_buf, 4096)
-    if n <= 0 then return nil end
-    local target = ffi.string(link_buf, n)
-    if sub(target, 1, 1) == "/" then return target end
-    return conf.current_dir .. "/" .. target
-end
-
-local function read_file(path)
-    local data = files:get(path)
-    if data == nil then
-        local file = io.open(path, "rb")
-        if file then
-            data = file:read("*a")
-            file:close()
-        end
-        files:set(path, data or ABSENT)
-    end
-    if data == ABSENT then return nil end
-    return data
-end
-
--- The files nginx's try_files would try for `base`, in its order (edge/languages.py `candidates`).
-local function suffixes(var)
-    local language, fallback = var.arg_language, var.arg_fallback_language
-    if (language == nil or language == "") and (fallback == nil or fallback == "") then
-        return {""}
-    end
-    local list, seen = {}, {}
-    for _, suffix in ipairs({var.mq_language, var.mq_fallback, ".und", ""}) do
-        if suffix ~= ".none" and not seen[suffix] then
-            seen[suffix] = true
-            list[#list + 1] = suffix
-        end
-    end
-    return list
-end
-
-local function document(root, base, tries)
+local function document(root, uri, tries)
     for i = 1, #tries do
-        local data = read_file(root .. base .. tries[i] .. ".json")
-        if data then return data end
+        local key = root .. "|" .. uri .. tries[i]
+        local data = cache:get(key)
+        if data == nil then
+            data = docs.get(root, sub(uri, 2) .. tries[i] .. ".json") or ABSENT
+            cache:set(key, data)
+        end
+        if data ~= ABSENT then return data end
     end
     return nil
 end
@@ -132,9 +94,9 @@ local function assemble(var)
     end
     if count > conf.max_append then return nil end  -- the edge answers 400/27
 
-    local root = release_root()
+    local root = docs.release_root()
     if root == nil then return nil end
-    local tries = suffixes(var)
+    local tries = docs.suffixes(var)
     local body = document(root, uri, tries)
     if body == nil then return nil end  -- the edge answers 404/34
     local pieces = {sub(body, 1, -2)}

@@ -12,7 +12,9 @@ import pytest
 from click.testing import CliRunner
 
 from marquee.cli import cli
+from marquee.packs import PACK_NAME
 from marquee.registry import Registry
+from tests.release_files import pack_tree
 from marquee.services import Stack, free_port, require_binary
 from marquee.settings import Settings, from_env, to_env
 
@@ -121,6 +123,8 @@ def start_stack(e2e_release: Path, e2e_ports: dict[str, str],
             **(ports or {"MARQUEE_API_PORT": str(free_port()), "MARQUEE_IMAGE_PORT": str(free_port())}),
             **env,
         })
+        if release is not None and not (release / PACK_NAME).exists():
+            release = pack_tree(release)  # a handmade folder of documents: pack it as site_gen would
         home.joinpath("current").symlink_to(release or e2e_release)
         stack = Stack(settings).start()
         running = Running(settings, stack, httpx.Client(base_url=settings.api_base_url, timeout=10))

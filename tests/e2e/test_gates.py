@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.release_files import unpacked
 from tests.e2e.conftest import assert_tmdb_error, eventually
 
 pytestmark = pytest.mark.e2e
@@ -42,7 +43,7 @@ def test_the_edge_gate_answers_every_key_state_as_the_nginx_gate_does(edge_gate,
 def test_static_and_dynamic_doors_count_in_one_window(api):
     """A static file (nginx's gate) and an appended answer (the edge's gate) take from one window."""
     key = api.account("two-doors", "pro")
-    movie = next(p.stem for p in sorted((api.settings.current_link / "3" / "movie").glob("*.json")))
+    movie = next(p.stem for p in sorted((unpacked(api.settings.current_link) / "3" / "movie").glob("*.json")))
     remaining = []
     for path, params in [(f"/3/movie/{movie}", {}), (f"/3/movie/{movie}", {"append_to_response": "credits"})] * 2:
         response = api.client.get(path, params={"api_key": key, **params})
@@ -77,7 +78,7 @@ APPEND_QUERIES = [
 
 
 def test_nginx_splices_appends_byte_for_byte_as_the_edge_does(api, edge_gate):
-    paths = detail_paths(api.settings.current_link.resolve())
+    paths = detail_paths(unpacked(api.settings.current_link))
     key_nginx, key_edge = api.account("splice-n", "pro"), edge_gate.account("splice-e", "pro")
     for namespace, params in APPEND_QUERIES:
         spliced = api.client.get(paths[namespace], params={"api_key": key_nginx, **params})
@@ -93,7 +94,7 @@ def test_common_appends_need_no_edge_with_the_nginx_gate(start_stack):
     """With the edge stopped, nginx still answers splices; what only the edge can do gets 503/9."""
     stack = start_stack()
     key = stack.account("no-edge", "pro")
-    movie = detail_paths(stack.settings.current_link.resolve())["movie"]
+    movie = detail_paths(unpacked(stack.settings.current_link))["movie"]
     stack.stack.stop_one("edge")
     spliced = stack.client.get(movie, params={"api_key": key, "append_to_response": "credits,keywords"})
     assert spliced.status_code == 200
@@ -104,7 +105,7 @@ def test_common_appends_need_no_edge_with_the_nginx_gate(start_stack):
 
 def test_head_of_a_spliced_answer_has_its_headers_and_no_body(api):
     key = api.account("heads", "pro")
-    movie = detail_paths(api.settings.current_link.resolve())["movie"]
+    movie = detail_paths(unpacked(api.settings.current_link))["movie"]
     params = {"api_key": key, "append_to_response": "credits"}
     head = api.client.head(movie, params=params)
     get = api.client.get(movie, params=params)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from tests.release_files import unpacked
+
 pytestmark = pytest.mark.e2e
 
 
@@ -13,7 +15,7 @@ def test_configuration_points_at_the_image_host_and_posters_load(api):
     assert config["images"]["base_url"] == f"{api.images}/t/p/"
     assert config["images"]["secure_base_url"] == f"{api.images}/t/p/"
     movie = next(m for m in (api.get(f"/3/movie/{p.stem}", key).json()
-                             for p in sorted((api.settings.current_link / "3/movie").glob("*.json"))[:3])
+                             for p in sorted((unpacked(api.settings.current_link) / "3/movie").glob("*.json"))[:3])
                  if m["poster_path"])
     import httpx
 

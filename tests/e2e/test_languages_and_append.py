@@ -5,6 +5,7 @@ from __future__ import annotations
 import orjson
 import pytest
 
+from tests.release_files import unpacked
 from tests.e2e.conftest import assert_tmdb_error
 
 pytestmark = pytest.mark.e2e
@@ -102,11 +103,11 @@ def test_pages_and_image_filters_through_nginx(lang_api):
 
 def test_append_on_the_real_release(api):
     key = api.account("real-append", "pro")
-    movie_id = sorted(int(p.name.split(".")[0]) for p in (api.settings.current_link / "3/movie").glob("*.json"))[0]
+    movie_id = sorted(int(p.name.split(".")[0]) for p in (unpacked(api.settings.current_link) / "3/movie").glob("*.json"))[0]
     response = api.client.get(f"/3/movie/{movie_id}", params={"api_key": key, "append_to_response": "credits"},
                               headers={"Accept-Encoding": "gzip"})
     assert response.status_code == 200
     doc = response.json()
-    credits = orjson.loads((api.settings.current_link / f"3/movie/{movie_id}/credits.json").read_bytes())
+    credits = orjson.loads((unpacked(api.settings.current_link) / f"3/movie/{movie_id}/credits.json").read_bytes())
     assert doc["credits"] == {k: v for k, v in credits.items() if k != "id"}
     assert doc["id"] == movie_id

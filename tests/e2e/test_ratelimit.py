@@ -9,6 +9,7 @@ import httpx
 import pytest
 import redis
 
+from tests.release_files import unpacked
 from tests.e2e.conftest import assert_tmdb_error, eventually
 
 pytestmark = pytest.mark.e2e
@@ -117,7 +118,7 @@ def test_redis_down_admit_policy_serves_and_counts(start_stack, gate):
         assert response.headers["X-RateLimit-Limit"] == "30"
     assert stack.client.get("/healthz").json()["redis_down"]["admitted"] == 3
     # One the edge finishes (a `trailers` append) is served and counted once, whichever gate let it in.
-    movie = next(p.stem for p in sorted((stack.settings.current_link / "3" / "movie").glob("*.json")))
+    movie = next(p.stem for p in sorted((unpacked(stack.settings.current_link) / "3" / "movie").glob("*.json")))
     edge_bound = stack.client.get(f"/3/movie/{movie}", params={"api_key": key, "append_to_response": "trailers"})
     assert edge_bound.status_code == 200 and "trailers" in edge_bound.json()
     assert edge_bound.headers["X-RateLimit-Limit"] == "30"

@@ -10,21 +10,22 @@ import orjson
 import pytest
 from PIL import Image
 
+from tests.release_files import unpacked
 from tests.e2e.conftest import assert_tmdb_error
 
 pytestmark = pytest.mark.e2e
 
 
 def _file(api, uri: str) -> dict:
-    return orjson.loads((api.settings.current_link / (uri.lstrip("/") + ".json")).read_bytes())
+    return orjson.loads((unpacked(api.settings.current_link) / (uri.lstrip("/") + ".json")).read_bytes())
 
 
 def _series_with(api, tag: str) -> int:
-    return min(int(p.name.split(".")[0]) for p in (api.settings.current_link / "3/tv").glob(f"*.{tag}.json"))
+    return min(int(p.name.split(".")[0]) for p in (unpacked(api.settings.current_link) / "3/tv").glob(f"*.{tag}.json"))
 
 
 def _series_without(api, tag: str) -> int:
-    folder = api.settings.current_link / "3/tv"
+    folder = unpacked(api.settings.current_link) / "3/tv"
     return min(int(p.name.split(".")[0]) for p in folder.glob("*.und.json")
                if not (folder / p.name.replace(".und.", f".{tag}.")).exists())
 
@@ -82,9 +83,9 @@ def test_append_on_series_season_episode_and_person(api):
 
 def test_episode_and_season_variants_and_unknown_ones(api):
     key = api.account("tv-episodes", "pro")
-    folder = api.settings.current_link / "3/tv"
+    folder = unpacked(api.settings.current_link) / "3/tv"
     path = min(folder.glob("*/season/*/episode/*.ko-KR.json"))
-    uri = "/" + str(path.relative_to(api.settings.current_link)).removesuffix(".ko-KR.json")
+    uri = "/" + str(path.relative_to(folder.parent.parent)).removesuffix(".ko-KR.json")
     doc = api.client.get(uri, params={"api_key": key, "language": "ko-KR"}).json()
     assert doc == orjson.loads(path.read_bytes())
     assert_tmdb_error(api.client.get(uri.rsplit("/", 1)[0] + "/999", params={"api_key": key}), 404, 34)
@@ -115,7 +116,7 @@ def test_image_host_serves_each_kind_at_its_sizes(api):
 
 def test_title_lists_follow_the_language_through_nginx(api):
     key = api.account("tv-lists", "pro")
-    root = api.settings.current_link
+    root = unpacked(api.settings.current_link)
     movie_id = min(int(p.parent.name) for p in (root / "3/movie").glob("*/similar.json")
                    if orjson.loads(p.read_bytes())["results"])
     default = api.client.get(f"/3/movie/{movie_id}/similar", params={"api_key": key}).json()

@@ -1,0 +1,143 @@
+-- Release documents from the release's pack (marquee/packs.py), read through LuaJIT FFI.
+--
+-- Why a pack and not files: a million titles are ~77M documents, which as files cost 3.5 times
+-- their bytes on disk and most of the build's time (docs/packed-releases.md). One indexed SELECT
+-- costs ~10 µs of nginx CPU more than try_files on a file. Each worker keeps one read-only
+-- connection and one prepared statement per release; `current` is resolved once per answer, so a
+-- publish or a rollback is seen by the next request and every part of an answer comes from one
+-- release.
+local ffi = require "ffi"
+local ngx = ngx
+local sub, find = string.sub, string.find
+
+ffi.cdef [[
+typedef struct sqlite3 sqlite3;
+typedef struct sqlite3_stmt sqlite3_stmt;
+int sqlite3_open_v2(const char *filename, sqlite3 **db, int flags, const char *vfs);
+int sqlite3_close_v2(sqlite3 *db);
+int sqlite3_prepare_v2(sqlite3 *db, const char *sql, int bytes, sqlite3_stmt **stmt, const char **tail);
+int sqlite3_bind_text(sqlite3_stmt *stmt, int index, const char *text, int bytes, void *destructor);
+int sqlite3_step(sqlite3_stmt *stmt);
+const void *sqlite3_column_blob(sqlite3_stmt *stmt, int column);
+const unsigned char *sqlite3_column_text(sqlite3_stmt *stmt, int column);
+int sqlite3_column_bytes(sqlite3_stmt *stmt, int column);
+int sqlite3_reset(sqlite3_stmt *stmt);
+int sqlite3_finalize(sqlite3_stmt *stmt);
+long readlink(const char *path, char *buf, size_t bufsiz);
+]]
+
+local sqlite = ffi.load("libsqlite3.so.0")
+local OPEN_READONLY, OPEN_URI, OPEN_NOMUTEX = 0x00000001, 0x00000040, 0x00008000
+local ROW = 100
+local SELECT = "SELECT body, etag FROM docs WHERE name = ?"
+
+local M = {}
+local conf
+local link_buf = ffi.new("char[4096]")
+local db_out = ffi.new("sqlite3*[1]")
+local stmt_out = ffi.new("sqlite3_stmt*[1]")
+-- release root -> prepared statement; the previous release's stays open until a third appears,
+-- so answers in flight during a publish finish on the release they began with.
+local statements, opened = {}, {}
+
+function M.init(config)
+    conf = config
+end
+
+-- The release `current` points at (an absolute folder), or nil.
+function M.release_root()
+    local n = ffi.C.readlink(conf.current, link_buf, 4096)
+    if n <= 0 then return nil end
+    local target = ffi.string(link_buf, n)
+    if sub(target, 1, 1) == "/" then return target end
+    return conf.current_dir .. "/" .. target
+end
+
+local function statement(root)
+    local stmt = statements[root]
+    if stmt then return stmt end
+    -- immutable=1: a published release never changes, so SQLite takes no locks and checks nothing.
+    local uri = "file:" .. root .. "/" .. conf.pack_name .. "?immutable=1"
+    if sqlite.sqlite3_open_v2(uri, db_out, OPEN_READONLY + OPEN_URI + OPEN_NOMUTEX, nil) ~= 0 then
+        sqlite.sqlite3_close_v2(db_out[0])
+        return nil
+    end
+    local db = db_out[0]
+    if sqlite.sqlite3_prepare_v2(db, SELECT, #SELECT, stmt_out, nil) ~= 0 then
+        sqlite.sqlite3_close_v2(db)
+        return nil
+    end
+    stmt = stmt_out[0]
+    statements[root] = stmt
+    opened[#opened + 1] = {root, db, stmt}
+    if #opened > 2 then
+        local old = table.remove(opened, 1)
+        statements[old[1]] = nil
+        sqlite.sqlite3_finalize(old[3])
+        sqlite.sqlite3_close_v2(old[2])
+    end
+    return stmt
+end
+
+-- body, etag of the document `name` (`3/movie/603.de-DE.json`) in release `root`, or nil.
+function M.get(root, name)
+    local stmt = statement(root)
+    if stmt == nil then return nil end
+    sqlite.sqlite3_bind_text(stmt, 1, name, #name, nil)  -- SQLITE_STATIC: `name` outlives the step
+    local body, etag
+    if sqlite.sqlite3_step(stmt) == ROW then
+        body = ffi.string(sqlite.sqlite3_column_blob(stmt, 0), sqlite.sqlite3_column_bytes(stmt, 0))
+        etag = ffi.string(sqlite.sqlite3_column_text(stmt, 1), sqlite.sqlite3_column_bytes(stmt, 1))
+    end
+    sqlite.sqlite3_reset(stmt)
+    return body, etag
+end
+
+-- The names edge/languages.py's `candidates` tries for one request, as variant suffixes.
+function M.suffixes(var)
+    local language, fallback = var.arg_language, var.arg_fallback_language
+    if (language == nil or language == "") and (fallback == nil or fallback == "") then
+        return {""}
+    end
+    local list, seen = {}, {}
+    for _, suffix in ipairs({var.mq_language, var.mq_fallback, ".und", ""}) do
+        if suffix ~= ".none" and not seen[suffix] then
+            seen[suffix] = true
+            list[#list + 1] = suffix
+        end
+    end
+    return list
+end
+
+-- The first candidate of `uri` (`/3/movie/603`) that exists: body, etag.
+function M.document(root, uri, tries)
+    local base = sub(uri, 2)
+    for i = 1, #tries do
+        local body, etag = M.get(root, base .. tries[i] .. ".json")
+        if body then return body, etag end
+    end
+    return nil
+end
+
+-- location /3/: one document, as try_files served files before packs, with its ETag.
+function M.serve()
+    local method = ngx.req.get_method()
+    if method ~= "GET" and method ~= "HEAD" then return ngx.exit(405) end
+    local root = M.release_root()
+    if root == nil then return ngx.exit(404) end
+    local var = ngx.var
+    local body, etag = M.document(root, var.uri, M.suffixes(var))
+    if body == nil then return ngx.exit(404) end
+    local header = ngx.header
+    header["Content-Type"] = "application/json; charset=utf-8"
+    etag = '"' .. etag .. '"'
+    header["ETag"] = etag
+    local match = var.http_if_none_match
+    if match and (match == "*" or find(match, etag, 1, true)) then
+        return ngx.exit(304)
+    end
+    header["Content-Length"] = #body
+    ngx.print(body)
+end
+
+return M
