@@ -1,6 +1,7 @@
-"""Benchmark: bare nginx serving one release file against the full authenticated path to it.
+"""Benchmark: bare nginx serving one document as a static file against the full authenticated path
+to the same document in a release pack (key check, window, SQLite lookup through Lua).
 
-Both paths use the same nginx, the same file and the same wrk settings. They alternate in
+Both paths use the same nginx binary, the same bytes and the same wrk settings. They alternate in
 several rounds of one run, and the figure is the median of the per-round ratios: on a shared,
 noisy machine a paired ratio drifts far less than either absolute figure. Enough accounts share
 the load that no request is rate-limited; the run fails if one is. The other MARQUEE_GATE runs
@@ -21,6 +22,7 @@ from pathlib import Path
 from bench import wrk
 from marquee.services import Stack, free_port, port_open, require_binary, wait_for
 from marquee.settings import from_env
+from site_gen.writer import Writer
 
 # Bare nginx at its best for this box: its own process, a worker per core, nothing but the file.
 # The same access log format as the API host, so logging costs the same on both sides.
@@ -52,24 +54,27 @@ def start_bare_nginx(home: Path, port: int) -> subprocess.Popen:
     run.mkdir()
     conf = run / "nginx.conf"
     user = "user root;" if os.geteuid() == 0 else ""  # as in nginx/marquee.conf.j2
-    conf.write_text(BARE_NGINX % {"run": run, "port": port, "root": home / "current", "user": user})
+    conf.write_text(BARE_NGINX % {"run": run, "port": port, "root": home / "static", "user": user})
     proc = subprocess.Popen([require_binary("nginx"), "-c", str(conf), "-p", str(run)],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     wait_for(lambda: port_open("127.0.0.1", port), "bare nginx", 10, proc)
     return proc
 
 
-def make_release(home: Path, source: Path | None) -> str:
-    """One release holding one movie document: copied from a built release, or a 3 KB stand-in."""
+def make_release(home: Path, body: bytes) -> str:
+    """A release whose pack holds the document (and, as a real one would, 20,000 others), published
+    in home; the same bytes as a plain file under home/static for bare nginx."""
     release = home / "releases" / "bench"
-    (release / "3" / "movie").mkdir(parents=True)
-    if source is not None:
-        shutil.copy(source, release / "3/movie/bench.json")
-    else:
-        doc = '{"id":1,"title":"Bench","overview":"' + "x" * 3000 + '"}'
-        (release / "3/movie/bench.json").write_text(doc)
+    writer = Writer(release)
+    writer.write("/3/movie/bench", body)
+    for n in range(20_000):
+        writer.write(f"/3/movie/{n}", body.replace(b'"id":1,', f'"id":{n},'.encode(), 1))
+    writer.finish()
     (release / "BUILD").write_text("bench\n")
     (home / "current").symlink_to("releases/bench")
+    static = home / "static" / "3" / "movie" / "bench.json"
+    static.parent.mkdir(parents=True)
+    static.write_bytes(body)
     return "/3/movie/bench"
 
 
@@ -80,13 +85,14 @@ def main() -> None:
     # 200: the connection count at which perf-baseline.md measured bare nginx at its best.
     parser.add_argument("--connections", type=int, default=200)
     parser.add_argument("--accounts", type=int, default=200)
-    parser.add_argument("--file", type=Path, help="a release file to serve (default: a 3 KB stand-in)")
+    parser.add_argument("--file", type=Path, help="a JSON document to serve (default: a 3 KB stand-in)")
     parser.add_argument("--compare-gates", action=argparse.BooleanOptionalAction, default=True,
                         help="also measure the other MARQUEE_GATE, in the same rounds")
     args = parser.parse_args()
 
     base = from_env(os.environ)
     gates = [base.gate] + ([g for g in ("nginx", "edge") if g != base.gate] if args.compare_gates else [])
+    body = args.file.read_bytes() if args.file else b'{"id":1,"title":"Bench","overview":"' + b"x" * 3000 + b'"}'
     home = Path(tempfile.mkdtemp(prefix="marquee-bench-"))
     stacks: list[tuple[str, Stack, Path]] = []
     bare = None
@@ -98,7 +104,7 @@ def main() -> None:
                                  "MARQUEE_API_PORT": str(free_port()), "MARQUEE_IMAGE_PORT": str(free_port()),
                                  "MARQUEE_PLANS": "bench=20000",
                                  **({} if gate == base.gate else {"MARQUEE_NGINX_WORKERS": ""})})
-            path = make_release(gate_home, args.file)
+            path = make_release(gate_home, body)
             keys = wrk.bench_keys(settings, args.accounts, "bench")
             script = wrk.script_for(gate_home, "auth", [f"{path}?api_key={key}" for key in keys])
             stacks.append((f"authenticated ({gate} gate, {settings.nginx_workers} workers)",
@@ -107,9 +113,9 @@ def main() -> None:
         static_port = free_port()
         bare = start_bare_nginx(home / gates[0], static_port)
         static_url = f"http://127.0.0.1:{static_port}"
-        size = (home / gates[0] / "current" / (path.lstrip("/") + ".json")).stat().st_size
+        size = len(body)
         print(f"wrk -t1 -c{args.connections} -d{args.seconds}s, {args.rounds} rounds, {args.accounts} accounts, "
-              f"file {path} ({size} bytes)", flush=True)
+              f"document {path} ({size} bytes)", flush=True)
         wrk.run(static_url, 2, args.connections, static_script)  # warm up page cache and connections
         runs = [("static (bare nginx, no key)",
                  lambda: wrk.run(static_url, args.seconds, args.connections, static_script))]

@@ -103,6 +103,8 @@ def docs_conf(settings: Settings) -> dict[str, str]:
         "current": str(settings.current_link),
         "current_dir": str(settings.current_link.parent),
         "pack_name": PACK_NAME,
+        # Per nginx worker; at ~3 KB a document, about 60 MB when full. The hot titles' parts fit.
+        "cached_documents": 20000,
     }
     return {name: lua_literal(value) for name, value in values.items()}
 
@@ -115,8 +117,6 @@ def append_conf(settings: Settings) -> dict[str, str]:
         "needs_edge": {"trailers"},  # a JSON rewrite, not a splice
         "localized": set(LOCALIZED_LISTS),
         "max_append": MAX_APPEND,
-        # Per nginx worker; at ~3 KB a document, about 60 MB when full. The hot titles' parts fit.
-        "cached_documents": 20000,
         "cache_control": CACHE_CONTROL["catalogue"],
     }
     return {name: lua_literal(value) for name, value in values.items()}

@@ -15,7 +15,7 @@ import shutil
 import tempfile
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
@@ -53,6 +53,9 @@ class ReleaseSummary:
     images: int
     seconds: float
     unchanged: int = 0  # documents with the same content hash (and so ETag) as in the previous release
+    # Seconds by phase: database (load and derive), collect (render SQL), write (validate and insert),
+    # images_after (waiting for the image store once the documents are written).
+    phases: dict[str, float] = field(default_factory=dict)
 
     def line(self) -> str:
         rate = self.documents / self.seconds if self.seconds else 0.0
@@ -68,8 +71,8 @@ def start_image_sync(con: duckdb.DuckDBPyConnection, catalogue_dir: Path, settin
 
     The store (MARQUEE_IMAGE_DIR/t/p/<size>/<file>) is shared by all releases: a file name never
     changes meaning, so a rollback still finds its images and unchanged originals are not resized.
-    Resizing runs in worker processes and writing documents is one Python thread plus the file
-    system's time, so the two overlap rather than queue (the sample's first build: ~25 s of images).
+    Resizing runs in worker processes beside the SQL and the writes, so the two overlap rather than
+    queue (the sample's first build: ~25 s of images).
     """
     source = catalogue_dir / "images"
     present = set(os.listdir(source)) if source.is_dir() else set()
@@ -113,14 +116,21 @@ def render_release(settings: Settings, catalogue_dir: Path, release_dir: Path,
         # The database lives next to the releases (same disk, hidden name) and goes away after the build.
         with tempfile.TemporaryDirectory(prefix=".build-", dir=release_dir.parent) as work:
             con = build_database(catalogue_dir, Path(work) / "catalogue.duckdb")
+            phases = {"database": time.perf_counter() - started}
             try:
-                collected = collect(con, settings)
                 with ThreadPoolExecutor(1, thread_name_prefix="images") as side:
                     image_sync = start_image_sync(con, catalogue_dir, settings, side)
+                    mark = time.perf_counter()
+                    collected = collect(con, settings)
+                    phases["collect"] = time.perf_counter() - mark
+                    mark = time.perf_counter()
                     writer = Writer(release_dir, previous=previous)
                     write_all(collected, writer, Validator())
                     writer.finish()
+                    phases["write"] = time.perf_counter() - mark
+                    mark = time.perf_counter()
                     image_count = image_sync.result()
+                    phases["images_after"] = time.perf_counter() - mark
             finally:
                 con.close()
         (release_dir / BUILD_FILE).write_text(release_dir.name + "\n")
@@ -129,7 +139,7 @@ def render_release(settings: Settings, catalogue_dir: Path, release_dir: Path,
         raise
     written = writer.summary()
     summary = ReleaseSummary(release_dir.name, written.documents, written.files, written.bytes, image_count,
-                             time.perf_counter() - started, writer.unchanged)
+                             time.perf_counter() - started, writer.unchanged, phases)
     if echo is not None:
         echo(summary.line())
     return summary

@@ -8,7 +8,6 @@
 -- filter, a title list in another language, `trailers`, merged video languages, pages) or an
 -- error answer goes to the edge, which has the whole rule; the names and their namespaces come
 -- from edge/content.py through nginx/marquee.conf.j2, so both sides read one table.
-local lrucache = require "resty.lrucache"
 local docs = require "marquee_docs"
 local ngx = ngx
 local find, sub, gmatch = string.find, string.sub, string.gmatch
@@ -16,27 +15,8 @@ local find, sub, gmatch = string.find, string.sub, string.gmatch
 local M = {}
 local conf
 
--- Pack rows by release and name, absent ones too (edge/assemble.py's DocumentCache, per worker).
--- A published release never changes and each has its own folder, so an entry never goes stale.
-local cache
-local ABSENT = {}
-
 function M.init(config)
     conf = config
-    cache = assert(lrucache.new(conf.cached_documents))
-end
-
-local function document(root, uri, tries)
-    for i = 1, #tries do
-        local key = root .. "|" .. uri .. tries[i]
-        local data = cache:get(key)
-        if data == nil then
-            data = docs.get(root, sub(uri, 2) .. tries[i] .. ".json") or ABSENT
-            cache:set(key, data)
-        end
-        if data ~= ABSENT then return data end
-    end
-    return nil
 end
 
 -- `{"id":1,"cast":[]}` -> `,"credits":{"cast":[]}` (edge/content.py `without_id`).
@@ -97,12 +77,12 @@ local function assemble(var)
     local root = docs.release_root()
     if root == nil then return nil end
     local tries = docs.suffixes(var)
-    local body = document(root, uri, tries)
+    local body = docs.document(root, uri, tries)
     if body == nil then return nil end  -- the edge answers 404/34
     local pieces = {sub(body, 1, -2)}
     for i = 1, #names do
         local name, resource = names[i][1], names[i][2]
-        local part = document(root, uri .. "/" .. resource, tries)
+        local part = docs.document(root, uri .. "/" .. resource, tries)
         if part then pieces[#pieces + 1] = appended(name, part) end
     end
     pieces[#pieces + 1] = "}"

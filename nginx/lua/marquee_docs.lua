@@ -7,6 +7,7 @@
 -- publish or a rollback is seen by the next request and every part of an answer comes from one
 -- release.
 local ffi = require "ffi"
+local lrucache = require "resty.lrucache"
 local ngx = ngx
 local sub, find = string.sub, string.find
 
@@ -40,8 +41,15 @@ local stmt_out = ffi.new("sqlite3_stmt*[1]")
 -- so answers in flight during a publish finish on the release they began with.
 local statements, opened = {}, {}
 
+-- Documents by release and name, absent ones too, per worker: hot titles skip SQLite altogether,
+-- and an appended answer reads six documents. A published release never changes and each has its
+-- own folder, so an entry never goes stale.
+local cache
+local ABSENT = {}
+
 function M.init(config)
     conf = config
+    cache = assert(lrucache.new(conf.cached_documents))
 end
 
 -- The release `current` points at (an absolute folder), or nil.
@@ -111,10 +119,15 @@ end
 
 -- The first candidate of `uri` (`/3/movie/603`) that exists: body, etag.
 function M.document(root, uri, tries)
-    local base = sub(uri, 2)
     for i = 1, #tries do
-        local body, etag = M.get(root, base .. tries[i] .. ".json")
-        if body then return body, etag end
+        local key = root .. "|" .. uri .. tries[i]
+        local entry = cache:get(key)
+        if entry == nil then
+            local body, etag = M.get(root, sub(uri, 2) .. tries[i] .. ".json")
+            entry = body and {body, etag} or ABSENT
+            cache:set(key, entry)
+        end
+        if entry ~= ABSENT then return entry[1], entry[2] end
     end
     return nil
 end
