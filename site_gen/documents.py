@@ -1,13 +1,14 @@
 """Collected documents: what each resource family hands to the release between collect and write.
 
-Phase one (collect) runs each family's SQL once into a DuckDB table of (uri, body) rows, with
-the JSON already serialised by DuckDB's `to_json`; phase two (write) streams those rows back in Arrow
-record batches, so memory stays flat however large the catalogue is.
+Phase one (collect) prepares what a family's SQL shares (list items, macros) and names one query per
+path template; phase two (write) runs each query and streams its (uri, body) rows, the JSON already
+serialised by DuckDB's `to_json`, in Arrow record batches. No document is stored in DuckDB: at a
+million titles they are ~115 GB, and materialising them first cost more than rendering them (the
+checkpoints of the build database took half the SQL time at 10k movies).
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator
@@ -26,7 +27,6 @@ class Documents:
     """All documents of one path template, ready to be written."""
 
     template: str
-    count: int
     batches: Callable[[], Iterator[Batch]]
 
 
@@ -43,24 +43,22 @@ def set_language(con: duckdb.DuckDBPyConnection, language: str = "en-US") -> Non
 
 
 def from_sql(con: duckdb.DuckDBPyConnection, template: str, sql_name: str) -> Documents:
-    """Run sql_name (a SELECT of uri, body) into a table now; stream it when written."""
-    table = "doc_" + re.sub(r"[^a-z0-9]+", "_", sql_name.removesuffix(".sql").lower())
-    con.execute(f"CREATE OR REPLACE TABLE {table} AS {load_sql(sql_name)}")
-    # An untranslated variant equal to the default document (a title with no English text, a person
-    # with no biography) need not exist: nginx and the edge fall back from X.und.json to X.json.
-    con.execute(f"DELETE FROM {table} WHERE suffix(uri, '{UNTRANSLATED}') AND body = "
-                f"(SELECT d.body FROM {table} d WHERE d.uri = {table}.uri[:-{len(UNTRANSLATED) + 1}])")
-    count = con.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
+    """sql_name (a SELECT of uri, body), run when written.
+
+    The query runs on `con` itself, not a cursor: temp tables, macros and variables the family set
+    up are connection-local. An untranslated variant equal to its default document is dropped by
+    the Writer (nginx and the edge fall back from X.und to X)."""
+    query = load_sql(sql_name)
 
     def batches() -> Iterator[Batch]:
-        reader = con.cursor().sql(f"SELECT uri, body FROM {table}").to_arrow_reader(BATCH_ROWS)
+        reader = con.sql(query).to_arrow_reader(BATCH_ROWS)
         for batch in reader:
             yield list(zip(batch.column(0).to_pylist(), batch.column(1).to_pylist()))
 
-    return Documents(template, count, batches)
+    return Documents(template, batches)
 
 
 def from_objects(template: str, documents: dict[str, Any]) -> Documents:
     """Documents built in Python (small, fixed ones such as /3/configuration)."""
     rows = list(documents.items())
-    return Documents(template, len(rows), lambda: iter([rows]))
+    return Documents(template, lambda: iter([rows]))

@@ -9,7 +9,7 @@ URIs are checked against a strict alphabet and may be written once only: a secon
 same URI is a rendering bug (two generators claiming one page), never something to overwrite. The
 uniqueness is checked by the pack's unique index, built once at the end (a sort, far cheaper than
 keeping 77M names in a Python set or maintaining the index row by row), so a repeat is reported
-by `finish()`.
+by `finish()`, which also drops every untranslated variant equal to its default document.
 
 With `previous` (an earlier release), `finish()` also counts the documents whose content hash is
 unchanged: their ETags stay the same, so clients' caches stay valid across the publish.
@@ -26,9 +26,11 @@ from typing import Any
 import orjson
 
 from marquee.packs import PAGE_SIZE, etag_of, pack_path
+from site_gen.documents import UNTRANSLATED
 
 _URI = re.compile(r"^/[A-Za-z0-9_./-]+$")
 BATCH_ROWS = 5_000
+UND_SUFFIX = UNTRANSLATED + ".json"
 
 
 class WriterError(Exception):
@@ -104,6 +106,7 @@ class Writer:
                 "SELECT name FROM docs GROUP BY name HAVING count(*) > 1 ORDER BY name LIMIT 3")]
             self.con.close()
             raise WriterError(f"refusing to write {', '.join(twice)} twice") from None
+        self._drop_redundant_und()
         if self.previous is not None and pack_path(self.previous).is_file():
             self.con.execute("ATTACH DATABASE ? AS previous", (str(pack_path(self.previous)),))
             self.unchanged = self.con.execute(
@@ -111,6 +114,19 @@ class Writer:
             self.con.execute("DETACH DATABASE previous")
         self.con.close()
         self.finished = True
+
+    def _drop_redundant_und(self) -> None:
+        """Drop each untranslated variant (`X.und.json`) equal to its default document (`X.json`): a
+        title with no English text, a person with no biography. The readers fall back from X.und to X."""
+        # The names come from the index alone: scanning the table would read every body.
+        twins = self.con.execute(
+            f"SELECT u.name, length(u.body) FROM (SELECT name FROM docs INDEXED BY docs_name "
+            f"WHERE name LIKE '%{UND_SUFFIX}') x JOIN docs u ON u.name = x.name "
+            f"JOIN docs d ON d.name = substr(u.name, 1, length(u.name) - {len(UND_SUFFIX)}) || '.json' "
+            f"WHERE u.etag = d.etag").fetchall()
+        self.con.executemany("DELETE FROM docs WHERE name = ?", [(name,) for name, _ in twins])
+        self._documents -= len(twins)
+        self._bytes -= sum(size for _, size in twins)
 
     def summary(self) -> WriteSummary:
         return WriteSummary(documents=self._documents, files=1 if self._documents else 0, bytes=self._bytes)

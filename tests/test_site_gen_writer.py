@@ -101,3 +101,18 @@ def test_a_previous_release_without_a_pack_counts_nothing(tmp_path: Path):
     second.write("/a", {"x": 1})
     second.finish()
     assert second.unchanged == 0
+
+
+def test_untranslated_variants_equal_to_their_default_are_dropped(tmp_path: Path):
+    writer = Writer(tmp_path)
+    writer.write("/3/movie/1", {"id": 1, "title": "One"})
+    writer.write("/3/movie/1.und", {"id": 1, "title": "One"})         # the same: dropped
+    writer.write("/3/movie/2", {"id": 2, "title": "Two"})
+    writer.write("/3/movie/2.und", {"id": 2, "title": "Deux"})        # differs: kept
+    writer.write("/3/movie/3.und", {"id": 3})                         # no default: kept
+    writer.finish()
+    with Pack(tmp_path) as pack:
+        assert pack.names() == ["3/movie/1.json", "3/movie/2.json", "3/movie/2.und.json", "3/movie/3.und.json"]
+    assert writer.summary().documents == 4
+    assert writer.summary().bytes == sum(len(orjson.dumps(d)) for d in (
+        {"id": 1, "title": "One"}, {"id": 2, "title": "Two"}, {"id": 2, "title": "Deux"}, {"id": 3}))
