@@ -1,4 +1,5 @@
-"""The image host's files: every original plus the sizes /3/configuration lists for its kind.
+"""The image host's files: every original plus the sizes /3/configuration lists for its kind (a size
+the original already fits in is the original itself, served by the image host's fallback).
 
 Images live in one store outside the releases (`HOME/images/t/p/<size>/<file>`): a file name never
 changes meaning, so releases can share them, publishing stays a symlink rename, and a rebuild only
@@ -55,10 +56,12 @@ def _place(source: str, target: str) -> None:
 
 
 def _resize_one(job: tuple[str, str, tuple[str, ...]]) -> int:
-    """Put one original into the store and write its sizes; runs in a worker process.
+    """Put one original into the store and write the sizes smaller than it; runs in a worker process.
 
-    A size at least as large as the original is the original itself (thumbnail never enlarges),
-    so it is linked rather than encoded again.
+    A size at least as large as the original would be the original itself (thumbnail never
+    enlarges), so no file is made for it: the image host answers a missing size with the original
+    (nginx/marquee.conf.j2), the same bytes a copy or a link would hold. For the generator's
+    placeholder art that is most sizes, and each file not made is a 4 KB block and ~30 µs not spent.
     """
     source, store, sizes = job
     name = os.path.basename(source)
@@ -71,15 +74,16 @@ def _resize_one(job: tuple[str, str, tuple[str, ...]]) -> int:
             target = os.path.join(store, size, name)
             width, height = bound(size)
             if image.width <= width and image.height <= height:
-                _place(original, target)
-            else:
-                copy = image.copy()
-                copy.thumbnail((width, height))
-                buffer = io.BytesIO()
-                copy.save(buffer, fmt, **({"quality": 80} if fmt == "JPEG" else {}))
-                with open(target + ".tmp", "wb") as out:
-                    out.write(buffer.getvalue())
-                os.replace(target + ".tmp", target)
+                if os.path.lexists(target):  # made when the original was larger
+                    os.unlink(target)
+                continue
+            copy = image.copy()
+            copy.thumbnail((width, height))
+            buffer = io.BytesIO()
+            copy.save(buffer, fmt, **({"quality": 80} if fmt == "JPEG" else {}))
+            with open(target + ".tmp", "wb") as out:
+                out.write(buffer.getvalue())
+            os.replace(target + ".tmp", target)
             written += 1
     return written
 
@@ -104,7 +108,7 @@ def sync_store(originals: Path, store: Path, kinds: dict[str, str], workers: int
             hashlib.sha1(source.read_bytes()).hexdigest()
         entry = f"{digest}:{','.join(sizes)}:{stamp}"
         digests[name] = entry
-        if recorded.split(":")[:2] != entry.split(":")[:2] or not (store / sizes[-1] / name).exists():
+        if recorded.split(":")[:2] != entry.split(":")[:2] or not (store / "original" / name).exists():
             jobs.append((str(source), str(store), sizes))
     written = 0
     if jobs:

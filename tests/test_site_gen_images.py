@@ -27,7 +27,8 @@ def test_each_kind_gets_its_sizes_scaled_down_never_up(tmp_path):
     summary = sync_store(originals, store, {"p.jpg": "poster", "b.jpg": "backdrop", "l.png": "logo",
                                             "f.jpg": "profile"}, workers=1)
     assert summary.originals == 4 and summary.resized == 4
-    assert summary.files_written == 4 + 6 + 3 + 6 + 3
+    # Only sizes smaller than the original are files: the logo's w500 is not (400 wide already).
+    assert summary.files_written == 4 + 6 + 3 + 5 + 3
     for size in SIZES_BY_KIND["poster"]:
         with Image.open(store / size / "p.jpg") as image:
             assert image.width == min(1000, int(size[1:]))
@@ -36,8 +37,9 @@ def test_each_kind_gets_its_sizes_scaled_down_never_up(tmp_path):
         assert image.size == (1280, 720)
     with Image.open(store / "h632" / "f.jpg") as image:
         assert image.height == 632 and image.width == 421
-    with Image.open(store / "w500" / "l.png") as image:
-        assert image.format == "PNG" and image.width == 400  # smaller than 500: kept as it is
+    with Image.open(store / "w300" / "l.png") as image:
+        assert image.format == "PNG" and image.width == 300
+    assert not (store / "w500" / "l.png").exists()  # the image host answers w500 with the original
     assert not (store / "w1280" / "p.jpg").exists()  # not a poster size
     assert (store / "original" / "b.jpg").read_bytes() == (originals / "b.jpg").read_bytes()
 
@@ -55,6 +57,10 @@ def test_a_second_sync_resizes_only_changed_originals(tmp_path):
     assert again.resized == 1
     with Image.open(store / "w92" / "b.jpg") as image:
         assert image.getpixel((5, 5))[0] > 150
+    assert (store / "w185" / "b.jpg").is_file()
+    draw(originals / "b.jpg", (150, 225), (9, 9, 9))  # now smaller than w185: its old w185 must go
+    assert sync_store(originals, store, {"a.jpg": "poster", "b.jpg": "poster"}, workers=1).resized == 1
+    assert not (store / "w185" / "b.jpg").exists() and (store / "w92" / "b.jpg").is_file()
 
 
 def test_unchanged_size_and_mtime_skip_hashing(tmp_path):

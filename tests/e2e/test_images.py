@@ -27,6 +27,11 @@ def test_configuration_points_at_the_image_host_and_posters_load(api):
         assert "immutable" in image.headers["cache-control"]
         assert "max-age=31536000" in image.headers["cache-control"]
         assert "api_key" not in str(image.url)
+    # The placeholder posters are 120 px wide or less: w500 is the original's bytes, by the fallback.
+    original = httpx.get(f"{config['images']['base_url']}original{movie['poster_path']}").content
+    assert httpx.get(f"{config['images']['base_url']}w500{movie['poster_path']}").content == original
+    smallest = httpx.get(f"{config['images']['base_url']}w92{movie['poster_path']}").content
+    assert smallest != original and smallest[:3] == b"\xff\xd8\xff"
 
 
 @pytest.mark.parametrize("path", ["/t/p/w999/x.jpg", "/t/p/original/../../BUILD", "/t/p/original/nope.jpg",
