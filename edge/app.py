@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import orjson
@@ -19,6 +20,7 @@ from sanic.response import HTTPResponse
 from edge import errors
 from edge.auth_listener import start_listener
 from edge.content_listener import ContentProtocol, CurrentRelease
+from edge.image_listener import ImageProtocol
 from edge.upstream_protocol import start_unix_listener
 from edge.gate import Decision, Gate, key_from, poll_registry
 from edge.ratelimit import RateLimiter
@@ -65,6 +67,11 @@ def create_app(settings: Settings, name: str = "marquee_edge") -> Sanic:
         app.ctx.content_listener = await start_unix_listener(
             lambda: ContentProtocol(app.ctx.gate, release, settings.languages),
             str(settings.content_socket), settings.edge_backlog)
+        if settings.image_sizes == "request":
+            app.ctx.image_pool = ThreadPoolExecutor(2, thread_name_prefix="image-sizes")
+            originals = settings.image_dir / "t" / "p" / "original"
+            app.ctx.image_listener = await start_unix_listener(
+                lambda: ImageProtocol(originals, app.ctx.image_pool), str(settings.image_socket), settings.edge_backlog)
         # Everything loaded so far lives as long as the process: keep it out of the cyclic GC's scans.
         gc.freeze()
         gc.set_threshold(50_000, 20, 20)  # the hot path allocates no cycles; collect rarely
@@ -76,6 +83,9 @@ def create_app(settings: Settings, name: str = "marquee_edge") -> Sanic:
     async def close_resources(app: Sanic) -> None:
         app.ctx.auth_listener.close()
         app.ctx.content_listener.close()
+        if settings.image_sizes == "request":
+            app.ctx.image_listener.close()
+            app.ctx.image_pool.shutdown(wait=False)
         app.ctx.poller.cancel()
         app.ctx.limiter.close()
         app.ctx.snapshot.close()
@@ -118,7 +128,7 @@ def serve(settings: Settings) -> None:
     """Run one edge process on the unix socket nginx proxies to (one worker beats two on 2 cores)."""
     socket_path = Path(settings.edge_socket)
     socket_path.parent.mkdir(parents=True, exist_ok=True)
-    for stale in (socket_path, settings.auth_socket, settings.content_socket):
+    for stale in (socket_path, settings.auth_socket, settings.content_socket, settings.image_socket):
         if stale.exists():
             stale.unlink()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")

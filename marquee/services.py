@@ -153,6 +153,8 @@ def render_nginx_conf(settings: Settings) -> str:
         edge_socket=settings.edge_socket,
         auth_socket=settings.auth_socket,
         content_socket=settings.content_socket,
+        image_socket=settings.image_socket,
+        image_sizes=settings.image_sizes,
         language_map=nginx_map_entries(settings.languages),
         listen_host=settings.listen_host,
         api_port=settings.api_port,

@@ -68,6 +68,10 @@ SETTINGS: tuple[Setting, ...] = (
             "Parquet catalogue that `marquee build` reads (default: HOME/catalogue)."),
     Setting("image_dir", "MARQUEE_IMAGE_DIR", "", Path,
             "Image store the image host serves: originals and every size (default: HOME/images)."),
+    Setting("image_sizes", "MARQUEE_IMAGE_SIZES", "build", _choice("MARQUEE_IMAGE_SIZES", "build", "request"),
+            "When the image sizes smaller than an original are made: `build` (Pillow, every one, at build "
+            "time) or `request` (the build places originals only; the image host has the edge make a size "
+            "on its first request and keeps the file). `request` keeps a million titles' images practical."),
     Setting("listen_host", "MARQUEE_LISTEN_HOST", "127.0.0.1", str,
             "Address nginx listens on for the API and the image host."),
     Setting("api_port", "MARQUEE_API_PORT", "8080", int, "Port of the API host (/3 and /compat)."),
@@ -118,6 +122,7 @@ class Settings:
     registry_path: Path
     catalogue_dir: Path
     image_dir: Path
+    image_sizes: str
     listen_host: str
     api_port: int
     image_port: int
@@ -168,6 +173,11 @@ class Settings:
     def content_socket(self) -> Path:
         """nginx proxies append_to_response, filtered and paged requests here (edge/content_listener.py)."""
         return self.run_dir / "content.sock"
+
+    @property
+    def image_socket(self) -> Path:
+        """With MARQUEE_IMAGE_SIZES=request, nginx's image host asks here for sizes not yet made."""
+        return self.run_dir / "images.sock"
 
     @property
     def gate_grants(self) -> Path:

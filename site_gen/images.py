@@ -4,7 +4,9 @@ the original already fits in is the original itself, served by the image host's 
 Images live in one store outside the releases (`HOME/images/t/p/<size>/<file>`): a file name never
 changes meaning, so releases can share them, publishing stays a symlink rename, and a rebuild only
 resizes originals whose bytes changed (a manifest of SHA-1s says which). Pillow makes the sizes
-once at build time, in a process pool, never per request.
+at build time in a process pool (MARQUEE_IMAGE_SIZES=build), or the edge makes each one on its first
+request and nginx keeps the file (`request`, edge/image_listener.py): at a million titles the sizes
+are ~20M more files to make, most of them never asked for.
 """
 
 from __future__ import annotations
@@ -55,41 +57,66 @@ def _place(source: str, target: str) -> None:
         shutil.copyfile(source, target)
 
 
+def resized(image: Image.Image, size: str, fmt: str) -> bytes | None:
+    """`image` scaled down to fit `size`, encoded as `fmt`; None when it already fits (thumbnail
+    never enlarges, so that size is the original itself)."""
+    width, height = bound(size)
+    if image.width <= width and image.height <= height:
+        return None
+    copy = image.copy()
+    copy.thumbnail((width, height))
+    buffer = io.BytesIO()
+    copy.save(buffer, fmt, **({"quality": 80} if fmt == "JPEG" else {}))
+    return buffer.getvalue()
+
+
+def size_of_original(original: Path | str, size: str) -> bytes | None:
+    """One size of one stored original, as the build would make it (None: the original fits);
+    FileNotFoundError when there is no such original. The image host's on-request path."""
+    with Image.open(original) as image:
+        return resized(image, size, image.format or ("PNG" if str(original).endswith(".png") else "JPEG"))
+
+
 def _resize_one(job: tuple[str, str, tuple[str, ...]]) -> int:
     """Put one original into the store and write the sizes smaller than it; runs in a worker process.
 
-    A size at least as large as the original would be the original itself (thumbnail never
-    enlarges), so no file is made for it: the image host answers a missing size with the original
-    (nginx/marquee.conf.j2), the same bytes a copy or a link would hold. For the generator's
-    placeholder art that is most sizes, and each file not made is a 4 KB block and ~30 µs not spent.
+    A size at least as large as the original would be the original itself, so no file is made
+    for it: the image host answers a missing size with the original (nginx/marquee.conf.j2), the
+    same bytes a copy or a link would hold. For the generator's placeholder art that is most
+    sizes, and each file not made is a 4 KB block and ~30 µs not spent. With no sizes (on-request
+    sizes) only the original is placed, and sizes made from an earlier version of it are removed.
     """
     source, store, sizes = job
     name = os.path.basename(source)
     original = os.path.join(store, "original", name)
     _place(source, original)
     written = 1
-    with Image.open(original) as image:
-        fmt = image.format or ("PNG" if name.endswith(".png") else "JPEG")
-        for size in sizes:
-            target = os.path.join(store, size, name)
-            width, height = bound(size)
-            if image.width <= width and image.height <= height:
-                if os.path.lexists(target):  # made when the original was larger
-                    os.unlink(target)
-                continue
-            copy = image.copy()
-            copy.thumbnail((width, height))
-            buffer = io.BytesIO()
-            copy.save(buffer, fmt, **({"quality": 80} if fmt == "JPEG" else {}))
-            with open(target + ".tmp", "wb") as out:
-                out.write(buffer.getvalue())
-            os.replace(target + ".tmp", target)
-            written += 1
+    stale = [size for size in ALL_SIZES if size not in sizes]
+    if sizes:
+        with Image.open(original) as image:
+            fmt = image.format or ("PNG" if name.endswith(".png") else "JPEG")
+            for size in sizes:
+                target = os.path.join(store, size, name)
+                data = resized(image, size, fmt)
+                if data is None:
+                    stale.append(size)
+                    continue
+                with open(target + ".tmp", "wb") as out:
+                    out.write(data)
+                os.replace(target + ".tmp", target)
+                written += 1
+    for size in stale:  # made when the original was another picture, or larger
+        try:
+            os.unlink(os.path.join(store, size, name))
+        except FileNotFoundError:
+            pass
     return written
 
 
-def sync_store(originals: Path, store: Path, kinds: dict[str, str], workers: int | None = None) -> ImageSummary:
-    """Make `store` hold every image in `kinds` (file name -> kind) at its original and its sizes."""
+def sync_store(originals: Path, store: Path, kinds: dict[str, str], workers: int | None = None,
+               make_sizes: bool = True) -> ImageSummary:
+    """Make `store` hold every image in `kinds` (file name -> kind) at its original and, with
+    make_sizes, its sizes (without: originals only, for MARQUEE_IMAGE_SIZES=request)."""
     store = Path(store)
     for size in ("original", *ALL_SIZES):
         (store / size).mkdir(parents=True, exist_ok=True)
@@ -98,7 +125,7 @@ def sync_store(originals: Path, store: Path, kinds: dict[str, str], workers: int
     jobs, digests = [], {}
     for name, kind in sorted(kinds.items()):
         source = Path(originals) / name
-        sizes = SIZES_BY_KIND.get(kind, SIZES_BY_KIND["poster"])
+        sizes = SIZES_BY_KIND.get(kind, SIZES_BY_KIND["poster"]) if make_sizes else ()
         # Size and mtime unchanged: trust the recorded hash rather than read every original again
         # (a million images are gigabytes to hash); a new size or mtime is hashed and compared.
         info = source.stat()
@@ -106,7 +133,7 @@ def sync_store(originals: Path, store: Path, kinds: dict[str, str], workers: int
         recorded = manifest.get(name, "")
         digest = recorded.split(":")[0] if recorded.endswith(":" + stamp) else \
             hashlib.sha1(source.read_bytes()).hexdigest()
-        entry = f"{digest}:{','.join(sizes)}:{stamp}"
+        entry = f"{digest}:{','.join(sizes) or 'on-request'}:{stamp}"
         digests[name] = entry
         if recorded.split(":")[:2] != entry.split(":")[:2] or not (store / "original" / name).exists():
             jobs.append((str(source), str(store), sizes))

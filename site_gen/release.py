@@ -82,7 +82,9 @@ def start_image_sync(con: duckdb.DuckDBPyConnection, catalogue_dir: Path, settin
         raise ReleaseBuildError(f"{len(missing)} image paths have no original in {source}, "
                                 f"e.g. {', '.join(sorted(missing)[:3])}")
     kinds = {name: kind for name, kind in images.image_kinds(con).items() if name in present}
-    return pool.submit(lambda: images.sync_store(source, settings.image_dir / IMAGE_STORE, kinds).originals)
+    make_sizes = settings.image_sizes == "build"
+    return pool.submit(lambda: images.sync_store(source, settings.image_dir / IMAGE_STORE, kinds,
+                                                 make_sizes=make_sizes).originals)
 
 
 def collect(con: duckdb.DuckDBPyConnection, settings: Settings) -> list[Documents]:

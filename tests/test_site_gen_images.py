@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import io
+
+import pytest
 from PIL import Image
 
 from site_gen.images import ALL_SIZES, SIZES_BY_KIND, bound, sync_store
@@ -81,3 +84,36 @@ def test_unchanged_size_and_mtime_skip_hashing(tmp_path):
     # ...while a new mtime makes it hash the bytes and resize.
     os.utime(originals / "a.jpg", ns=(before.st_atime_ns, before.st_mtime_ns + 1))
     assert sync_store(originals, store, {"a.jpg": "poster"}, workers=1).resized == 1
+
+
+def test_on_request_sizes_place_originals_only_and_drop_stale_sizes(tmp_path):
+    originals = tmp_path / "originals"
+    originals.mkdir()
+    draw(originals / "a.jpg", (300, 450), (1, 2, 3))
+    store = tmp_path / "store"
+    sync_store(originals, store, {"a.jpg": "poster"}, workers=1)
+    assert (store / "w92" / "a.jpg").is_file()
+    draw(originals / "a.jpg", (300, 450), (200, 2, 3))  # a new picture: its made sizes are stale
+    summary = sync_store(originals, store, {"a.jpg": "poster"}, workers=1, make_sizes=False)
+    assert summary.resized == 1 and summary.files_written == 1
+    assert (store / "original" / "a.jpg").read_bytes() == (originals / "a.jpg").read_bytes()
+    assert not any((store / size / "a.jpg").exists() for size in ALL_SIZES)
+
+
+def test_a_size_made_on_request_equals_the_build_s(tmp_path):
+    from site_gen.images import size_of_original
+
+    originals = tmp_path / "originals"
+    originals.mkdir()
+    draw(originals / "p.jpg", (1000, 1500), (200, 10, 10))
+    draw(originals / "l.png", (400, 150), (10, 10, 200), "PNG")
+    store = tmp_path / "store"
+    sync_store(originals, store, {"p.jpg": "poster", "l.png": "logo"}, workers=1)
+    assert size_of_original(store / "original" / "p.jpg", "w342") == (store / "w342" / "p.jpg").read_bytes()
+    assert size_of_original(store / "original" / "l.png", "w92") == (store / "w92" / "l.png").read_bytes()
+    assert size_of_original(store / "original" / "l.png", "w500") is None  # fits: the original answers
+    # Any listed size, even one posters do not list: a profile's h632.
+    with Image.open(io.BytesIO(size_of_original(store / "original" / "p.jpg", "h632") or b"")) as image:
+        assert image.size == (421, 632)
+    with pytest.raises(FileNotFoundError):
+        size_of_original(store / "original" / "nope.jpg", "w92")

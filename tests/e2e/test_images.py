@@ -40,3 +40,54 @@ def test_image_host_serves_nothing_else(api, path):
     import httpx
 
     assert httpx.get(f"{api.images}{path}").status_code == 404
+
+
+@pytest.fixture(scope="module")
+def on_request(start_stack, e2e_release, tmp_path_factory):
+    """A stack with MARQUEE_IMAGE_SIZES=request over a store of originals only."""
+    import shutil
+
+    store = tmp_path_factory.mktemp("on-request-images")
+    originals = store / "t/p/original"
+    originals.mkdir(parents=True)
+    source = e2e_release.parent.parent / "images/t/p/original"
+    from PIL import Image
+
+    def width(name: str) -> int:
+        with Image.open(source / name) as image:
+            return image.width
+
+    everything = sorted(p.name for p in source.glob("*.jpg"))
+    wide = next(name for name in everything if width(name) > 92)  # one that w92 scales down
+    names = [wide] + [name for name in everything if name != wide][:2]
+    for name in names:
+        shutil.copy(source / name, originals / name)
+    (store / "t/p/w92").mkdir()
+    return start_stack(MARQUEE_IMAGE_SIZES="request", MARQUEE_IMAGE_DIR=str(store)), store, names
+
+
+def test_a_size_is_made_on_its_first_request_then_served_as_a_file(on_request):
+    import httpx
+    from PIL import Image
+    import io
+
+    from site_gen.images import size_of_original
+
+    running, store, names = on_request
+    base = f"{running.images}/t/p"
+    first = httpx.get(f"{base}/w92/{names[0]}")
+    assert first.status_code == 200 and first.headers["content-type"] == "image/jpeg"
+    assert "immutable" in first.headers["cache-control"]
+    assert first.content == size_of_original(store / "t/p/original" / names[0], "w92")
+    with Image.open(io.BytesIO(first.content)) as image:
+        assert image.width <= 92
+    stored = store / "t/p/w92" / names[0]
+    assert stored.read_bytes() == first.content  # nginx kept it (proxy_store)
+    stored.write_bytes(b"kept by nginx")  # the next request is the file, not the edge
+    assert httpx.get(f"{base}/w92/{names[0]}").content == b"kept by nginx"
+    # A size the original fits in is the original itself, and nothing is stored for it.
+    big = httpx.get(f"{base}/w1280/{names[1]}")
+    assert big.status_code == 200 and big.content == (store / "t/p/original" / names[1]).read_bytes()
+    assert "immutable" in big.headers["cache-control"] and not (store / "t/p/w1280" / names[1]).exists()
+    for missing in (f"{base}/w92/nope.jpg", f"{base}/original/nope.jpg", f"{base}/w999/{names[2]}"):
+        assert httpx.get(missing).status_code == 404
