@@ -54,9 +54,9 @@ def change_titles(catalogue: Path, share: float) -> int:
     return len(chosen)
 
 
-def measure(movies: int, seed: int, workdir: Path, incremental: bool = False) -> dict:
+def measure(movies: int, seed: int, workdir: Path, incremental: bool = False, image_sizes: str = "build") -> dict:
     home = workdir / f"home-{movies}"
-    settings = from_env({"MARQUEE_HOME": str(home)})
+    settings = from_env({"MARQUEE_HOME": str(home), "MARQUEE_IMAGE_SIZES": image_sizes})
     catalogue = home / "catalogue"
     started = time.perf_counter()
     generate(catalogue, movies, seed)
@@ -85,16 +85,22 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("scales", nargs="*", type=int, default=[2_000, 10_000], help="movie counts, ascending")
     parser.add_argument("--seed", type=int, default=42)
+    parser.add_argument("--image-sizes", choices=("build", "request"), default="build",
+                        help="MARQUEE_IMAGE_SIZES for every build (request: originals only)")
+    parser.add_argument("--rebuild", action=argparse.BooleanOptionalAction, default=True,
+                        help="rebuild the largest scale after 1%% of titles changed")
     args = parser.parse_args()
     scales = sorted(args.scales)
     workdir = Path(tempfile.mkdtemp(prefix="marquee-bench-build-"))
     rows = []
     try:
+        print(f"MARQUEE_IMAGE_SIZES={args.image_sizes}", flush=True)
         print(f"{'movies':>8} {'series':>7} {'gen s':>7} {'build s':>8} {'documents':>10} "
               f"{'docs/s':>8} {'JSON MB':>9} {'on disk MB':>11} {'images':>8} {'img disk MB':>12}  phases (s)",
               flush=True)
         for movies in scales:
-            r = measure(movies, args.seed, workdir, incremental=movies == scales[-1])
+            r = measure(movies, args.seed, workdir, incremental=args.rebuild and movies == scales[-1],
+                        image_sizes=args.image_sizes)
             rows.append(r)
             print(f"{movies:>8,} {max(1, movies // 10):>7,} {r['generate_s']:>7.1f} {r['build_s']:>8.1f} "
                   f"{r['documents']:>10,} {r['documents'] / r['build_s']:>8,.0f} "
