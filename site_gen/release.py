@@ -1,8 +1,8 @@
 """Render one complete release directory from a Parquet catalogue.
 
 Like Pelican's run(): build the DuckDB database, let every resource family collect its documents
-(phase one), then one Writer writes them all, each validated against its TMDB schema first (phase
-two). Image originals and their sizes go to the shared image store (site_gen/images.py), which only
+(phase one), then one Writer writes them all into the release's pack, each validated against its
+TMDB schema in a second process beside the writes (phase two). Image originals and their sizes go to the shared image store (site_gen/images.py), which only
 resizes what changed. The `BUILD` file is written last: a
 release directory without it is incomplete and `marquee publish` refuses it. On any failure the
 partial directory is removed.
@@ -30,7 +30,7 @@ from site_gen import movie_extras
 from site_gen import images
 from site_gen import episode, season, tv
 from site_gen.documents import Documents, load_sql
-from site_gen.validate import Validator
+from site_gen.validate import ParallelValidation
 from site_gen.writer import Writer
 
 FAMILIES = (movie, movie_extras, collection, genre, configuration, person, company, reference, languages,
@@ -93,13 +93,14 @@ def collect(con: duckdb.DuckDBPyConnection, settings: Settings) -> list[Document
     return [documents for family in FAMILIES for documents in family.collect(con, settings)]
 
 
-def write_all(collected: list[Documents], writer: Writer, validator: Validator) -> None:
-    """Phase two: validate each document, then write it (the first invalid one stops the build)."""
+def write_all(collected: list[Documents], writer: Writer, validation: ParallelValidation) -> None:
+    """Phase two: write every document, each batch validated beside it (an invalid one stops the build)."""
     for documents in collected:
         for batch in documents.batches():
+            validation.submit(documents.template, batch)
             for uri, body in batch:
-                validator.validate(uri, body, documents.template)
                 writer.write(uri, body)
+    validation.finish()
 
 
 def render_release(settings: Settings, catalogue_dir: Path, release_dir: Path,
@@ -114,6 +115,7 @@ def render_release(settings: Settings, catalogue_dir: Path, release_dir: Path,
     if release_dir.exists() and any(release_dir.iterdir()):
         raise ReleaseBuildError(f"release folder {release_dir} is not empty")
     release_dir.mkdir(parents=True, exist_ok=True)
+    validation = ParallelValidation()  # before DuckDB's threads exist (site_gen/validate.py)
     try:
         # The database lives next to the releases (same disk, hidden name) and goes away after the build.
         with tempfile.TemporaryDirectory(prefix=".build-", dir=release_dir.parent) as work:
@@ -127,7 +129,7 @@ def render_release(settings: Settings, catalogue_dir: Path, release_dir: Path,
                     phases["collect"] = time.perf_counter() - mark
                     mark = time.perf_counter()
                     writer = Writer(release_dir, previous=previous)
-                    write_all(collected, writer, Validator())
+                    write_all(collected, writer, validation)
                     writer.finish()
                     phases["write"] = time.perf_counter() - mark
                     mark = time.perf_counter()
@@ -139,6 +141,8 @@ def render_release(settings: Settings, catalogue_dir: Path, release_dir: Path,
     except BaseException:
         shutil.rmtree(release_dir, ignore_errors=True)
         raise
+    finally:
+        validation.close()
     written = writer.summary()
     summary = ReleaseSummary(release_dir.name, written.documents, written.files, written.bytes, image_count,
                              time.perf_counter() - started, writer.unchanged, phases)

@@ -93,3 +93,23 @@ def test_a_rebuild_counts_unchanged_documents_and_equals_a_full_build(catalogue_
             list(fresh.con.execute("SELECT name, body, etag FROM docs ORDER BY name"))
         same = f"3/movie/{movie_ids[0]}/external_ids.json"  # carries no title
         assert new.etag(same) == old.etag(same) is not None  # same bytes, same ETag across releases
+
+
+def test_an_invalid_document_stops_the_build_and_leaves_nothing(catalogue_dir: Path, release_settings,
+                                                                tmp_path: Path, monkeypatch):
+    from types import SimpleNamespace
+
+    from site_gen import release
+    from site_gen.documents import from_objects
+    from site_gen.validate import ValidationError
+
+    good = {f"/3/genre/movie/list.x{n}": {"genres": []} for n in range(12_000)}  # batches before the bad one
+    bad = SimpleNamespace(collect=lambda con, settings: [
+        from_objects("/3/genre/movie/list", good),
+        from_objects("/3/movie/{movie_id}", {"/3/movie/1": {"id": 1, "title": 7}}),
+    ])
+    monkeypatch.setattr(release, "FAMILIES", (bad,))
+    target = tmp_path / "releases" / "20260101T000009Z"
+    with pytest.raises(ValidationError, match="/3/movie/1: "):
+        render_release(release_settings, catalogue_dir, target, echo=None)
+    assert not target.exists()
