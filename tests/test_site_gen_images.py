@@ -14,6 +14,16 @@ def draw(path, size, colour, fmt="JPEG"):
     Image.new("RGB", size, colour).save(path, fmt)
 
 
+def synced_poster(tmp_path):
+    """A store synced from one 300x450 poster, `a.jpg`: (originals folder, store)."""
+    originals = tmp_path / "originals"
+    originals.mkdir()
+    draw(originals / "a.jpg", (300, 450), (1, 2, 3))
+    store = tmp_path / "store"
+    sync_store(originals, store, {"a.jpg": "poster"}, workers=1)
+    return originals, store
+
+
 def test_ten_distinct_sizes_as_tmdb_lists_them():
     assert ALL_SIZES == ("h632", "w45", "w92", "w154", "w185", "w300", "w342", "w500", "w780", "w1280")
     assert bound("w342") == (342, 100_000) and bound("h632") == (100_000, 632)
@@ -69,11 +79,7 @@ def test_a_second_sync_resizes_only_changed_originals(tmp_path):
 def test_unchanged_size_and_mtime_skip_hashing(tmp_path):
     import os
 
-    originals = tmp_path / "originals"
-    originals.mkdir()
-    draw(originals / "a.jpg", (300, 450), (1, 2, 3))
-    store = tmp_path / "store"
-    sync_store(originals, store, {"a.jpg": "poster"}, workers=1)
+    originals, store = synced_poster(tmp_path)
     before = os.stat(originals / "a.jpg")
     # Same size and mtime: the recorded hash is trusted, the file is not read again...
     data = bytearray((originals / "a.jpg").read_bytes())
@@ -87,11 +93,7 @@ def test_unchanged_size_and_mtime_skip_hashing(tmp_path):
 
 
 def test_on_request_sizes_place_originals_only_and_drop_stale_sizes(tmp_path):
-    originals = tmp_path / "originals"
-    originals.mkdir()
-    draw(originals / "a.jpg", (300, 450), (1, 2, 3))
-    store = tmp_path / "store"
-    sync_store(originals, store, {"a.jpg": "poster"}, workers=1)
+    originals, store = synced_poster(tmp_path)
     assert (store / "w92" / "a.jpg").is_file()
     draw(originals / "a.jpg", (300, 450), (200, 2, 3))  # a new picture: its made sizes are stale
     summary = sync_store(originals, store, {"a.jpg": "poster"}, workers=1, make_sizes=False)
