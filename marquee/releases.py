@@ -20,6 +20,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Iterator
 
+from marquee.packs import PACK_NAME, pack_path
 from marquee.settings import Settings
 
 BUILD_FILE = "BUILD"
@@ -110,12 +111,20 @@ def _point_current(settings: Settings, name: str) -> None:
     os.replace(tmp, link)
 
 
+def servable(path: Path) -> bool:
+    """Complete (BUILD is written last) and in today's layout: a pack of documents."""
+    return (path / BUILD_FILE).is_file() and pack_path(path).is_file()
+
+
 def _check_complete(settings: Settings, name: str) -> None:
     path = release_path(settings, name)
     if not path.is_dir():
         raise ReleaseError(f"no release named {name} in {settings.releases_dir}")
     if not (path / BUILD_FILE).is_file():
         raise ReleaseError(f"release {name} is incomplete (no {BUILD_FILE} file); refusing to publish it")
+    if not pack_path(path).is_file():
+        raise ReleaseError(f"release {name} has no {PACK_NAME} (built before releases were packs, one file per "
+                           "document); nginx cannot serve it: run `marquee build` for a new release")
 
 
 def publish(settings: Settings, release_name: str) -> str:
@@ -138,8 +147,9 @@ def rollback(settings: Settings) -> str:
         current = current_release(settings)
         if names and names[-1] == current:
             names.pop()
-        # Skip entries whose folder has gone (removed by hand); pruning never removes the target.
-        while names and not (settings.releases_dir / names[-1] / BUILD_FILE).is_file():
+        # Skip entries whose folder has gone (removed by hand) or that predate packs; pruning never
+        # removes the target.
+        while names and not servable(settings.releases_dir / names[-1]):
             names.pop()
         if not names:
             where = f"{current} is the oldest published release" if current else "nothing is published"

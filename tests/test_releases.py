@@ -7,14 +7,17 @@ from pathlib import Path
 import pytest
 
 from marquee import releases
+from marquee.packs import PACK_NAME
 from marquee.releases import ReleaseError
 from marquee.settings import from_env
 
 
-def _fake_release(settings, name: str, complete: bool = True) -> str:
+def _fake_release(settings, name: str, complete: bool = True, packed: bool = True) -> str:
     path = settings.releases_dir / name
     path.mkdir(parents=True)
     (path / "marker").write_text(name)
+    if packed:
+        (path / PACK_NAME).write_bytes(b"")
     if complete:
         (path / "BUILD").write_text(name + "\n")
     return name
@@ -124,3 +127,17 @@ def test_pruning_leaves_incomplete_builds_alone(settings):
     assert in_progress in [r.name for r in listed]
     assert [r.name for r in listed if r.complete] == names[-3:]
     assert [r.name for r in listed if r.current] == [names[-1]]
+
+
+def test_a_release_from_before_packs_is_refused_and_skipped_by_rollback(settings):
+    first = _fake_release(settings, "20260101T000000Z")
+    releases.publish(settings, first)
+    old = _fake_release(settings, "20260102T000000Z", packed=False)
+    with pytest.raises(ReleaseError, match="no documents.sqlite"):
+        releases.publish(settings, old)
+    assert _served(settings) == first
+    # A history written before packs: rollback passes over the unservable entry.
+    newest = _fake_release(settings, "20260103T000000Z")
+    releases.publish(settings, newest)
+    (settings.releases_dir / "HISTORY").write_text(f"{first}\n{old}\n{newest}\n")
+    assert releases.rollback(settings) == first and _served(settings) == first
