@@ -8,7 +8,7 @@ One table, `docs(name, body, etag)`:
 - `name` is the document's release-relative name, the path one file per document would have had
   (`3/movie/603.de-DE.json`), so edge/languages.py's candidates name rows as they named files;
 - `body` the JSON bytes, never compressed (nginx gzips on the fly, level 1);
-- `etag` a hex BLAKE2 of the body: an unchanged document keeps its ETag across releases.
+- `etag` the MD5 hex of the body (a content hash, not a security one): an unchanged document keeps its ETag across releases.
 The site_gen Writer creates it; nginx (nginx/lua/marquee_docs.lua) and the edge read it, opened
 read-only and immutable, since a published release never changes.
 """
@@ -29,7 +29,8 @@ def pack_path(release: Path | str) -> Path:
 
 
 def etag_of(body: bytes) -> str:
-    return hashlib.blake2b(body, digest_size=16).hexdigest()
+    """MD5 hex: DuckDB's md5() gives the same, so a build compares hashes without Python touching bodies."""
+    return hashlib.md5(body).hexdigest()
 
 
 def open_pack(release: Path | str) -> sqlite3.Connection:

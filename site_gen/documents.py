@@ -14,12 +14,14 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 import duckdb
+import orjson
 
 SQL_DIR = Path(__file__).resolve().parent / "sql"
 UNTRANSLATED = ".und"  # the variant suffix of TMDB's answer for a missing translation
 BATCH_ROWS = 5_000
 
-Batch = list[tuple[str, Any]]  # (uri, JSON bytes or a Python object)
+# (uri, JSON bytes, or None when unchanged since the previous release, etag or None to compute)
+Batch = list[tuple[str, bytes | None, str | None]]
 
 
 @dataclass(frozen=True)
@@ -27,7 +29,7 @@ class Documents:
     """All documents of one path template, ready to be written."""
 
     template: str
-    batches: Callable[[], Iterator[Batch]]
+    batches: Callable[..., Iterator[Batch]]  # batches(only_changed=False)
 
 
 def load_sql(name: str) -> str:
@@ -46,19 +48,29 @@ def from_sql(con: duckdb.DuckDBPyConnection, template: str, sql_name: str) -> Do
     """sql_name (a SELECT of uri, body), run when written.
 
     The query runs on `con` itself, not a cursor: temp tables, macros and variables the family set
-    up are connection-local. An untranslated variant equal to its default document is dropped by
-    the Writer (nginx and the edge fall back from X.und to X)."""
+    up are connection-local. DuckDB hashes every body (md5, the pack's ETag); in an update, bodies
+    whose hash equals the previous manifest's (the `previous_etags` view) stay in DuckDB and the
+    row carries None. An untranslated variant equal to its default document is dropped by the
+    Writer (nginx and the edge fall back from X.und to X)."""
     query = load_sql(sql_name)
 
-    def batches() -> Iterator[Batch]:
-        reader = con.sql(query).to_arrow_reader(BATCH_ROWS)
-        for batch in reader:
-            yield list(zip(batch.column(0).to_pylist(), batch.column(1).to_pylist()))
+    def batches(only_changed: bool = False) -> Iterator[Batch]:
+        hashed = f"SELECT uri, body, md5(body) AS etag FROM ({query})"
+        if only_changed:
+            hashed = (f"SELECT d.uri, CASE WHEN p.etag = d.etag THEN NULL ELSE d.body END, d.etag "
+                      f"FROM ({hashed}) d LEFT JOIN previous_etags p ON p.name = substr(d.uri, 2) || '.json'")
+        for batch in con.sql(hashed).to_arrow_reader(BATCH_ROWS):
+            yield list(zip(batch.column(0).to_pylist(), batch.column(1).to_pylist(), batch.column(2).to_pylist()))
 
     return Documents(template, batches)
 
 
 def from_objects(template: str, documents: dict[str, Any]) -> Documents:
-    """Documents built in Python (small, fixed ones such as /3/configuration)."""
-    rows = list(documents.items())
-    return Documents(template, lambda: iter([rows]))
+    """Documents built in Python (small, fixed ones such as /3/configuration): always written whole."""
+    rows = [(uri, orjson.dumps(doc), None) for uri, doc in documents.items()]
+    return Documents(template, lambda only_changed=False: iter([rows]))
+
+
+def use_previous_manifest(con: duckdb.DuckDBPyConnection, manifest: Path) -> None:
+    """Compare this build's documents with a previous release's manifest (`previous_etags`)."""
+    con.execute(f"CREATE OR REPLACE TEMP VIEW previous_etags AS SELECT name, etag FROM read_parquet('{manifest}')")

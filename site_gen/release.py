@@ -29,9 +29,9 @@ from site_gen import languages
 from site_gen import movie_extras
 from site_gen import images
 from site_gen import episode, season, tv
-from site_gen.documents import Documents, load_sql
+from site_gen.documents import Documents, load_sql, use_previous_manifest
 from site_gen.validate import ParallelValidation
-from site_gen.writer import Writer
+from site_gen.writer import Writer, previous_manifest
 
 FAMILIES = (movie, movie_extras, collection, genre, configuration, person, company, reference, languages,
             tv, season, episode)
@@ -53,6 +53,7 @@ class ReleaseSummary:
     images: int
     seconds: float
     unchanged: int = 0  # documents with the same content hash (and so ETag) as in the previous release
+    updated: bool = False  # built as an update of the previous release's pack
     # Seconds by phase: database (load and derive), collect (render SQL), write (validate and insert),
     # images_after (waiting for the image store once the documents are written).
     phases: dict[str, float] = field(default_factory=dict)
@@ -60,7 +61,9 @@ class ReleaseSummary:
     def line(self) -> str:
         rate = self.documents / self.seconds if self.seconds else 0.0
         unchanged = f", {self.unchanged} unchanged since the previous release" if self.unchanged else ""
-        return (f"release {self.release_id}: {self.documents} documents, {self.bytes:,} bytes, "
+        if self.updated:
+            unchanged += " (an update of its pack)"
+        return (f"release {self.release_id}: {self.documents} documents, {self.bytes:,} bytes written, "
                 f"{self.images} images in {self.seconds:.2f} s ({rate:,.0f} documents/s){unchanged}")
 
 
@@ -94,12 +97,16 @@ def collect(con: duckdb.DuckDBPyConnection, settings: Settings) -> list[Document
 
 
 def write_all(collected: list[Documents], writer: Writer, validation: ParallelValidation) -> None:
-    """Phase two: write every document, each batch validated beside it (an invalid one stops the build)."""
+    """Phase two: write every document, each batch validated beside it (an invalid one stops the
+    build). In an update only changed documents arrive with a body, and only they are validated:
+    an unchanged one is the same bytes that passed when it was first written."""
     for documents in collected:
-        for batch in documents.batches():
-            validation.submit(documents.template, batch)
-            for uri, body in batch:
-                writer.write(uri, body)
+        for batch in documents.batches(only_changed=writer.updating):
+            changed = [(uri, body) for uri, body, _ in batch if body is not None]
+            if changed:
+                validation.submit(documents.template, changed)
+            for uri, body, etag in batch:
+                writer.write(uri, body, etag)
     validation.finish()
 
 
@@ -107,8 +114,9 @@ def render_release(settings: Settings, catalogue_dir: Path, release_dir: Path,
                    echo: Callable[[str], None] | None = print, previous: Path | None = None) -> ReleaseSummary:
     """Render catalogue_dir into the new, empty release_dir; returns (and echoes) a summary.
 
-    With `previous` (an earlier release), the summary counts the documents whose content hash, and
-    so ETag, is unchanged (site_gen/writer.py).
+    With `previous` (an earlier release with a manifest), the build is an update: DuckDB still renders
+    and hashes everything, but only documents whose hash changed reach Python, are validated and are
+    written into a copy of the previous pack (site_gen/writer.py); the summary counts the unchanged.
     """
     started = time.perf_counter()
     catalogue_dir, release_dir = Path(catalogue_dir), Path(release_dir)
@@ -129,6 +137,8 @@ def render_release(settings: Settings, catalogue_dir: Path, release_dir: Path,
                     phases["collect"] = time.perf_counter() - mark
                     mark = time.perf_counter()
                     writer = Writer(release_dir, previous=previous)
+                    if writer.updating:
+                        use_previous_manifest(con, previous_manifest(previous))  # type: ignore[arg-type]
                     write_all(collected, writer, validation)
                     writer.finish()
                     phases["write"] = time.perf_counter() - mark
@@ -145,7 +155,7 @@ def render_release(settings: Settings, catalogue_dir: Path, release_dir: Path,
         validation.close()
     written = writer.summary()
     summary = ReleaseSummary(release_dir.name, written.documents, written.files, written.bytes, image_count,
-                             time.perf_counter() - started, writer.unchanged, phases)
+                             time.perf_counter() - started, writer.unchanged, writer.updating, phases)
     if echo is not None:
         echo(summary.line())
     return summary

@@ -11,25 +11,34 @@ uniqueness is checked by the pack's unique index, built once at the end (a sort,
 keeping 77M names in a Python set or maintaining the index row by row), so a repeat is reported
 by `finish()`, which also drops every untranslated variant equal to its default document.
 
-With `previous` (an earlier release), `finish()` also counts the documents whose content hash is
-unchanged: their ETags stay the same, so clients' caches stay valid across the publish.
+With `previous` (an earlier release with a manifest), the build is an update: the Writer starts
+from a copy of that pack and receives only changed documents' bodies (class docstring). Unchanged
+documents keep their ETag, so clients' caches stay valid across the publish.
 """
 
 from __future__ import annotations
 
 import re
+import shutil
 import sqlite3
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import orjson
+import pyarrow as pa
+import pyarrow.parquet as pq
 
 from marquee.packs import PAGE_SIZE, etag_of, pack_path
 from site_gen.documents import UNTRANSLATED
 
 _URI = re.compile(r"^/[A-Za-z0-9_./-]+$")
 BATCH_ROWS = 5_000
+# Every rendered document's name and content hash (before untranslated twins are dropped), for the
+# next build to compare against in DuckDB.
+MANIFEST_NAME = "MANIFEST.parquet"
+MANIFEST_SCHEMA = pa.schema([("name", pa.string()), ("etag", pa.string())])
 UND_SUFFIX = UNTRANSLATED + ".json"
 
 
@@ -59,7 +68,14 @@ def name_for(uri: str) -> str:
 
 
 class Writer:
-    """Writes JSON documents into root's pack; summary() counts them and their bytes."""
+    """Writes JSON documents into root's pack; summary() counts them and their bytes.
+
+    Two modes. A full build creates the pack and inserts every document. An update (`previous` is
+    an earlier release with a pack and a manifest) starts from a copy of that pack: a document
+    handed over as None is unchanged (its content hash is in the previous manifest, compared in
+    DuckDB, site_gen/documents.py) and only its name is recorded; changed and new documents are
+    replaced or inserted; names no longer rendered are deleted at the end.
+    """
 
     def __init__(self, root: Path, previous: Path | None = None) -> None:
         self.root = Path(root)
@@ -68,52 +84,91 @@ class Writer:
         path = pack_path(self.root)
         if path.exists():
             raise FileExistsError(f"{path} exists: a Writer only ever creates a new pack")
+        self.updating = self.previous is not None and previous_manifest(self.previous) is not None
+        if self.updating:
+            assert self.previous is not None
+            shutil.copyfile(pack_path(self.previous), path)  # copy_file_range: no bytes through Python
         self.con = sqlite3.connect(path, isolation_level=None)
         for pragma in (f"page_size = {PAGE_SIZE}", "journal_mode = OFF", "synchronous = OFF",
                        "locking_mode = EXCLUSIVE", "temp_store = MEMORY", "cache_size = -262144"):
             self.con.execute(f"PRAGMA {pragma}")
-        self.con.execute("CREATE TABLE docs (name TEXT NOT NULL, body BLOB NOT NULL, etag TEXT NOT NULL)")
+        if self.updating:
+            self.con.execute("CREATE TEMP TABLE seen (name TEXT PRIMARY KEY) WITHOUT ROWID")  # every rendered name
+            self.con.execute("CREATE TEMP TABLE written (name TEXT PRIMARY KEY) WITHOUT ROWID")  # the changed
+        else:
+            self.con.execute("CREATE TABLE docs (name TEXT NOT NULL, body BLOB NOT NULL, etag TEXT NOT NULL)")
         self.con.execute("BEGIN")
+        self._manifest = pq.ParquetWriter(self.root / MANIFEST_NAME, MANIFEST_SCHEMA)
         self._rows: list[tuple[str, bytes, str]] = []
+        self._names: list[str] = []
+        self._etags: list[str] = []
         self._documents = 0
         self._bytes = 0
         self.unchanged = 0
-        self.finished = False
 
-    def write(self, uri: str, document: Any) -> str:
-        """Add document (a Python object, or JSON already serialised as bytes) as uri's row; returns its name."""
+    def write(self, uri: str, document: Any, etag: str | None = None) -> str:
+        """Add document (a Python object, JSON already serialised as bytes, or None for a document
+        unchanged since `previous`, with its etag) as uri's row; returns its name."""
         name = name_for(uri)
-        data = document if isinstance(document, bytes) else orjson.dumps(document)
-        self._rows.append((name, data, etag_of(data)))
+        if document is None:
+            if not self.updating or etag is None:
+                raise WriterError(f"{uri}: no document, and no previous release to keep it from")
+        else:
+            data = document if isinstance(document, bytes) else orjson.dumps(document)
+            etag = etag or etag_of(data)
+            self._rows.append((name, data, etag))
+            self._bytes += len(data)
+        self._names.append(name)
+        self._etags.append(etag)
         self._documents += 1
-        self._bytes += len(data)
-        if len(self._rows) >= BATCH_ROWS:
+        if len(self._names) >= BATCH_ROWS:
             self._flush()
         return name
 
     def _flush(self) -> None:
-        self.con.executemany("INSERT INTO docs VALUES (?, ?, ?)", self._rows)
+        if self.updating:
+            try:
+                self.con.executemany("INSERT INTO seen VALUES (?)", [(name,) for name in self._names])
+            except sqlite3.IntegrityError:
+                twice = sorted(n for n, c in Counter(self._names).items() if c > 1) or ["a name"]
+                self.con.close()
+                raise WriterError(f"refusing to write {', '.join(twice[:3])} twice") from None
+            self.con.executemany("INSERT OR REPLACE INTO docs (name, body, etag) VALUES (?, ?, ?)", self._rows)
+            self.con.executemany("INSERT INTO written VALUES (?)", [(row[0],) for row in self._rows])
+        else:
+            self.con.executemany("INSERT INTO docs VALUES (?, ?, ?)", self._rows)
+        self._manifest.write_table(pa.table({"name": self._names, "etag": self._etags}, schema=MANIFEST_SCHEMA))
         self._rows.clear()
+        self._names, self._etags = [], []
 
     def finish(self) -> None:
-        """Commit, index by name (refusing any name written twice) and compare with `previous`."""
+        """Commit, index by name (refusing any name written twice), drop redundant untranslated
+        variants, and count what is unchanged since `previous`."""
         self._flush()
-        self.con.execute("COMMIT")
-        try:
-            self.con.execute("CREATE UNIQUE INDEX docs_name ON docs (name)")
-        except sqlite3.IntegrityError:
-            twice = [name for (name,) in self.con.execute(
-                "SELECT name FROM docs GROUP BY name HAVING count(*) > 1 ORDER BY name LIMIT 3")]
-            self.con.close()
-            raise WriterError(f"refusing to write {', '.join(twice)} twice") from None
+        self._manifest.close()
+        if self.updating:
+            self.con.execute("DELETE FROM docs WHERE name NOT IN (SELECT name FROM seen)")
+            self.con.execute("COMMIT")
+        else:
+            self.con.execute("COMMIT")
+            try:
+                self.con.execute("CREATE UNIQUE INDEX docs_name ON docs (name)")
+            except sqlite3.IntegrityError:
+                twice = [name for (name,) in self.con.execute(
+                    "SELECT name FROM docs GROUP BY name HAVING count(*) > 1 ORDER BY name LIMIT 3")]
+                self.con.close()
+                raise WriterError(f"refusing to write {', '.join(twice)} twice") from None
         self._drop_redundant_und()
-        if self.previous is not None and pack_path(self.previous).is_file():
+        if self.updating:  # counted in the pack: dropped untranslated twins are neither
+            self._documents = self.con.execute("SELECT count(*) FROM docs").fetchone()[0]
+            self.unchanged = self._documents - self.con.execute(
+                "SELECT count(*) FROM written JOIN docs USING (name)").fetchone()[0]
+        elif self.previous is not None and pack_path(self.previous).is_file():
             self.con.execute("ATTACH DATABASE ? AS previous", (str(pack_path(self.previous)),))
             self.unchanged = self.con.execute(
                 "SELECT count(*) FROM docs JOIN previous.docs p USING (name) WHERE docs.etag = p.etag").fetchone()[0]
             self.con.execute("DETACH DATABASE previous")
         self.con.close()
-        self.finished = True
 
     def _drop_redundant_und(self) -> None:
         """Drop each untranslated variant (`X.und.json`) equal to its default document (`X.json`): a
@@ -126,7 +181,14 @@ class Writer:
             f"WHERE u.etag = d.etag").fetchall()
         self.con.executemany("DELETE FROM docs WHERE name = ?", [(name,) for name, _ in twins])
         self._documents -= len(twins)
-        self._bytes -= sum(size for _, size in twins)
+        if not self.updating:  # in an update only the changed documents' bytes were counted
+            self._bytes -= sum(size for _, size in twins)
 
     def summary(self) -> WriteSummary:
         return WriteSummary(documents=self._documents, files=1 if self._documents else 0, bytes=self._bytes)
+
+
+def previous_manifest(release: Path) -> Path | None:
+    """The manifest (name, etag of every rendered document) of a release with a pack, or None."""
+    manifest = Path(release) / MANIFEST_NAME
+    return manifest if manifest.is_file() and pack_path(release).is_file() else None

@@ -3,10 +3,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import orjson
+import pyarrow.parquet as pq
 import pytest
 
 from marquee.packs import PACK_NAME, Pack, etag_of
-from site_gen.writer import Writer, WriterError
+from site_gen.writer import MANIFEST_NAME, Writer, WriterError
 
 
 BIG = {"id": 603, "title": "The Matrix", "overview": "x" * 2000}
@@ -37,7 +38,7 @@ def test_summary_counts_documents_and_bytes(tmp_path: Path):
     summary = writer.summary()
     assert summary.documents == 2 and summary.files == 1
     assert summary.bytes == len(orjson.dumps({"x": 1})) + len(orjson.dumps(BIG))
-    assert [p.name for p in tmp_path.iterdir()] == [PACK_NAME]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [MANIFEST_NAME, PACK_NAME]
 
 
 def test_many_rows_span_batches(tmp_path: Path):
@@ -77,22 +78,56 @@ def test_refuses_unsafe_uris(tmp_path: Path, uri: str):
         assert pack.count() == 0
 
 
-def test_unchanged_documents_are_counted_against_the_previous_release(tmp_path: Path):
+def test_an_update_keeps_unchanged_rows_replaces_changed_ones_and_drops_vanished_ones(tmp_path: Path):
     first = Writer(tmp_path / "r1")
     first.write("/3/movie/1", BIG)
     first.write("/3/movie/2", {"id": 2, "title": "Two"})
     first.write("/3/movie/3", {"id": 3})
     first.finish()
+    assert not first.updating
     second = Writer(tmp_path / "r2", previous=tmp_path / "r1")
-    second.write("/3/movie/1", BIG)                              # same bytes
-    second.write("/3/movie/2", {"id": 2, "title": "Two, changed"})  # new bytes
-    second.write("/3/movie/4", {"id": 4})                        # new document
+    assert second.updating
+    second.write("/3/movie/1", None, etag_of(orjson.dumps(BIG)))         # unchanged: only its name
+    second.write("/3/movie/2", {"id": 2, "title": "Two, changed"})        # replaced
+    second.write("/3/movie/4", {"id": 4})                                # new; 3 is no longer rendered
+    second.finish()
+    assert second.unchanged == 1 and second.summary().documents == 3
+    assert second.summary().bytes == len(orjson.dumps({"id": 2, "title": "Two, changed"})) + len(b'{"id":4}')
+    with Pack(tmp_path / "r1") as old, Pack(tmp_path / "r2") as new:
+        assert new.names() == ["3/movie/1.json", "3/movie/2.json", "3/movie/4.json"]
+        assert new.get("3/movie/1.json") == orjson.dumps(BIG) and new.etag("3/movie/1.json") == old.etag("3/movie/1.json")
+        assert orjson.loads(new.get("3/movie/2.json"))["title"] == "Two, changed"
+        assert new.etag("3/movie/2.json") == etag_of(new.get("3/movie/2.json")) != old.etag("3/movie/2.json")
+        assert old.names() == ["3/movie/1.json", "3/movie/2.json", "3/movie/3.json"]  # the old pack is untouched
+    manifest = pq.read_table(tmp_path / "r2" / MANIFEST_NAME).to_pylist()
+    assert [row["name"] for row in manifest] == ["3/movie/1.json", "3/movie/2.json", "3/movie/4.json"]
+
+
+def test_an_update_refuses_a_name_twice_and_a_missing_body_without_a_previous_release(tmp_path: Path):
+    first = Writer(tmp_path / "r1")
+    first.write("/a", {"x": 1})
+    first.finish()
+    second = Writer(tmp_path / "r2", previous=tmp_path / "r1")
+    second.write("/a", {"x": 2})
+    second.write("/a", None, "0" * 32)
+    with pytest.raises(WriterError, match="a.json twice"):
+        second.finish()
+    with pytest.raises(WriterError, match="no previous release"):
+        Writer(tmp_path / "r3").write("/a", None, "0" * 32)
+
+
+def test_a_full_build_beside_a_previous_pack_without_manifest_counts_unchanged(tmp_path: Path):
+    first = Writer(tmp_path / "r1")
+    first.write("/a", {"x": 1})
+    first.write("/b", {"x": 2})
+    first.finish()
+    (tmp_path / "r1" / MANIFEST_NAME).unlink()
+    second = Writer(tmp_path / "r2", previous=tmp_path / "r1")
+    assert not second.updating
+    second.write("/a", {"x": 1})
+    second.write("/b", {"x": 3})
     second.finish()
     assert second.unchanged == 1
-    with Pack(tmp_path / "r1") as old, Pack(tmp_path / "r2") as new:
-        assert new.etag("3/movie/1.json") == old.etag("3/movie/1.json")
-        assert new.etag("3/movie/2.json") != old.etag("3/movie/2.json")
-        assert new.names() == ["3/movie/1.json", "3/movie/2.json", "3/movie/4.json"]  # 3 is gone
 
 
 def test_a_previous_release_without_a_pack_counts_nothing(tmp_path: Path):

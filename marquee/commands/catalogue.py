@@ -45,10 +45,12 @@ def generate(settings: Settings, movies: int | None, series: int | None, seed: i
               help="Parquet catalogue to render (default: MARQUEE_CATALOGUE_DIR).")
 @click.option("--publish/--no-publish", "do_publish", default=True, show_default=True,
               help="Publish the new release once it is rendered.")
+@click.option("--incremental/--full", default=True, show_default=True,
+              help="Update a copy of the published release's pack with the documents whose content "
+                   "hash changed, or write every document anew.")
 @click.pass_obj
-def build(settings: Settings, catalogue_dir: Path | None, do_publish: bool) -> None:
-    """Render a new release from the catalogue (and publish it); reports how many documents are
-    unchanged since the published release (their ETags stay the same)."""
+def build(settings: Settings, catalogue_dir: Path | None, do_publish: bool, incremental: bool) -> None:
+    """Render a new release from the catalogue (and publish it)."""
     from marquee_build.catalogue import CatalogueError, check_catalogue
     from site_gen.release import ReleaseBuildError, render_release
     from site_gen.validate import ValidationError
@@ -58,7 +60,7 @@ def build(settings: Settings, catalogue_dir: Path | None, do_publish: bool) -> N
     try:
         check_catalogue(catalogue_dir)
         release_dir = release_store.new_release_dir(settings)
-        previous = settings.current_link.resolve() if settings.current_link.exists() else None
+        previous = settings.current_link.resolve() if incremental and settings.current_link.exists() else None
         render_release(settings, catalogue_dir, release_dir, echo=click.echo, previous=previous)
         if do_publish:
             release_store.publish(settings, release_dir.name)
