@@ -86,7 +86,7 @@ def _resize_one(job: tuple[str, str, tuple[str, ...]]) -> int:
     sizes, and each file not made is a 4 KB block and ~30 µs not spent. With no sizes (on-request
     sizes) only the original is placed, and sizes made from an earlier version of it are removed.
     """
-    source, store, sizes = job
+    source, store, sizes, replacing = job
     name = os.path.basename(source)
     original = os.path.join(store, "original", name)
     _place(source, original)
@@ -105,12 +105,26 @@ def _resize_one(job: tuple[str, str, tuple[str, ...]]) -> int:
                     out.write(data)
                 os.replace(target + ".tmp", target)
                 written += 1
-    for size in stale:  # made when the original was another picture, or larger
+    for size in stale if replacing else ():  # made when the original was another picture, or larger
         try:
             os.unlink(os.path.join(store, size, name))
         except FileNotFoundError:
             pass
     return written
+
+
+def _sync_one(job: tuple[str, str, tuple[str, ...], str, str]) -> tuple[str, str, int]:
+    """Hash one new or touched original and, if its picture is new, store it and its sizes; runs in
+    a worker process, so reading and hashing a million originals never holds the build's GIL.
+    Returns (name, manifest entry, files written)."""
+    source, store, sizes, recorded, stamp = job
+    name = os.path.basename(source)
+    with open(source, "rb") as handle:
+        digest = hashlib.sha1(handle.read()).hexdigest()
+    entry = f"{digest}:{','.join(sizes) or 'on-request'}:{stamp}"
+    if recorded.split(":")[:2] == entry.split(":")[:2] and os.path.exists(os.path.join(store, "original", name)):
+        return name, entry, 0  # the same picture with a new mtime
+    return name, entry, _resize_one((source, store, sizes, bool(recorded)))
 
 
 def sync_store(originals: Path, store: Path, kinds: dict[str, str], workers: int | None = None,
@@ -122,34 +136,33 @@ def sync_store(originals: Path, store: Path, kinds: dict[str, str], workers: int
         (store / size).mkdir(parents=True, exist_ok=True)
     manifest_path = store / MANIFEST
     manifest = json.loads(manifest_path.read_text()) if manifest_path.exists() else {}
-    jobs, digests = [], {}
+    jobs = []
     for name, kind in sorted(kinds.items()):
-        source = Path(originals) / name
+        source = os.path.join(originals, name)
         sizes = SIZES_BY_KIND.get(kind, SIZES_BY_KIND["poster"]) if make_sizes else ()
         # Size and mtime unchanged: trust the recorded hash rather than read every original again
-        # (a million images are gigabytes to hash); a new size or mtime is hashed and compared.
-        info = source.stat()
+        # (a million images are gigabytes to hash); a new size or mtime is hashed, in a worker.
+        info = os.stat(source)
         stamp = f"{info.st_size}:{info.st_mtime_ns}"
         recorded = manifest.get(name, "")
-        digest = recorded.split(":")[0] if recorded.endswith(":" + stamp) else \
-            hashlib.sha1(source.read_bytes()).hexdigest()
-        entry = f"{digest}:{','.join(sizes) or 'on-request'}:{stamp}"
-        digests[name] = entry
-        if recorded.split(":")[:2] != entry.split(":")[:2] or not (store / "original" / name).exists():
-            jobs.append((str(source), str(store), sizes))
-    written = 0
+        if not (recorded.endswith(":" + stamp) and recorded.split(":")[1] == (",".join(sizes) or "on-request")
+                and os.path.exists(os.path.join(store, "original", name))):
+            jobs.append((source, str(store), sizes, recorded, stamp))
+    results: list[tuple[str, str, int]] = []
     if jobs:
         workers = workers or min(len(jobs) // 200 + 1, os.cpu_count() or 1)
         if workers > 1:
             with ProcessPoolExecutor(workers) as pool:
-                written = sum(pool.map(_resize_one, jobs, chunksize=256))
+                results = list(pool.map(_sync_one, jobs, chunksize=256))
         else:
-            written = sum(map(_resize_one, jobs))
+            results = list(map(_sync_one, jobs))
+    digests = {name: entry for name, entry, _ in results}
+    written = sum(count for _, _, count in results)
     manifest.update(digests)
     tmp = manifest_path.with_suffix(".tmp")
     tmp.write_text(json.dumps(manifest, sort_keys=True))
     os.replace(tmp, manifest_path)
-    return ImageSummary(len(kinds), len(jobs), written)
+    return ImageSummary(len(kinds), sum(1 for _, _, count in results if count), written)
 
 
 # Catalogue columns that hold an image path, and the kind of image each holds.
