@@ -56,9 +56,10 @@ def from_sql(con: duckdb.DuckDBPyConnection, template: str, sql_name: str) -> Do
 
     def batches(only_changed: bool = False) -> Iterator[Batch]:
         hashed = f"SELECT uri, body, md5(body) AS etag FROM ({query})"
-        if only_changed:
-            hashed = (f"SELECT d.uri, CASE WHEN p.etag = d.etag THEN NULL ELSE d.body END, d.etag "
-                      f"FROM ({hashed}) d LEFT JOIN previous_etags p ON p.name = substr(d.uri, 2) || '.json'")
+        if only_changed:  # the previous manifest is sorted by template: its zonemaps skip the others
+            hashed = (f"SELECT d.uri, CASE WHEN p.etag = d.etag THEN NULL ELSE d.body END, d.etag FROM ({hashed}) d "
+                      f"LEFT JOIN (SELECT name, etag FROM previous_etags WHERE template = '{template}') p "
+                      f"ON p.name = substr(d.uri, 2) || '.json'")
         for batch in con.sql(hashed).to_arrow_reader(BATCH_ROWS):
             yield list(zip(batch.column(0).to_pylist(), batch.column(1).to_pylist(), batch.column(2).to_pylist()))
 
@@ -73,4 +74,6 @@ def from_objects(template: str, documents: dict[str, Any]) -> Documents:
 
 def use_previous_manifest(con: duckdb.DuckDBPyConnection, manifest: Path) -> None:
     """Compare this build's documents with a previous release's manifest (`previous_etags`)."""
-    con.execute(f"CREATE OR REPLACE TEMP VIEW previous_etags AS SELECT name, etag FROM read_parquet('{manifest}')")
+    # One sorted table, not a view: each family's query joins only its own template's rows.
+    con.execute(f"CREATE OR REPLACE TEMP TABLE previous_etags AS "
+                f"SELECT template, name, etag FROM read_parquet('{manifest}') ORDER BY template, name")

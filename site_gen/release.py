@@ -106,7 +106,7 @@ def write_all(collected: list[Documents], writer: Writer, validation: ParallelVa
             if changed:
                 validation.submit(documents.template, changed)
             for uri, body, etag in batch:
-                writer.write(uri, body, etag)
+                writer.write(uri, body, etag, documents.template)
     validation.finish()
 
 

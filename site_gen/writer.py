@@ -35,10 +35,10 @@ from site_gen.documents import UNTRANSLATED
 
 _URI = re.compile(r"^/[A-Za-z0-9_./-]+$")
 BATCH_ROWS = 5_000
-# Every rendered document's name and content hash (before untranslated twins are dropped), for the
-# next build to compare against in DuckDB.
+# Every rendered document's path template, name and content hash (before untranslated twins are
+# dropped), for the next build to compare against in DuckDB one template at a time.
 MANIFEST_NAME = "MANIFEST.parquet"
-MANIFEST_SCHEMA = pa.schema([("name", pa.string()), ("etag", pa.string())])
+MANIFEST_SCHEMA = pa.schema([("template", pa.string()), ("name", pa.string()), ("etag", pa.string())])
 UND_SUFFIX = UNTRANSLATED + ".json"
 
 
@@ -100,13 +100,14 @@ class Writer:
         self.con.execute("BEGIN")
         self._manifest = pq.ParquetWriter(self.root / MANIFEST_NAME, MANIFEST_SCHEMA)
         self._rows: list[tuple[str, bytes, str]] = []
+        self._templates: list[str] = []
         self._names: list[str] = []
         self._etags: list[str] = []
         self._documents = 0
         self._bytes = 0
         self.unchanged = 0
 
-    def write(self, uri: str, document: Any, etag: str | None = None) -> str:
+    def write(self, uri: str, document: Any, etag: str | None = None, template: str = "") -> str:
         """Add document (a Python object, JSON already serialised as bytes, or None for a document
         unchanged since `previous`, with its etag) as uri's row; returns its name."""
         name = name_for(uri)
@@ -118,6 +119,7 @@ class Writer:
             etag = etag or etag_of(data)
             self._rows.append((name, data, etag))
             self._bytes += len(data)
+        self._templates.append(template)
         self._names.append(name)
         self._etags.append(etag)
         self._documents += 1
@@ -137,9 +139,10 @@ class Writer:
             self.con.executemany("INSERT INTO written VALUES (?)", [(row[0],) for row in self._rows])
         else:
             self.con.executemany("INSERT INTO docs VALUES (?, ?, ?)", self._rows)
-        self._manifest.write_table(pa.table({"name": self._names, "etag": self._etags}, schema=MANIFEST_SCHEMA))
+        self._manifest.write_table(pa.table({"template": self._templates, "name": self._names, "etag": self._etags},
+                                            schema=MANIFEST_SCHEMA))
         self._rows.clear()
-        self._names, self._etags = [], []
+        self._templates, self._names, self._etags = [], [], []
 
     def finish(self) -> None:
         """Commit, index by name (refusing any name written twice), drop redundant untranslated
@@ -191,4 +194,6 @@ class Writer:
 def previous_manifest(release: Path) -> Path | None:
     """The manifest (name, etag of every rendered document) of a release with a pack, or None."""
     manifest = Path(release) / MANIFEST_NAME
-    return manifest if manifest.is_file() and pack_path(release).is_file() else None
+    if not (manifest.is_file() and pack_path(release).is_file()):
+        return None
+    return manifest if pq.read_schema(manifest).equals(MANIFEST_SCHEMA) else None  # else: an older layout

@@ -3,6 +3,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import orjson
+import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
@@ -122,6 +123,9 @@ def test_a_full_build_beside_a_previous_pack_without_manifest_counts_unchanged(t
     first.write("/b", {"x": 2})
     first.finish()
     (tmp_path / "r1" / MANIFEST_NAME).unlink()
+    assert not Writer(tmp_path / "r0", previous=tmp_path / "r1").updating
+    # A manifest of an older layout (no template column) is not compared against either.
+    pq.write_table(pa.table({"name": ["a.json"], "etag": ["x"]}), tmp_path / "r1" / MANIFEST_NAME)
     second = Writer(tmp_path / "r2", previous=tmp_path / "r1")
     assert not second.updating
     second.write("/a", {"x": 1})
