@@ -57,7 +57,7 @@ bench: deps venv ## Measure the append cost, then the authenticated path against
 	$(BIN)/python -m bench.hot_path
 
 bench-build: venv ## Generate and build 2,000 and 10,000 movies in 14 languages; growth and 1M projection
-	$(BIN)/python -m bench.build_scale $(BENCH_BUILD_SCALES)
+	$(BIN)/python -m bench.build_scale $(BENCH_BUILD_SCALES) $(BENCH_BUILD_FLAGS)
 
 load: venv ## Locust against a running `make run` (MARQUEE_LOCUST_KEYS=key1,key2 required)
 	$(BIN)/locust -f loadtests/locustfile.py --headless -u 50 -r 10 -t 1m --host http://127.0.0.1:8080 --csv var/locust
