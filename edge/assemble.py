@@ -85,18 +85,18 @@ class DocumentCache:
         self.size = 0
 
 
-class ReleaseFiles:
+class ReleaseDocuments:
     """One release's documents as an answer reads them: by the language rule, through the cache if any."""
 
     def __init__(self, root: str, languages: list[str], cache: DocumentCache | None = None) -> None:
         self.root = root
         self.languages = languages
-        self.cache = cache
+        self.read = cache.read if cache is not None else PACKS.read
 
     def first(self, names: list[str]) -> bytes | None:
         """The first of `names` (release-relative, as edge/languages.py names them) that exists."""
         for name in names:
-            body = self.cache.read(self.root, name) if self.cache is not None else PACKS.read(self.root, name)
+            body = self.read(self.root, name)
             if body is not None:
                 return body
         return None
@@ -105,21 +105,21 @@ class ReleaseFiles:
         return self.first(candidates(uri, query.language, query.fallback_language, self.languages))
 
 
-def merged_videos(files: ReleaseFiles, uri: str, body: bytes, query: Query) -> bytes:
+def merged_videos(documents: ReleaseDocuments, uri: str, body: bytes, query: Query) -> bytes:
     """`include_video_language`: the videos of every language asked for, newest first.
 
     Videos are rendered per language (`videos.json` holds the default language's, `videos.de-DE.json`
-    the German ones), so `language` alone is a file choice; the list of languages merges those files.
+    the German ones), so `language` alone is a file choice; the list of languages merges those documents.
     Languages outside the served list have no videos here, like any missing translation.
     """
     wanted = {code.strip().lower().split("-")[0] for code in query.include_video_language.split(",")}
     if query.language:
         wanted.add(query.language.split("-")[0].lower())
     results: dict[str, dict] = {}
-    for position, tag in enumerate(files.languages):
+    for position, tag in enumerate(documents.languages):
         if tag.split("-")[0].lower() in wanted:
             # The variant names site_gen.languages gives: none for the first language, `.<tag>` after.
-            part = files.first([f"{uri.lstrip('/')}{'' if position == 0 else '.' + tag}.json"])
+            part = documents.first([f"{uri.lstrip('/')}{'' if position == 0 else '.' + tag}.json"])
             for video in orjson.loads(part)["results"] if part else ():
                 results.setdefault(video.get("id") or video.get("key"), video)
     doc = orjson.loads(body)
@@ -136,15 +136,15 @@ LOCALIZED_LISTS = {"similar": ("results",), "recommendations": ("results",), "mo
 _ITEM_TEXT = {"movie": ("title", "overview"), "tv": ("name", "overview")}
 
 
-def localized(files: ReleaseFiles, body: bytes, uri: str, query: Query) -> bytes:
+def localized(documents: ReleaseDocuments, body: bytes, uri: str, query: Query) -> bytes:
     """A list in another language: each item's title (or name) and overview from that title's own
     document in the language asked for, so the fallbacks are exactly the details' (original title,
     empty overview, or the opt-in fallback_language). Rendering every list in 14 languages would
-    multiply the release's files; these reads come from the file cache."""
+    multiply the release's documents; these reads come from the document cache."""
     kind = uri.rsplit("/", 1)[-1]
     if kind == "movies" and not uri.startswith("/3/keyword/"):
         return body
-    if suffix_for(query.language, files.languages, UNTRANSLATED) == "":
+    if suffix_for(query.language, documents.languages, UNTRANSLATED) == "":
         return body  # no language, or the default one: the list is already in it
     media = "tv" if uri.startswith("/3/tv/") or kind == "tv_credits" else "movie"
     doc = orjson.loads(body)
@@ -157,7 +157,7 @@ def localized(files: ReleaseFiles, body: bytes, uri: str, query: Query) -> bytes
                 continue
             found = texts.get((item_media, item["id"]))
             if found is None:
-                detail = files.document(f"/3/{item_media}/{item['id']}", query)
+                detail = documents.document(f"/3/{item_media}/{item['id']}", query)
                 found = texts[(item_media, item["id"])] = orjson.loads(detail) if detail else {}
             for field in fields:
                 if field in found and field in item:
@@ -165,33 +165,33 @@ def localized(files: ReleaseFiles, body: bytes, uri: str, query: Query) -> bytes
     return orjson.dumps(doc)
 
 
-def filtered(files: ReleaseFiles, body: bytes, uri: str, query: Query) -> bytes:
+def filtered(documents: ReleaseDocuments, body: bytes, uri: str, query: Query) -> bytes:
     kind = uri.rsplit("/", 1)[-1]
     if kind in LOCALIZED_LISTS:
-        return localized(files, body, uri, query)
+        return localized(documents, body, uri, query)
     if kind == "images":
         return language_filter(body, query.language, query.include_image_language, FILTERED["images"])
     if kind == "videos" and query.include_video_language:
-        return merged_videos(files, uri, body, query)
+        return merged_videos(documents, uri, body, query)
     return body
 
 
 def assemble(root: str, query: Query, languages: list[str], cache: DocumentCache | None = None) -> bytes:
-    """The answer body for `query`, or ContentError with TMDB's error; files come through `cache` if given."""
+    """The answer body for `query`, or ContentError with TMDB's error; documents come through `cache` if given."""
     if not SAFE_PATH.match(query.path):
         raise ContentError(errors.NOT_FOUND)
-    files = ReleaseFiles(root, languages, cache)
+    documents = ReleaseDocuments(root, languages, cache)
     page = page_number(query.page)
     names = append_names(query.append_to_response) if query.append_to_response else []
     uri = query.path.rstrip("/")
-    body = files.document(uri if page == 1 else f"{uri}.page{page}", query)
+    body = documents.document(uri if page == 1 else f"{uri}.page{page}", query)
     if body is None and page > 1:
-        first = files.document(uri, query)
+        first = documents.document(uri, query)
         if first is not None and b'"total_pages"' in first:
             return empty_page(first, page)
     if body is None:
         raise ContentError(errors.NOT_FOUND)
-    body = filtered(files, body, uri, query)
+    body = filtered(documents, body, uri, query)
     namespace = namespace_of(uri)
     if not names or namespace is None:
         return body
@@ -200,10 +200,10 @@ def assemble(root: str, query: Query, languages: list[str], cache: DocumentCache
         resource = LEGACY.get(name, name)
         if resource not in APPENDABLE[namespace] or (name in LEGACY and namespace != "movie"):
             continue  # unknown names are ignored, as at TMDB
-        part = files.document(f"{uri}/{resource}", query)
+        part = documents.document(f"{uri}/{resource}", query)
         if part is None:
             continue
-        part = filtered(files, part, f"{uri}/{resource}", query)
+        part = filtered(documents, part, f"{uri}/{resource}", query)
         part = legacy_trailers(part) if name == "trailers" else without_id(part)
         parts.append(b',"' + name.encode() + b'":' + part)
     return b"".join(parts) + b"}"

@@ -68,7 +68,7 @@ def admitted_headers(value: str | None) -> dict[str, str] | None:
 
 
 class CurrentRelease:
-    """The release `current` points at, and the file cache of it, shared by every nginx connection.
+    """The release `current` points at, and the document cache of it, shared by every nginx connection.
 
     One readlink per answer; the full realpath (a syscall per path component) and a cache clear
     only when the link changed, i.e. once per publish or rollback, not once per connection.
@@ -81,12 +81,12 @@ class CurrentRelease:
         self._root = ""
 
     def root(self) -> str:
-        """Resolved once per answer, so all of an answer's files come from one release."""
+        """Resolved once per answer, so all of an answer's documents come from one release."""
         target = os.readlink(self.current)
         if target != self._link:
             self._root = os.path.realpath(self.current)
             self._link = target
-            self.cache.clear()  # the old release's files are no longer asked for
+            self.cache.clear()  # the old release's documents are no longer asked for
         return self._root
 
 

@@ -97,7 +97,8 @@ SETTINGS: tuple[Setting, ...] = (
             "libnginx-mod-http-lua) or `edge` (an auth_request subrequest to the edge). Same decision, "
             "same Redis windows; `nginx` serves the hot path about 30% faster."),
     Setting("nginx_modules_dir", "MARQUEE_NGINX_MODULES_DIR", "/usr/lib/nginx/modules", Path,
-            "Where nginx's dynamic modules are (ngx_http_lua_module.so and ndk_http_module.so for MARQUEE_GATE=nginx)."),
+            "Where nginx's dynamic modules are (ngx_http_lua_module.so and ndk_http_module.so: the release pack "
+            "is served through Lua with either gate)."),
     Setting("registry_poll_seconds", "MARQUEE_REGISTRY_POLL_SECONDS", "1", float,
             "How often the edge looks for key and plan changes in the registry."),
     Setting("max_keys_per_account", "MARQUEE_MAX_KEYS_PER_ACCOUNT", "10", int,

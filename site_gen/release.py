@@ -31,7 +31,7 @@ from site_gen import images
 from site_gen import episode, season, tv
 from site_gen.documents import Documents, load_sql, use_previous_manifest
 from site_gen.validate import ParallelValidation
-from site_gen.writer import Writer, previous_manifest
+from site_gen.writer import Writer
 
 FAMILIES = (movie, movie_extras, collection, genre, configuration, person, company, reference, languages,
             tv, season, episode)
@@ -65,6 +65,23 @@ class ReleaseSummary:
             unchanged += " (an update of its pack)"
         return (f"release {self.release_id}: {self.documents} documents, {self.bytes:,} bytes written, "
                 f"{self.images} images in {self.seconds:.2f} s ({rate:,.0f} documents/s){unchanged}")
+
+
+class Laps:
+    """Seconds per build phase: each lap() ends the current phase (named, or not recorded)."""
+
+    def __init__(self) -> None:
+        self.started = self.mark = time.perf_counter()
+        self.phases: dict[str, float] = {}
+
+    def lap(self, name: str | None = None) -> None:
+        now = time.perf_counter()
+        if name is not None:
+            self.phases[name] = now - self.mark
+        self.mark = now
+
+    def total(self) -> float:
+        return time.perf_counter() - self.started
 
 
 def start_image_sync(con: duckdb.DuckDBPyConnection, catalogue_dir: Path, settings: Settings,
@@ -118,7 +135,7 @@ def render_release(settings: Settings, catalogue_dir: Path, release_dir: Path,
     and hashes everything, but only documents whose hash changed reach Python, are validated and are
     written into a copy of the previous pack (site_gen/writer.py); the summary counts the unchanged.
     """
-    started = time.perf_counter()
+    laps = Laps()
     catalogue_dir, release_dir = Path(catalogue_dir), Path(release_dir)
     if release_dir.exists() and any(release_dir.iterdir()):
         raise ReleaseBuildError(f"release folder {release_dir} is not empty")
@@ -128,23 +145,21 @@ def render_release(settings: Settings, catalogue_dir: Path, release_dir: Path,
         # The database lives next to the releases (same disk, hidden name) and goes away after the build.
         with tempfile.TemporaryDirectory(prefix=".build-", dir=release_dir.parent) as work:
             con = build_database(catalogue_dir, Path(work) / "catalogue.duckdb")
-            phases = {"database": time.perf_counter() - started}
+            laps.lap("database")
             try:
                 with ThreadPoolExecutor(1, thread_name_prefix="images") as side:
                     image_sync = start_image_sync(con, catalogue_dir, settings, side)
-                    mark = time.perf_counter()
+                    laps.lap()  # the image check is not a phase of its own
                     collected = collect(con, settings)
-                    phases["collect"] = time.perf_counter() - mark
-                    mark = time.perf_counter()
+                    laps.lap("collect")
                     writer = Writer(release_dir, previous=previous)
-                    if writer.updating:
-                        use_previous_manifest(con, previous_manifest(previous))  # type: ignore[arg-type]
+                    if writer.previous_manifest is not None:
+                        use_previous_manifest(con, writer.previous_manifest)
                     write_all(collected, writer, validation)
                     writer.finish()
-                    phases["write"] = time.perf_counter() - mark
-                    mark = time.perf_counter()
+                    laps.lap("write")
                     image_count = image_sync.result()
-                    phases["images_after"] = time.perf_counter() - mark
+                    laps.lap("images_after")
             finally:
                 con.close()
         (release_dir / BUILD_FILE).write_text(release_dir.name + "\n")
@@ -155,7 +170,7 @@ def render_release(settings: Settings, catalogue_dir: Path, release_dir: Path,
         validation.close()
     written = writer.summary()
     summary = ReleaseSummary(release_dir.name, written.documents, written.files, written.bytes, image_count,
-                             time.perf_counter() - started, writer.unchanged, writer.updating, phases)
+                             laps.total(), writer.unchanged, writer.updating, laps.phases)
     if echo is not None:
         echo(summary.line())
     return summary

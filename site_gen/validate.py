@@ -235,14 +235,13 @@ class Validator:
 _process_validator: Validator | None = None
 
 
-def _validate_batch(template: str, batch: list[tuple[str, Any]]) -> int:
-    """Validate one batch in the validation process (its Validator is compiled once); returns its size."""
+def _validate_batch(template: str, batch: list[tuple[str, Any]]) -> None:
+    """Validate one batch in the validation process (its Validator is compiled once)."""
     global _process_validator
     if _process_validator is None:
         _process_validator = Validator()
     for uri, body in batch:
         _process_validator.validate(uri, body, template)
-    return len(batch)
 
 
 class ParallelValidation:
@@ -261,21 +260,19 @@ class ParallelValidation:
         self.pool.submit(int).result()
         self.in_flight = in_flight
         self.pending: deque[Future] = deque()
-        self.validated = 0
 
     def submit(self, template: str, batch: list[tuple[str, Any]]) -> None:
         self.pending.append(self.pool.submit(_validate_batch, template, batch))
         while len(self.pending) > self.in_flight:
-            self.validated += self.pending.popleft().result()  # re-raises the batch's ValidationError
+            self.pending.popleft().result()  # re-raises the batch's ValidationError
 
-    def finish(self) -> int:
-        """Wait for every batch; raises the first ValidationError. Returns how many documents passed."""
+    def finish(self) -> None:
+        """Wait for every batch; raises the first ValidationError."""
         try:
             while self.pending:
-                self.validated += self.pending.popleft().result()
+                self.pending.popleft().result()
         finally:
             self.close()
-        return self.validated
 
     def close(self) -> None:
         self.pool.shutdown(wait=True, cancel_futures=True)

@@ -84,7 +84,8 @@ class Writer:
         path = pack_path(self.root)
         if path.exists():
             raise FileExistsError(f"{path} exists: a Writer only ever creates a new pack")
-        self.updating = self.previous is not None and previous_manifest(self.previous) is not None
+        # The previous release's manifest when this build is an update of its pack (else None).
+        self.previous_manifest = previous_manifest(self.previous) if self.previous is not None else None
         if self.updating:
             assert self.previous is not None
             shutil.copyfile(pack_path(self.previous), path)  # copy_file_range: no bytes through Python
@@ -132,9 +133,7 @@ class Writer:
             try:
                 self.con.executemany("INSERT INTO seen VALUES (?)", [(name,) for name in self._names])
             except sqlite3.IntegrityError:
-                twice = sorted(n for n, c in Counter(self._names).items() if c > 1) or ["a name"]
-                self.con.close()
-                raise WriterError(f"refusing to write {', '.join(twice[:3])} twice") from None
+                self._refuse_twice(sorted(n for n, c in Counter(self._names).items() if c > 1) or ["a name"])
             self.con.executemany("INSERT OR REPLACE INTO docs (name, body, etag) VALUES (?, ?, ?)", self._rows)
             self.con.executemany("INSERT INTO written VALUES (?)", [(row[0],) for row in self._rows])
         else:
@@ -157,10 +156,8 @@ class Writer:
             try:
                 self.con.execute("CREATE UNIQUE INDEX docs_name ON docs (name)")
             except sqlite3.IntegrityError:
-                twice = [name for (name,) in self.con.execute(
-                    "SELECT name FROM docs GROUP BY name HAVING count(*) > 1 ORDER BY name LIMIT 3")]
-                self.con.close()
-                raise WriterError(f"refusing to write {', '.join(twice)} twice") from None
+                self._refuse_twice([name for (name,) in self.con.execute(
+                    "SELECT name FROM docs GROUP BY name HAVING count(*) > 1 ORDER BY name LIMIT 3")])
         self._drop_redundant_und()
         if self.updating:  # counted in the pack: dropped untranslated twins are neither
             self._documents = self.con.execute("SELECT count(*) FROM docs").fetchone()[0]
@@ -172,6 +169,14 @@ class Writer:
                 "SELECT count(*) FROM docs JOIN previous.docs p USING (name) WHERE docs.etag = p.etag").fetchone()[0]
             self.con.execute("DETACH DATABASE previous")
         self.con.close()
+
+    @property
+    def updating(self) -> bool:
+        return self.previous_manifest is not None
+
+    def _refuse_twice(self, names: list[str]) -> None:
+        self.con.close()
+        raise WriterError(f"refusing to write {', '.join(names[:3])} twice") from None
 
     def _drop_redundant_und(self) -> None:
         """Drop each untranslated variant (`X.und.json`) equal to its default document (`X.json`): a

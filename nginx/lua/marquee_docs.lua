@@ -37,9 +37,9 @@ local conf
 local link_buf = ffi.new("char[4096]")
 local db_out = ffi.new("sqlite3*[1]")
 local stmt_out = ffi.new("sqlite3_stmt*[1]")
--- release root -> prepared statement; the previous release's stays open until a third appears,
--- so answers in flight during a publish finish on the release they began with.
-local statements, opened = {}, {}
+-- {root, db, statement} per open release, newest last: the previous release's stays open until a
+-- third appears, so answers in flight during a publish finish on the release they began with.
+local opened = {}
 
 -- Documents by release and name, absent ones too, per worker: hot titles skip SQLite altogether,
 -- and an appended answer reads six documents. A published release never changes and each has its
@@ -62,8 +62,9 @@ function M.release_root()
 end
 
 local function statement(root)
-    local stmt = statements[root]
-    if stmt then return stmt end
+    for i = #opened, 1, -1 do
+        if opened[i][1] == root then return opened[i][3] end
+    end
     -- immutable=1: a published release never changes, so SQLite takes no locks and checks nothing.
     local uri = "file:" .. root .. "/" .. conf.pack_name .. "?immutable=1"
     if sqlite.sqlite3_open_v2(uri, db_out, OPEN_READONLY + OPEN_URI + OPEN_NOMUTEX, nil) ~= 0 then
@@ -75,12 +76,10 @@ local function statement(root)
         sqlite.sqlite3_close_v2(db)
         return nil
     end
-    stmt = stmt_out[0]
-    statements[root] = stmt
+    local stmt = stmt_out[0]
     opened[#opened + 1] = {root, db, stmt}
     if #opened > 2 then
         local old = table.remove(opened, 1)
-        statements[old[1]] = nil
         sqlite.sqlite3_finalize(old[3])
         sqlite.sqlite3_close_v2(old[2])
     end
