@@ -1,27 +1,35 @@
 """Collected documents: what each resource family hands to the release between collect and write.
 
 Phase one (collect) prepares what a family's SQL shares (list items, macros) and names one query per
-path template; phase two (write) runs each query and streams its (uri, body) rows, the JSON already
-serialised by DuckDB's `to_json`, in Arrow record batches. No document is stored in DuckDB: at a
-million titles they are ~115 GB, and materialising them first cost more than rendering them (the
-checkpoints of the build database took half the SQL time at 10k movies).
+path template; phase two (write) runs each query and streams its rows, the JSON already serialised
+by DuckDB's `to_json`, hashed and checked against the template's schema, in Arrow record batches.
+No document is stored in DuckDB: at a million titles they are ~115 GB, and materialising them
+first cost more than rendering them (the checkpoints of the build database took half the SQL time
+at 10k movies).
 """
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
 import duckdb
 import orjson
+import pyarrow as pa
+
+from site_gen.validate import ValidationError, load_schemas
+from site_gen.validate_sql import check_type, null_check
 
 SQL_DIR = Path(__file__).resolve().parent / "sql"
 UNTRANSLATED = ".und"  # the variant suffix of TMDB's answer for a missing translation
 BATCH_ROWS = 5_000
 
-# (uri, JSON bytes, or None when unchanged since the previous release, etag or None to compute)
-Batch = list[tuple[str, bytes | None, str | None]]
+# A batch of documents: uri; JSON body, null when unchanged since the previous release; etag, null
+# to compute; valid, the compiled schema check (null: to be validated in Python).
+BATCH_SCHEMA = pa.schema([("uri", pa.string()), ("body", pa.binary()), ("etag", pa.string()),
+                          ("valid", pa.bool_())])
 
 
 @dataclass(frozen=True)
@@ -29,7 +37,7 @@ class Documents:
     """All documents of one path template, ready to be written."""
 
     template: str
-    batches: Callable[..., Iterator[Batch]]  # batches(only_changed=False)
+    batches: Callable[..., Iterator[pa.RecordBatch]]  # batches(only_changed=False), as BATCH_SCHEMA
 
 
 def load_sql(name: str) -> str:
@@ -45,31 +53,59 @@ def set_language(con: duckdb.DuckDBPyConnection, language: str = "en-US") -> Non
 
 
 def from_sql(con: duckdb.DuckDBPyConnection, template: str, sql_name: str) -> Documents:
-    """sql_name (a SELECT of uri, body), run when written.
+    """sql_name (a SELECT of uri and doc, the document as one typed STRUCT), run when written.
 
     The query runs on `con` itself, not a cursor: temp tables, macros and variables the family set
-    up are connection-local. DuckDB hashes every body (md5, the pack's ETag); in an update, bodies
-    whose hash equals the previous manifest's (the `previous_etags` view) stay in DuckDB and the
-    row carries None. An untranslated variant equal to its default document is dropped by the
-    Writer (nginx and the edge fall back from X.und to X)."""
-    query = load_sql(sql_name)
+    up are connection-local. Before a row is rendered, the query's type is checked against the
+    template's schema (site_gen/validate_sql.py); each row then carries `valid`, the rule's null
+    check evaluated by DuckDB beside the rendering. DuckDB serialises (`to_json`) and hashes every
+    body (md5, the pack's ETag); in an update, bodies whose hash equals the previous manifest's (the
+    `previous_etags` table) stay in DuckDB and the row carries a null body. An untranslated variant
+    equal to its default document is dropped by the Writer (nginx and the edge fall back from X.und
+    to X)."""
+    return from_query(con, template, load_sql(sql_name))
 
-    def batches(only_changed: bool = False) -> Iterator[Batch]:
-        hashed = f"SELECT uri, body, md5(body) AS etag FROM ({query})"
+
+def from_query(con: duckdb.DuckDBPyConnection, template: str, query: str) -> Documents:
+    """Documents of the query text (see from_sql)."""
+
+    def batches(only_changed: bool = False) -> Iterator[pa.RecordBatch]:
+        schema = schema_for(template)
+        doc_type = con.sql(f"SELECT doc FROM ({query})").types[0]  # bound, not run
+        check_type(template, schema, doc_type)
+        valid = null_check(schema, doc_type)
+        hashed = f"SELECT uri, doc, body, md5(body) AS etag FROM (SELECT uri, doc, encode(to_json(doc)) AS body FROM ({query}))"
         if only_changed:  # the previous manifest is sorted by template: its zonemaps skip the others
-            hashed = (f"SELECT d.uri, CASE WHEN p.etag = d.etag THEN NULL ELSE d.body END, d.etag FROM ({hashed}) d "
-                      f"LEFT JOIN (SELECT name, etag FROM previous_etags WHERE template = '{template}') p "
-                      f"ON p.name = substr(d.uri, 2) || '.json'")
-        for batch in con.sql(hashed).to_arrow_reader(BATCH_ROWS):
-            yield list(zip(batch.column(0).to_pylist(), batch.column(1).to_pylist(), batch.column(2).to_pylist()))
+            sql = (f"SELECT uri, CASE WHEN changed THEN body END AS body, etag, "
+                   f"CASE WHEN changed THEN {valid} ELSE true END AS valid FROM ("
+                   f"SELECT d.*, p.etag IS DISTINCT FROM d.etag AS changed FROM ({hashed}) d "
+                   f"LEFT JOIN (SELECT name, etag FROM previous_etags WHERE template = '{template}') p "
+                   f"ON p.name = substr(d.uri, 2) || '.json')")
+        else:
+            sql = f"SELECT uri, body, etag, {valid} AS valid FROM ({hashed})"
+        yield from con.sql(sql).to_arrow_reader(BATCH_ROWS)
 
     return Documents(template, batches)
 
 
 def from_objects(template: str, documents: dict[str, Any]) -> Documents:
-    """Documents built in Python (small, fixed ones such as /3/configuration): always written whole."""
-    rows = [(uri, orjson.dumps(doc), None) for uri, doc in documents.items()]
-    return Documents(template, lambda only_changed=False: iter([rows]))
+    """Documents built in Python (small, fixed ones such as /3/configuration): always written whole,
+    and validated in Python (their `valid` is null)."""
+    uris = list(documents)
+    bodies = [orjson.dumps(documents[uri]) for uri in uris]
+    batch = pa.RecordBatch.from_arrays(
+        [pa.array(uris, pa.string()), pa.array(bodies, pa.binary()), pa.nulls(len(uris), pa.string()),
+         pa.nulls(len(uris), pa.bool_())], schema=BATCH_SCHEMA)
+    return Documents(template, lambda only_changed=False: iter([batch]))
+
+
+@functools.cache
+def schema_for(template: str) -> dict[str, Any]:
+    """The response schema documents of this path template are checked against (site_gen/validate.py)."""
+    schemas = load_schemas()
+    if template not in schemas:
+        raise ValidationError(template, "", "no schema for this path template")
+    return schemas[template]
 
 
 def use_previous_manifest(con: duckdb.DuckDBPyConnection, manifest: Path) -> None:

@@ -2,7 +2,7 @@
 
 Like Pelican's run(): build the DuckDB database, let every resource family collect its documents
 (phase one), then one Writer writes them all into the release's pack, each validated against its
-TMDB schema in a second process beside the writes (phase two). Image originals and their sizes go to the shared image store (site_gen/images.py), which only
+TMDB schema by DuckDB as it is rendered (phase two, site_gen/validate_sql.py). Image originals and their sizes go to the shared image store (site_gen/images.py), which only
 resizes what changed. The `BUILD` file is written last: a
 release directory without it is incomplete and `marquee publish` refuses it. On any failure the
 partial directory is removed.
@@ -20,6 +20,8 @@ from pathlib import Path
 from typing import Callable
 
 import duckdb
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from marquee.settings import Settings
 from marquee_build.catalogue import build_database
@@ -30,7 +32,7 @@ from site_gen import movie_extras
 from site_gen import images
 from site_gen import episode, season, tv
 from site_gen.documents import Documents, load_sql, use_previous_manifest
-from site_gen.validate import ParallelValidation
+from site_gen.validate import ValidationError, Validator
 from site_gen.writer import Writer
 
 FAMILIES = (movie, movie_extras, collection, genre, configuration, person, company, reference, languages,
@@ -113,18 +115,30 @@ def collect(con: duckdb.DuckDBPyConnection, settings: Settings) -> list[Document
     return [documents for family in FAMILIES for documents in family.collect(con, settings)]
 
 
-def write_all(collected: list[Documents], writer: Writer, validation: ParallelValidation) -> None:
-    """Phase two: write every document, each batch validated beside it (an invalid one stops the
-    build). In an update only changed documents arrive with a body, and only they are validated:
-    an unchanged one is the same bytes that passed when it was first written."""
+def write_all(collected: list[Documents], writer: Writer, validator: Validator) -> None:
+    """Phase two: write every document, each batch validated first (an invalid one stops the build).
+    SQL-rendered batches arrive checked by DuckDB (site_gen/validate_sql.py); in an update only changed
+    documents are checked, since an unchanged one is the same bytes that passed when first written."""
     for documents in collected:
         for batch in documents.batches(only_changed=writer.updating):
-            changed = [(uri, body) for uri, body, _ in batch if body is not None]
-            if changed:
-                validation.submit(documents.template, changed)
-            for uri, body, etag in batch:
-                writer.write(uri, body, etag, documents.template)
-    validation.finish()
+            check_batch(documents.template, batch, validator)
+            writer.write_batch(documents.template, batch)
+
+
+def check_batch(template: str, batch: pa.RecordBatch, validator: Validator) -> None:
+    """Raise ValidationError for the batch's first invalid document, with its JSON path and reason.
+
+    Rows DuckDB checked carry `valid`; the first false one is validated again in Python for the
+    message. Rows built in Python (`valid` null) are validated in Python."""
+    uris, bodies, valid = batch.column(0), batch.column(1), batch.column(3)
+    if valid.null_count == len(valid):
+        for uri, body in zip(uris.to_pylist(), bodies.to_pylist()):
+            validator.validate(uri, body, template)
+    elif not pc.all(valid).as_py():
+        index = pc.index(valid, False).as_py()
+        uri = uris[index].as_py()
+        validator.validate(uri, bodies[index].as_py(), template)
+        raise ValidationError(uri, "", "a forbidden null or a non-finite number (compiled check)")
 
 
 def render_release(settings: Settings, catalogue_dir: Path, release_dir: Path,
@@ -140,7 +154,6 @@ def render_release(settings: Settings, catalogue_dir: Path, release_dir: Path,
     if release_dir.exists() and any(release_dir.iterdir()):
         raise ReleaseBuildError(f"release folder {release_dir} is not empty")
     release_dir.mkdir(parents=True, exist_ok=True)
-    validation = ParallelValidation()  # before DuckDB's threads exist (site_gen/validate.py)
     try:
         # The database lives next to the releases (same disk, hidden name) and goes away after the build.
         with tempfile.TemporaryDirectory(prefix=".build-", dir=release_dir.parent) as work:
@@ -155,7 +168,7 @@ def render_release(settings: Settings, catalogue_dir: Path, release_dir: Path,
                     writer = Writer(release_dir, previous=previous)
                     if writer.previous_manifest is not None:
                         use_previous_manifest(con, writer.previous_manifest)
-                    write_all(collected, writer, validation)
+                    write_all(collected, writer, Validator())
                     writer.finish()
                     laps.lap("write")
                     image_count = image_sync.result()
@@ -166,8 +179,6 @@ def render_release(settings: Settings, catalogue_dir: Path, release_dir: Path,
     except BaseException:
         shutil.rmtree(release_dir, ignore_errors=True)
         raise
-    finally:
-        validation.close()
     written = writer.summary()
     summary = ReleaseSummary(release_dir.name, written.documents, written.files, written.bytes, image_count,
                              laps.total(), writer.unchanged, writer.updating, laps.phases)

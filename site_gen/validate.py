@@ -13,10 +13,7 @@ per property), so validating every file of a large release stays cheap. On the f
 
 from __future__ import annotations
 
-import multiprocessing
 import re
-from collections import deque
-from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
 from typing import Any, Callable
 
@@ -230,49 +227,3 @@ class Validator:
             checker(document)
         except _Violation as exc:
             raise ValidationError(uri, _format_path(exc.parts), exc.reason) from None
-
-
-_process_validator: Validator | None = None
-
-
-def _validate_batch(template: str, batch: list[tuple[str, Any]]) -> None:
-    """Validate one batch in the validation process (its Validator is compiled once)."""
-    global _process_validator
-    if _process_validator is None:
-        _process_validator = Validator()
-    for uri, body in batch:
-        _process_validator.validate(uri, body, template)
-
-
-class ParallelValidation:
-    """Validates batches of documents in a second process while the build's own writes them.
-
-    On this 2-core box parsing and checking every document was a quarter of the write phase's one
-    Python thread. A release is published only after `finish()`, so a document found invalid a
-    few batches after it was written still stops the build (release.py removes the folder). At
-    most `in_flight` batches wait, so memory stays bounded.
-    """
-
-    def __init__(self, in_flight: int = 4) -> None:
-        # Forked, and forked now: create this before DuckDB starts its threads (a child forked later
-        # could inherit a lock one of them holds). spawn would re-run the caller's main script.
-        self.pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("fork"))
-        self.pool.submit(int).result()
-        self.in_flight = in_flight
-        self.pending: deque[Future] = deque()
-
-    def submit(self, template: str, batch: list[tuple[str, Any]]) -> None:
-        self.pending.append(self.pool.submit(_validate_batch, template, batch))
-        while len(self.pending) > self.in_flight:
-            self.pending.popleft().result()  # re-raises the batch's ValidationError
-
-    def finish(self) -> None:
-        """Wait for every batch; raises the first ValidationError."""
-        try:
-            while self.pending:
-                self.pending.popleft().result()
-        finally:
-            self.close()
-
-    def close(self) -> None:
-        self.pool.shutdown(wait=True, cancel_futures=True)

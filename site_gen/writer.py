@@ -28,12 +28,14 @@ from typing import Any
 
 import orjson
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from marquee.packs import PAGE_SIZE, etag_of, pack_path
 from site_gen.documents import UNTRANSLATED
 
 _URI = re.compile(r"^/[A-Za-z0-9_./-]+$")
+_BAD_SEGMENT = r"/\.{0,2}(/|$)"  # an empty, '.' or '..' segment, as name_for() refuses
 BATCH_ROWS = 5_000
 # Every rendered document's path template, name and content hash (before untranslated twins are
 # dropped), for the next build to compare against in DuckDB one template at a time.
@@ -127,6 +129,33 @@ class Writer:
         if len(self._names) >= BATCH_ROWS:
             self._flush()
         return name
+
+    def write_batch(self, template: str, batch: pa.RecordBatch) -> None:
+        """Add a batch of documents (site_gen/documents.py's BATCH_SCHEMA: uri, body, etag), each as
+        write() would, with the URI check, names and byte count done on whole columns."""
+        uris, bodies, etags = batch.column(0), batch.column(1), batch.column(2)
+        refused = pc.or_(pc.invert(pc.match_substring_regex(uris, _URI.pattern)),
+                         pc.match_substring_regex(uris, _BAD_SEGMENT))
+        if pc.any(refused).as_py():
+            name_for(uris[pc.index(refused, True).as_py()].as_py())  # raises, with the reason
+        if bodies.null_count and not self.updating:
+            raise WriterError(f"{template}: no document, and no previous release to keep it from")
+        names = pc.binary_join_element_wise(pc.utf8_slice_codeunits(uris, 1), ".json", "").to_pylist()
+        body_list = bodies.to_pylist()
+        etag_list = etags.to_pylist()
+        if etags.null_count:
+            etag_list = [etag or etag_of(body) for body, etag in zip(body_list, etag_list)]
+        if bodies.null_count:
+            self._rows.extend(row for row in zip(names, body_list, etag_list) if row[1] is not None)
+        else:
+            self._rows.extend(zip(names, body_list, etag_list))
+        self._bytes += pc.sum(pc.binary_length(bodies)).as_py() or 0
+        self._templates.extend([template] * len(names))
+        self._names.extend(names)
+        self._etags.extend(etag_list)
+        self._documents += len(names)
+        if len(self._names) >= BATCH_ROWS:
+            self._flush()
 
     def _flush(self) -> None:
         if self.updating:

@@ -6,6 +6,7 @@ from pathlib import Path
 import orjson
 import pytest
 
+from site_gen.documents import load_sql
 from site_gen.release import ReleaseBuildError, render_release
 from marquee.packs import PACK_NAME, Pack, etag_of
 from site_gen.writer import MANIFEST_NAME
@@ -112,5 +113,27 @@ def test_an_invalid_document_stops_the_build_and_leaves_nothing(catalogue_dir: P
     monkeypatch.setattr(release, "FAMILIES", (bad,))
     target = tmp_path / "releases" / "20260101T000009Z"
     with pytest.raises(ValidationError, match="/3/movie/1: "):
+        render_release(release_settings, catalogue_dir, target, echo=None)
+    assert not target.exists()
+
+
+def test_a_forbidden_null_in_sql_stops_the_build_with_its_path(catalogue_dir: Path, release_settings,
+                                                               tmp_path: Path, monkeypatch):
+    from types import SimpleNamespace
+
+    from site_gen import release
+    from site_gen.documents import from_query
+    from site_gen.validate import ValidationError
+
+    # Real credits of every film, one of which loses its first cast member's name.
+    query = ("SELECT uri, CASE WHEN uri = (SELECT max(uri) FROM docs) THEN struct_update(doc, \"cast\" := "
+             "list_transform(doc.\"cast\", lambda c, i: CASE WHEN i = 1 THEN struct_update(c, name := NULL) "
+             "ELSE c END)) ELSE doc END AS doc FROM docs")
+    bad = SimpleNamespace(collect=lambda con, settings: [
+        con.execute("CREATE TEMP TABLE docs AS " + load_sql("movie_credits.sql")) and
+        from_query(con, "/3/movie/{movie_id}/credits", query)])
+    monkeypatch.setattr(release, "FAMILIES", (bad,))
+    target = tmp_path / "releases" / "20260101T000010Z"
+    with pytest.raises(ValidationError, match=r"/3/movie/\d+/credits: cast\[0\]\.name: null is not allowed"):
         render_release(release_settings, catalogue_dir, target, echo=None)
     assert not target.exists()

@@ -36,7 +36,7 @@ parts AS (
 )
 SELECT
     '/3/collection/' || c.id || x.suffix AS uri,
-    encode(to_json({
+    ({
         'id': c.id,
         'name': coalesce(nullif(ct.name, ''), c.name),
         'original_language': c.original_language,
@@ -45,7 +45,7 @@ SELECT
         'poster_path': c.poster_path,
         'backdrop_path': c.backdrop_path,
         'parts': coalesce(p.parts, [])
-    })) AS body
+    }) AS doc
 FROM variants x
 JOIN collections c ON c.id = x.collection_id
 LEFT JOIN collection_translations ct

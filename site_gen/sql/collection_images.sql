@@ -2,11 +2,11 @@
 -- own poster_path and backdrop_path first.
 SELECT
     '/3/collection/' || c.id || '/images' AS uri,
-    encode(to_json({
+    ({
         'id': c.id,
         'backdrops': coalesce(b.images, []),
         'posters': coalesce(p.images, [])
-    })) AS body
+    }) AS doc
 FROM collections c
 LEFT JOIN image_lists b ON b.owner = 'collection' AND b.owner_id = c.id AND b.kind = 'backdrop'
 LEFT JOIN image_lists p ON p.owner = 'collection' AND p.owner_id = c.id AND p.kind = 'poster'

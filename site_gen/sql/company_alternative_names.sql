@@ -6,6 +6,6 @@ WITH names AS (
 )
 SELECT
     '/3/company/' || c.id || '/alternative_names' AS uri,
-    encode(to_json({'id': c.id, 'results': coalesce(n.results, [])})) AS body
+    ({'id': c.id, 'results': coalesce(n.results, [])}) AS doc
 FROM companies c
 LEFT JOIN names n ON n.company_id = c.id

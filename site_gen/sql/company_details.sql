@@ -2,7 +2,7 @@
 -- {id, logo_path, name} (TMDB's shape) or null.
 SELECT
     '/3/company/' || c.id AS uri,
-    encode(to_json({
+    ({
         'description': c.description,
         'headquarters': c.headquarters,
         'homepage': c.homepage,
@@ -12,6 +12,6 @@ SELECT
         'origin_country': c.origin_country,
         'parent_company': CASE WHEN p.id IS NULL THEN NULL ELSE
             {'id': p.id, 'logo_path': p.logo_path, 'name': p.name} END
-    })) AS body
+    }) AS doc
 FROM companies c
 LEFT JOIN companies p ON p.id = c.parent_company_id

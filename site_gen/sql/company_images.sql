@@ -11,6 +11,6 @@ WITH logos AS (
 )
 SELECT
     '/3/company/' || c.id || '/images' AS uri,
-    encode(to_json({'id': c.id, 'logos': coalesce(l.logos, [])})) AS body
+    ({'id': c.id, 'logos': coalesce(l.logos, [])}) AS doc
 FROM companies c
 LEFT JOIN logos l ON l.company_id = c.id

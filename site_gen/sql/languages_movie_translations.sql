@@ -3,7 +3,7 @@
 -- where the record is the film's own (original language) or the English one.
 SELECT
     '/3/movie/' || m.id || '/translations' AS uri,
-    encode(to_json({
+    ({
         'id': m.id,
         'translations': coalesce(list({
             'iso_3166_1': t.iso_3166_1, 'iso_639_1': t.iso_639_1, 'name': l.name, 'english_name': l.english_name,
@@ -13,7 +13,7 @@ SELECT
                 'tagline': t.tagline, 'title': t.title
             }
         } ORDER BY t.iso_639_1, t.iso_3166_1) FILTER (WHERE t.movie_id IS NOT NULL), [])
-    })) AS body
+    }) AS doc
 FROM movies m
 LEFT JOIN movie_translations t ON t.movie_id = m.id
 LEFT JOIN languages l ON l.iso_639_1 = t.iso_639_1

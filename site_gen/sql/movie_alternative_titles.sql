@@ -1,10 +1,10 @@
 -- /3/movie/{movie_id}/alternative_titles: every alternative title, in catalogue order.
 SELECT
     '/3/movie/' || m.id || '/alternative_titles' AS uri,
-    encode(to_json({
+    ({
         'id': m.id,
         'titles': coalesce(a.titles, [])
-    })) AS body
+    }) AS doc
 FROM movies m
 LEFT JOIN (
     SELECT movie_id, list({'iso_3166_1': iso_3166_1, 'title': title, 'type': "type"} ORDER BY ord) AS titles

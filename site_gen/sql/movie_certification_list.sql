@@ -6,7 +6,7 @@ WITH per_country AS (
 )
 SELECT
     '/3/certification/movie/list' AS uri,
-    encode(to_json({
+    ({
         'certifications': map_from_entries(list({'key': iso_3166_1, 'value': certs} ORDER BY first))
-    })) AS body
+    }) AS doc
 FROM per_country

@@ -26,11 +26,11 @@ crew_lists AS (
 )
 SELECT
     '/3/movie/' || m.id || '/credits' AS uri,
-    encode(to_json({
+    ({
         'id': m.id,
         'cast': coalesce(cl."cast", []),
         'crew': coalesce(rl.crew, [])
-    })) AS body
+    }) AS doc
 FROM movies m
 LEFT JOIN cast_lists cl ON cl.movie_id = m.id
 LEFT JOIN crew_lists rl ON rl.movie_id = m.id

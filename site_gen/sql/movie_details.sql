@@ -14,7 +14,7 @@ WITH variants AS (
 )
 SELECT
     '/3/movie/' || m.id || x.suffix AS uri,
-    encode(to_json({
+    ({
         'adult': m.adult,
         'backdrop_path': m.backdrop_path,
         'belongs_to_collection': CASE WHEN c.id IS NULL THEN NULL ELSE
@@ -43,7 +43,7 @@ SELECT
         'video': m.video,
         'vote_average': m.vote_average,
         'vote_count': m.vote_count
-    })) AS body
+    }) AS doc
 FROM variants x
 JOIN movies m ON m.id = x.movie_id
 LEFT JOIN movie_translations t

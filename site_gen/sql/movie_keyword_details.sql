@@ -1,3 +1,3 @@
 -- /3/keyword/{keyword_id}: every keyword of the catalogue.
-SELECT '/3/keyword/' || id AS uri, encode(to_json({'id': id, 'name': name})) AS body
+SELECT '/3/keyword/' || id AS uri, ({'id': id, 'name': name}) AS doc
 FROM keywords

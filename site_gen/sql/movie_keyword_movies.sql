@@ -19,12 +19,12 @@ page_results AS (
 )
 SELECT
     '/3/keyword/' || p.keyword_id || '/movies' || CASE WHEN p.page = 1 THEN '' ELSE '.page' || p.page END AS uri,
-    encode(to_json({
+    ({
         'id': p.keyword_id,
         'page': p.page,
         'results': coalesce(pr.results, []),
         'total_pages': (p.total + 19) // 20,
         'total_results': p.total
-    })) AS body
+    }) AS doc
 FROM pages p
 LEFT JOIN page_results pr ON pr.keyword_id = p.keyword_id AND pr.page = p.page

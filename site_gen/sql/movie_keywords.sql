@@ -1,10 +1,10 @@
 -- /3/movie/{movie_id}/keywords: the film's keywords in catalogue order.
 SELECT
     '/3/movie/' || m.id || '/keywords' AS uri,
-    encode(to_json({
+    ({
         'id': m.id,
         'keywords': coalesce(k.keywords, [])
-    })) AS body
+    }) AS doc
 FROM movies m
 LEFT JOIN (
     SELECT mk.movie_id, list({'id': k.id, 'name': k.name} ORDER BY mk.ord) AS keywords

@@ -1,6 +1,6 @@
 -- /3/movie/{movie_id}/moods (ours): moods derived at build (mood_lists, 044_moods.sql), strongest first.
 SELECT
     '/3/movie/' || m.id || '/moods' AS uri,
-    encode(to_json({'id': m.id, 'moods': coalesce(d.moods, [])})) AS body
+    ({'id': m.id, 'moods': coalesce(d.moods, [])}) AS doc
 FROM movies m
 LEFT JOIN mood_lists d ON d.owner = 'movie' AND d.owner_id = m.id

@@ -7,14 +7,14 @@ WITH r AS (
 )
 SELECT
     '/3/movie/' || m.id || '/ratings' AS uri,
-    encode(to_json({
+    ({
         'id': m.id,
         'imdb': max(r.rating) FILTER (WHERE r.source = 'imdb'),
         'tmdb': max(r.rating) FILTER (WHERE r.source = 'tmdb'),
         'rotten_tomatoes': max(r.rating) FILTER (WHERE r.source = 'rotten_tomatoes'),
         'metacritic': max(r.rating) FILTER (WHERE r.source = 'metacritic'),
         'kinopoisk': max(r.rating) FILTER (WHERE r.source = 'kinopoisk')
-    })) AS body
+    }) AS doc
 FROM movies m
 LEFT JOIN r ON r.movie_id = m.id
 GROUP BY m.id

@@ -4,13 +4,13 @@
 CREATE OR REPLACE TEMP MACRO movie_related_page(which) AS TABLE
 SELECT
     '/3/movie/' || m.id || '/' || which AS uri,
-    encode(to_json({
+    ({
         'id': m.id,
         'page': 1,
         'results': coalesce(r.results, []),
         'total_pages': CASE WHEN r.results IS NULL THEN 0 ELSE 1 END,
         'total_results': coalesce(len(r.results), 0)
-    })) AS body
+    }) AS doc
 FROM movies m
 LEFT JOIN (
     SELECT rel.movie_id, list(l.result ORDER BY rel.ord) AS results

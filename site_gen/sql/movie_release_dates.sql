@@ -9,10 +9,10 @@ WITH per_country AS (
 )
 SELECT
     '/3/movie/' || m.id || '/release_dates' AS uri,
-    encode(to_json({
+    ({
         'id': m.id,
         'results': coalesce(r.results, [])
-    })) AS body
+    }) AS doc
 FROM movies m
 LEFT JOIN (
     SELECT movie_id, list({'iso_3166_1': iso_3166_1, 'release_dates': release_dates} ORDER BY iso_3166_1) AS results

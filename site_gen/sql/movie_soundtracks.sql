@@ -16,6 +16,6 @@ WITH albums AS (
 )
 SELECT
     '/3/movie/' || m.id || '/soundtracks' AS uri,
-    encode(to_json({'id': m.id, 'results': coalesce(a.results, [])})) AS body
+    ({'id': m.id, 'results': coalesce(a.results, [])}) AS doc
 FROM movies m
 LEFT JOIN albums a ON a.movie_id = m.id

@@ -20,9 +20,9 @@ variants AS (
 )
 SELECT
     '/3/movie/' || x.movie_id || '/videos' || x.suffix AS uri,
-    encode(to_json({
+    ({
         'id': x.movie_id,
         'results': coalesce(l.results, [])
-    })) AS body
+    }) AS doc
 FROM variants x
 LEFT JOIN lists l ON l.movie_id = x.movie_id AND l.iso_639_1 = x.iso_639_1

@@ -1,9 +1,9 @@
 -- /3/watch/providers/regions: every region with watch-provider data, by English name like TMDB.
 SELECT
     '/3/watch/providers/regions' AS uri,
-    encode(to_json({
+    ({
         'results': list({'iso_3166_1': c.iso_3166_1, 'english_name': c.english_name, 'native_name': c.native_name}
                         ORDER BY c.english_name)
-    })) AS body
+    }) AS doc
 FROM countries c
 WHERE c.iso_3166_1 IN (SELECT iso_3166_1 FROM watch_provider_regions)

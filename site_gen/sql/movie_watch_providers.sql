@@ -2,9 +2,9 @@
 -- 045_watch_providers.sql); an empty object when it is offered nowhere.
 SELECT
     '/3/movie/' || m.id || '/watch/providers' AS uri,
-    encode(to_json({
+    ({
         'id': m.id,
         'results': coalesce(w.results, map_from_entries([]::STRUCT("key" VARCHAR, "value" JSON)[]))
-    })) AS body
+    }) AS doc
 FROM movies m
 LEFT JOIN watch_provider_results w ON w.owner = 'movie' AND w.owner_id = m.id

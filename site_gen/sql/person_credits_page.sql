@@ -22,10 +22,10 @@ lists AS (
 )
 SELECT
     '/3/person/' || cp.id || '/' || which || '_credits' AS uri,
-    encode(to_json({
+    ({
         'id': cp.id,
         'cast': coalesce(l."cast", []::JSON[]),
         'crew': coalesce(l.crew, []::JSON[])
-    })) AS body
+    }) AS doc
 FROM credited_people cp
 LEFT JOIN lists l ON l.person_id = cp.id

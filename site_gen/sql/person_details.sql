@@ -13,7 +13,7 @@ WITH variants AS (
 )
 SELECT
     '/3/person/' || p.id || x.suffix AS uri,
-    encode(to_json({
+    ({
         'adult': p.adult,
         'also_known_as': coalesce(p.also_known_as, []),
         'biography': coalesce(t.biography, ''),
@@ -28,7 +28,7 @@ SELECT
         'place_of_birth': p.place_of_birth,
         'popularity': p.popularity,
         'profile_path': p.profile_path
-    })) AS body
+    }) AS doc
 FROM variants x
 JOIN people p ON p.id = x.person_id
 LEFT JOIN person_translations t

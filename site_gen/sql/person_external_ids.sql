@@ -2,7 +2,7 @@
 -- append_to_response), then TMDB's keys; ids a person does not have are null.
 SELECT
     '/3/person/' || p.id || '/external_ids' AS uri,
-    encode(to_json({
+    ({
         'id': p.id,
         'freebase_mid': d.freebase_mid,
         'freebase_id': d.freebase_id,
@@ -14,7 +14,7 @@ SELECT
         'tiktok_id': d.tiktok_id,
         'twitter_id': d.twitter_id,
         'youtube_id': d.youtube_id
-    })) AS body
+    }) AS doc
 FROM people p
 JOIN credited_people cp ON cp.id = p.id
 LEFT JOIN person_details d ON d.person_id = p.id

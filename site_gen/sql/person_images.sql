@@ -12,7 +12,7 @@ WITH profiles AS (
 )
 SELECT
     '/3/person/' || p.id || '/images' AS uri,
-    encode(to_json({'id': p.id, 'profiles': coalesce(i.profiles, [])})) AS body
+    ({'id': p.id, 'profiles': coalesce(i.profiles, [])}) AS doc
 FROM people p
 JOIN credited_people cp ON cp.id = p.id
 LEFT JOIN profiles i ON i.person_id = p.id

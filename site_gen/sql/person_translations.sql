@@ -2,13 +2,13 @@
 -- never translated, so data.name is the person's one name in every language.
 SELECT
     '/3/person/' || p.id || '/translations' AS uri,
-    encode(to_json({
+    ({
         'id': p.id,
         'translations': coalesce(list({
             'iso_3166_1': t.iso_3166_1, 'iso_639_1': t.iso_639_1, 'name': l.name, 'english_name': l.english_name,
             'data': {'biography': t.biography, 'name': p.name}
         } ORDER BY t.iso_639_1, t.iso_3166_1) FILTER (WHERE t.person_id IS NOT NULL), [])
-    })) AS body
+    }) AS doc
 FROM credited_people cp
 JOIN people p ON p.id = cp.id
 LEFT JOIN person_translations t ON t.person_id = p.id

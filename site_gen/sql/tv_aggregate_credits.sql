@@ -47,7 +47,7 @@ crew_lists AS (
 )
 SELECT
     '/3/tv/' || s.id || '/aggregate_credits' AS uri,
-    encode(to_json({'id': s.id, 'cast': coalesce(c."cast", []), 'crew': coalesce(r.crew, [])})) AS body
+    ({'id': s.id, 'cast': coalesce(c."cast", []), 'crew': coalesce(r.crew, [])}) AS doc
 FROM tv_series s
 LEFT JOIN cast_lists c ON c.series_id = s.id
 LEFT JOIN crew_lists r ON r.series_id = s.id

@@ -1,7 +1,7 @@
 -- /3/tv/{series_id}/alternative_titles
 SELECT
     '/3/tv/' || s.id || '/alternative_titles' AS uri,
-    encode(to_json({'id': s.id, 'results': coalesce(a.results, [])})) AS body
+    ({'id': s.id, 'results': coalesce(a.results, [])}) AS doc
 FROM tv_series s
 LEFT JOIN (
     SELECT series_id, list({'iso_3166_1': iso_3166_1, 'title': title, 'type': type} ORDER BY ord) AS results

@@ -1,7 +1,7 @@
 -- /3/tv/{series_id}/content_ratings: one rating per country, by country code like TMDB.
 SELECT
     '/3/tv/' || s.id || '/content_ratings' AS uri,
-    encode(to_json({'id': s.id, 'results': coalesce(r.results, [])})) AS body
+    ({'id': s.id, 'results': coalesce(r.results, [])}) AS doc
 FROM tv_series s
 LEFT JOIN (
     SELECT series_id,

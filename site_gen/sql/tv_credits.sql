@@ -1,11 +1,11 @@
 -- /3/tv/{series_id}/credits: the regular cast in billing order and the series-level crew.
 SELECT
     '/3/tv/' || s.id || '/credits' AS uri,
-    encode(to_json({
+    ({
         'id': s.id,
         'cast': coalesce(c."cast", []),
         'crew': coalesce(r.crew, [])
-    })) AS body
+    }) AS doc
 FROM tv_series s
 LEFT JOIN (
     SELECT sc.series_id,

@@ -40,7 +40,7 @@ summaries AS (
 )
 SELECT
     '/3/tv/' || s.id || x.suffix AS uri,
-    encode(to_json({
+    ({
         'adult': s.adult,
         'backdrop_path': s.backdrop_path,
         'created_by': coalesce(cb.created_by, []),
@@ -73,7 +73,7 @@ SELECT
         'type': s.type,
         'vote_average': s.vote_average,
         'vote_count': s.vote_count
-    })) AS body
+    }) AS doc
 FROM variants x
 JOIN tv_series s ON s.id = x.series_id
 LEFT JOIN series_translations t

@@ -11,7 +11,7 @@ WITH variants AS (
 )
 SELECT
     '/3/tv/' || e.series_id || '/season/' || e.season_number || '/episode/' || e.episode_number || x.suffix AS uri,
-    encode(to_json({
+    ({
         'air_date': e.air_date,
         'crew': coalesce(c.crew, []),
         'episode_number': e.episode_number,
@@ -26,7 +26,7 @@ SELECT
         'still_path': e.still_path,
         'vote_average': e.vote_average,
         'vote_count': e.vote_count
-    })) AS body
+    }) AS doc
 FROM variants x
 JOIN tv_episodes e ON e.id = x.episode_id
 LEFT JOIN episode_translations et

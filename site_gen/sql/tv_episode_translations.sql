@@ -3,13 +3,13 @@
 SELECT
     '/3/tv/' || e.series_id || '/season/' || e.season_number || '/episode/' || e.episode_number
         || '/translations' AS uri,
-    encode(to_json({
+    ({
         'id': e.id,
         'translations': coalesce(list({
             'iso_3166_1': t.iso_3166_1, 'iso_639_1': t.iso_639_1, 'name': l.name, 'english_name': l.english_name,
             'data': {'name': t.name, 'overview': t.overview}
         } ORDER BY t.iso_639_1, t.iso_3166_1) FILTER (WHERE t.episode_id IS NOT NULL), [])
-    })) AS body
+    }) AS doc
 FROM tv_episodes e
 LEFT JOIN episode_translations t ON t.episode_id = e.id
 LEFT JOIN languages l ON l.iso_639_1 = t.iso_639_1

@@ -3,8 +3,8 @@
 -- No '.und' variant: a language without names is served the default list.
 SELECT
     '/3/genre/tv/list' || v.suffix AS uri,
-    encode(to_json({'genres': list({'id': g.id, 'name': coalesce(gt.name, g.name)}
-                                   ORDER BY coalesce(gt.name, g.name), g.id)})) AS body
+    ({'genres': list({'id': g.id, 'name': coalesce(gt.name, g.name)}
+                                   ORDER BY coalesce(gt.name, g.name), g.id)}) AS doc
 FROM render_variants v
 CROSS JOIN tv_genres g
 LEFT JOIN tv_genre_translations gt ON gt.genre_id = g.id AND gt.iso_639_1 = v.iso_639_1

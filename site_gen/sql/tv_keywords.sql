@@ -1,7 +1,7 @@
 -- /3/tv/{series_id}/keywords
 SELECT
     '/3/tv/' || s.id || '/keywords' AS uri,
-    encode(to_json({'id': s.id, 'results': coalesce(k.results, [])})) AS body
+    ({'id': s.id, 'results': coalesce(k.results, [])}) AS doc
 FROM tv_series s
 LEFT JOIN (
     SELECT sk.series_id, list({'name': k.name, 'id': k.id} ORDER BY sk.ord) AS results

@@ -1,8 +1,8 @@
 -- /3/network/{network_id}
 SELECT
     '/3/network/' || id AS uri,
-    encode(to_json({
+    ({
         'headquarters': headquarters, 'homepage': homepage, 'id': id, 'logo_path': logo_path, 'name': name,
         'origin_country': origin_country
-    })) AS body
+    }) AS doc
 FROM networks

@@ -30,11 +30,11 @@ lists AS (
 )
 SELECT
     '/3/tv/' || s.id || '/recommendations' AS uri,
-    encode(to_json({
+    ({
         'page': 1,
         'results': coalesce(l.results, []),
         'total_pages': 1,
         'total_results': coalesce(l.total, 0)
-    })) AS body
+    }) AS doc
 FROM tv_series s
 LEFT JOIN lists l ON l.series_id = s.id

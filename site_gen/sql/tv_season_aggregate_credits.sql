@@ -43,7 +43,7 @@ crew_lists AS (
 )
 SELECT
     '/3/tv/' || se.series_id || '/season/' || se.season_number || '/aggregate_credits' AS uri,
-    encode(to_json({'id': se.id, 'cast': coalesce(c."cast", []), 'crew': coalesce(r.crew, [])})) AS body
+    ({'id': se.id, 'cast': coalesce(c."cast", []), 'crew': coalesce(r.crew, [])}) AS doc
 FROM tv_seasons se
 LEFT JOIN cast_lists c ON c.series_id = se.series_id AND c.season_number = se.season_number
 LEFT JOIN crew_lists r ON r.series_id = se.series_id AND r.season_number = se.season_number

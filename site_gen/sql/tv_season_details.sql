@@ -30,7 +30,7 @@ episode_lists AS (
 )
 SELECT
     '/3/tv/' || se.series_id || '/season/' || se.season_number || x.suffix AS uri,
-    encode(to_json({
+    ({
         '_id': se.object_id,
         'air_date': se.air_date,
         'episodes': coalesce(el.episodes, []),
@@ -41,7 +41,7 @@ SELECT
         'poster_path': se.poster_path,
         'season_number': se.season_number,
         'vote_average': se.vote_average
-    })) AS body
+    }) AS doc
 FROM variants x
 JOIN tv_seasons se ON se.id = x.season_id
 LEFT JOIN season_translations st

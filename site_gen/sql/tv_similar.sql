@@ -24,11 +24,11 @@ pages AS (
 )
 SELECT
     '/3/tv/' || s.id || '/similar' || CASE WHEN coalesce(p.page, 1) = 1 THEN '' ELSE '.page' || p.page END AS uri,
-    encode(to_json({
+    ({
         'page': coalesce(p.page, 1),
         'results': coalesce(p.results, []),
         'total_pages': CAST(greatest(ceil(coalesce(p.total, 0) / 20), 1) AS BIGINT),
         'total_results': coalesce(p.total, 0)
-    })) AS body
+    }) AS doc
 FROM tv_series s
 LEFT JOIN pages p ON p.series_id = s.id

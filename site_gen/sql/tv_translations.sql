@@ -2,13 +2,13 @@
 -- served, ordered like TMDB (language, then country).
 SELECT
     '/3/tv/' || s.id || '/translations' AS uri,
-    encode(to_json({
+    ({
         'id': s.id,
         'translations': coalesce(list({
             'iso_3166_1': t.iso_3166_1, 'iso_639_1': t.iso_639_1, 'name': l.name, 'english_name': l.english_name,
             'data': {'name': t.name, 'overview': t.overview, 'homepage': t.homepage, 'tagline': t.tagline}
         } ORDER BY t.iso_639_1, t.iso_3166_1) FILTER (WHERE t.series_id IS NOT NULL), [])
-    })) AS body
+    }) AS doc
 FROM tv_series s
 LEFT JOIN series_translations t ON t.series_id = s.id
 LEFT JOIN languages l ON l.iso_639_1 = t.iso_639_1

@@ -30,6 +30,6 @@ variants AS (
 )
 SELECT
     x.path || '/videos' || x.suffix AS uri,
-    encode(to_json({'id': x.id, 'results': coalesce(l.results, [])})) AS body
+    ({'id': x.id, 'results': coalesce(l.results, [])}) AS doc
 FROM variants x
 LEFT JOIN lists l ON l.path = x.path AND l.iso_639_1 = x.iso_639_1

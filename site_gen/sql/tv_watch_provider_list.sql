@@ -7,7 +7,7 @@ WITH priorities AS (
 )
 SELECT
     '/3/watch/providers/tv' AS uri,
-    encode(to_json({
+    ({
         'results': coalesce(list({
             'display_priorities': r.display_priorities,
             'display_priority': p.display_priority,
@@ -15,7 +15,7 @@ SELECT
             'provider_name': p.provider_name,
             'provider_id': p.provider_id
         } ORDER BY p.display_priority, p.provider_id), [])
-    })) AS body
+    }) AS doc
 FROM watch_providers p
 JOIN priorities r ON r.provider_id = p.provider_id
 WHERE p.provider_id IN (SELECT provider_id FROM series_watch_providers)

@@ -2,9 +2,9 @@
 -- 045_watch_providers.sql), shaped like the movie document; an empty object when offered nowhere.
 SELECT
     '/3/tv/' || s.id || '/watch/providers' AS uri,
-    encode(to_json({
+    ({
         'id': s.id,
         'results': coalesce(w.results, map_from_entries([]::STRUCT("key" VARCHAR, "value" JSON)[]))
-    })) AS body
+    }) AS doc
 FROM tv_series s
 LEFT JOIN watch_provider_results w ON w.owner = 'tv' AND w.owner_id = s.id
