@@ -6,8 +6,10 @@ every non-null value must have the schema's type (`integer` is an int but not a 
 int or a float); null is allowed only for the property names in NULLABLE. Extra properties are fine,
 as the real API sends some the spec omits.
 
-Schemas are compiled once into closures (the hot loop is a dict lookup and a `type(v) in ...` test
-per property), so validating every file of a large release stays cheap. On the first violation
+This module is the rule's reference. A build checks SQL-rendered documents with the same rule
+compiled into DuckDB (site_gen/validate_sql.py) and comes back here only for documents built in
+Python and for the message about a row DuckDB found invalid. Schemas are compiled once into closures
+(the hot loop is a dict lookup and a `type(v) in ...` test per property). On the first violation
 `ValidationError` names the URI, the JSON path (`cast[3].profile_path`) and the reason.
 """
 
