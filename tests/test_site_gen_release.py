@@ -82,6 +82,17 @@ def test_a_rebuild_counts_unchanged_documents_and_equals_a_full_build(catalogue_
                          pc.binary_join_element_wise(table.column("title"), " (Restored)", ""), table.column("title"))
     pq.write_table(table.set_column(table.schema.get_field_index("title"), "title", renamed),
                    changed / "movie_translations.parquet")
+    # A person with no English biography had an untranslated variant equal to the default one, so
+    # the pack dropped it; with a biography it is a document of its own again, though unchanged.
+    with Pack(built_pack) as old:
+        person_id = next(int(name[len("3/person/"):-len(".json")]) for (name,) in old.con.execute(
+            "SELECT name FROM docs WHERE name GLOB '3/person/[0-9]*.json' AND name NOT GLOB '*/*/*/*' "
+            "AND name NOT GLOB '*.*.json' ORDER BY name")
+            if old.get(f"3/person/{name[len('3/person/'):-len('.json')]}.und.json") is None)
+    people = pq.read_table(changed / "person_translations.parquet")
+    added = pa.table({"person_id": [person_id], "iso_639_1": ["en"], "iso_3166_1": ["US"],
+                      "biography": ["Now with a biography."]}, schema=people.schema)
+    pq.write_table(pa.concat_tables([people, added]), changed / "person_translations.parquet")
 
     again = render_release(release_settings, changed, tmp_path / "r" / "again", echo=None, previous=built_pack)
     full = render_release(release_settings, changed, tmp_path / "r" / "full", echo=None)
@@ -93,6 +104,8 @@ def test_a_rebuild_counts_unchanged_documents_and_equals_a_full_build(catalogue_
             assert new.etag(name) != old.etag(name)
         assert list(new.con.execute("SELECT name, body, etag FROM docs ORDER BY name")) == \
             list(fresh.con.execute("SELECT name, body, etag FROM docs ORDER BY name"))
+        assert orjson.loads(new.get(f"3/person/{person_id}.json"))["biography"] == "Now with a biography."
+        assert orjson.loads(new.get(f"3/person/{person_id}.und.json"))["biography"] == ""
         same = f"3/movie/{movie_ids[0]}/external_ids.json"  # carries no title
         assert new.etag(same) == old.etag(same) is not None  # same bytes, same ETag across releases
 
