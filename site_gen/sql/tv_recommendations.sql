@@ -16,11 +16,13 @@ positions AS (
                + row_number() OVER (PARTITION BY f.feature ORDER BY o.popularity DESC NULLS LAST, f.series_id) AS key
     FROM features f LEFT JOIN tv_series_listed o ON o.id = f.series_id
 ),
+targets AS (  -- computed first: a join condition over three relations plans as a cross product
+    SELECT a.series_id, a.key + t.o AS target FROM positions a CROSS JOIN range(-10, 11) t(o) WHERE t.o <> 0
+),
 candidates AS (
-    SELECT DISTINCT a.series_id, b.series_id AS other_id
-    FROM positions a CROSS JOIN range(-10, 11) t(o)
-    JOIN positions b ON b.key = a.key + t.o
-    WHERE b.series_id <> a.series_id
+    SELECT DISTINCT t.series_id, b.series_id AS other_id
+    FROM targets t JOIN positions b ON b.key = t.target
+    WHERE b.series_id <> t.series_id
 ),
 scores AS (
     SELECT c.series_id, c.other_id, sum(fa.weight) AS score

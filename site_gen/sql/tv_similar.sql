@@ -9,11 +9,13 @@ WITH positions AS (
                + row_number() OVER (PARTITION BY g.genre_id ORDER BY o.popularity DESC NULLS LAST, g.series_id) AS key
     FROM series_genres g LEFT JOIN tv_series_listed o ON o.id = g.series_id
 ),
+targets AS (  -- computed first: a join condition over three relations plans as a cross product
+    SELECT a.series_id, a.key + t.o AS target FROM positions a CROSS JOIN range(-40, 41) t(o) WHERE t.o <> 0
+),
 candidates AS (
-    SELECT DISTINCT a.series_id, b.series_id AS other_id
-    FROM positions a CROSS JOIN range(-40, 41) t(o)
-    JOIN positions b ON b.key = a.key + t.o
-    WHERE b.series_id <> a.series_id
+    SELECT DISTINCT t.series_id, b.series_id AS other_id
+    FROM targets t JOIN positions b ON b.key = t.target
+    WHERE b.series_id <> t.series_id
 ),
 pairs AS (
     SELECT c.series_id, c.other_id, len(list_intersect(ga.genre_ids, gb.genre_ids)) AS shared
