@@ -42,4 +42,5 @@ def collect_documents(con: duckdb.DuckDBPyConnection, documents: tuple[tuple[str
 
 
 def collect(con: duckdb.DuckDBPyConnection, settings: Settings) -> list[Documents]:
+    con.execute(load_sql("tv_neighbours.sql"))  # similar and recommendations
     return collect_documents(con, DOCUMENTS)

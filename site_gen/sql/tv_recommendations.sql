@@ -1,34 +1,12 @@
 -- /3/tv/{series_id}/recommendations: series that share keywords, networks or genres with this one
 -- (keywords and networks weigh more), then the more popular; one page of at most 20.
--- Every pair sharing a genre is quadratic (146 s at 10k series), so, as for films
--- (032_movie_derived.sql), a series is compared with its 10 neighbours on either side, by
--- popularity, in the list of each keyword, network and genre it has; each candidate's score is then
--- the summed weight of every feature the two really share. Keys are feature << 32 | position.
-WITH features AS (
-    SELECT series_id, keyword_id * 4 AS feature, 3 AS weight FROM series_keywords
-    UNION ALL
-    SELECT series_id, network_id * 4 + 1, 2 FROM series_networks
-    UNION ALL
-    SELECT series_id, genre_id * 4 + 2, 1 FROM series_genres
-),
-positions AS (
-    SELECT f.series_id, f.feature * 4294967296
-               + row_number() OVER (PARTITION BY f.feature ORDER BY o.popularity DESC NULLS LAST, f.series_id) AS key
-    FROM features f LEFT JOIN tv_series_listed o ON o.id = f.series_id
-),
-targets AS (  -- computed first: a join condition over three relations plans as a cross product
-    SELECT a.series_id, a.key + t.o AS target FROM positions a CROSS JOIN range(-10, 11) t(o) WHERE t.o <> 0
-),
-candidates AS (
-    SELECT DISTINCT t.series_id, b.series_id AS other_id
-    FROM targets t JOIN positions b ON b.key = t.target
-    WHERE b.series_id <> t.series_id
-),
-scores AS (
+-- Candidates are neighbours in each feature's popularity list (tv_neighbours.sql); each one's score
+-- is the summed weight of every feature the two really share.
+WITH scores AS (
     SELECT c.series_id, c.other_id, sum(fa.weight) AS score
-    FROM candidates c
-    JOIN features fa ON fa.series_id = c.series_id
-    JOIN features fb ON fb.series_id = c.other_id AND fb.feature = fa.feature
+    FROM series_neighbours(false, 10) c
+    JOIN series_features fa ON fa.series_id = c.series_id
+    JOIN series_features fb ON fb.series_id = c.other_id AND fb.feature = fa.feature
     GROUP BY ALL
 ),
 ranked AS (

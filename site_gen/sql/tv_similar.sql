@@ -1,25 +1,10 @@
 -- /3/tv/{series_id}/similar: series sharing the most genres, then the more popular, 20 a page;
 -- page 1 is the plain uri, page N the `.pageN` variant. At most MAX 40 results (two pages).
--- Comparing every pair of series that share a genre is quadratic (a genre holds a tenth of the
--- catalogue: 119 s at 10k series), so, as for films (032_movie_derived.sql), a series is compared
--- with its 40 neighbours on either side in each of its genres' lists by popularity, then ranked by
--- how many genres it really shares with each. Keys are genre << 32 | position.
-WITH positions AS (
-    SELECT g.series_id, g.genre_id * 4294967296
-               + row_number() OVER (PARTITION BY g.genre_id ORDER BY o.popularity DESC NULLS LAST, g.series_id) AS key
-    FROM series_genres g LEFT JOIN tv_series_listed o ON o.id = g.series_id
-),
-targets AS (  -- computed first: a join condition over three relations plans as a cross product
-    SELECT a.series_id, a.key + t.o AS target FROM positions a CROSS JOIN range(-40, 41) t(o) WHERE t.o <> 0
-),
-candidates AS (
-    SELECT DISTINCT t.series_id, b.series_id AS other_id
-    FROM targets t JOIN positions b ON b.key = t.target
-    WHERE b.series_id <> t.series_id
-),
-pairs AS (
+-- Candidates are neighbours in each genre's popularity list (tv_neighbours.sql), ranked by how
+-- many genres each really shares with the series.
+WITH pairs AS (
     SELECT c.series_id, c.other_id, len(list_intersect(ga.genre_ids, gb.genre_ids)) AS shared
-    FROM candidates c
+    FROM series_neighbours(true, 40) c
     JOIN series_genre_lists ga ON ga.series_id = c.series_id
     JOIN series_genre_lists gb ON gb.series_id = c.other_id
 ),
