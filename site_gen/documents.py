@@ -74,7 +74,8 @@ def from_query(con: duckdb.DuckDBPyConnection, template: str, query: str) -> Doc
         doc_type = con.sql(f"SELECT doc FROM ({query})").types[0]  # bound, not run
         check_type(template, schema, doc_type)
         valid = null_check(schema, doc_type)
-        hashed = f"SELECT uri, doc, body, md5(body) AS etag FROM (SELECT uri, doc, encode(to_json(doc)) AS body FROM ({query}))"
+        hashed = (f"SELECT uri, doc, body, md5(body) AS etag "
+                  f"FROM (SELECT uri, doc, encode(to_json(doc)) AS body FROM ({query}))")
         if only_changed:  # the previous manifest is sorted by template: its zonemaps skip the others
             sql = (f"SELECT uri, CASE WHEN changed THEN body END AS body, etag, "
                    f"CASE WHEN changed THEN {valid} ELSE true END AS valid FROM ("
@@ -99,13 +100,15 @@ def from_objects(template: str, documents: dict[str, Any]) -> Documents:
     return Documents(template, lambda only_changed=False: iter([batch]))
 
 
-@functools.cache
 def schema_for(template: str) -> dict[str, Any]:
     """The response schema documents of this path template are checked against (site_gen/validate.py)."""
-    schemas = load_schemas()
+    schemas = _schemas()
     if template not in schemas:
         raise ValidationError(template, "", "no schema for this path template")
     return schemas[template]
+
+
+_schemas = functools.cache(load_schemas)  # read once per process, not once per template
 
 
 def use_previous_manifest(con: duckdb.DuckDBPyConnection, manifest: Path) -> None:

@@ -112,45 +112,39 @@ class Writer:
         """Add document (a Python object, JSON already serialised as bytes, or None for a document
         unchanged since `previous`, with its etag) as uri's row; returns its name."""
         name = name_for(uri)
-        if document is None:
-            if not self.updating or etag is None:
-                raise WriterError(f"{uri}: no document, and no previous release to keep it from")
-        else:
-            data = document if isinstance(document, bytes) else orjson.dumps(document)
-            etag = etag or etag_of(data)
-            self._rows.append((name, data, etag))
-            self._bytes += len(data)
-        self._templates.append(template)
-        self._names.append(name)
-        self._etags.append(etag)
-        self._documents += 1
-        if len(self._names) >= BATCH_ROWS:
-            self._flush()
+        body = document if document is None or isinstance(document, bytes) else orjson.dumps(document)
+        if body is None and (not self.updating or etag is None):
+            raise WriterError(f"{uri}: no document, and no previous release to keep it from")
+        self._add(template, [name], [body], [etag or etag_of(body)] if body is not None else [etag])
         return name
 
     def write_batch(self, template: str, batch: pa.RecordBatch) -> None:
-        """Add a batch of documents (site_gen/documents.py's BATCH_SCHEMA: uri, body, etag), each as
-        write() would, with the URI check, names and byte count done on whole columns."""
+        """Add a batch of documents (site_gen/documents.py's BATCH_SCHEMA: uri, body, etag), with the
+        URI check, names and byte count done on whole columns. A null etag is computed here."""
         uris, bodies, etags = batch.column(0), batch.column(1), batch.column(2)
         refused = pc.or_(pc.invert(pc.match_substring_regex(uris, _URI.pattern)),
                          pc.match_substring_regex(uris, _BAD_SEGMENT))
         if pc.any(refused).as_py():
             name_for(uris[pc.index(refused, True).as_py()].as_py())  # raises, with the reason
-        if bodies.null_count and not self.updating:
-            raise WriterError(f"{template}: no document, and no previous release to keep it from")
+        if bodies.null_count:  # unchanged: only an update keeps it, and by its etag
+            missing = pc.is_null(bodies) if not self.updating else pc.and_(pc.is_null(bodies), pc.is_null(etags))
+            if pc.any(missing).as_py():
+                uri = uris[pc.index(missing, True).as_py()].as_py()
+                raise WriterError(f"{uri}: no document, and no previous release to keep it from")
         names = pc.binary_join_element_wise(pc.utf8_slice_codeunits(uris, 1), ".json", "").to_pylist()
         body_list = bodies.to_pylist()
         etag_list = etags.to_pylist()
         if etags.null_count:
             etag_list = [etag or etag_of(body) for body, etag in zip(body_list, etag_list)]
-        if bodies.null_count:
-            self._rows.extend(row for row in zip(names, body_list, etag_list) if row[1] is not None)
-        else:
-            self._rows.extend(zip(names, body_list, etag_list))
-        self._bytes += pc.sum(pc.binary_length(bodies)).as_py() or 0
+        self._add(template, names, body_list, etag_list)
+
+    def _add(self, template: str, names: list[str], bodies: list[bytes | None], etags: list[str]) -> None:
+        """Buffer rows (a None body: unchanged, only its name and etag are recorded); flush when full."""
+        self._rows.extend(row for row in zip(names, bodies, etags) if row[1] is not None)
+        self._bytes += sum(len(body) for body in bodies if body is not None)
         self._templates.extend([template] * len(names))
         self._names.extend(names)
-        self._etags.extend(etag_list)
+        self._etags.extend(etags)
         self._documents += len(names)
         if len(self._names) >= BATCH_ROWS:
             self._flush()
