@@ -19,6 +19,7 @@ import duckdb
 import orjson
 import pyarrow as pa
 
+from site_gen import scope
 from site_gen.validate import ValidationError, load_schemas
 from site_gen.validate_sql import check_type, null_check
 
@@ -76,12 +77,18 @@ def from_query(con: duckdb.DuckDBPyConnection, template: str, query: str) -> Doc
         valid = null_check(schema, doc_type)
         hashed = (f"SELECT uri, doc, body, md5(body) AS etag "
                   f"FROM (SELECT uri, doc, encode(to_json(doc)) AS body FROM ({query}))")
+        plan = scope.template_plan(con, template, query) if only_changed and scope.scoped(con) else "whole"
+        if plan == "none":  # nothing of its kind changed: every previous document is kept
+            yield from con.sql(scope.kept_sql(template, plan)).to_arrow_reader(BATCH_ROWS)
+            return
         if only_changed:  # the previous manifest is sorted by template: its zonemaps skip the others
             sql = (f"SELECT uri, CASE WHEN changed THEN body END AS body, etag, "
                    f"CASE WHEN changed THEN {valid} ELSE true END AS valid FROM ("
                    f"SELECT d.*, p.etag IS DISTINCT FROM d.etag AS changed FROM ({hashed}) d "
                    f"LEFT JOIN (SELECT name, etag FROM previous_etags WHERE template = '{template}') p "
                    f"ON p.name = substr(d.uri, 2) || '.json')")
+            if plan == "scoped":  # the query rendered the entities in scope; the rest are kept
+                sql += " UNION ALL " + scope.kept_sql(template, plan)
         else:
             sql = f"SELECT uri, body, etag, {valid} AS valid FROM ({hashed})"
         yield from con.sql(sql).to_arrow_reader(BATCH_ROWS)

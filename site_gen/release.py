@@ -31,6 +31,7 @@ from site_gen import languages
 from site_gen import movie_extras
 from site_gen import images
 from site_gen import episode, season, tv
+from site_gen import scope
 from site_gen.documents import Documents, load_sql, use_previous_manifest
 from site_gen.validate import ValidationError, Validator
 from site_gen.writer import Writer
@@ -56,6 +57,7 @@ class ReleaseSummary:
     seconds: float
     unchanged: int = 0  # documents with the same content hash (and so ETag) as in the previous release
     updated: bool = False  # built as an update of the previous release's pack
+    scoped: bool = False  # an update that rendered only what its changed inputs reach (site_gen/scope.py)
     # Seconds by phase: database (load and derive), collect (render SQL), write (validate and insert),
     # images_after (waiting for the image store once the documents are written).
     phases: dict[str, float] = field(default_factory=dict)
@@ -64,7 +66,7 @@ class ReleaseSummary:
         rate = self.documents / self.seconds if self.seconds else 0.0
         unchanged = f", {self.unchanged} unchanged since the previous release" if self.unchanged else ""
         if self.updated:
-            unchanged += " (an update of its pack)"
+            unchanged += " (an update of its pack" + (", rendering only what changed)" if self.scoped else ")")
         return (f"release {self.release_id}: {self.documents} documents, {self.bytes:,} bytes written, "
                 f"{self.images} images in {self.seconds:.2f} s ({rate:,.0f} documents/s){unchanged}")
 
@@ -158,19 +160,22 @@ def render_release(settings: Settings, catalogue_dir: Path, release_dir: Path,
         # The database lives next to the releases (same disk, hidden name) and goes away after the build.
         with tempfile.TemporaryDirectory(prefix=".build-", dir=release_dir.parent) as work:
             con = build_database(catalogue_dir, Path(work) / "catalogue.duckdb")
+            scope.hash_entities(con, settings.languages)
             laps.lap("database")
             try:
                 with ThreadPoolExecutor(1, thread_name_prefix="images") as side:
                     image_sync = start_image_sync(con, catalogue_dir, settings, side)
                     laps.lap()  # the image check is not a phase of its own
+                    writer = Writer(release_dir, previous=previous)
+                    scoped = scope.plan_scope(con, previous if writer.updating else None)
                     collected = collect(con, settings)
                     laps.lap("collect")
-                    writer = Writer(release_dir, previous=previous)
                     if writer.previous_manifest is not None:
                         use_previous_manifest(con, writer.previous_manifest)
                     write_all(collected, writer, Validator())
                     writer.finish()
                     laps.lap("write")
+                    scope.save_entities(con, release_dir)
                     image_count = image_sync.result()
                     laps.lap("images_after")
             finally:
@@ -181,7 +186,7 @@ def render_release(settings: Settings, catalogue_dir: Path, release_dir: Path,
         raise
     written = writer.summary()
     summary = ReleaseSummary(release_dir.name, written.documents, written.files, written.bytes, image_count,
-                             laps.total(), writer.unchanged, writer.updating, laps.phases)
+                             laps.total(), writer.unchanged, writer.updating, scoped, laps.phases)
     if echo is not None:
         echo(summary.line())
     return summary

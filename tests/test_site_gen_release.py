@@ -9,6 +9,7 @@ import pytest
 from site_gen.documents import load_sql
 from site_gen.release import ReleaseBuildError, render_release
 from marquee.packs import PACK_NAME, Pack, etag_of
+from site_gen.scope import ENTITIES_NAME
 from site_gen.writer import MANIFEST_NAME
 
 
@@ -27,7 +28,7 @@ def _image_paths(value, found: set[str]) -> None:
 def test_release_layout(image_store: Path, built_pack: Path):
     assert (built_pack / "BUILD").read_text().strip() == built_pack.name
     # The release is its BUILD file and one pack: no file per document.
-    assert sorted(p.name for p in built_pack.iterdir()) == ["BUILD", MANIFEST_NAME, PACK_NAME]
+    assert sorted(p.name for p in built_pack.iterdir()) == ["BUILD", ENTITIES_NAME, MANIFEST_NAME, PACK_NAME]
     with Pack(built_pack) as pack:
         for name in ("3/configuration.json", "3/authentication.json", "3/genre/movie/list.json"):
             body = pack.get(name)

@@ -17,4 +17,5 @@ SELECT
 FROM movies m
 LEFT JOIN movie_translations t ON t.movie_id = m.id
 LEFT JOIN languages l ON l.iso_639_1 = t.iso_639_1
+WHERE in_scope('movie', m.id)
 GROUP BY m.id

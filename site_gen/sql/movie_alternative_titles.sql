@@ -8,5 +8,6 @@ SELECT
 FROM movies m
 LEFT JOIN (
     SELECT movie_id, list({'iso_3166_1': iso_3166_1, 'title': title, 'type': "type"} ORDER BY ord) AS titles
-    FROM movie_alternative_titles GROUP BY movie_id
+    FROM movie_alternative_titles WHERE in_scope('movie', movie_id) GROUP BY movie_id
 ) a ON a.movie_id = m.id
+WHERE in_scope('movie', m.id)

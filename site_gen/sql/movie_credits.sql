@@ -10,6 +10,7 @@ WITH cast_lists AS (
                'credit_id': c.credit_id, 'order': c."order"
            } ORDER BY c."order") AS "cast"
     FROM "cast" c JOIN credit_people p ON p.id = c.person_id
+    WHERE in_scope('movie', c.movie_id)
     GROUP BY c.movie_id
 ),
 crew_lists AS (
@@ -22,6 +23,7 @@ crew_lists AS (
                'department': c.department, 'job': c.job
            } ORDER BY c.department, c.job, p.name, c.credit_id) AS crew
     FROM crew c JOIN credit_people p ON p.id = c.person_id
+    WHERE in_scope('movie', c.movie_id)
     GROUP BY c.movie_id
 )
 SELECT
@@ -34,3 +36,4 @@ SELECT
 FROM movies m
 LEFT JOIN cast_lists cl ON cl.movie_id = m.id
 LEFT JOIN crew_lists rl ON rl.movie_id = m.id
+WHERE in_scope('movie', m.id)

@@ -7,10 +7,12 @@
 WITH variants AS (
     SELECT m.id AS movie_id, v.suffix, v.iso_639_1, v.iso_3166_1, v.genre_language
     FROM movies m JOIN render_variants v ON v.kind IN ('default', 'und')
+    WHERE in_scope('movie', m.id)
     UNION ALL
     SELECT t.movie_id, v.suffix, v.iso_639_1, v.iso_3166_1, v.genre_language
     FROM movie_translations t
     JOIN render_variants v ON v.kind = 'other' AND v.iso_639_1 = t.iso_639_1 AND v.iso_3166_1 = t.iso_3166_1
+    WHERE in_scope('movie', t.movie_id)
 )
 SELECT
     '/3/movie/' || m.id || x.suffix AS uri,

@@ -12,3 +12,4 @@ SELECT
     }) AS doc
 FROM movies m
 LEFT JOIN movie_external_ids e ON e.movie_id = m.id
+WHERE in_scope('movie', m.id)

@@ -12,3 +12,4 @@ FROM movies m
 LEFT JOIN image_lists b ON b.owner = 'movie' AND b.owner_id = m.id AND b.kind = 'backdrop'
 LEFT JOIN image_lists l ON l.owner = 'movie' AND l.owner_id = m.id AND l.kind = 'logo'
 LEFT JOIN image_lists p ON p.owner = 'movie' AND p.owner_id = m.id AND p.kind = 'poster'
+WHERE in_scope('movie', m.id)

@@ -9,5 +9,7 @@ FROM movies m
 LEFT JOIN (
     SELECT mk.movie_id, list({'id': k.id, 'name': k.name} ORDER BY mk.ord) AS keywords
     FROM movie_keywords mk JOIN keywords k ON k.id = mk.keyword_id
+    WHERE in_scope('movie', mk.movie_id)
     GROUP BY mk.movie_id
 ) k ON k.movie_id = m.id
+WHERE in_scope('movie', m.id)

@@ -4,3 +4,4 @@ SELECT
     ({'id': m.id, 'moods': coalesce(d.moods, [])}) AS doc
 FROM movies m
 LEFT JOIN mood_lists d ON d.owner = 'movie' AND d.owner_id = m.id
+WHERE in_scope('movie', m.id)

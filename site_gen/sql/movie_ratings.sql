@@ -4,6 +4,7 @@ WITH r AS (
     SELECT movie_id, source,
            CASE WHEN value IS NULL THEN NULL ELSE {'value': value, 'votes': votes} END AS rating
     FROM movie_ratings
+    WHERE in_scope('movie', movie_id)
 )
 SELECT
     '/3/movie/' || m.id || '/ratings' AS uri,
@@ -17,4 +18,5 @@ SELECT
     }) AS doc
 FROM movies m
 LEFT JOIN r ON r.movie_id = m.id
+WHERE in_scope('movie', m.id)
 GROUP BY m.id

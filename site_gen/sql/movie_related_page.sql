@@ -15,6 +15,7 @@ FROM movies m
 LEFT JOIN (
     SELECT rel.movie_id, list(l.result ORDER BY rel.ord) AS results
     FROM movie_related rel JOIN movie_list_results l ON l.id = rel.other_id
-    WHERE rel.kind = which
+    WHERE rel.kind = which AND in_scope('movie', rel.movie_id)
     GROUP BY rel.movie_id
 ) r ON r.movie_id = m.id
+WHERE in_scope('movie', m.id)

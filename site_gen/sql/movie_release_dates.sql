@@ -5,7 +5,7 @@ WITH per_country AS (
                  'note': note, 'release_date': strftime(release_date, '%Y-%m-%dT%H:%M:%S.000Z'),
                  'type': "type"}
                 ORDER BY release_date, "type") AS release_dates
-    FROM movie_release_dates GROUP BY movie_id, iso_3166_1
+    FROM movie_release_dates WHERE in_scope('movie', movie_id) GROUP BY movie_id, iso_3166_1
 )
 SELECT
     '/3/movie/' || m.id || '/release_dates' AS uri,
@@ -18,3 +18,4 @@ LEFT JOIN (
     SELECT movie_id, list({'iso_3166_1': iso_3166_1, 'release_dates': release_dates} ORDER BY iso_3166_1) AS results
     FROM per_country GROUP BY movie_id
 ) r ON r.movie_id = m.id
+WHERE in_scope('movie', m.id)

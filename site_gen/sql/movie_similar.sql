@@ -1,2 +1,3 @@
--- /3/movie/{movie_id}/similar (movie_related_page.sql).
-SELECT * FROM movie_related_page('similar')
+-- The in_scope filter is applied inside movie_related_page (movie_related_page.sql); repeated here so
+-- a scoped rebuild (site_gen/scope.py) sees that this template renders only the films in scope.
+SELECT * FROM movie_related_page('similar') WHERE in_scope('movie', doc.id)

@@ -12,6 +12,7 @@ WITH albums AS (
                     ORDER BY "number") AS tracks
         FROM soundtrack_tracks GROUP BY soundtrack_id
     ) t ON t.soundtrack_id = s.id
+    WHERE in_scope('movie', s.movie_id)
     GROUP BY s.movie_id
 )
 SELECT
@@ -19,3 +20,4 @@ SELECT
     ({'id': m.id, 'results': coalesce(a.results, [])}) AS doc
 FROM movies m
 LEFT JOIN albums a ON a.movie_id = m.id
+WHERE in_scope('movie', m.id)

@@ -9,11 +9,13 @@ WITH lists AS (
                  'published_at': strftime(published_at, '%Y-%m-%dT%H:%M:%S.000Z'), 'id': id}
                 ORDER BY published_at DESC, id) AS results
     FROM movie_videos
+    WHERE in_scope('movie', movie_id)
     GROUP BY movie_id, iso_639_1
 ),
 variants AS (
     SELECT m.id AS movie_id, v.suffix, v.iso_639_1
     FROM movies m JOIN render_variants v ON v.kind IN ('default', 'und')
+    WHERE in_scope('movie', m.id)
     UNION ALL
     SELECT l.movie_id, v.suffix, v.iso_639_1
     FROM lists l JOIN render_variants v ON v.kind = 'other' AND v.iso_639_1 = l.iso_639_1

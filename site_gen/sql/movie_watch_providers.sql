@@ -8,3 +8,4 @@ SELECT
     }) AS doc
 FROM movies m
 LEFT JOIN watch_provider_results w ON w.owner = 'movie' AND w.owner_id = m.id
+WHERE in_scope('movie', m.id)

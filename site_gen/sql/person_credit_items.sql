@@ -26,11 +26,13 @@ cast_credits AS (
            struct_insert(mi.item, "character" := c."character", credit_id := c.credit_id,
                          "order" := c."order") AS item
     FROM "cast" c JOIN movie_items mi ON mi.movie_id = c.movie_id
+    WHERE in_scope('person', c.person_id)
 ),
 crew_credits AS (
     SELECT c.person_id, mi.release_date AS sort_date, c.movie_id AS media_id, c.credit_id,
            struct_insert(mi.item, credit_id := c.credit_id, department := c.department, job := c.job) AS item
     FROM crew c JOIN movie_items mi ON mi.movie_id = c.movie_id
+    WHERE in_scope('person', c.person_id)
 )
 -- Serialised per role before the UNION: unioning the two struct shapes would merge their fields.
 SELECT person_id, 'cast' AS role, 'movie' AS media_type, sort_date, media_id, credit_id,

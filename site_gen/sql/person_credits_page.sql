@@ -9,7 +9,7 @@ WITH items AS (
     SELECT person_id, role, sort_date, media_type, media_id, credit_id,
            CASE WHEN which = 'combined' THEN combined_item ELSE item END AS entry
     FROM person_credit_items
-    WHERE which = 'combined' OR media_type = which
+    WHERE (which = 'combined' OR media_type = which) AND in_scope('person', person_id)
 ),
 lists AS (
     SELECT person_id,
@@ -29,3 +29,4 @@ SELECT
     }) AS doc
 FROM credited_people cp
 LEFT JOIN lists l ON l.person_id = cp.id
+WHERE in_scope('person', cp.id)

@@ -5,11 +5,13 @@
 WITH variants AS (
     SELECT cp.id AS person_id, v.suffix, v.iso_639_1, v.iso_3166_1
     FROM credited_people cp JOIN render_variants v ON v.kind IN ('default', 'und')
+    WHERE in_scope('person', cp.id)
     UNION ALL
     SELECT t.person_id, v.suffix, v.iso_639_1, v.iso_3166_1
     FROM person_translations t
     JOIN credited_people cp ON cp.id = t.person_id
     JOIN render_variants v ON v.kind = 'other' AND v.iso_639_1 = t.iso_639_1 AND v.iso_3166_1 = t.iso_3166_1
+    WHERE in_scope('person', t.person_id)
 )
 SELECT
     '/3/person/' || p.id || x.suffix AS uri,

@@ -18,3 +18,4 @@ SELECT
 FROM people p
 JOIN credited_people cp ON cp.id = p.id
 LEFT JOIN person_details d ON d.person_id = p.id
+WHERE in_scope('person', p.id)

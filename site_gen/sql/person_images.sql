@@ -8,6 +8,7 @@ WITH profiles AS (
                'width': width
            } ORDER BY ord) AS profiles
     FROM person_images
+    WHERE in_scope('person', person_id)
     GROUP BY person_id
 )
 SELECT
@@ -16,3 +17,4 @@ SELECT
 FROM people p
 JOIN credited_people cp ON cp.id = p.id
 LEFT JOIN profiles i ON i.person_id = p.id
+WHERE in_scope('person', p.id)

@@ -1,2 +1,3 @@
 -- /3/person/{person_id}/movie_credits (person_credits_page.sql).
-SELECT * FROM person_credits_page('movie')
+-- in_scope is applied inside person_credits_page; repeated so site_gen/scope.py sees it.
+SELECT * FROM person_credits_page('movie') WHERE in_scope('person', doc.id)

@@ -13,4 +13,5 @@ FROM credited_people cp
 JOIN people p ON p.id = cp.id
 LEFT JOIN person_translations t ON t.person_id = p.id
 LEFT JOIN languages l ON l.iso_639_1 = t.iso_639_1
+WHERE in_scope('person', p.id)
 GROUP BY p.id, p.name

@@ -39,18 +39,21 @@ regular_cast AS (
                          episode_count := coalesce(rc.n, 0)) AS item
     FROM series_cast c JOIN series_items si ON si.series_id = c.series_id
     LEFT JOIN regular_counts rc ON rc.credit_id = c.credit_id
+    WHERE in_scope('person', c.person_id)
 ),
 guest_cast AS (
     SELECT g.person_id, si.first_air_date AS sort_date, g.series_id AS media_id, g.credit_id,
            struct_insert(si.item, "character" := g."character", credit_id := g.credit_id,
                          episode_count := 1::BIGINT) AS item
     FROM episode_guest_stars g JOIN series_items si ON si.series_id = g.series_id
+    WHERE in_scope('person', g.person_id)
 ),
 series_crew_credits AS (
     SELECT c.person_id, si.first_air_date AS sort_date, c.series_id AS media_id, c.credit_id,
            struct_insert(si.item, credit_id := c.credit_id, department := c.department,
                          episode_count := si.episodes, job := c.job) AS item
     FROM series_crew c JOIN series_items si ON si.series_id = c.series_id
+    WHERE in_scope('person', c.person_id)
 ),
 episode_crew_credits AS (
     SELECT any_value(c.person_id) AS person_id, any_value(si.first_air_date) AS sort_date,
@@ -58,6 +61,7 @@ episode_crew_credits AS (
            struct_insert(any_value(si.item), credit_id := c.credit_id, department := any_value(c.department),
                          episode_count := count(*), job := any_value(c.job)) AS item
     FROM episode_crew c JOIN series_items si ON si.series_id = c.series_id
+    WHERE in_scope('person', c.person_id)
     GROUP BY c.credit_id
 ),
 credits AS (

@@ -2,7 +2,8 @@
 -- are in; every episode crew member with one entry per job (its series-wide credit id) and the
 -- number of episodes they worked on. Crew: most episodes first, then name.
 WITH season_eps AS (
-    SELECT series_id, season_number, count(*) AS n FROM tv_episodes WHERE season_number > 0
+    SELECT series_id, season_number, count(*) AS n FROM tv_episodes
+    WHERE season_number > 0 AND in_scope('series', series_id)
     GROUP BY series_id, season_number
 ),
 regular_eps AS (
@@ -10,6 +11,7 @@ regular_eps AS (
     FROM series_cast sc
     LEFT JOIN season_eps se ON se.series_id = sc.series_id
                            AND se.season_number BETWEEN sc.first_season AND sc.last_season
+    WHERE in_scope('series', sc.series_id)
     GROUP BY ALL
 ),
 cast_lists AS (
@@ -24,7 +26,7 @@ cast_lists AS (
 ),
 jobs AS (
     SELECT series_id, person_id, credit_id, department, job, count(*) AS episodes
-    FROM episode_crew GROUP BY ALL
+    FROM episode_crew WHERE in_scope('series', series_id) GROUP BY ALL
 ),
 people_jobs AS (
     SELECT j.series_id, j.person_id,
@@ -32,7 +34,8 @@ people_jobs AS (
                 ORDER BY j.episodes DESC, j.job, j.credit_id) AS jobs,
            arg_max(j.department, j.episodes) AS department, any_value(t.total) AS total
     FROM jobs j
-    JOIN (SELECT series_id, person_id, count(DISTINCT episode_id) AS total FROM episode_crew GROUP BY ALL) t
+    JOIN (SELECT series_id, person_id, count(DISTINCT episode_id) AS total FROM episode_crew
+          WHERE in_scope('series', series_id) GROUP BY ALL) t
       ON t.series_id = j.series_id AND t.person_id = j.person_id
     GROUP BY j.series_id, j.person_id
 ),
@@ -51,3 +54,4 @@ SELECT
 FROM tv_series s
 LEFT JOIN cast_lists c ON c.series_id = s.id
 LEFT JOIN crew_lists r ON r.series_id = s.id
+WHERE in_scope('series', s.id)

@@ -14,6 +14,8 @@ LEFT JOIN (
                  'profile_path': p.profile_path, 'character': sc."character", 'credit_id': sc.credit_id,
                  'order': sc."order"} ORDER BY sc."order") AS "cast"
     FROM series_cast sc JOIN credit_people p ON p.id = sc.person_id
+    WHERE in_scope('series', sc.series_id)
     GROUP BY sc.series_id
 ) c ON c.series_id = s.id
 LEFT JOIN series_crew_lists r ON r.series_id = s.id
+WHERE in_scope('series', s.id)

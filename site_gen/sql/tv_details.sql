@@ -7,10 +7,12 @@
 WITH variants AS (
     SELECT s.id AS series_id, v.suffix, v.iso_639_1, v.iso_3166_1, v.genre_language
     FROM tv_series s JOIN render_variants v ON v.kind IN ('default', 'und')
+    WHERE in_scope('series', s.id)
     UNION ALL
     SELECT t.series_id, v.suffix, v.iso_639_1, v.iso_3166_1, v.genre_language
     FROM series_translations t
     JOIN render_variants v ON v.kind = 'other' AND v.iso_639_1 = t.iso_639_1 AND v.iso_3166_1 = t.iso_3166_1
+    WHERE in_scope('series', t.series_id)
 ),
 season_lists AS (
     SELECT x.series_id, x.suffix,

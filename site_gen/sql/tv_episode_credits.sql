@@ -12,3 +12,4 @@ FROM tv_episodes e
 LEFT JOIN season_cast_lists sc ON sc.series_id = e.series_id AND sc.season_number = e.season_number
 LEFT JOIN episode_crew_lists c ON c.episode_id = e.id
 LEFT JOIN episode_guest_lists g ON g.episode_id = e.id
+WHERE in_scope('series', e.series_id)

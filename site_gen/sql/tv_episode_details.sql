@@ -4,6 +4,7 @@
 WITH variants AS (
     SELECT e.id AS episode_id, v.suffix, v.iso_639_1, v.iso_3166_1
     FROM tv_episodes e JOIN render_variants v ON v.kind IN ('default', 'und')
+    WHERE in_scope('series', e.series_id)
     UNION ALL
     SELECT t.episode_id, v.suffix, v.iso_639_1, v.iso_3166_1
     FROM episode_translations t
@@ -33,3 +34,4 @@ LEFT JOIN episode_translations et
     ON et.episode_id = e.id AND et.iso_639_1 = x.iso_639_1 AND et.iso_3166_1 = x.iso_3166_1
 LEFT JOIN episode_crew_lists c ON c.episode_id = e.id
 LEFT JOIN episode_guest_lists g ON g.episode_id = e.id
+WHERE in_scope('series', e.series_id)

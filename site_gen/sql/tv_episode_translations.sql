@@ -13,4 +13,5 @@ SELECT
 FROM tv_episodes e
 LEFT JOIN episode_translations t ON t.episode_id = e.id
 LEFT JOIN languages l ON l.iso_639_1 = t.iso_639_1
+WHERE in_scope('series', e.series_id)
 GROUP BY e.id, e.series_id, e.season_number, e.episode_number

@@ -1,7 +1,7 @@
 -- /3/tv/{series_id}/season/{season_number}/aggregate_credits: the season's regulars (each in every
 -- episode of it) and its episode crew, one entry per job with the episodes worked on.
 WITH season_eps AS (
-    SELECT series_id, season_number, count(*) AS n FROM tv_episodes GROUP BY ALL
+    SELECT series_id, season_number, count(*) AS n FROM tv_episodes WHERE in_scope('series', series_id) GROUP BY ALL
 ),
 cast_lists AS (
     SELECT se.series_id, se.season_number,
@@ -18,10 +18,11 @@ cast_lists AS (
 ),
 jobs AS (
     SELECT series_id, season_number, person_id, credit_id, department, job, count(*) AS episodes
-    FROM episode_crew GROUP BY ALL
+    FROM episode_crew WHERE in_scope('series', series_id) GROUP BY ALL
 ),
 totals AS (
-    SELECT series_id, season_number, person_id, count(DISTINCT episode_id) AS total FROM episode_crew GROUP BY ALL
+    SELECT series_id, season_number, person_id, count(DISTINCT episode_id) AS total FROM episode_crew
+    WHERE in_scope('series', series_id) GROUP BY ALL
 ),
 people_jobs AS (
     SELECT j.series_id, j.season_number, j.person_id,
@@ -47,3 +48,4 @@ SELECT
 FROM tv_seasons se
 LEFT JOIN cast_lists c ON c.series_id = se.series_id AND c.season_number = se.season_number
 LEFT JOIN crew_lists r ON r.series_id = se.series_id AND r.season_number = se.season_number
+WHERE in_scope('series', se.series_id)

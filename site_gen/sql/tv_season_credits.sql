@@ -9,3 +9,4 @@ SELECT
 FROM tv_seasons se
 LEFT JOIN season_cast_lists c ON c.series_id = se.series_id AND c.season_number = se.season_number
 LEFT JOIN series_crew_lists r ON r.series_id = se.series_id
+WHERE in_scope('series', se.series_id)

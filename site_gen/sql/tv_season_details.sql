@@ -6,6 +6,7 @@
 WITH variants AS (
     SELECT se.id AS season_id, v.suffix, v.iso_639_1, v.iso_3166_1
     FROM tv_seasons se JOIN render_variants v ON v.kind IN ('default', 'und')
+    WHERE in_scope('series', se.series_id)
     UNION ALL
     SELECT t.season_id, v.suffix, v.iso_639_1, v.iso_3166_1
     FROM season_translations t
@@ -26,6 +27,7 @@ episode_lists AS (
         ON et.episode_id = e.id AND et.iso_639_1 = x.iso_639_1 AND et.iso_3166_1 = x.iso_3166_1
     LEFT JOIN episode_crew_lists c ON c.episode_id = e.id
     LEFT JOIN episode_guest_lists g ON g.episode_id = e.id
+    WHERE in_scope('series', se.series_id)
     GROUP BY x.season_id, x.suffix
 )
 SELECT
@@ -48,3 +50,4 @@ LEFT JOIN season_translations st
     ON st.season_id = se.id AND st.iso_639_1 = x.iso_639_1 AND st.iso_3166_1 = x.iso_3166_1
 LEFT JOIN episode_lists el ON el.season_id = se.id AND el.suffix = x.suffix
 LEFT JOIN series_network_lists n ON n.series_id = se.series_id
+WHERE in_scope('series', se.series_id)

@@ -12,4 +12,5 @@ SELECT
 FROM tv_seasons se
 LEFT JOIN season_translations t ON t.season_id = se.id
 LEFT JOIN languages l ON l.iso_639_1 = t.iso_639_1
+WHERE in_scope('series', se.series_id)
 GROUP BY se.id, se.series_id, se.season_number

@@ -12,4 +12,5 @@ SELECT
 FROM tv_series s
 LEFT JOIN series_translations t ON t.series_id = s.id
 LEFT JOIN languages l ON l.iso_639_1 = t.iso_639_1
+WHERE in_scope('series', s.id)
 GROUP BY s.id

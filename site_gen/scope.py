@@ -1,0 +1,188 @@
+"""Render scope: what an incremental rebuild must render again, found by content hashes of its inputs.
+
+Every row of every table in the build database is hashed into each entity it names: a `cast` row
+(movie_id, person_id) counts for its film and for its person, a `movies` row for its film and its
+collection. An entity whose hash differs from the previous release's (ENTITIES.parquet) has
+changed; since a row counts for both ends, a link removed (a film leaving a collection) changes
+both. Tables naming no entity (countries, genre name maps), the languages served and the code that
+renders are hashed whole: if any of them changed, everything is rendered.
+
+A document whose path names an entity of kind K (its first placeholder: /3/person/{person_id}/...)
+is rendered again when that entity changed or is linked by one row of any table to an entity that
+changed (a person credited in a film whose title changed; a film whose similar list shows it).
+Templates whose SQL applies `in_scope(kind, id)` to that entity render only those; the rest of the
+template's previous documents are kept by their hash. A template of kind K without the filter is
+rendered whole if anything of kind K is in scope, else not at all. Templates naming no entity
+(configuration, genre lists, certification lists) are always rendered whole.
+
+A test rebuilds after changing rows of every catalogue table and requires the rebuilt pack to equal
+a full build's, which is what keeps these rules honest.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from pathlib import Path
+
+import duckdb
+
+# Columns naming an entity, by column name (any table) or (table, column).
+KEY_COLUMNS: dict[str, str] = {
+    "movie_id": "movie", "person_id": "person", "series_id": "series", "season_id": "season",
+    "episode_id": "episode", "collection_id": "collection", "company_id": "company",
+    "keyword_id": "keyword", "network_id": "network", "genre_id": "genre", "soundtrack_id": "soundtrack",
+    "provider_id": "provider",
+}
+TABLE_KEY_COLUMNS: dict[tuple[str, str], str] = {
+    ("movies", "id"): "movie", ("people", "id"): "person", ("credit_people", "id"): "person",
+    ("tv_series", "id"): "series", ("tv_seasons", "id"): "season", ("tv_episodes", "id"): "episode",
+    ("collections", "id"): "collection", ("companies", "id"): "company", ("networks", "id"): "network",
+    ("keywords", "id"): "keyword", ("tv_keywords", "id"): "keyword", ("genres", "id"): "genre",
+    ("tv_genres", "id"): "genre", ("soundtracks", "id"): "soundtrack",
+    ("movie_related", "other_id"): "movie", ("related_pairs", "other_id"): "movie",
+    ("companies", "parent_company_id"): "company",
+}
+# Tables with (owner, owner_id): the owner's kind by its value.
+OWNER_KINDS: dict[str, str] = {"movie": "movie", "tv": "series", "season": "season", "episode": "episode",
+                               "collection": "collection", "person": "person", "company": "company"}
+# A path's first placeholder names the entity its documents belong to.
+PLACEHOLDER_KINDS: dict[str, str] = {
+    "movie_id": "movie", "series_id": "series", "person_id": "person", "collection_id": "collection",
+    "company_id": "company", "keyword_id": "keyword", "network_id": "network",
+}
+ENTITIES_NAME = "ENTITIES.parquet"
+WHOLE = "whole"  # a kind's name in entity_hashes for tables hashed whole, the settings and the code
+_PLACEHOLDER = re.compile(r"\{(\w+)\}")
+_CODE_DIRS = ("sql", "schemas")
+
+
+def template_kind(template: str) -> tuple[str, int] | None:
+    """(kind, path segment) of the entity a template's documents belong to, or None."""
+    match = _PLACEHOLDER.search(template)
+    if match is None or match.group(1) not in PLACEHOLDER_KINDS:
+        return None
+    segment = template[: match.start()].count("/")  # '/3/movie/{movie_id}' -> 3 (1-based, name has no '/')
+    return PLACEHOLDER_KINDS[match.group(1)], segment
+
+
+def key_columns(con: duckdb.DuckDBPyConnection) -> dict[str, list[tuple[str, str]]]:
+    """Every base table of the build database with its entity columns [(column, kind)], [] for none;
+    ("owner_id", "owner") marks a table whose rows name their owner's kind."""
+    tables: dict[str, list[tuple[str, str]]] = {}
+    for table, column in con.execute(
+            "SELECT c.table_name, c.column_name FROM duckdb_columns() c JOIN duckdb_tables() t "
+            "ON t.table_name = c.table_name AND t.schema_name = c.schema_name AND t.database_name = c.database_name "
+            "WHERE t.database_name = current_database() AND NOT t.temporary "
+            "ORDER BY c.table_name, c.column_index").fetchall():
+        columns = tables.setdefault(table, [])
+        kind = TABLE_KEY_COLUMNS.get((table, column)) or KEY_COLUMNS.get(column)
+        if kind is not None:
+            columns.append((column, kind))
+        elif column == "owner_id":
+            columns.append((column, "owner"))
+    return tables
+
+
+def code_fingerprint(languages: tuple[str, ...] | list[str]) -> str:
+    """A hash of what renders documents besides the catalogue: the languages served and the code."""
+    digest = hashlib.md5(",".join(languages).encode())
+    here = Path(__file__).resolve().parent
+    build = Path(__import__("marquee_build").__file__).resolve().parent
+    for path in sorted([*here.glob("*.py"), *build.glob("*.py"),
+                        *(p for d in _CODE_DIRS for p in (here / d).glob("*")), *(build / "sql").glob("*.sql")]):
+        digest.update(path.name.encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def hash_entities(con: duckdb.DuckDBPyConnection, languages: tuple[str, ...] | list[str]) -> None:
+    """Create the temp table entity_hashes(kind, id, hash): one hash per entity over every row that
+    names it, and one per table that names none (kind 'whole', id from its name) and for the code."""
+    parts = []
+    for table, columns in key_columns(con).items():
+        quoted = '"' + table.replace('"', '""') + '"'
+        row_hash = f"hash('{table}', t)"
+        if not columns:
+            parts.append(f"SELECT '{WHOLE}' AS kind, (hash('{table}') >> 1)::BIGINT AS id, {row_hash} AS h FROM {quoted} t")
+        for column, kind in columns:
+            if kind == "owner":
+                cases = " ".join(f"WHEN '{value}' THEN '{owner}'" for value, owner in OWNER_KINDS.items())
+                parts.append(f"SELECT CASE owner {cases} ELSE '{WHOLE}:' || owner END AS kind, "
+                             f"owner_id::BIGINT AS id, {row_hash} AS h FROM {quoted} t")
+            else:
+                parts.append(f"SELECT '{kind}' AS kind, \"{column}\"::BIGINT AS id, {row_hash} AS h "
+                             f"FROM {quoted} t WHERE \"{column}\" IS NOT NULL")
+    code = code_fingerprint(languages)
+    parts.append(f"SELECT '{WHOLE}' AS kind, 0::BIGINT AS id, hash('{code}') AS h")
+    con.execute("CREATE OR REPLACE TEMP TABLE entity_hashes AS "
+                "SELECT kind, id::BIGINT AS id, hash(sum(h)) AS hash FROM (" + " UNION ALL ".join(parts) + ") "
+                "GROUP BY kind, id ORDER BY kind, id")
+
+
+def save_entities(con: duckdb.DuckDBPyConnection, release: Path) -> None:
+    con.execute(f"COPY entity_hashes TO '{Path(release) / ENTITIES_NAME}' (FORMAT parquet)")
+
+
+def plan_scope(con: duckdb.DuckDBPyConnection, previous: Path | None) -> bool:
+    """Define in_scope(kind, id) for this build's SQL; returns whether the build is scoped.
+
+    Without a previous release with entity hashes, or when anything hashed whole changed, every
+    document is rendered (in_scope is true). Otherwise render_scope(kind, id) holds the changed
+    entities and those linked to them by one row."""
+    con.execute("CREATE OR REPLACE TEMP MACRO in_scope(scope_kind, scope_id) AS true")
+    con.execute("SET VARIABLE render_scoped = false")
+    entities = Path(previous) / ENTITIES_NAME if previous is not None else None
+    if entities is None or not entities.is_file():
+        return False
+    con.execute(f"CREATE OR REPLACE TEMP TABLE changed_entities AS "
+                f"SELECT coalesce(n.kind, p.kind) AS kind, coalesce(n.id, p.id) AS id "
+                f"FROM entity_hashes n FULL JOIN read_parquet('{entities}') p ON n.kind = p.kind AND n.id = p.id "
+                f"WHERE n.hash IS DISTINCT FROM p.hash")
+    if con.execute(f"SELECT count(*) FROM changed_entities WHERE kind LIKE '{WHOLE}%'").fetchall()[0][0]:
+        return False
+    links = []
+    for table, columns in key_columns(con).items():
+        quoted = '"' + table.replace('"', '""') + '"'
+        named = [(column, kind) for column, kind in columns if kind != "owner"]
+        for column, kind in named:
+            for other, other_kind in named:
+                if other != column:
+                    links.append(f"SELECT '{kind}' AS kind, \"{column}\"::BIGINT AS id FROM {quoted} "
+                                 f"WHERE \"{other}\" IN (SELECT id FROM changed_entities WHERE kind = '{other_kind}')")
+    con.execute("CREATE OR REPLACE TEMP TABLE render_scope AS SELECT DISTINCT kind, id FROM ("
+                + " UNION ALL ".join(["SELECT kind, id FROM changed_entities", *links]) + ") ORDER BY kind, id")
+    con.execute("CREATE OR REPLACE TEMP MACRO in_scope(scope_kind, scope_id) AS "
+                "scope_id IN (SELECT s.id FROM render_scope s WHERE s.kind = scope_kind)")
+    con.execute("SET VARIABLE render_scoped = true")
+    return True
+
+
+def scoped(con: duckdb.DuckDBPyConnection) -> bool:
+    """Whether plan_scope() made this build scoped."""
+    return bool(con.execute("SELECT coalesce(getvariable('render_scoped'), false)").fetchall()[0][0])
+
+
+def template_plan(con: duckdb.DuckDBPyConnection, template: str, query: str) -> str:
+    """How a scoped build renders a template: 'whole', 'scoped' (only entities in scope, the rest
+    kept) or 'none' (nothing of its kind is in scope: every previous document kept)."""
+    found = template_kind(template)
+    if found is None:
+        return "whole"
+    kind, _ = found
+    if not con.execute("SELECT count(*) FROM render_scope WHERE kind = ?", [kind]).fetchall()[0][0]:
+        return "none"
+    return "scoped" if "in_scope(" in query else "whole"
+
+
+def kept_sql(template: str, plan: str) -> str:
+    """The previous release's documents of the template a scoped build keeps, as batch rows with a
+    null body (unchanged): all of them, or those whose entity is not in scope."""
+    found = template_kind(template)
+    assert found is not None
+    kind, segment = found
+    keep = "" if plan == "none" else (
+        f" AND coalesce(TRY_CAST(split_part(split_part(name, '/', {segment}), '.', 1) AS BIGINT) NOT IN "
+        f"(SELECT id FROM render_scope WHERE kind = '{kind}'), true)")
+    return (f"SELECT '/' || substr(name, 1, length(name) - 5) AS uri, NULL::BLOB AS body, etag, true AS valid "
+            f"FROM previous_etags WHERE template = '{template}'{keep}")

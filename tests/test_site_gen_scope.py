@@ -1,0 +1,148 @@
+"""site_gen/scope.py: an incremental rebuild renders only what its changed inputs reach, and its pack
+still equals a full build's, row for row, whatever table the change is in."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
+import pytest
+
+from marquee.packs import Pack
+from marquee_build.catalogue import build_database
+from site_gen import scope
+from site_gen.release import render_release
+
+# Text columns a change may touch without breaking a reference (paths must name image originals,
+# codes must name languages and countries); then numbers. The first a table has is changed.
+TEXT_COLUMNS = ("title", "name", "overview", "biography", "character", "tagline", "homepage", "description",
+                "headquarters", "note", "label", "place_of_birth", "meaning", "english_name", "wikidata_id")
+NUMBER_COLUMNS = ("popularity", "vote_count", "runtime", "budget", "revenue", "votes", "duration_ms")
+
+# Changes by catalogue table, in groups rebuilt together: each group's documents must all come out
+# as a full build renders them.
+GROUPS: dict[str, tuple[str, ...]] = {
+    "films": ("movies", "movie_translations", "movie_alternative_titles", "movie_videos", "movie_release_dates",
+              "movie_ratings", "collections", "collection_translations", "companies", "keywords",
+              "soundtracks", "soundtrack_tracks"),
+    "people": ("people", "person_translations", "cast", "person_details"),
+    "series": ("tv_series", "series_translations", "tv_seasons", "season_translations", "tv_episodes",
+               "episode_translations", "networks", "series_cast", "episode_guest_stars",
+               "series_alternative_titles"),
+}
+
+
+def change_one_row(catalogue: Path, table_name: str, row: int | None = None) -> str:
+    """Change one row of a catalogue table (its middle one by default); returns the column changed."""
+    path = catalogue / f"{table_name}.parquet"
+    table = pq.read_table(path)
+    row = len(table) // 2 if row is None else row
+    picked = [name for name in TEXT_COLUMNS if name in table.column_names
+              and pc.is_valid(table.column(name)[row]).as_py()]
+    picked += [name for name in NUMBER_COLUMNS if name in table.column_names]
+    assert picked, f"{table_name}: no column to change"
+    column = picked[0]
+    values = table.column(column).to_pylist()
+    values[row] = values[row] + " (changed)" if isinstance(values[row], str) else (values[row] or 0) * 2 + 1
+    index = table.schema.get_field_index(column)
+    pq.write_table(table.set_column(index, table.field(index), pa.array(values, table.field(index).type)), path)
+    return column
+
+
+def drop_row(catalogue: Path, table_name: str, row: int) -> None:
+    path = catalogue / f"{table_name}.parquet"
+    table = pq.read_table(path)
+    pq.write_table(pa.concat_tables([table.slice(0, row), table.slice(row + 1)]), path)
+
+
+def rebuild_equals_full_build(catalogue: Path, settings, previous: Path, work: Path) -> tuple:
+    again = render_release(settings, catalogue, work / "again", echo=None, previous=previous)
+    fresh = render_release(settings, catalogue, work / "fresh", echo=None)
+    with Pack(work / "again") as new, Pack(work / "fresh") as full:
+        rebuilt = list(new.con.execute("SELECT name, body, etag FROM docs ORDER BY name"))
+        expected = list(full.con.execute("SELECT name, body, etag FROM docs ORDER BY name"))
+    if rebuilt != expected:
+        stale = sorted({row[0] for row in rebuilt} ^ {row[0] for row in expected}
+                       | {a[0] for a, b in zip(rebuilt, expected) if a != b})
+        pytest.fail(f"the rebuild differs from a full build in {len(stale)} documents, e.g. {stale[:5]}")
+    return again, fresh
+
+
+def test_template_kinds():
+    assert scope.template_kind("/3/movie/{movie_id}") == ("movie", 3)
+    assert scope.template_kind("/3/person/{person_id}/combined_credits") == ("person", 3)
+    assert scope.template_kind("/3/tv/{series_id}/season/{season_number}/episode/{episode_number}") == ("series", 3)
+    assert scope.template_kind("/3/keyword/{keyword_id}/movies") == ("keyword", 3)
+    assert scope.template_kind("/3/configuration/countries") is None
+    assert scope.template_kind("/3/genre/movie/list") is None
+
+
+def test_every_table_names_its_entities_or_is_hashed_whole(catalogue_dir: Path, tmp_path: Path):
+    con = build_database(catalogue_dir, tmp_path / "catalogue.duckdb")
+    try:
+        tables = scope.key_columns(con)
+        assert ("movie_id", "movie") in tables["cast"] and ("person_id", "person") in tables["cast"]
+        assert tables["movies"] == [("id", "movie"), ("collection_id", "collection")]
+        assert ("other_id", "movie") in tables["movie_related"]
+        assert tables["image_lists"] == [("owner_id", "owner")]
+        # Only reference tables name no entity: a change to any of them renders everything again.
+        whole = {name for name, columns in tables.items() if not columns}
+        assert {"countries", "languages", "certifications", "genre_name_maps"} <= whole
+        assert not whole & {"movie_translations", "episode_crew", "tv_episodes", "people", "credit_people"}
+        scope.hash_entities(con, ["en-US", "de-DE"])
+        kinds = dict(con.execute("SELECT kind, count(*) FROM entity_hashes GROUP BY kind").fetchall())
+        assert kinds["movie"] == con.execute("SELECT count(*) FROM movies").fetchall()[0][0]
+        assert kinds["series"] == con.execute("SELECT count(*) FROM tv_series").fetchall()[0][0]
+        # The languages served are part of what renders: another list hashes differently.
+        before = con.execute(f"SELECT hash FROM entity_hashes WHERE kind = '{scope.WHOLE}' AND id = 0").fetchall()
+        scope.hash_entities(con, ["en-US"])
+        assert con.execute(f"SELECT hash FROM entity_hashes WHERE kind = '{scope.WHOLE}' AND id = 0").fetchall() != before
+    finally:
+        con.close()
+
+
+@pytest.mark.parametrize("group", sorted(GROUPS))
+def test_a_scoped_rebuild_equals_a_full_build(group: str, catalogue_dir: Path, release_settings, built_pack: Path,
+                                              tmp_path: Path):
+    changed = tmp_path / "catalogue"
+    shutil.copytree(catalogue_dir, changed)
+    for table_name in GROUPS[group]:
+        change_one_row(changed, table_name)
+    if group == "people":  # a credit removed: the film and the person both lose it
+        drop_row(changed, "cast", 3)
+    if group == "films":  # a film leaves its collection: the collection no longer lists it
+        movies = pq.read_table(changed / "movies.parquet")
+        row = pc.index(pc.is_valid(movies.column("collection_id")), True).as_py()
+        ids = movies.column("collection_id").to_pylist()
+        ids[row] = None
+        movies = movies.set_column(movies.schema.get_field_index("collection_id"), "collection_id",
+                                   pa.array(ids, pa.int64()))
+        pq.write_table(movies, changed / "movies.parquet")
+    again, fresh = rebuild_equals_full_build(changed, release_settings, built_pack, tmp_path / "r")
+    assert again.scoped and again.updated
+    assert 0 < fresh.documents - again.unchanged < fresh.documents // 2
+
+
+def test_a_change_to_a_reference_table_renders_everything(catalogue_dir: Path, release_settings, built_pack: Path,
+                                                           tmp_path: Path):
+    changed = tmp_path / "catalogue"
+    shutil.copytree(catalogue_dir, changed)
+    change_one_row(changed, "countries", 0)  # a country's name appears in films of every kind
+    again, _ = rebuild_equals_full_build(changed, release_settings, built_pack, tmp_path / "r")
+    assert again.updated and not again.scoped
+
+
+def test_nothing_changed_renders_nothing(catalogue_dir: Path, release_settings, built_pack: Path, tmp_path: Path,
+                                         monkeypatch):
+    rendered: list[str] = []
+    plan = scope.template_plan
+    monkeypatch.setattr(scope, "template_plan", lambda con, template, query: rendered.append(
+        result := plan(con, template, query)) or result)
+    again = render_release(release_settings, catalogue_dir, tmp_path / "again", echo=None, previous=built_pack)
+    # Only the few documents built in Python (configuration, reference lists) are written again.
+    assert again.scoped and again.documents - 10 <= again.unchanged < again.documents
+    # Every template naming an entity kept all its documents without running its query.
+    assert rendered and set(rendered) == {"none", "whole"} and rendered.count("none") > 40
