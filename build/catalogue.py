@@ -6,9 +6,13 @@ as the DuckDB variable `catalogue_dir` (bound as a parameter, so odd folder name
 
 from __future__ import annotations
 
+import hashlib
+from dataclasses import dataclass
 from pathlib import Path
 
 import duckdb
+
+from marquee_build.steps import parse_steps, steps_to_run
 
 SQL_DIR = Path(__file__).resolve().parent / "sql"
 
@@ -55,22 +59,58 @@ def check_catalogue(catalogue_dir: Path) -> None:
 
 def build_database(catalogue_dir: Path, db_path: Path) -> duckdb.DuckDBPyConnection:
     """Load and normalise the catalogue into a DuckDB file at db_path; returns the open connection."""
+    return load_database(catalogue_dir, db_path).con
+
+
+@dataclass
+class LoadedDatabase:
+    con: duckdb.DuckDBPyConnection
+    tables: list[str]  # the tables the build SQL creates (not its temp ones), in order
+    created: set[str]  # the objects this load created anew: every one unless it updated a kept database
+    digests: dict[str, str]  # MD5 of each Parquet file read, for the next load to compare
+    steps_run: int
+    steps: int
+
+
+def file_digests(catalogue_dir: Path) -> dict[str, str]:
+    """MD5 of each catalogue table's Parquet file, by table name."""
+    digests = {}
+    for table in REQUIRED_TABLES:
+        with open(Path(catalogue_dir) / f"{table}.parquet", "rb") as handle:
+            digests[table] = hashlib.file_digest(handle, "md5").hexdigest()
+    return digests
+
+
+def load_database(catalogue_dir: Path, db_path: Path, previous_digests: dict[str, str] | None = None,
+                  ) -> LoadedDatabase:
+    """Load and normalise the catalogue into the DuckDB file at db_path.
+
+    With previous_digests, db_path holds the database an earlier load left for these digests, and
+    only the steps reading a changed Parquet file, or an object created again, run (build/steps.py)."""
     catalogue_dir = Path(catalogue_dir).resolve()
     check_catalogue(catalogue_dir)
+    digests = file_digests(catalogue_dir)
+    changed = None if previous_digests is None else {
+        name for name, digest in digests.items() if previous_digests.get(name) != digest}
+    steps = parse_steps(sql_files())
+    run, created = steps_to_run(steps, changed)
     con = duckdb.connect(str(db_path))
     try:
         con.execute("SET VARIABLE catalogue_dir = ?", [str(catalogue_dir)])
-        for path in sql_files():
+        for step, runs in zip(steps, run):
+            if not runs:
+                continue
             try:
-                con.execute(path.read_text())
+                con.execute(step.sql)
             except duckdb.Error as exc:
-                raise CatalogueError(f"{path.name}: {exc}") from exc
+                raise CatalogueError(f"{step.file}: {exc}") from exc
         problems = con.execute("SELECT problem FROM build_problems LIMIT 5").fetchall()
         if problems:
-            total = con.execute("SELECT count(*) FROM build_problems").fetchone()[0]
+            total = con.execute("SELECT count(*) FROM build_problems").fetchall()[0][0]
             listed = "; ".join(p for (p,) in problems)
             raise CatalogueError(f"catalogue {catalogue_dir} is inconsistent ({total} problems): {listed}")
     except BaseException:
         con.close()
         raise
-    return con
+    tables = [step.creates for step in steps if step.creates and not step.temp]
+    return LoadedDatabase(con, tables, created, digests, sum(run), len(steps))

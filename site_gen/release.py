@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import tempfile
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -24,7 +23,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from marquee.settings import Settings
-from marquee_build.catalogue import build_database
+from marquee_build.catalogue import load_database
+from marquee_build.state import kept_database
 from site_gen import collection, configuration, genre, movie
 from site_gen import company, person, reference
 from site_gen import languages
@@ -34,7 +34,7 @@ from site_gen import episode, season, tv
 from site_gen import scope
 from site_gen.documents import Documents, load_sql, use_previous_manifest
 from site_gen.validate import ValidationError, Validator
-from site_gen.writer import Writer
+from site_gen.writer import Writer, previous_manifest
 
 FAMILIES = (movie, movie_extras, collection, genre, configuration, person, company, reference, languages,
             tv, season, episode)
@@ -58,6 +58,8 @@ class ReleaseSummary:
     unchanged: int = 0  # documents with the same content hash (and so ETag) as in the previous release
     updated: bool = False  # built as an update of the previous release's pack
     scoped: bool = False  # an update that rendered only what its changed inputs reach (site_gen/scope.py)
+    steps_run: int = 0  # build SQL steps run: fewer than `steps` when the kept database was updated
+    steps: int = 0
     # Seconds by phase: database (load and derive), collect (render SQL), write (validate and insert),
     # images_after (waiting for the image store once the documents are written).
     phases: dict[str, float] = field(default_factory=dict)
@@ -67,6 +69,8 @@ class ReleaseSummary:
         unchanged = f", {self.unchanged} unchanged since the previous release" if self.unchanged else ""
         if self.updated:
             unchanged += " (an update of its pack" + (", rendering only what changed)" if self.scoped else ")")
+        if self.steps_run < self.steps:
+            unchanged += f"; {self.steps_run} of {self.steps} database steps run"
         return (f"release {self.release_id}: {self.documents} documents, {self.bytes:,} bytes written, "
                 f"{self.images} images in {self.seconds:.2f} s ({rate:,.0f} documents/s){unchanged}")
 
@@ -157,10 +161,14 @@ def render_release(settings: Settings, catalogue_dir: Path, release_dir: Path,
         raise ReleaseBuildError(f"release folder {release_dir} is not empty")
     release_dir.mkdir(parents=True, exist_ok=True)
     try:
-        # The database lives next to the releases (same disk, hidden name) and goes away after the build.
-        with tempfile.TemporaryDirectory(prefix=".build-", dir=release_dir.parent) as work:
-            con = build_database(catalogue_dir, Path(work) / "catalogue.duckdb")
-            scope.hash_entities(con, settings.languages)
+        # The database is kept beside the releases for the next build (marquee_build/state.py).
+        updating = previous is not None and previous_manifest(previous) is not None
+        with kept_database(release_dir.parent, str(Path(previous).resolve()) if updating else None,
+                           scope.code_fingerprint(settings.languages)) as kept:
+            loaded = load_database(catalogue_dir, kept.path, kept.digests)
+            con = loaded.con
+            scope.hash_entities(con, settings.languages, loaded.tables,
+                                loaded.created if kept.digests is not None else None, previous)
             laps.lap("database")
             try:
                 with ThreadPoolExecutor(1, thread_name_prefix="images") as side:
@@ -180,13 +188,15 @@ def render_release(settings: Settings, catalogue_dir: Path, release_dir: Path,
                     laps.lap("images_after")
             finally:
                 con.close()
-        (release_dir / BUILD_FILE).write_text(release_dir.name + "\n")
+            (release_dir / BUILD_FILE).write_text(release_dir.name + "\n")
+            kept.keep(str(release_dir.resolve()), loaded.digests)
     except BaseException:
         shutil.rmtree(release_dir, ignore_errors=True)
         raise
     written = writer.summary()
     summary = ReleaseSummary(release_dir.name, written.documents, written.files, written.bytes, image_count,
-                             laps.total(), writer.unchanged, writer.updating, scoped, laps.phases)
+                             laps.total(), writer.unchanged, writer.updating, scoped, loaded.steps_run,
+                             loaded.steps, laps.phases)
     if echo is not None:
         echo(summary.line())
     return summary

@@ -26,6 +26,7 @@ import re
 from pathlib import Path
 
 import duckdb
+import pyarrow.parquet as pq
 
 # Columns naming an entity, by column name (any table) or (table, column).
 KEY_COLUMNS: dict[str, str] = {
@@ -66,22 +67,20 @@ def template_kind(template: str) -> tuple[str, int] | None:
     return PLACEHOLDER_KINDS[match.group(1)], segment
 
 
-def key_columns(con: duckdb.DuckDBPyConnection) -> dict[str, list[tuple[str, str]]]:
-    """Every base table of the build database with its entity columns [(column, kind)], [] for none;
-    ("owner_id", "owner") marks a table whose rows name their owner's kind."""
-    tables: dict[str, list[tuple[str, str]]] = {}
+def key_columns(con: duckdb.DuckDBPyConnection, tables: list[str]) -> dict[str, list[tuple[str, str]]]:
+    """Each of the tables with its entity columns [(column, kind)], [] for none; ("owner_id", "owner")
+    marks a table whose rows name their owner's kind."""
+    found: dict[str, list[tuple[str, str]]] = {table: [] for table in tables}
     for table, column in con.execute(
-            "SELECT c.table_name, c.column_name FROM duckdb_columns() c JOIN duckdb_tables() t "
-            "ON t.table_name = c.table_name AND t.schema_name = c.schema_name AND t.database_name = c.database_name "
-            "WHERE t.database_name = current_database() AND NOT t.temporary "
-            "ORDER BY c.table_name, c.column_index").fetchall():
-        columns = tables.setdefault(table, [])
+            "SELECT table_name, column_name FROM duckdb_columns() WHERE database_name = current_database() "
+            "AND NOT internal AND table_name IN (SELECT unnest(?::VARCHAR[])) ORDER BY table_name, column_index",
+            [tables]).fetchall():
         kind = TABLE_KEY_COLUMNS.get((table, column)) or KEY_COLUMNS.get(column)
         if kind is not None:
-            columns.append((column, kind))
+            found[table].append((column, kind))
         elif column == "owner_id":
-            columns.append((column, "owner"))
-    return tables
+            found[table].append((column, "owner"))
+    return found
 
 
 def code_fingerprint(languages: tuple[str, ...] | list[str]) -> str:
@@ -96,28 +95,44 @@ def code_fingerprint(languages: tuple[str, ...] | list[str]) -> str:
     return digest.hexdigest()
 
 
-def hash_entities(con: duckdb.DuckDBPyConnection, languages: tuple[str, ...] | list[str]) -> None:
-    """Create the temp table entity_hashes(kind, id, hash): one hash per entity over every row that
-    names it, and one per table that names none (kind 'whole', id from its name) and for the code."""
+def hash_entities(con: duckdb.DuckDBPyConnection, languages: tuple[str, ...] | list[str], tables: list[str],
+                  created: set[str] | None = None, previous: Path | None = None) -> None:
+    """Create the temp table entity_hashes(tbl, kind, id, hash): for each table, one hash per entity
+    over the rows that name it; a table naming none has one row of kind 'whole', and so has the code.
+
+    When `created` names the tables this build loaded anew, the other tables' rows are taken from
+    the previous release's ENTITIES.parquet instead of being hashed again."""
+    reuse = _entities_file(previous) if created is not None else None
     parts = []
-    for table, columns in key_columns(con).items():
+    for table, columns in key_columns(con, tables).items():
+        if reuse is not None and table not in created:
+            parts.append(f"SELECT tbl, kind, id, hash FROM read_parquet('{reuse}') WHERE tbl = '{table}'")
+            continue
         quoted = '"' + table.replace('"', '""') + '"'
-        row_hash = f"hash('{table}', t)"
+        rows: list[str] = []
         if not columns:
-            parts.append(f"SELECT '{WHOLE}' AS kind, (hash('{table}') >> 1)::BIGINT AS id, {row_hash} AS h FROM {quoted} t")
+            rows.append(f"SELECT '{WHOLE}' AS kind, 0::BIGINT AS id, hash('{table}', t) AS h FROM {quoted} t")
         for column, kind in columns:
             if kind == "owner":
                 cases = " ".join(f"WHEN '{value}' THEN '{owner}'" for value, owner in OWNER_KINDS.items())
-                parts.append(f"SELECT CASE owner {cases} ELSE '{WHOLE}:' || owner END AS kind, "
-                             f"owner_id::BIGINT AS id, {row_hash} AS h FROM {quoted} t")
+                rows.append(f"SELECT CASE owner {cases} ELSE '{WHOLE}:' || owner END AS kind, "
+                            f"owner_id::BIGINT AS id, hash(t) AS h FROM {quoted} t")
             else:
-                parts.append(f"SELECT '{kind}' AS kind, \"{column}\"::BIGINT AS id, {row_hash} AS h "
-                             f"FROM {quoted} t WHERE \"{column}\" IS NOT NULL")
-    code = code_fingerprint(languages)
-    parts.append(f"SELECT '{WHOLE}' AS kind, 0::BIGINT AS id, hash('{code}') AS h")
-    con.execute("CREATE OR REPLACE TEMP TABLE entity_hashes AS "
-                "SELECT kind, id::BIGINT AS id, hash(sum(h)) AS hash FROM (" + " UNION ALL ".join(parts) + ") "
-                "GROUP BY kind, id ORDER BY kind, id")
+                rows.append(f"SELECT '{kind}' AS kind, \"{column}\"::BIGINT AS id, hash(t) AS h "
+                            f"FROM {quoted} t WHERE \"{column}\" IS NOT NULL")
+        parts.append(f"SELECT '{table}' AS tbl, kind, id, hash(sum(h)) AS hash FROM ("
+                     + " UNION ALL ".join(rows) + ") GROUP BY kind, id")
+    parts.append(f"SELECT '' AS tbl, '{WHOLE}' AS kind, 0::BIGINT AS id, hash('{code_fingerprint(languages)}') AS hash")
+    con.execute("CREATE OR REPLACE TEMP TABLE entity_hashes AS SELECT tbl, kind, id::BIGINT AS id, hash FROM ("
+                + " UNION ALL ".join(parts) + ") ORDER BY tbl, kind, id")
+
+
+def _entities_file(release: Path | None) -> Path | None:
+    """The release's ENTITIES.parquet when it has one in this layout."""
+    if release is None or not (Path(release) / ENTITIES_NAME).is_file():
+        return None
+    path = Path(release) / ENTITIES_NAME
+    return path if pq.read_schema(path).names == ["tbl", "kind", "id", "hash"] else None
 
 
 def save_entities(con: duckdb.DuckDBPyConnection, release: Path) -> None:
@@ -132,17 +147,18 @@ def plan_scope(con: duckdb.DuckDBPyConnection, previous: Path | None) -> bool:
     entities and those linked to them by one row."""
     con.execute("CREATE OR REPLACE TEMP MACRO in_scope(scope_kind, scope_id) AS true")
     con.execute("SET VARIABLE render_scoped = false")
-    entities = Path(previous) / ENTITIES_NAME if previous is not None else None
-    if entities is None or not entities.is_file():
+    entities = _entities_file(previous)
+    if entities is None:
         return False
     con.execute(f"CREATE OR REPLACE TEMP TABLE changed_entities AS "
-                f"SELECT coalesce(n.kind, p.kind) AS kind, coalesce(n.id, p.id) AS id "
-                f"FROM entity_hashes n FULL JOIN read_parquet('{entities}') p ON n.kind = p.kind AND n.id = p.id "
-                f"WHERE n.hash IS DISTINCT FROM p.hash")
+                f"SELECT DISTINCT coalesce(n.kind, p.kind) AS kind, coalesce(n.id, p.id) AS id "
+                f"FROM entity_hashes n FULL JOIN read_parquet('{entities}') p "
+                f"ON n.tbl = p.tbl AND n.kind = p.kind AND n.id = p.id WHERE n.hash IS DISTINCT FROM p.hash")
     if con.execute(f"SELECT count(*) FROM changed_entities WHERE kind LIKE '{WHOLE}%'").fetchall()[0][0]:
         return False
     links = []
-    for table, columns in key_columns(con).items():
+    tables = [table for (table,) in con.execute("SELECT DISTINCT tbl FROM entity_hashes WHERE tbl <> ''").fetchall()]
+    for table, columns in key_columns(con, tables).items():
         quoted = '"' + table.replace('"', '""') + '"'
         named = [(column, kind) for column, kind in columns if kind != "owner"]
         for column, kind in named:
