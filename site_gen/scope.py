@@ -41,9 +41,12 @@ TABLE_KEY_COLUMNS: dict[tuple[str, str], str] = {
     ("collections", "id"): "collection", ("companies", "id"): "company", ("networks", "id"): "network",
     ("keywords", "id"): "keyword", ("tv_keywords", "id"): "keyword", ("genres", "id"): "genre",
     ("tv_genres", "id"): "genre", ("soundtracks", "id"): "soundtrack",
-    ("movie_related", "other_id"): "movie", ("related_pairs", "other_id"): "movie",
+    ("movie_related", "other_id"): "movie",
     ("companies", "parent_company_id"): "company",
 }
+# Links followed one way only, as (table, from column, to column): a film's similar and recommended
+# lists show other films, which show nothing of the film (a change to it reaches its own documents).
+ONE_WAY: frozenset[tuple[str, str, str]] = frozenset({("movie_related", "other_id", "movie_id")})
 # Tables with (owner, owner_id): the owner's kind by its value.
 OWNER_KINDS: dict[str, str] = {"movie": "movie", "tv": "series", "season": "season", "episode": "episode",
                                "collection": "collection", "person": "person", "company": "company"}
@@ -113,6 +116,8 @@ def hash_entities(con: duckdb.DuckDBPyConnection, languages: tuple[str, ...] | l
         if not columns:
             rows.append(f"SELECT '{WHOLE}' AS kind, 0::BIGINT AS id, hash('{table}', t) AS h FROM {quoted} t")
         for column, kind in columns:
+            if any(t == table and source == column for t, source, _ in ONE_WAY):
+                continue  # only the entity whose documents show the link is changed by it
             if kind == "owner":
                 cases = " ".join(f"WHEN '{value}' THEN '{owner}'" for value, owner in OWNER_KINDS.items())
                 rows.append(f"SELECT CASE owner {cases} ELSE '{WHOLE}:' || owner END AS kind, "
@@ -163,7 +168,7 @@ def plan_scope(con: duckdb.DuckDBPyConnection, previous: Path | None) -> bool:
         named = [(column, kind) for column, kind in columns if kind != "owner"]
         for column, kind in named:
             for other, other_kind in named:
-                if other != column:
+                if other != column and not any(t == table and to == other for t, _, to in ONE_WAY):
                     links.append(f"SELECT '{kind}' AS kind, \"{column}\"::BIGINT AS id FROM {quoted} "
                                  f"WHERE \"{other}\" IN (SELECT id FROM changed_entities WHERE kind = '{other_kind}')")
     con.execute("CREATE OR REPLACE TEMP TABLE render_scope AS SELECT DISTINCT kind, id FROM ("

@@ -123,6 +123,11 @@ def test_a_scoped_rebuild_equals_a_full_build(group: str, catalogue_dir: Path, r
         ids[row] = None
         movies = movies.set_column(movies.schema.get_field_index("collection_id"), "collection_id",
                                    pa.array(ids, pa.int64()))
+        # Another film becomes far more popular: it moves in the lists similar films are drawn from.
+        popularity = movies.column("popularity").to_pylist()
+        popularity[row + 1] = max(popularity) * 3
+        movies = movies.set_column(movies.schema.get_field_index("popularity"), "popularity",
+                                   pa.array(popularity, pa.float64()))
         pq.write_table(movies, changed / "movies.parquet")
     again, fresh = rebuild_equals_full_build(changed, release_settings, built_pack, tmp_path / "r")
     assert again.scoped and again.updated

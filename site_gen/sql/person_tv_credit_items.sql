@@ -31,6 +31,7 @@ regular_counts AS (
     FROM series_cast c
     LEFT JOIN tv_episodes e ON e.series_id = c.series_id
         AND e.season_number BETWEEN c.first_season AND c.last_season
+    WHERE in_scope('person', c.person_id)
     GROUP BY c.credit_id
 ),
 regular_cast AS (
