@@ -9,7 +9,8 @@ URIs are checked against a strict alphabet and may be written once only: a secon
 same URI is a rendering bug (two generators claiming one page), never something to overwrite. The
 uniqueness is checked by the pack's unique index, built once at the end (a sort, far cheaper than
 keeping 77M names in a Python set or maintaining the index row by row), so a repeat is reported
-by `finish()`, which also drops every untranslated variant equal to its default document.
+by `finish()` (in an update, found in the manifest), which also drops every untranslated variant
+equal to its default document.
 
 With `previous` (an earlier release with a manifest), the build is an update and receives only
 changed documents' bodies (class docstring). Unchanged documents keep their ETag, so clients'
@@ -331,7 +332,9 @@ class Writer:
                 f"WHERE name NOT LIKE '%{UND_SUFFIX}') "
                 f"SELECT und FROM pairs WHERE ({first(self.layers, 'etag', 'pairs.und')}) = "
                 f"({first(self.layers, 'etag', 'pairs.name')})").fetchall()
+            self.con.execute("BEGIN")
             self._remove([name for (name,) in twins])
+            self.con.execute("COMMIT")
             return
         # The names come from the index alone: scanning the table would read every body.
         twins = self.con.execute(

@@ -306,3 +306,15 @@ def test_unchanged_batches_reach_only_the_manifest_in_order(tmp_path: Path):
     with Pack(tmp_path / "r2") as pack:
         assert pack.con.execute("SELECT count(*) FROM main.docs").fetchone()[0] == 502  # only what changed
         assert pack.get("3/movie/6001.json") == b'{"n":"changed"}' and pack.get("3/movie/5999.json") == b'{"n":5999}'
+
+
+def test_a_full_build_beside_a_delta_release_without_manifest_counts_unchanged_through_its_base(tmp_path: Path):
+    _build(tmp_path / "r1", {"/a": {"x": 1}, "/b": {"x": 2}, "/c": {"x": 3}})
+    _build(tmp_path / "r2", {"/a": {"x": 1}, "/b": {"x": 20}}, previous=tmp_path / "r1")
+    (tmp_path / "r2" / MANIFEST_NAME).unlink()
+    third = Writer(tmp_path / "r3", previous=tmp_path / "r2")
+    assert not third.updating
+    for uri, document in {"/a": {"x": 1}, "/b": {"x": 20}, "/c": {"x": 3}}.items():
+        third.write(uri, document)
+    third.finish()
+    assert third.unchanged == 2  # a from the base, b from the delta; c is gone in r2, though the base has it
