@@ -264,13 +264,9 @@ class Writer:
             self.unchanged = self._documents - self.con.execute(
                 "SELECT count(*) FROM written JOIN main.docs d USING (name) WHERE d.etag IS NOT NULL").fetchone()[0]
         elif self.previous is not None and pack_path(self.previous).is_file():
-            layers = self._attach_release("previous", self.previous)
-            if len(layers) == 1:
-                self.unchanged = self.con.execute(
-                    "SELECT count(*) FROM docs JOIN previous.docs p USING (name) WHERE docs.etag = p.etag").fetchone()[0]
-            else:
-                self.unchanged = self.con.execute(
-                    f"SELECT count(*) FROM main.docs d WHERE d.etag = ({first(layers, 'etag', 'd.name')})").fetchone()[0]
+            previous = first(self._attach_release("previous", self.previous), "etag", "d.name")
+            self.unchanged = self.con.execute(
+                f"SELECT count(*) FROM main.docs d WHERE d.etag = ({previous})").fetchone()[0]
         self.con.close()
 
     def _settle_update(self, rendered: pa.Table) -> None:

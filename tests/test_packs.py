@@ -58,7 +58,7 @@ def test_a_delta_pack_reads_its_own_rows_then_its_base_and_tombstones_hide_base_
         assert pack.con.execute("SELECT body, etag FROM main.docs WHERE name = 'c.json'").fetchall() == [(None, None)]
         assert pack.con.execute("SELECT body FROM base.docs WHERE name = 'c.json'").fetchall() == [(b'{"c":1}',)]
         assert pack.get("c.json") is None and pack.etag("c.json") is None
-        assert pack.get("a.json") == b'{"a":1}' and pack.get("b.json") == b'{"b":2}' and pack.get("d.json") == b'{"d":2}'
+        assert [pack.get(name) for name in ("a.json", "b.json", "d.json")] == [b'{"a":1}', b'{"b":2}', b'{"d":2}']
         assert pack.etag("b.json") == etag_of(b'{"b":2}')
         assert pack.names() == ["a.json", "b.json", "d.json"] and pack.count() == 3
         assert pack.con.execute("SELECT count(*) FROM main.docs").fetchone()[0] == 3  # b, c's tombstone, d
