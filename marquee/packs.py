@@ -1,16 +1,26 @@
-"""A release's documents live in one SQLite file, the pack: `RELEASE/documents.sqlite`.
+"""A release's documents live in SQLite: the pack, `RELEASE/documents.sqlite`, alone (a full pack)
+or over a base (a delta pack, `RELEASE/base.sqlite` beside it).
 
 Why not one file per document: a million titles in 14 languages are ~77M documents, and on this
 file system a small file costs 3.5 times its size in 4 KB blocks and ~300 µs to create. A pack
 holds them at ~1.2 times their size and takes rows at ~100k a second (docs/packed-releases.md).
 
-One table, `docs(name, body, etag)`:
+One table, `docs(name, body, etag)`, with a unique index `docs_name` on name:
 - `name` is the document's release-relative name, the path one file per document would have had
   (`3/movie/603.de-DE.json`), so edge/languages.py's candidates name rows as they named files;
 - `body` the JSON bytes, never compressed (nginx gzips on the fly, level 1);
 - `etag` the MD5 hex of the body (a content hash, not a security one): an unchanged document keeps its ETag across releases.
-The site_gen Writer creates it; nginx (nginx/lua/marquee_docs.lua) and the edge read it, opened
-read-only and immutable, since a published release never changes.
+
+A rebuild (site_gen/writer.py) does not copy the previous release's pack (16 GB at 100k movies,
+about 3 minutes): its `documents.sqlite` is a delta, marked by DELTA_APPLICATION_ID in the SQLite
+header, holding only the documents that differ from its base, and a row with a NULL body (and
+etag) is a tombstone, a document of the base that no longer exists. `base.sqlite` is a hard link
+to a full pack (an earlier release's `documents.sqlite`), so pruning that release frees nothing
+the delta needs. A document is the delta's row if it has one, else the base's.
+
+The site_gen Writer creates packs; nginx (nginx/lua/marquee_docs.lua) and the edge read them,
+opened read-only and immutable, since a published release never changes (a base is never opened
+for writing at all).
 """
 
 from __future__ import annotations
@@ -18,14 +28,21 @@ from __future__ import annotations
 import hashlib
 import sqlite3
 from pathlib import Path
+from urllib.parse import quote
 
 PACK_NAME = "documents.sqlite"
+BASE_NAME = "base.sqlite"
 PAGE_SIZE = 16384  # fewer, fuller pages than 4 KB for bodies of 1 to 15 KB (measured: 1.17 vs 1.21 of data)
-SELECT_BODY = "SELECT body FROM docs WHERE name = ?"
+# `PRAGMA application_id` of a delta pack ("MQdl"): readers must not take a delta for a whole release.
+DELTA_APPLICATION_ID = 0x4D51646C
 
 
 def pack_path(release: Path | str) -> Path:
     return Path(release) / PACK_NAME
+
+
+def base_path(release: Path | str) -> Path:
+    return Path(release) / BASE_NAME
 
 
 def etag_of(body: bytes) -> str:
@@ -33,13 +50,64 @@ def etag_of(body: bytes) -> str:
     return hashlib.md5(body).hexdigest()
 
 
+def read_only_uri(path: Path | str) -> str:
+    """An SQLite URI opening path read-only and immutable (no locks, no change checks)."""
+    return f"file:{quote(str(path))}?mode=ro&immutable=1"
+
+
+def is_delta(pack: Path | str) -> bool:
+    """Whether the pack file is a delta (needs the base beside it); False for anything SQLite cannot read."""
+    try:
+        con = sqlite3.connect(read_only_uri(pack), uri=True)
+    except sqlite3.Error:
+        return False
+    try:
+        return con.execute("PRAGMA application_id").fetchone()[0] == DELTA_APPLICATION_ID
+    except sqlite3.DatabaseError:
+        return False
+    finally:
+        con.close()
+
+
+def first(layers: tuple[str, ...], columns: str, name: str = "?1") -> str:
+    """SQL for the row called `name` in the first of `layers` (schemas, a delta before its base)
+    that has one: at most one row, a tombstone's columns NULL. Each branch is one lookup in its
+    layer's `docs_name` index, and SQLite runs UNION ALL branches in order, stopping at LIMIT 1."""
+    selects = [f"SELECT {columns} FROM {layer}.docs WHERE name = {name}" for layer in layers]
+    return selects[0] if len(selects) == 1 else " UNION ALL ".join(selects) + " LIMIT 1"
+
+
+def count_documents(con: sqlite3.Connection, delta: str = "main", base: str | None = None) -> int:
+    """Documents of a pack (`delta`, over `base` when it is a delta) without reading a body: both
+    counts come from indexes, and only the delta's rows are looked up in the base."""
+    rows = con.execute(f"SELECT count(*) FROM {delta}.docs").fetchone()[0]
+    if base is None:
+        return rows
+    tombstones = con.execute(f"SELECT count(*) FROM {delta}.docs WHERE body IS NULL").fetchone()[0]
+    shadowed = con.execute(f"SELECT count(*) FROM {delta}.docs d WHERE EXISTS "
+                           f"(SELECT 1 FROM {base}.docs b WHERE b.name = d.name)").fetchone()[0]
+    return con.execute(f"SELECT count(*) FROM {base}.docs").fetchone()[0] + rows - tombstones - shadowed
+
+
 def open_pack(release: Path | str) -> sqlite3.Connection:
-    """A read-only connection to a release's pack (FileNotFoundError when it has none)."""
+    """A read-only connection to a release's pack (FileNotFoundError when it has none, or when it is
+    a delta whose base is missing). For a delta, the base is attached as `base` and `docs` is a
+    temporary view of the release's documents (temp objects shadow main's), so a query written for a
+    full pack reads the whole release; Pack's lookups go to the two tables directly."""
     path = pack_path(release)
     if not path.is_file():
         raise FileNotFoundError(f"{path}: no document pack")
     # immutable=1: no locks and no change checks, which is true of a release once written.
-    con = sqlite3.connect(f"file:{path}?mode=ro&immutable=1", uri=True, check_same_thread=False)
+    con = sqlite3.connect(read_only_uri(path), uri=True, check_same_thread=False)
+    if con.execute("PRAGMA application_id").fetchone()[0] == DELTA_APPLICATION_ID:
+        base = base_path(release)
+        if not base.is_file():
+            con.close()
+            raise FileNotFoundError(f"{base}: the base of the delta pack {path} is missing")
+        con.execute("ATTACH DATABASE ? AS base", (read_only_uri(base),))
+        con.execute("CREATE TEMP VIEW docs AS SELECT name, body, etag FROM main.docs WHERE body IS NOT NULL "
+                    "UNION ALL SELECT name, body, etag FROM base.docs b "
+                    "WHERE NOT EXISTS (SELECT 1 FROM main.docs d WHERE d.name = b.name)")
     con.execute("PRAGMA query_only = 1")
     return con
 
@@ -50,13 +118,17 @@ class Pack:
     def __init__(self, release: Path | str) -> None:
         self.release = Path(release)
         self.con = open_pack(release)
+        self.delta = any(name == "base" for _, name, _ in self.con.execute("PRAGMA database_list"))
+        layers = ("main", "base") if self.delta else ("main",)
+        self._body = first(layers, "body")
+        self._etag = first(layers, "etag")
 
     def get(self, name: str) -> bytes | None:
-        row = self.con.execute(SELECT_BODY, (name,)).fetchone()
-        return None if row is None else bytes(row[0])
+        row = self.con.execute(self._body, (name,)).fetchone()
+        return None if row is None or row[0] is None else bytes(row[0])
 
     def etag(self, name: str) -> str | None:
-        row = self.con.execute("SELECT etag FROM docs WHERE name = ?", (name,)).fetchone()
+        row = self.con.execute(self._etag, (name,)).fetchone()
         return None if row is None else row[0]
 
     def names(self, like: str = "%") -> list[str]:
@@ -64,7 +136,7 @@ class Pack:
         return [name for (name,) in self.con.execute("SELECT name FROM docs WHERE name LIKE ? ORDER BY name", (like,))]
 
     def count(self) -> int:
-        return self.con.execute("SELECT count(*) FROM docs").fetchone()[0]
+        return count_documents(self.con, "main", "base" if self.delta else None)
 
     def close(self) -> None:
         self.con.close()

@@ -20,7 +20,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Iterator
 
-from marquee.packs import PACK_NAME, pack_path
+from marquee.packs import BASE_NAME, PACK_NAME, base_path, is_delta, pack_path
 from marquee.settings import Settings
 
 BUILD_FILE = "BUILD"
@@ -112,8 +112,15 @@ def _point_current(settings: Settings, name: str) -> None:
 
 
 def servable(path: Path) -> bool:
-    """Complete (BUILD is written last) and in today's layout: a pack of documents."""
-    return (path / BUILD_FILE).is_file() and pack_path(path).is_file()
+    """Complete (BUILD is written last) and in today's layout: a pack of documents (with its base,
+    when the pack is a delta)."""
+    return (path / BUILD_FILE).is_file() and pack_path(path).is_file() and not _missing_base(path)
+
+
+def _missing_base(path: Path) -> bool:
+    # The base is a hard link made by the build: only a hand-edited folder lacks it, and serving the
+    # delta alone would answer 404 for every unchanged document.
+    return is_delta(pack_path(path)) and not base_path(path).is_file()
 
 
 def _check_complete(settings: Settings, name: str) -> None:
@@ -125,6 +132,9 @@ def _check_complete(settings: Settings, name: str) -> None:
     if not pack_path(path).is_file():
         raise ReleaseError(f"release {name} has no {PACK_NAME} (built before releases were packs, one file per "
                            "document); nginx cannot serve it: run `marquee build` for a new release")
+    if _missing_base(path):
+        raise ReleaseError(f"release {name} has a delta {PACK_NAME} but no {BASE_NAME} (the full pack under it); "
+                           "refusing to publish it: run `marquee build --full` for a new release")
 
 
 def publish(settings: Settings, release_name: str) -> str:

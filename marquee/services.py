@@ -26,7 +26,7 @@ from edge.content import APPENDABLE, LEGACY, MAX_APPEND
 from edge.policy import CACHE_CONTROL
 from edge.redis_wire import redis_address
 from edge.ratelimit import KEY_PREFIX, SCRIPT_PATH as RATELIMIT_SCRIPT
-from marquee.packs import PACK_NAME
+from marquee.packs import BASE_NAME, PACK_NAME
 from marquee.registry import grants_serial
 from marquee.settings import PROJECT_ROOT, Settings, to_env
 
@@ -98,11 +98,12 @@ def gate_conf(settings: Settings) -> dict[str, str]:
 
 
 def docs_conf(settings: Settings) -> dict[str, str]:
-    """marquee_docs.init()'s table: where `current` is and what its pack is called."""
+    """marquee_docs.init()'s table: where `current` is and what its pack (and a delta's base) is called."""
     values = {
         "current": str(settings.current_link),
         "current_dir": str(settings.current_link.parent),
         "pack_name": PACK_NAME,
+        "base_name": BASE_NAME,
         # Per nginx worker; at ~3 KB a document, about 60 MB when full. The hot titles' parts fit.
         "cached_documents": 20000,
     }

@@ -9,28 +9,37 @@ URIs are checked against a strict alphabet and may be written once only: a secon
 same URI is a rendering bug (two generators claiming one page), never something to overwrite. The
 uniqueness is checked by the pack's unique index, built once at the end (a sort, far cheaper than
 keeping 77M names in a Python set or maintaining the index row by row), so a repeat is reported
-by `finish()`, which also drops every untranslated variant equal to its default document.
+by `finish()` (in an update, found in the manifest), which also drops every untranslated variant
+equal to its default document.
 
-With `previous` (an earlier release with a manifest), the build is an update: the Writer starts
-from a copy of that pack and receives only changed documents' bodies (class docstring). Unchanged
-documents keep their ETag, so clients' caches stay valid across the publish.
+With `previous` (an earlier release with a manifest), the build is an update and receives only
+changed documents' bodies (class docstring). Unchanged documents keep their ETag, so clients'
+caches stay valid across the publish. An update does not copy the previous pack (16 GB at 100k
+movies, about 3 minutes): it writes a delta pack over a hard link to the full pack underneath
+(marquee/packs.py), and a delta never grows into a chain: on top of a delta release, the new delta
+starts as a copy of the previous delta over the same base. Once that delta is more than
+COMPACT_FRACTION of its base, the update merges both into a new full pack instead, which the next
+updates use as their base.
 """
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import orjson
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from marquee.packs import PAGE_SIZE, etag_of, pack_path
+from marquee.packs import (DELTA_APPLICATION_ID, PAGE_SIZE, base_path, count_documents, etag_of, first, is_delta,
+                           pack_path, read_only_uri)
 from site_gen.documents import UNTRANSLATED
 
 _URI = re.compile(r"^/[A-Za-z0-9_./-]+$")
@@ -41,6 +50,9 @@ BATCH_ROWS = 5_000
 MANIFEST_NAME = "MANIFEST.parquet"
 MANIFEST_SCHEMA = pa.schema([("template", pa.string()), ("name", pa.string()), ("etag", pa.string())])
 UND_SUFFIX = UNTRANSLATED + ".json"
+# An update on top of a delta bigger than this share of its base's bytes writes a full pack: a
+# delta is copied whole by the next update, and past a quarter that copy stops being cheap.
+COMPACT_FRACTION = 0.25
 
 
 class WriterError(Exception):
@@ -50,7 +62,7 @@ class WriterError(Exception):
 @dataclass(frozen=True)
 class WriteSummary:
     documents: int
-    files: int  # files on disk: the pack
+    files: int  # files on disk: the pack, and the base under a delta pack
     bytes: int  # JSON bytes written (the pack file is ~1.2 times this)
 
     def __str__(self) -> str:
@@ -71,11 +83,16 @@ def name_for(uri: str) -> str:
 class Writer:
     """Writes JSON documents into root's pack; summary() counts them and their bytes.
 
-    Two modes. A full build creates the pack and inserts every document. An update (`previous` is
-    an earlier release with a pack and a manifest) starts from a copy of that pack: a document
-    handed over as None is unchanged (its content hash is in the previous manifest, compared in
-    DuckDB, site_gen/documents.py) and only its name is recorded; changed and new documents are
-    replaced or inserted; names no longer rendered are deleted at the end.
+    Two modes. A full build creates a full pack and inserts every document. An update (`previous`
+    is an earlier release with a pack and a manifest) receives a document unchanged since
+    `previous` as None (its content hash is in the previous manifest, compared in DuckDB,
+    site_gen/documents.py), and records only its name and etag in the manifest. Changed and new
+    documents are inserted or replaced in a delta pack over `base.sqlite`, a hard link to the full
+    pack underneath the previous release (its base, or its own pack when it is full); names no
+    longer rendered become tombstones (or leave the delta, when the base lacks them). The base is
+    only ever attached read-only. When the previous release's delta exceeds COMPACT_FRACTION of its
+    base, the update instead starts from a copy of the base with that delta merged in, and the
+    release has one full pack again.
     """
 
     def __init__(self, root: Path, previous: Path | None = None) -> None:
@@ -87,26 +104,69 @@ class Writer:
             raise FileExistsError(f"{path} exists: a Writer only ever creates a new pack")
         # The previous release's manifest when this build is an update of its pack (else None).
         self.previous_manifest = previous_manifest(self.previous) if self.previous is not None else None
+        # Where this release's documents are, a delta before its base (attached schemas), and
+        # where the previous release's were, for untranslated twins to restore.
+        self.layers: tuple[str, ...] = ("main",)
+        self.previous_layers: tuple[str, ...] = ()
+        self.delta = False
+        create_delta = merge_previous = False
         if self.updating:
             assert self.previous is not None
-            shutil.copyfile(pack_path(self.previous), path)  # copy_file_range: no bytes through Python
-        self.con = sqlite3.connect(path, isolation_level=None)
+            before, under = pack_path(self.previous), base_path(self.previous)
+            if not is_delta(before):
+                os.link(before, base_path(self.root))
+                self.delta = create_delta = True
+            elif before.stat().st_size <= COMPACT_FRACTION * under.stat().st_size:
+                shutil.copyfile(before, path)  # copy_file_range: no bytes through Python
+                os.link(under, base_path(self.root))
+                self.delta = True
+            else:
+                shutil.copyfile(under, path)
+                merge_previous = True
+        self.con = sqlite3.connect(f"file:{quote(str(path))}", uri=True, isolation_level=None)
         for pragma in (f"page_size = {PAGE_SIZE}", "journal_mode = OFF", "synchronous = OFF",
                        "locking_mode = EXCLUSIVE", "temp_store = MEMORY", "cache_size = -262144"):
             self.con.execute(f"PRAGMA {pragma}")
         if self.updating:
+            assert self.previous is not None
+            self.previous_layers = self._attach_release("previous", self.previous)
+            if self.delta:
+                self.con.execute("ATTACH DATABASE ? AS base", (read_only_uri(base_path(self.root)),))
+                self.layers = ("main", "base")
+            if create_delta:
+                self.con.execute(f"PRAGMA application_id = {DELTA_APPLICATION_ID}")
+                self.con.execute("CREATE TABLE docs (name TEXT NOT NULL, body BLOB, etag TEXT)")
+                self.con.execute("CREATE UNIQUE INDEX docs_name ON docs (name)")
+                # Counting tombstones (marquee/packs.count_documents) without reading the delta's bodies.
+                self.con.execute("CREATE INDEX docs_gone ON docs (name) WHERE body IS NULL")
             self.con.execute("CREATE TEMP TABLE written (name TEXT PRIMARY KEY) WITHOUT ROWID")  # the changed
         else:
             self.con.execute("CREATE TABLE docs (name TEXT NOT NULL, body BLOB NOT NULL, etag TEXT NOT NULL)")
         self.con.execute("BEGIN")
+        if merge_previous:
+            self.con.execute("DELETE FROM main.docs WHERE name IN (SELECT name FROM previous.docs)")
+            self.con.execute("INSERT INTO main.docs (name, body, etag) "
+                             "SELECT name, body, etag FROM previous.docs WHERE body IS NOT NULL ORDER BY name")
         self._manifest = pq.ParquetWriter(self.root / MANIFEST_NAME, MANIFEST_SCHEMA)
         self._rows: list[tuple[str, bytes, str]] = []
+        # The manifest's rows not yet written: Arrow chunks, then write()'s rows as lists, in order.
+        self._chunks: list[pa.Table] = []
         self._templates: list[str] = []
         self._names: list[str] = []
         self._etags: list[str] = []
+        self._buffered = 0
         self._documents = 0
         self._bytes = 0
         self.unchanged = 0
+
+    def _attach_release(self, schema: str, release: Path) -> tuple[str, ...]:
+        """Attach a release's pack (and its base, when it is a delta) read-only as `schema`
+        (`schema`_base); returns the layers to look its documents up in."""
+        self.con.execute(f"ATTACH DATABASE ? AS {schema}", (read_only_uri(pack_path(release)),))
+        if not is_delta(pack_path(release)):
+            return (schema,)
+        self.con.execute(f"ATTACH DATABASE ? AS {schema}_base", (read_only_uri(base_path(release)),))
+        return (schema, f"{schema}_base")
 
     def write(self, uri: str, document: Any, etag: str | None = None, template: str = "") -> str:
         """Add document (a Python object, JSON already serialised as bytes, or None for a document
@@ -131,12 +191,23 @@ class Writer:
             if pc.any(missing).as_py():
                 uri = uris[pc.index(missing, True).as_py()].as_py()
                 raise WriterError(f"{uri}: no document, and no previous release to keep it from")
-        names = pc.binary_join_element_wise(pc.utf8_slice_codeunits(uris, 1), ".json", "").to_pylist()
-        body_list = bodies.to_pylist()
-        etag_list = etags.to_pylist()
-        if etags.null_count:
-            etag_list = [etag or etag_of(body) for body, etag in zip(body_list, etag_list)]
-        self._add(template, names, body_list, etag_list)
+        names = pc.binary_join_element_wise(pc.utf8_slice_codeunits(uris, 1), ".json", "")
+        if etags.null_count:  # bodies built in Python (documents.from_objects): every one is present
+            etags = pa.array([etag or etag_of(body) for body, etag in zip(bodies.to_pylist(), etags.to_pylist())],
+                             pa.string())
+        # Most batches of an update are all unchanged: those reach only the manifest, as Arrow.
+        if bodies.null_count < len(bodies):
+            if bodies.null_count:
+                present = pc.is_valid(bodies)
+                changed = (names.filter(present), bodies.filter(present), etags.filter(present))
+            else:
+                changed = (names, bodies, etags)
+            self._rows.extend(zip(*(column.to_pylist() for column in changed)))
+            self._bytes += pc.sum(pc.binary_length(changed[1])).as_py()
+        self._seal()
+        self._chunks.append(pa.Table.from_arrays(
+            [pa.repeat(pa.scalar(template, pa.string()), len(names)), names, etags], schema=MANIFEST_SCHEMA))
+        self._counted(len(names))
 
     def _add(self, template: str, names: list[str], bodies: list[bytes | None], etags: list[str]) -> None:
         """Buffer rows (a None body: unchanged, only its name and etag are recorded); flush when full."""
@@ -145,9 +216,20 @@ class Writer:
         self._templates.extend([template] * len(names))
         self._names.extend(names)
         self._etags.extend(etags)
-        self._documents += len(names)
-        if len(self._names) >= BATCH_ROWS:
+        self._counted(len(names))
+
+    def _counted(self, documents: int) -> None:
+        self._documents += documents
+        self._buffered += documents
+        if self._buffered >= BATCH_ROWS:
             self._flush()
+
+    def _seal(self) -> None:
+        """Close write()'s rows into a manifest chunk, so an Arrow chunk after them stays after them."""
+        if self._names:
+            self._chunks.append(pa.table({"template": self._templates, "name": self._names, "etag": self._etags},
+                                         schema=MANIFEST_SCHEMA))
+            self._templates, self._names, self._etags = [], [], []
 
     def _flush(self) -> None:
         if self.updating:
@@ -155,21 +237,22 @@ class Writer:
             self.con.executemany("INSERT INTO written VALUES (?)", [(row[0],) for row in self._rows])
         else:
             self.con.executemany("INSERT INTO docs VALUES (?, ?, ?)", self._rows)
-        self._manifest.write_table(pa.table({"template": self._templates, "name": self._names, "etag": self._etags},
-                                            schema=MANIFEST_SCHEMA))
+        self._seal()
+        if self._chunks:
+            self._manifest.write_table(pa.concat_tables(self._chunks))
         self._rows.clear()
-        self._templates, self._names, self._etags = [], [], []
+        self._chunks = []
+        self._buffered = 0
 
     def finish(self) -> None:
         """Commit, index by name (refusing any name written twice), drop redundant untranslated
         variants, and count what is unchanged since `previous`."""
         self._flush()
         self._manifest.close()
+        self.con.execute("COMMIT")
         if self.updating:
-            self.con.execute("COMMIT")
             self._settle_update(pq.read_table(self.root / MANIFEST_NAME, columns=["name", "etag"]))
         else:
-            self.con.execute("COMMIT")
             try:
                 self.con.execute("CREATE UNIQUE INDEX docs_name ON docs (name)")
             except sqlite3.IntegrityError:
@@ -177,18 +260,17 @@ class Writer:
                     "SELECT name FROM docs GROUP BY name HAVING count(*) > 1 ORDER BY name LIMIT 3")])
         self._drop_redundant_und()
         if self.updating:  # counted in the pack: dropped untranslated twins are neither
-            self._documents = self.con.execute("SELECT count(*) FROM docs").fetchone()[0]
+            self._documents = count_documents(self.con, "main", "base" if self.delta else None)
             self.unchanged = self._documents - self.con.execute(
-                "SELECT count(*) FROM written JOIN docs USING (name)").fetchone()[0]
+                "SELECT count(*) FROM written JOIN main.docs d USING (name) WHERE d.etag IS NOT NULL").fetchone()[0]
         elif self.previous is not None and pack_path(self.previous).is_file():
-            self.con.execute("ATTACH DATABASE ? AS previous", (str(pack_path(self.previous)),))
+            previous = first(self._attach_release("previous", self.previous), "etag", "d.name")
             self.unchanged = self.con.execute(
-                "SELECT count(*) FROM docs JOIN previous.docs p USING (name) WHERE docs.etag = p.etag").fetchone()[0]
-            self.con.execute("DETACH DATABASE previous")
+                f"SELECT count(*) FROM main.docs d WHERE d.etag = ({previous})").fetchone()[0]
         self.con.close()
 
     def _settle_update(self, rendered: pa.Table) -> None:
-        """After an update's writes: refuse a name rendered twice, delete what is no longer rendered,
+        """After an update's writes: refuse a name rendered twice, remove what is no longer rendered,
         and put back untranslated variants that stopped being twins. All of it is found from the
         manifests with Arrow (a SQLite table of 8M rendered names cost minutes at 100k movies)."""
         names = rendered.column("name").combine_chunks()
@@ -199,22 +281,30 @@ class Writer:
         assert self.previous_manifest is not None and self.previous is not None
         before = pq.read_table(self.previous_manifest, columns=["name"]).column("name").combine_chunks()
         gone = before.filter(pc.invert(pc.is_in(before, value_set=names)))
-        # A twin (X.und equal to X) was dropped from the previous pack. If X changed and X.und did
+        # A twin (X.und equal to X) was dropped from the previous release. If X changed and X.und did
         # not, X.und is now a document of its own whose bytes are X's previous ones (same hash).
         changed = [name for (name,) in self.con.execute("SELECT name FROM written")
                    if not name.endswith(UND_SUFFIX)]
         twin_of = {name[: -len(".json")] + UND_SUFFIX: name for name in changed}
         unds = rendered.filter(pc.is_in(rendered.column("name"), value_set=pa.array(list(twin_of), pa.string())))
-        self.con.execute("ATTACH DATABASE ? AS previous", (str(pack_path(self.previous)),))
         self.con.execute("BEGIN")
-        self.con.executemany("DELETE FROM docs WHERE name = ?", ((name,) for name in gone.to_pylist()))
+        self._remove(gone.to_pylist())
+        # OR REPLACE: in a delta, X.und may be the tombstone that dropped it from the base.
         self.con.executemany(
-            "INSERT INTO docs (name, body, etag) SELECT ?1, body, etag FROM previous.docs WHERE name = ?2 "
-            "AND etag = ?3 AND NOT EXISTS (SELECT 1 FROM main.docs WHERE name = ?1)",
+            f"INSERT OR REPLACE INTO main.docs (name, body, etag) SELECT ?1, body, etag "
+            f"FROM ({first(self.previous_layers, 'body, etag', '?2')}) "
+            f"WHERE etag = ?3 AND ({first(self.layers, 'etag', '?1')}) IS NULL",
             [(und, twin_of[und], etag) for und, etag in zip(unds.column("name").to_pylist(),
                                                             unds.column("etag").to_pylist())])
         self.con.execute("COMMIT")
-        self.con.execute("DETACH DATABASE previous")
+
+    def _remove(self, names: list[str]) -> None:
+        """Take documents out of this release: out of the pack, and hidden by a tombstone when a
+        delta's base has them."""
+        self.con.executemany("DELETE FROM main.docs WHERE name = ?", ((name,) for name in names))
+        if self.delta:
+            self.con.executemany("INSERT INTO main.docs (name) SELECT ?1 WHERE EXISTS "
+                                 "(SELECT 1 FROM base.docs WHERE name = ?1)", ((name,) for name in names))
 
     @property
     def updating(self) -> bool:
@@ -227,6 +317,21 @@ class Writer:
     def _drop_redundant_und(self) -> None:
         """Drop each untranslated variant (`X.und.json`) equal to its default document (`X.json`): a
         title with no English text, a person with no biography. The readers fall back from X.und to X."""
+        if self.updating:
+            # The previous release had no twins, so only a pair with a member written by this build
+            # can be one: each is two index lookups per layer, however big the base.
+            twins = self.con.execute(
+                f"WITH pairs (und, name) AS ("
+                f"SELECT name, substr(name, 1, length(name) - {len(UND_SUFFIX)}) || '.json' FROM written "
+                f"WHERE name LIKE '%{UND_SUFFIX}' UNION "
+                f"SELECT substr(name, 1, length(name) - {len('.json')}) || '{UND_SUFFIX}', name FROM written "
+                f"WHERE name NOT LIKE '%{UND_SUFFIX}') "
+                f"SELECT und FROM pairs WHERE ({first(self.layers, 'etag', 'pairs.und')}) = "
+                f"({first(self.layers, 'etag', 'pairs.name')})").fetchall()
+            self.con.execute("BEGIN")
+            self._remove([name for (name,) in twins])
+            self.con.execute("COMMIT")
+            return
         # The names come from the index alone: scanning the table would read every body.
         twins = self.con.execute(
             f"SELECT u.name, length(u.body) FROM (SELECT name FROM docs INDEXED BY docs_name "
@@ -235,11 +340,11 @@ class Writer:
             f"WHERE u.etag = d.etag").fetchall()
         self.con.executemany("DELETE FROM docs WHERE name = ?", [(name,) for name, _ in twins])
         self._documents -= len(twins)
-        if not self.updating:  # in an update only the changed documents' bytes were counted
-            self._bytes -= sum(size for _, size in twins)
+        self._bytes -= sum(size for _, size in twins)
 
     def summary(self) -> WriteSummary:
-        return WriteSummary(documents=self._documents, files=1 if self._documents else 0, bytes=self._bytes)
+        files = (2 if self.delta else 1) if self._documents else 0
+        return WriteSummary(documents=self._documents, files=files, bytes=self._bytes)
 
 
 def previous_manifest(release: Path) -> Path | None:

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from marquee import releases
-from marquee.packs import PACK_NAME
+from marquee.packs import BASE_NAME, PACK_NAME, Pack, etag_of
 from marquee.releases import ReleaseError
 from marquee.settings import from_env
 
@@ -141,3 +141,52 @@ def test_a_release_from_before_packs_is_refused_and_skipped_by_rollback(settings
     releases.publish(settings, newest)
     (settings.releases_dir / "HISTORY").write_text(f"{first}\n{old}\n{newest}\n")
     assert releases.rollback(settings) == first and _served(settings) == first
+
+
+def _packed_release(settings, name: str, title: str, previous: str | None = None) -> str:
+    """A real pack (a delta when built on top of `previous`) with one document, /3/movie/1."""
+    from site_gen.writer import Writer
+
+    path = settings.releases_dir / name
+    writer = Writer(path, previous=settings.releases_dir / previous if previous else None)
+    writer.write("/3/movie/1", {"title": title})
+    if previous is None:
+        writer.write("/3/movie/2", {"title": "Two"})
+    else:
+        writer.write("/3/movie/2", None, etag_of(b'{"title":"Two"}'))
+    writer.finish()
+    (path / "BUILD").write_text(name + "\n")
+    return name
+
+
+def test_a_delta_release_is_published_rolled_back_and_pruned_like_any_other(settings):
+    full = _packed_release(settings, "20260101T000000Z", "Old")
+    releases.publish(settings, full)
+    delta = _packed_release(settings, "20260102T000000Z", "New", previous=full)
+    assert (settings.releases_dir / delta / BASE_NAME).is_file()
+    releases.publish(settings, delta)
+    with Pack(settings.current_link) as pack:
+        assert pack.get("3/movie/1.json") == b'{"title":"New"}' and pack.get("3/movie/2.json") == b'{"title":"Two"}'
+    assert releases.rollback(settings) == full
+    with Pack(settings.current_link) as pack:
+        assert pack.get("3/movie/1.json") == b'{"title":"Old"}'
+    releases.publish(settings, delta)
+    for day in (3, 4):  # keep_releases = 3: the full release under the delta is pruned
+        releases.publish(settings, _fake_release(settings, f"202601{day:02d}T000000Z"))
+    assert full not in [r.name for r in releases.list_releases(settings)]
+    releases.publish(settings, delta)
+    with Pack(settings.current_link) as pack:  # its base is a hard link: the pruned pack lives on
+        assert pack.get("3/movie/2.json") == b'{"title":"Two"}'
+
+
+def test_a_delta_release_without_its_base_is_refused_and_skipped_by_rollback(settings):
+    full = _packed_release(settings, "20260101T000000Z", "Old")
+    releases.publish(settings, full)
+    delta = _packed_release(settings, "20260102T000000Z", "New", previous=full)
+    newest = _packed_release(settings, "20260103T000000Z", "Newest")
+    (settings.releases_dir / delta / BASE_NAME).unlink()
+    with pytest.raises(ReleaseError, match=f"delta documents.sqlite but no {BASE_NAME}"):
+        releases.publish(settings, delta)
+    releases.publish(settings, newest)
+    (settings.releases_dir / "HISTORY").write_text(f"{full}\n{delta}\n{newest}\n")
+    assert releases.rollback(settings) == full

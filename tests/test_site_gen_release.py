@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -8,9 +9,9 @@ import pytest
 
 from site_gen.documents import load_sql
 from site_gen.release import ReleaseBuildError, render_release
-from marquee.packs import PACK_NAME, Pack, etag_of
+from marquee.packs import BASE_NAME, PACK_NAME, Pack, etag_of
 from site_gen.scope import ENTITIES_NAME
-from site_gen.writer import MANIFEST_NAME
+from site_gen.writer import COMPACT_FRACTION, MANIFEST_NAME
 
 
 def _image_paths(value, found: set[str]) -> None:
@@ -95,8 +96,14 @@ def test_a_rebuild_counts_unchanged_documents_and_equals_a_full_build(catalogue_
                       "biography": ["Now with a biography."]}, schema=people.schema)
     pq.write_table(pa.concat_tables([people, added]), changed / "person_translations.parquet")
 
+    pack_before = (built_pack / PACK_NAME).read_bytes()
     again = render_release(release_settings, changed, tmp_path / "r" / "again", echo=None, previous=built_pack)
     full = render_release(release_settings, changed, tmp_path / "r" / "full", echo=None)
+    # A delta over a hard link to the previous pack, which is left as it was.
+    assert os.stat(tmp_path / "r/again" / BASE_NAME).st_ino == os.stat(built_pack / PACK_NAME).st_ino
+    assert (built_pack / PACK_NAME).read_bytes() == pack_before
+    # Small enough for the next rebuild to copy it rather than compact (below, `back`).
+    assert (tmp_path / "r/again" / PACK_NAME).stat().st_size < COMPACT_FRACTION * len(pack_before)
     assert 0.9 * again.documents < again.unchanged < again.documents and full.unchanged == 0
     with Pack(tmp_path / "r/again") as new, Pack(built_pack) as old, Pack(tmp_path / "r/full") as fresh:
         for movie_id in movie_ids:
@@ -109,6 +116,18 @@ def test_a_rebuild_counts_unchanged_documents_and_equals_a_full_build(catalogue_
         assert orjson.loads(new.get(f"3/person/{person_id}.und.json"))["biography"] == ""
         same = f"3/movie/{movie_ids[0]}/external_ids.json"  # carries no title
         assert new.etag(same) == old.etag(same) is not None  # same bytes, same ETag across releases
+        assert new.count() == again.documents == full.documents
+
+    # Back to the first catalogue, on top of the delta: a copy of it over the same base, whose
+    # documents are the first build's again (the person's untranslated twin dropped once more).
+    back = render_release(release_settings, catalogue_dir, tmp_path / "r" / "back", echo=None,
+                          previous=tmp_path / "r/again")
+    assert os.stat(tmp_path / "r/back" / BASE_NAME).st_ino == os.stat(built_pack / PACK_NAME).st_ino
+    with Pack(tmp_path / "r/back") as chained, Pack(built_pack) as first:
+        assert chained.delta and chained.get(f"3/person/{person_id}.und.json") is None
+        assert chained.count() == back.documents == first.count()
+        assert list(chained.con.execute("SELECT name, body, etag FROM docs ORDER BY name")) == \
+            list(first.con.execute("SELECT name, body, etag FROM docs ORDER BY name"))
 
 
 def test_an_invalid_document_stops_the_build_and_leaves_nothing(catalogue_dir: Path, release_settings,

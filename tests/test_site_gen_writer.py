@@ -1,13 +1,17 @@
 from __future__ import annotations
 
+import hashlib
+import os
 from pathlib import Path
+from typing import Any
 
 import orjson
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from marquee.packs import PACK_NAME, Pack, etag_of
+from marquee.packs import BASE_NAME, PACK_NAME, Pack, etag_of, is_delta
+from site_gen import writer as writer_module
 from site_gen.writer import MANIFEST_NAME, Writer, WriterError
 
 
@@ -155,3 +159,162 @@ def test_untranslated_variants_equal_to_their_default_are_dropped(tmp_path: Path
     assert writer.summary().documents == 4
     assert writer.summary().bytes == sum(len(orjson.dumps(d)) for d in (
         {"id": 1, "title": "One"}, {"id": 2, "title": "Two"}, {"id": 2, "title": "Deux"}, {"id": 3}))
+
+
+def _build(folder: Path, documents: dict[str, Any], previous: Path | None = None) -> Writer:
+    """Write `documents` (uri: document) as an update of `previous` would receive them: a document
+    with the etag it has in the previous manifest arrives as None."""
+    before = {}
+    if previous is not None:
+        before = {row["name"]: row["etag"] for row in pq.read_table(previous / MANIFEST_NAME).to_pylist()}
+    writer = Writer(folder, previous=previous)
+    for uri, document in documents.items():
+        etag = etag_of(orjson.dumps(document))
+        writer.write(uri, None if before.get(uri[1:] + ".json") == etag else document, etag)
+    writer.finish()
+    return writer
+
+
+def _rows(release: Path) -> list[tuple]:
+    with Pack(release) as pack:
+        rows = list(pack.con.execute("SELECT name, body, etag FROM docs ORDER BY name"))
+        assert pack.count() == len(rows) == len(pack.names())
+        return rows
+
+
+def _fingerprint(release: Path) -> tuple:
+    pack = release / PACK_NAME
+    return os.stat(pack).st_ino, hashlib.md5(pack.read_bytes()).hexdigest()
+
+
+def _check_like_a_full_build(tmp_path: Path, release: Path, writer: Writer, documents: dict[str, Any]) -> None:
+    full = _build(tmp_path / f"{release.name}-full", documents)
+    assert _rows(release) == _rows(tmp_path / f"{release.name}-full")
+    assert writer.summary().documents == full.summary().documents
+
+
+V1 = {"/3/movie/1": {"id": 1, "t": "One"}, "/3/movie/2": {"id": 2}, "/3/movie/3": {"id": 3},
+      "/3/movie/4": {"id": 4}}
+
+
+def test_an_update_writes_a_delta_over_a_hard_link_and_a_second_one_stays_one_deep(tmp_path: Path, monkeypatch):
+    monkeypatch.setattr(writer_module, "COMPACT_FRACTION", 100.0)  # tiny packs: a delta is as big as its base
+    _build(tmp_path / "r1", V1)
+    r1 = _fingerprint(tmp_path / "r1")
+    v2 = {**V1, "/3/movie/2": {"id": 2, "t": "Two"}, "/3/movie/5": {"id": 5}}
+    del v2["/3/movie/3"]
+    second = _build(tmp_path / "r2", v2, previous=tmp_path / "r1")
+    assert second.delta and second.summary().files == 2
+    assert (second.unchanged, second.summary().documents) == (2, 4)
+    assert os.stat(tmp_path / "r2" / BASE_NAME).st_ino == r1[0]
+    _check_like_a_full_build(tmp_path, tmp_path / "r2", second, v2)
+    r2 = _fingerprint(tmp_path / "r2")
+    # On top of a delta: a copy of that delta over the same base, never a delta of a delta.
+    v3 = {**v2, "/3/movie/3": {"id": 3}, "/3/movie/1": {"id": 1, "t": "Uno"}}
+    del v3["/3/movie/5"], v3["/3/movie/4"]
+    third = _build(tmp_path / "r3", v3, previous=tmp_path / "r2")
+    assert (third.unchanged, third.summary().documents) == (1, 3)
+    assert os.stat(tmp_path / "r3" / BASE_NAME).st_ino == r1[0] and is_delta(tmp_path / "r3" / PACK_NAME)
+    assert sorted(p.name for p in (tmp_path / "r3").iterdir()) == sorted([BASE_NAME, MANIFEST_NAME, PACK_NAME])
+    _check_like_a_full_build(tmp_path, tmp_path / "r3", third, v3)
+    assert _fingerprint(tmp_path / "r1") == r1 and _fingerprint(tmp_path / "r2") == r2
+    assert _rows(tmp_path / "r2") == _rows(tmp_path / "r2-full")  # the releases below still read as before
+    with Pack(tmp_path / "r3") as pack:
+        assert pack.get("3/movie/4.json") is None  # deleted in r3, though the base has it
+        assert pack.con.execute("SELECT body FROM base.docs WHERE name = '3/movie/4.json'").fetchone() is not None
+        assert pack.get("3/movie/3.json") == b'{"id":3}'  # gone in r2, back in r3
+
+
+def test_a_delta_past_the_threshold_is_compacted_into_a_full_pack(tmp_path: Path, monkeypatch):
+    monkeypatch.setattr(writer_module, "COMPACT_FRACTION", 100.0)
+    _build(tmp_path / "r1", V1)
+    v2 = {**V1, "/3/movie/2": {"id": 2, "t": "Two"}}
+    del v2["/3/movie/3"]
+    _build(tmp_path / "r2", v2, previous=tmp_path / "r1")
+    r1, r2 = _fingerprint(tmp_path / "r1"), _fingerprint(tmp_path / "r2")
+    monkeypatch.setattr(writer_module, "COMPACT_FRACTION", 0.0)
+    v3 = {**v2, "/3/movie/1": {"id": 1, "t": "Uno"}, "/3/movie/6": {"id": 6}}
+    third = _build(tmp_path / "r3", v3, previous=tmp_path / "r2")
+    assert not third.delta and third.updating and third.summary().files == 1
+    assert sorted(p.name for p in (tmp_path / "r3").iterdir()) == [MANIFEST_NAME, PACK_NAME]
+    assert not is_delta(tmp_path / "r3" / PACK_NAME)
+    assert (third.unchanged, third.summary().documents) == (2, 4)
+    _check_like_a_full_build(tmp_path, tmp_path / "r3", third, v3)
+    assert _fingerprint(tmp_path / "r1") == r1 and _fingerprint(tmp_path / "r2") == r2
+    # The compacted pack is the next update's base.
+    monkeypatch.setattr(writer_module, "COMPACT_FRACTION", 100.0)
+    fourth = _build(tmp_path / "r4", {**v3, "/3/movie/6": {"id": 6, "t": "Six"}}, previous=tmp_path / "r3")
+    assert fourth.delta and os.stat(tmp_path / "r4" / BASE_NAME).st_ino == _fingerprint(tmp_path / "r3")[0]
+
+
+def test_untranslated_twins_are_dropped_and_restored_across_a_delta(tmp_path: Path, monkeypatch):
+    monkeypatch.setattr(writer_module, "COMPACT_FRACTION", 100.0)
+    one, deux = {"id": 1, "title": "One"}, {"id": 1, "title": "Un"}
+    v1 = {"/3/movie/1": one, "/3/movie/1.und": deux,                     # differs: kept
+          "/3/movie/2": {"id": 2}, "/3/movie/2.und": {"id": 2}}           # a twin: dropped
+    _build(tmp_path / "r1", v1)
+    assert [name for name, _, _ in _rows(tmp_path / "r1")] == ["3/movie/1.json", "3/movie/1.und.json", "3/movie/2.json"]
+    v2 = {"/3/movie/1": one, "/3/movie/1.und": one,                      # becomes a twin: hidden in the base
+          "/3/movie/2": {"id": 2, "x": 1}, "/3/movie/2.und": {"id": 2},  # stops being one: restored
+          "/3/movie/3": {"id": 3}, "/3/movie/3.und": {"id": 3}}           # new twin: never stored
+    second = _build(tmp_path / "r2", v2, previous=tmp_path / "r1")
+    assert second.delta
+    _check_like_a_full_build(tmp_path, tmp_path / "r2", second, v2)
+    assert second.unchanged == 2  # 1 and the restored 2.und
+    with Pack(tmp_path / "r2") as pack:
+        assert pack.get("3/movie/1.und.json") is None and pack.get("3/movie/3.und.json") is None
+        assert pack.get("3/movie/2.und.json") == b'{"id":2}'
+        assert pack.con.execute("SELECT name FROM main.docs WHERE body IS NULL").fetchall() == [("3/movie/1.und.json",)]
+    # And back, on top of the delta: 1.und differs again (over its own tombstone), 2.und is a twin again.
+    v3 = {**v1, "/3/movie/3": {"id": 3}, "/3/movie/3.und": {"id": 3, "t": "Trois"}}
+    third = _build(tmp_path / "r3", v3, previous=tmp_path / "r2")
+    assert third.delta
+    _check_like_a_full_build(tmp_path, tmp_path / "r3", third, v3)
+    with Pack(tmp_path / "r3") as pack:
+        assert pack.get("3/movie/1.und.json") == orjson.dumps(deux) and pack.get("3/movie/2.und.json") is None
+
+
+def test_unchanged_batches_reach_only_the_manifest_in_order(tmp_path: Path):
+    from site_gen.documents import BATCH_SCHEMA
+
+    def batch(uris, bodies, etags):
+        return pa.RecordBatch.from_arrays([pa.array(uris, pa.string()), pa.array(bodies, pa.binary()),
+                                           pa.array(etags, pa.string()), pa.nulls(len(uris), pa.bool_())],
+                                          schema=BATCH_SCHEMA)
+
+    first = Writer(tmp_path / "r1")
+    first.write_batch("/3/movie/{id}", batch([f"/3/movie/{n}" for n in range(7_000)],
+                                             [b'{"n":%d}' % n for n in range(7_000)], [None] * 7_000))
+    first.finish()
+    etags = [etag_of(b'{"n":%d}' % n) for n in range(7_000)]
+    second = Writer(tmp_path / "r2", previous=tmp_path / "r1")
+    second.write("/3/a", {"a": 1}, template="/3/a")
+    second.write_batch("/3/movie/{id}", batch([f"/3/movie/{n}" for n in range(6_000)], [None] * 6_000, etags[:6_000]))
+    second.write("/3/b", {"b": 1}, template="/3/b")
+    second.write_batch("/3/movie/{id}", batch([f"/3/movie/{n}" for n in range(6_000, 7_000)],
+                                              [None, b'{"n":"changed"}'] * 500,
+                                              [etags[n] if n % 2 == 0 else None for n in range(6_000, 7_000)]))
+    second.finish()
+    manifest = pq.read_table(tmp_path / "r2" / MANIFEST_NAME).to_pydict()
+    assert manifest["name"] == ["3/a.json", *(f"3/movie/{n}.json" for n in range(6_000)), "3/b.json",
+                                *(f"3/movie/{n}.json" for n in range(6_000, 7_000))]
+    assert manifest["template"][:2] == ["/3/a", "/3/movie/{id}"] and manifest["template"][6_001] == "/3/b"
+    assert manifest["etag"][1:6_001] == etags[:6_000] and manifest["etag"][6_003] == etag_of(b'{"n":"changed"}')
+    assert manifest["etag"][6_002] == etags[6_000]
+    assert (second.unchanged, second.summary().documents) == (6_500, 7_002)
+    assert second.summary().bytes == len(b'{"a":1}') + len(b'{"b":1}') + 500 * len(b'{"n":"changed"}')
+    with Pack(tmp_path / "r2") as pack:
+        assert pack.con.execute("SELECT count(*) FROM main.docs").fetchone()[0] == 502  # only what changed
+        assert pack.get("3/movie/6001.json") == b'{"n":"changed"}' and pack.get("3/movie/5999.json") == b'{"n":5999}'
+
+
+def test_a_full_build_beside_a_delta_release_without_manifest_counts_unchanged_through_its_base(tmp_path: Path):
+    _build(tmp_path / "r1", {"/a": {"x": 1}, "/b": {"x": 2}, "/c": {"x": 3}})
+    _build(tmp_path / "r2", {"/a": {"x": 1}, "/b": {"x": 20}}, previous=tmp_path / "r1")
+    (tmp_path / "r2" / MANIFEST_NAME).unlink()
+    third = Writer(tmp_path / "r3", previous=tmp_path / "r2")
+    assert not third.updating
+    for uri, document in {"/a": {"x": 1}, "/b": {"x": 20}, "/c": {"x": 3}}.items():
+        third.write(uri, document)
+    third.finish()
+    assert third.unchanged == 2  # a from the base, b from the delta; c is gone in r2, though the base has it

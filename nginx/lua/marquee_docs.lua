@@ -5,7 +5,9 @@
 -- costs ~10 µs of nginx CPU more than try_files on a file. Each worker keeps one read-only
 -- connection and one prepared statement per release; `current` is resolved once per answer, so a
 -- publish or a rollback is seen by the next request and every part of an answer comes from one
--- release.
+-- release. A rebuilt release's pack is a delta over a base (a hard link to a full pack): its
+-- statement looks in the delta, then in the base, and a delta row with a NULL body (a tombstone)
+-- is an absent document. A full pack keeps the one-lookup statement.
 local ffi = require "ffi"
 local lrucache = require "resty.lrucache"
 local ngx = ngx
@@ -22,6 +24,8 @@ int sqlite3_step(sqlite3_stmt *stmt);
 const void *sqlite3_column_blob(sqlite3_stmt *stmt, int column);
 const unsigned char *sqlite3_column_text(sqlite3_stmt *stmt, int column);
 int sqlite3_column_bytes(sqlite3_stmt *stmt, int column);
+int sqlite3_column_int(sqlite3_stmt *stmt, int column);
+int sqlite3_column_type(sqlite3_stmt *stmt, int column);
 int sqlite3_reset(sqlite3_stmt *stmt);
 int sqlite3_finalize(sqlite3_stmt *stmt);
 long readlink(const char *path, char *buf, size_t bufsiz);
@@ -29,8 +33,13 @@ long readlink(const char *path, char *buf, size_t bufsiz);
 
 local sqlite = ffi.load("libsqlite3.so.0")
 local OPEN_READONLY, OPEN_URI, OPEN_NOMUTEX = 0x00000001, 0x00000040, 0x00008000
-local ROW = 100
+local ROW, NULL = 100, 5
 local SELECT = "SELECT body, etag FROM docs WHERE name = ?"
+-- Both branches search their own docs_name index; UNION ALL runs them in order and LIMIT 1 stops
+-- at the delta's row when there is one (marquee/packs.py's `first`).
+local SELECT_DELTA = "SELECT body, etag FROM main.docs WHERE name = ?1 "
+    .. "UNION ALL SELECT body, etag FROM base.docs WHERE name = ?1 LIMIT 1"
+local DELTA_APPLICATION_ID = 0x4D51646C  -- marquee/packs.py's, in the delta's SQLite header
 
 local M = {}
 local conf
@@ -61,6 +70,32 @@ function M.release_root()
     return conf.current_dir .. "/" .. target
 end
 
+-- The first row of one-statement `sql` as an integer (nil on any error).
+local function scalar(db, sql, bind)
+    if sqlite.sqlite3_prepare_v2(db, sql, #sql, stmt_out, nil) ~= 0 then return nil end
+    local stmt = stmt_out[0]
+    if bind then sqlite.sqlite3_bind_text(stmt, 1, bind, #bind, nil) end
+    local rc = sqlite.sqlite3_step(stmt)
+    local value = rc == ROW and sqlite.sqlite3_column_int(stmt, 0) or (rc == 101 and 0 or nil)
+    sqlite.sqlite3_finalize(stmt)
+    return value
+end
+
+-- The document statement of a freshly opened pack, its base attached when it is a delta; nil when
+-- the pack cannot be read (a delta without its base is as unreadable as a missing pack).
+local function prepare(db, root)
+    local sql = SELECT
+    local kind = scalar(db, "PRAGMA application_id")
+    if kind == nil then return nil end
+    if kind == DELTA_APPLICATION_ID then
+        local base = "file:" .. root .. "/" .. conf.base_name .. "?mode=ro&immutable=1"
+        if scalar(db, "ATTACH DATABASE ?1 AS base", base) == nil then return nil end
+        sql = SELECT_DELTA
+    end
+    if sqlite.sqlite3_prepare_v2(db, sql, #sql, stmt_out, nil) ~= 0 then return nil end
+    return stmt_out[0]
+end
+
 local function statement(root)
     for i = #opened, 1, -1 do
         if opened[i][1] == root then return opened[i][3] end
@@ -72,11 +107,11 @@ local function statement(root)
         return nil
     end
     local db = db_out[0]
-    if sqlite.sqlite3_prepare_v2(db, SELECT, #SELECT, stmt_out, nil) ~= 0 then
+    local stmt = prepare(db, root)
+    if stmt == nil then
         sqlite.sqlite3_close_v2(db)
         return nil
     end
-    local stmt = stmt_out[0]
     opened[#opened + 1] = {root, db, stmt}
     if #opened > 2 then
         local old = table.remove(opened, 1)
@@ -92,7 +127,7 @@ function M.get(root, name)
     if stmt == nil then return nil end
     sqlite.sqlite3_bind_text(stmt, 1, name, #name, nil)  -- SQLITE_STATIC: `name` outlives the step
     local body, etag
-    if sqlite.sqlite3_step(stmt) == ROW then
+    if sqlite.sqlite3_step(stmt) == ROW and sqlite.sqlite3_column_type(stmt, 0) ~= NULL then
         body = ffi.string(sqlite.sqlite3_column_blob(stmt, 0), sqlite.sqlite3_column_bytes(stmt, 0))
         etag = ffi.string(sqlite.sqlite3_column_text(stmt, 1), sqlite.sqlite3_column_bytes(stmt, 1))
     end

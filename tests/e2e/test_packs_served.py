@@ -7,14 +7,16 @@ import os
 
 import pytest
 
+from marquee.packs import BASE_NAME, PACK_NAME, Pack
+from site_gen import writer as writer_module
 from site_gen.writer import Writer
 from tests.e2e.conftest import assert_tmdb_error
 
 pytestmark = pytest.mark.e2e
 
 
-def make_release(folder, title: str):
-    writer = Writer(folder)
+def make_release(folder, title: str, writer: Writer | None = None):
+    writer = writer or Writer(folder)
     writer.write("/3/configuration", {"images": {}, "change_keys": []})
     writer.write("/3/movie/7", {"id": 7, "title": title, "overview": ""})
     writer.write("/3/movie/7/credits", {"id": 7, "cast": [{"name": title}], "crew": []})
@@ -66,3 +68,62 @@ def test_unknown_names_are_404_34_and_never_reach_a_file(packs_api):
     key = api.account("names", "pro")
     for path in ("/3/movie/8", "/3/movie/7/nope", "/3/movie/7/../../BUILD", "/3/documents.sqlite", "/3/"):
         assert_tmdb_error(api.client.get(path, params={"api_key": key}), 404, 34)
+
+
+def rebuild(folder, previous, title: str, keep_credits: bool):
+    """An update of `previous` (a delta pack over its base): /3/movie/7 retitled, /3/movie/8 no longer
+    rendered, /3/configuration unchanged, the credits unchanged or retitled too."""
+    with Pack(previous) as old:
+        etags = {name: old.etag(name) for name in ("3/configuration.json", "3/movie/7/credits.json")}
+    writer = Writer(folder, previous=previous)
+    writer.write("/3/configuration", None, etags["3/configuration.json"])
+    writer.write("/3/movie/7", {"id": 7, "title": title, "overview": ""})
+    if keep_credits:
+        writer.write("/3/movie/7/credits", None, etags["3/movie/7/credits.json"])
+    else:
+        writer.write("/3/movie/7/credits", {"id": 7, "cast": [{"name": title}], "crew": []})
+    writer.finish()
+    (folder / "BUILD").write_text(folder.name + "\n")
+    return folder
+
+
+def test_delta_releases_serve_through_to_their_base_and_leave_it_as_it_was(packs_api, tmp_path_factory, monkeypatch):
+    api, _ = packs_api
+    monkeypatch.setattr(writer_module, "COMPACT_FRACTION", 100.0)  # these packs are tiny: a delta is as big as its base
+    base = tmp_path_factory.mktemp("deltas")
+    full = base / "full"
+    writer = Writer(full)
+    writer.write("/3/movie/8", {"id": 8, "title": "Eight", "overview": ""})
+    make_release(full, "Full", writer)
+    inode, before = os.stat(full / PACK_NAME).st_ino, (full / PACK_NAME).read_bytes()
+    first = rebuild(base / "first", full, "First", keep_credits=True)
+    second = rebuild(base / "second", first, "Second", keep_credits=False)  # a delta on a delta: copied, one deep
+    for release in (first, second):
+        assert os.stat(release / BASE_NAME).st_ino == inode
+    assert (full / PACK_NAME).read_bytes() == before
+    with Pack(second) as pack:  # /3/movie/8 is in the base, hidden by a tombstone
+        assert pack.con.execute("SELECT count(*) FROM base.docs WHERE name = '3/movie/8.json'").fetchone()[0] == 1
+        assert pack.get("3/movie/8.json") is None
+
+    expected = [(full, "Full", "Full", True), (first, "First", "Full", False), (second, "Second", "Second", False),
+                (first, "First", "Full", False), (full, "Full", "Full", True)]
+    for step, (release, title, cast, has_8) in enumerate(expected):  # publish, publish, publish, roll back twice
+        key = api.account(f"deltas-{step}", "pro")  # eight requests a step, well inside one window
+
+        def get(path, **params):
+            return api.client.get(path, params={"api_key": key, **params})
+
+        point_current(api.settings, release)
+        for _ in range(2):  # reach both workers
+            assert get("/3/movie/7").json()["title"] == title
+            assert get("/3/configuration").status_code == 200  # unchanged: from the base
+            eight = get("/3/movie/8")
+            if has_8:
+                assert eight.json()["title"] == "Eight"
+            else:
+                assert_tmdb_error(eight, 404, 34)
+        spliced = get("/3/movie/7", append_to_response="credits").json()
+        assert spliced["title"] == title and spliced["credits"]["cast"] == [{"name": cast}]
+        by_edge = get("/3/movie/7", append_to_response="trailers,credits")  # the edge's Pack reads the delta too
+        assert by_edge.status_code == 200, by_edge.text
+        assert by_edge.json()["title"] == title and by_edge.json()["credits"]["cast"] == [{"name": cast}]
