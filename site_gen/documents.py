@@ -78,6 +78,7 @@ def from_query(con: duckdb.DuckDBPyConnection, template: str, query: str) -> Doc
         hashed = (f"SELECT uri, doc, body, md5(body) AS etag "
                   f"FROM (SELECT uri, doc, encode(to_json(doc)) AS body FROM ({query}))")
         plan = scope.template_plan(con, template, query) if only_changed and scope.scoped(con) else "whole"
+        con.execute("SET VARIABLE scope_template = ?", [template])  # which entities in_scope() admits
         if plan == "none":  # nothing of its kind changed: every previous document is kept
             yield from con.sql(scope.kept_sql(template, plan)).to_arrow_reader(BATCH_ROWS)
             return

@@ -47,6 +47,11 @@ TABLE_KEY_COLUMNS: dict[tuple[str, str], str] = {
 # Links followed one way only, as (table, from column, to column): a film's similar and recommended
 # lists show other films, which show nothing of the film (a change to it reaches its own documents).
 ONE_WAY: frozenset[tuple[str, str, str]] = frozenset({("movie_related", "other_id", "movie_id")})
+# Links that reach only some templates of their kind: a film listed in another's similar list
+# changes that list, not the other film's details or credits.
+LINK_TEMPLATES: dict[str, tuple[str, ...]] = {
+    "movie_related": ("/3/movie/{movie_id}/similar", "/3/movie/{movie_id}/recommendations"),
+}
 # Tables with (owner, owner_id): the owner's kind by its value.
 OWNER_KINDS: dict[str, str] = {"movie": "movie", "tv": "series", "season": "season", "episode": "episode",
                                "collection": "collection", "person": "person", "company": "company"}
@@ -169,12 +174,21 @@ def plan_scope(con: duckdb.DuckDBPyConnection, previous: Path | None) -> bool:
         for column, kind in named:
             for other, other_kind in named:
                 if other != column and not any(t == table and to == other for t, _, to in ONE_WAY):
-                    links.append(f"SELECT '{kind}' AS kind, \"{column}\"::BIGINT AS id FROM {quoted} "
+                    reaches = (f"{list(LINK_TEMPLATES[table])}::VARCHAR[]" if table in LINK_TEMPLATES
+                               else "NULL::VARCHAR[]")
+                    links.append(f"SELECT '{kind}' AS kind, \"{column}\"::BIGINT AS id, {reaches} AS templates "
+                                 f"FROM {quoted} "
                                  f"WHERE \"{other}\" IN (SELECT id FROM changed_entities WHERE kind = '{other_kind}')")
-    con.execute("CREATE OR REPLACE TEMP TABLE render_scope AS SELECT DISTINCT kind, id FROM ("
-                + " UNION ALL ".join(["SELECT kind, id FROM changed_entities", *links]) + ") ORDER BY kind, id")
+    # One row per entity and the templates it is in scope for (NULL: all of its kind).
+    con.execute("CREATE OR REPLACE TEMP TABLE render_scope AS SELECT kind, id, "
+                "CASE WHEN bool_or(templates IS NULL) THEN NULL ELSE flatten(list(DISTINCT templates)) END AS templates "
+                "FROM (" + " UNION ALL ".join(["SELECT kind, id, NULL::VARCHAR[] AS templates FROM changed_entities",
+                                               *links]) + ") GROUP BY kind, id ORDER BY kind, id")
+    # The template being rendered is the variable scope_template (documents.py sets it); the steps
+    # collect runs before any template (shared item tables) see every entity in scope.
     con.execute("CREATE OR REPLACE TEMP MACRO in_scope(scope_kind, scope_id) AS "
-                "scope_id IN (SELECT s.id FROM render_scope s WHERE s.kind = scope_kind)")
+                "scope_id IN (SELECT s.id FROM render_scope s WHERE s.kind = scope_kind AND "
+                + _reaches("getvariable('scope_template')") + ")")
     con.execute("SET VARIABLE render_scoped = true")
     return True
 
@@ -191,7 +205,8 @@ def template_plan(con: duckdb.DuckDBPyConnection, template: str, query: str) -> 
     if found is None:
         return "whole"
     kind, _ = found
-    if not con.execute("SELECT count(*) FROM render_scope WHERE kind = ?", [kind]).fetchall()[0][0]:
+    if not con.execute(f"SELECT count(*) FROM render_scope s WHERE kind = ? AND {_reaches(_literal(template))}",
+                       [kind]).fetchall()[0][0]:
         return "none"
     return "scoped" if "in_scope(" in query else "whole"
 
@@ -204,6 +219,15 @@ def kept_sql(template: str, plan: str) -> str:
     kind, segment = found
     keep = "" if plan == "none" else (
         f" AND coalesce(TRY_CAST(split_part(split_part(name, '/', {segment}), '.', 1) AS BIGINT) NOT IN "
-        f"(SELECT id FROM render_scope WHERE kind = '{kind}'), true)")
+        f"(SELECT id FROM render_scope s WHERE kind = '{kind}' AND {_reaches(_literal(template))}), true)")
     return (f"SELECT '/' || substr(name, 1, length(name) - 5) AS uri, NULL::BLOB AS body, etag, true AS valid "
             f"FROM previous_etags WHERE template = '{template}'{keep}")
+
+
+def _reaches(template: str) -> str:
+    """SQL: render_scope row `s` applies to the template (an SQL expression; NULL means any)."""
+    return f"(s.templates IS NULL OR {template} IS NULL OR list_contains(s.templates, {template}))"
+
+
+def _literal(text: str) -> str:
+    return "'" + text.replace("'", "''") + "'"
