@@ -44,7 +44,7 @@ def variant_rows(languages: list[str], genre_languages: set[str] | frozenset[str
 
 def prepare(con: duckdb.DuckDBPyConnection, settings: Settings) -> None:
     """Create render_variants for settings.languages and select the default language."""
-    con.execute("CREATE OR REPLACE TABLE render_variants (suffix VARCHAR, iso_639_1 VARCHAR, "
+    con.execute("CREATE OR REPLACE TEMP TABLE render_variants (suffix VARCHAR, iso_639_1 VARCHAR, "
                 "iso_3166_1 VARCHAR, kind VARCHAR, genre_language VARCHAR)")
     genre_languages = {code for (code,) in con.execute("SELECT DISTINCT iso_639_1 FROM genre_translations").fetchall()}
     con.executemany("INSERT INTO render_variants VALUES (?, ?, ?, ?, ?)",
@@ -53,7 +53,7 @@ def prepare(con: duckdb.DuckDBPyConnection, settings: Settings) -> None:
     if con.execute("SELECT count(*) FROM duckdb_tables() WHERE table_name = 'series_translations'").fetchone()[0]:
         # Series as list items show them (similar, recommendations, people's credits): the default
         # language's name and overview, with TMDB's fallbacks, as the series' own default document.
-        con.execute("""CREATE OR REPLACE TABLE tv_series_listed AS
+        con.execute("""CREATE OR REPLACE TEMP TABLE tv_series_listed AS
                        SELECT s.* REPLACE (coalesce(nullif(t.name, ''), s.original_name) AS name,
                                            coalesce(t.overview, '') AS overview)
                        FROM tv_series s LEFT JOIN series_translations t

@@ -40,7 +40,7 @@ def prepare_credits(con: duckdb.DuckDBPyConnection) -> bool:
     with_tv = has_tables(con, TV_TABLES)
     if with_tv:
         con.execute(load_sql("person_tv_credit_items.sql"))
-    con.execute("CREATE OR REPLACE TABLE credited_people AS "
+    con.execute("CREATE OR REPLACE TEMP TABLE credited_people AS "
                 "SELECT DISTINCT person_id AS id FROM person_credit_items ORDER BY id")
     return with_tv
 

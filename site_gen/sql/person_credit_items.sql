@@ -2,7 +2,7 @@
 -- movie_credits entry (the movie's list fields, then the credit's), `combined_item` adds media_type
 -- for combined_credits. person_tv_credit_items.sql adds the TV rows when the TV tables exist;
 -- credited_people (who gets /3/person documents) is derived from this table by site_gen/person.py.
-CREATE OR REPLACE TABLE person_credit_items AS
+CREATE OR REPLACE TEMP TABLE person_credit_items AS
 WITH movie_items AS (
     SELECT m.id AS movie_id, m.release_date,
            {
