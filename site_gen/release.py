@@ -151,9 +151,11 @@ def render_release(settings: Settings, catalogue_dir: Path, release_dir: Path,
                    echo: Callable[[str], None] | None = print, previous: Path | None = None) -> ReleaseSummary:
     """Render catalogue_dir into the new, empty release_dir; returns (and echoes) a summary.
 
-    With `previous` (an earlier release with a manifest), the build is an update: DuckDB still renders
-    and hashes everything, but only documents whose hash changed reach Python, are validated and are
-    written into a copy of the previous pack (site_gen/writer.py); the summary counts the unchanged.
+    With `previous` (an earlier release with a manifest), the build is an update. The database kept
+    from the build of `previous` is updated (marquee_build/state.py), only the documents whose inputs
+    changed are rendered (site_gen/scope.py), and of those only the ones whose hash changed are
+    checked and written, into a delta over the previous pack (site_gen/writer.py); the summary
+    counts the unchanged.
     """
     laps = Laps()
     catalogue_dir, release_dir = Path(catalogue_dir), Path(release_dir)
