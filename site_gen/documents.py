@@ -71,17 +71,17 @@ def from_query(con: duckdb.DuckDBPyConnection, template: str, query: str) -> Doc
     """Documents of the query text (see from_sql)."""
 
     def batches(only_changed: bool = False) -> Iterator[pa.RecordBatch]:
+        plan = scope.template_plan(con, template, query) if only_changed and scope.scoped(con) else "whole"
+        if plan == "none":  # nothing of its kind changed: every previous document is kept, unrendered
+            yield from con.sql(scope.kept_sql(template, plan)).to_arrow_reader(BATCH_ROWS)
+            return
+        con.execute("SET VARIABLE scope_template = ?", [template])  # which entities in_scope() admits
         schema = schema_for(template)
         doc_type = con.sql(f"SELECT doc FROM ({query})").types[0]  # bound, not run
         check_type(template, schema, doc_type)
         valid = null_check(schema, doc_type)
         hashed = (f"SELECT uri, doc, body, md5(body) AS etag "
                   f"FROM (SELECT uri, doc, encode(to_json(doc)) AS body FROM ({query}))")
-        plan = scope.template_plan(con, template, query) if only_changed and scope.scoped(con) else "whole"
-        con.execute("SET VARIABLE scope_template = ?", [template])  # which entities in_scope() admits
-        if plan == "none":  # nothing of its kind changed: every previous document is kept
-            yield from con.sql(scope.kept_sql(template, plan)).to_arrow_reader(BATCH_ROWS)
-            return
         if only_changed:  # the previous manifest is sorted by template: its zonemaps skip the others
             sql = (f"SELECT uri, CASE WHEN changed THEN body END AS body, etag, "
                    f"CASE WHEN changed THEN {valid} ELSE true END AS valid FROM ("

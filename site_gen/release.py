@@ -169,15 +169,14 @@ def render_release(settings: Settings, catalogue_dir: Path, release_dir: Path,
                            scope.code_fingerprint(settings.languages)) as kept:
             loaded = load_database(catalogue_dir, kept.path, kept.digests)
             con = loaded.con
-            scope.hash_entities(con, settings.languages, loaded.tables,
-                                loaded.created if kept.digests is not None else None, previous)
+            scope.hash_entities(con, settings.languages, loaded.tables, loaded.created, previous)
             laps.lap("database")
             try:
                 with ThreadPoolExecutor(1, thread_name_prefix="images") as side:
                     image_sync = start_image_sync(con, catalogue_dir, settings, side)
                     laps.lap()  # the image check is not a phase of its own
                     writer = Writer(release_dir, previous=previous)
-                    scoped = scope.plan_scope(con, previous if writer.updating else None)
+                    scoped = scope.plan_scope(con, previous if updating else None)
                     collected = collect(con, settings)
                     laps.lap("collect")
                     if writer.previous_manifest is not None:

@@ -28,6 +28,8 @@ from pathlib import Path
 import duckdb
 import pyarrow.parquet as pq
 
+from marquee_build.catalogue import SQL_DIR as BUILD_SQL_DIR
+
 # Columns naming an entity, by column name (any table) or (table, column).
 KEY_COLUMNS: dict[str, str] = {
     "movie_id": "movie", "person_id": "person", "series_id": "series", "season_id": "season",
@@ -44,9 +46,10 @@ TABLE_KEY_COLUMNS: dict[tuple[str, str], str] = {
     ("movie_related", "other_id"): "movie",
     ("companies", "parent_company_id"): "company",
 }
-# Links followed one way only, as (table, from column, to column): a film's similar and recommended
-# lists show other films, which show nothing of the film (a change to it reaches its own documents).
-ONE_WAY: frozenset[tuple[str, str, str]] = frozenset({("movie_related", "other_id", "movie_id")})
+# Links followed one way only: (table, column) whose entity the table's rows never reach. A film's
+# similar and recommended lists show other films, which show nothing of the film: a row neither
+# changes the listed film nor puts it in scope when the listing film changes.
+ONE_WAY: frozenset[tuple[str, str]] = frozenset({("movie_related", "other_id")})
 # Links that reach only some templates of their kind: a film listed in another's similar list
 # changes that list, not the other film's details or credits.
 LINK_TEMPLATES: dict[str, tuple[str, ...]] = {
@@ -95,9 +98,9 @@ def code_fingerprint(languages: tuple[str, ...] | list[str]) -> str:
     """A hash of what renders documents besides the catalogue: the languages served and the code."""
     digest = hashlib.md5(",".join(languages).encode())
     here = Path(__file__).resolve().parent
-    build = Path(__import__("marquee_build").__file__).resolve().parent
+    build = BUILD_SQL_DIR.parent
     for path in sorted([*here.glob("*.py"), *build.glob("*.py"),
-                        *(p for d in _CODE_DIRS for p in (here / d).glob("*")), *(build / "sql").glob("*.sql")]):
+                        *(p for d in _CODE_DIRS for p in (here / d).glob("*")), *BUILD_SQL_DIR.glob("*.sql")]):
         digest.update(path.name.encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()
@@ -116,13 +119,13 @@ def hash_entities(con: duckdb.DuckDBPyConnection, languages: tuple[str, ...] | l
         if reuse is not None and table not in created:
             parts.append(f"SELECT tbl, kind, id, hash FROM read_parquet('{reuse}') WHERE tbl = '{table}'")
             continue
-        quoted = '"' + table.replace('"', '""') + '"'
+        quoted = _identifier(table)
         rows: list[str] = []
         if not columns:
             rows.append(f"SELECT '{WHOLE}' AS kind, 0::BIGINT AS id, hash('{table}', t) AS h FROM {quoted} t")
         for column, kind in columns:
-            if any(t == table and source == column for t, source, _ in ONE_WAY):
-                continue  # only the entity whose documents show the link is changed by it
+            if (table, column) in ONE_WAY:
+                continue
             if kind == "owner":
                 cases = " ".join(f"WHEN '{value}' THEN '{owner}'" for value, owner in OWNER_KINDS.items())
                 rows.append(f"SELECT CASE owner {cases} ELSE '{WHOLE}:' || owner END AS kind, "
@@ -139,9 +142,9 @@ def hash_entities(con: duckdb.DuckDBPyConnection, languages: tuple[str, ...] | l
 
 def _entities_file(release: Path | None) -> Path | None:
     """The release's ENTITIES.parquet when it has one in this layout."""
-    if release is None or not (Path(release) / ENTITIES_NAME).is_file():
+    path = Path(release) / ENTITIES_NAME if release is not None else None
+    if path is None or not path.is_file():
         return None
-    path = Path(release) / ENTITIES_NAME
     return path if pq.read_schema(path).names == ["tbl", "kind", "id", "hash"] else None
 
 
@@ -153,8 +156,9 @@ def plan_scope(con: duckdb.DuckDBPyConnection, previous: Path | None) -> bool:
     """Define in_scope(kind, id) for this build's SQL; returns whether the build is scoped.
 
     Without a previous release with entity hashes, or when anything hashed whole changed, every
-    document is rendered (in_scope is true). Otherwise render_scope(kind, id) holds the changed
-    entities and those linked to them by one row."""
+    document is rendered (in_scope is true). Otherwise render_scope(kind, id, templates) holds the
+    changed entities and those linked to them by one row, with the templates a link reaches (NULL:
+    every template of the kind)."""
     con.execute("CREATE OR REPLACE TEMP MACRO in_scope(scope_kind, scope_id) AS true")
     con.execute("SET VARIABLE render_scoped = false")
     entities = _entities_file(previous)
@@ -169,11 +173,11 @@ def plan_scope(con: duckdb.DuckDBPyConnection, previous: Path | None) -> bool:
     links = []
     tables = [table for (table,) in con.execute("SELECT DISTINCT tbl FROM entity_hashes WHERE tbl <> ''").fetchall()]
     for table, columns in key_columns(con, tables).items():
-        quoted = '"' + table.replace('"', '""') + '"'
+        quoted = _identifier(table)
         named = [(column, kind) for column, kind in columns if kind != "owner"]
         for column, kind in named:
             for other, other_kind in named:
-                if other != column and not any(t == table and to == other for t, _, to in ONE_WAY):
+                if other != column and (table, column) not in ONE_WAY:
                     reaches = (f"{list(LINK_TEMPLATES[table])}::VARCHAR[]" if table in LINK_TEMPLATES
                                else "NULL::VARCHAR[]")
                     links.append(f"SELECT '{kind}' AS kind, \"{column}\"::BIGINT AS id, {reaches} AS templates "
@@ -231,3 +235,7 @@ def _reaches(template: str) -> str:
 
 def _literal(text: str) -> str:
     return "'" + text.replace("'", "''") + "'"
+
+
+def _identifier(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'

@@ -25,7 +25,6 @@ const void *sqlite3_column_blob(sqlite3_stmt *stmt, int column);
 const unsigned char *sqlite3_column_text(sqlite3_stmt *stmt, int column);
 int sqlite3_column_bytes(sqlite3_stmt *stmt, int column);
 int sqlite3_column_int(sqlite3_stmt *stmt, int column);
-int sqlite3_column_type(sqlite3_stmt *stmt, int column);
 int sqlite3_reset(sqlite3_stmt *stmt);
 int sqlite3_finalize(sqlite3_stmt *stmt);
 long readlink(const char *path, char *buf, size_t bufsiz);
@@ -33,7 +32,7 @@ long readlink(const char *path, char *buf, size_t bufsiz);
 
 local sqlite = ffi.load("libsqlite3.so.0")
 local OPEN_READONLY, OPEN_URI, OPEN_NOMUTEX = 0x00000001, 0x00000040, 0x00008000
-local ROW, NULL = 100, 5
+local ROW = 100
 local SELECT = "SELECT body, etag FROM docs WHERE name = ?"
 -- Both branches search their own docs_name index; UNION ALL runs them in order and LIMIT 1 stops
 -- at the delta's row when there is one (marquee/packs.py's `first`).
@@ -127,9 +126,14 @@ function M.get(root, name)
     if stmt == nil then return nil end
     sqlite.sqlite3_bind_text(stmt, 1, name, #name, nil)  -- SQLITE_STATIC: `name` outlives the step
     local body, etag
-    if sqlite.sqlite3_step(stmt) == ROW and sqlite.sqlite3_column_type(stmt, 0) ~= NULL then
-        body = ffi.string(sqlite.sqlite3_column_blob(stmt, 0), sqlite.sqlite3_column_bytes(stmt, 0))
-        etag = ffi.string(sqlite.sqlite3_column_text(stmt, 1), sqlite.sqlite3_column_bytes(stmt, 1))
+    if sqlite.sqlite3_step(stmt) == ROW then
+        -- A tombstone's NULL body comes back as a NULL pointer (no document is an empty blob), so
+        -- a full pack's hit costs no extra call to tell the two apart.
+        local blob = sqlite.sqlite3_column_blob(stmt, 0)
+        if blob ~= nil then
+            body = ffi.string(blob, sqlite.sqlite3_column_bytes(stmt, 0))
+            etag = ffi.string(sqlite.sqlite3_column_text(stmt, 1), sqlite.sqlite3_column_bytes(stmt, 1))
+        end
     end
     sqlite.sqlite3_reset(stmt)
     return body, etag
