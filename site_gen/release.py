@@ -10,13 +10,16 @@ partial directory is removed.
 
 from __future__ import annotations
 
+import contextlib
 import os
+import queue
 import shutil
+import threading
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterator
 
 import duckdb
 import pyarrow as pa
@@ -41,6 +44,8 @@ FAMILIES = (movie, movie_extras, collection, genre, configuration, person, compa
 IMAGE_STORE = Path("t/p")
 BUILD_FILE = "BUILD"
 DEFAULT_LANGUAGE = "en-US"
+# Batches rendered ahead of the Writer (each up to 5,000 documents: ~75 MB for season details).
+RENDER_AHEAD = 4
 
 
 class ReleaseBuildError(Exception):
@@ -125,10 +130,53 @@ def write_all(collected: list[Documents], writer: Writer, validator: Validator) 
     """Phase two: write every document, each batch validated first (an invalid one stops the build).
     SQL-rendered batches arrive checked by DuckDB (site_gen/validate_sql.py); in an update only changed
     documents are checked, since an unchanged one is the same bytes that passed when first written."""
-    for documents in collected:
-        for batch in documents.batches(only_changed=writer.updating):
-            check_batch(documents.template, batch, validator)
-            writer.write_batch(documents.template, batch)
+    with contextlib.closing(render_ahead(collected, writer.updating)) as rendered:
+        for template, batch in rendered:
+            check_batch(template, batch, validator)
+            writer.write_batch(template, batch)
+
+
+def render_ahead(collected: list[Documents], only_changed: bool,
+                 depth: int = RENDER_AHEAD) -> Iterator[tuple[str, pa.RecordBatch]]:
+    """Every collected batch with its template, rendered by DuckDB in a thread of its own.
+
+    DuckDB releases the GIL while it renders, and the Writer's inserts are Python and SQLite: run
+    one after the other they queue on one core (at 10k movies 23 s of SQL, then 7 s of inserts);
+    here the inserts of a batch overlap the rendering of the next ones. The thread is the only user
+    of the DuckDB connection until it ends, and closing this generator (the consumer failed) stops
+    it and waits for it, so the caller may close the connection afterwards."""
+    ready: queue.Queue = queue.Queue(depth)
+    stop = threading.Event()
+
+    def hand_over(item: object) -> bool:
+        while not stop.is_set():
+            try:
+                ready.put(item, timeout=0.1)
+                return True
+            except queue.Full:
+                continue
+        return False
+
+    def render() -> None:
+        try:
+            for documents in collected:
+                for batch in documents.batches(only_changed=only_changed):
+                    if not hand_over((documents.template, batch)):
+                        return
+            hand_over(None)
+        except BaseException as exc:  # re-raised by the consumer, with its traceback
+            hand_over(exc)
+
+    thread = threading.Thread(target=render, name="render", daemon=True)
+    thread.start()
+    try:
+        while (item := ready.get()) is not None:
+            if isinstance(item, BaseException):
+                raise item
+            yield item
+    finally:
+        stop.set()
+        thread.join()
 
 
 def check_batch(template: str, batch: pa.RecordBatch, validator: Validator) -> None:

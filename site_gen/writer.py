@@ -125,7 +125,9 @@ class Writer:
                 merge_previous = True
         self.con = sqlite3.connect(f"file:{quote(str(path))}", uri=True, isolation_level=None)
         for pragma in (f"page_size = {PAGE_SIZE}", "journal_mode = OFF", "synchronous = OFF",
-                       "locking_mode = EXCLUSIVE", "temp_store = MEMORY", "cache_size = -262144"):
+                       "locking_mode = EXCLUSIVE", "temp_store = MEMORY", "cache_size = -262144",
+                       # helper threads sort the name index (100k movies: 19.5 s alone, 15.5 s with two)
+                       f"threads = {os.cpu_count() or 1}"):
             self.con.execute(f"PRAGMA {pragma}")
         if self.updating:
             assert self.previous is not None
@@ -157,6 +159,8 @@ class Writer:
         self._buffered = 0
         self._documents = 0
         self._bytes = 0
+        # A full build's untranslated variants (name, etag, bytes), for finish() to find the twins.
+        self._und_rows: list[pa.Table] = []
         self.unchanged = 0
 
     def _attach_release(self, schema: str, release: Path) -> tuple[str, ...]:
@@ -203,7 +207,9 @@ class Writer:
             else:
                 changed = (names, bodies, etags)
             self._rows.extend(zip(*(column.to_pylist() for column in changed)))
-            self._bytes += pc.sum(pc.binary_length(changed[1])).as_py()
+            sizes = pc.binary_length(changed[1])
+            self._bytes += pc.sum(sizes).as_py()
+            self._note_und(changed[0], changed[2], sizes)
         self._seal()
         self._chunks.append(pa.Table.from_arrays(
             [pa.repeat(pa.scalar(template, pa.string()), len(names)), names, etags], schema=MANIFEST_SCHEMA))
@@ -213,10 +219,25 @@ class Writer:
         """Buffer rows (a None body: unchanged, only its name and etag are recorded); flush when full."""
         self._rows.extend(row for row in zip(names, bodies, etags) if row[1] is not None)
         self._bytes += sum(len(body) for body in bodies if body is not None)
+        present = [(name, etag, len(body)) for name, body, etag in zip(names, bodies, etags) if body is not None]
+        if present:
+            columns = list(zip(*present))
+            self._note_und(pa.array(columns[0], pa.string()), pa.array(columns[1], pa.string()),
+                           pa.array(columns[2], pa.int64()))
         self._templates.extend([template] * len(names))
         self._names.extend(names)
         self._etags.extend(etags)
         self._counted(len(names))
+
+    def _note_und(self, names: pa.Array, etags: pa.Array, sizes: pa.Array) -> None:
+        """Keep a full build's untranslated variants (name, etag, bytes): finish() compares each with
+        its default document in Arrow, not by reading both rows back from the pack."""
+        if self.updating:
+            return  # an update finds its twins among the names it wrote (_drop_redundant_und)
+        und = pc.ends_with(names, UND_SUFFIX)
+        if pc.any(und).as_py():
+            self._und_rows.append(pa.table({"name": names.filter(und), "etag": etags.filter(und),
+                                            "bytes": pc.cast(sizes, pa.int64()).filter(und)}))
 
     def _counted(self, documents: int) -> None:
         self._documents += documents
@@ -332,15 +353,23 @@ class Writer:
             self._remove([name for (name,) in twins])
             self.con.execute("COMMIT")
             return
-        # The names come from the index alone: scanning the table would read every body.
-        twins = self.con.execute(
-            f"SELECT u.name, length(u.body) FROM (SELECT name FROM docs INDEXED BY docs_name "
-            f"WHERE name LIKE '%{UND_SUFFIX}') x JOIN docs u ON u.name = x.name "
-            f"JOIN docs d ON d.name = substr(u.name, 1, length(u.name) - {len(UND_SUFFIX)}) || '.json' "
-            f"WHERE u.etag = d.etag").fetchall()
-        self.con.executemany("DELETE FROM docs WHERE name = ?", [(name,) for name, _ in twins])
-        self._documents -= len(twins)
-        self._bytes -= sum(size for _, size in twins)
+        # Compared in Arrow against the manifest: at 100k movies, reading each of the 1M untranslated
+        # rows and its default back from the pack took 27 s of random reads.
+        if not self._und_rows:
+            return
+        unds = pa.concat_tables(self._und_rows)
+        self._und_rows = []
+        manifest = pq.read_table(self.root / MANIFEST_NAME, columns=["name", "etag"])
+        defaults = pc.binary_join_element_wise(
+            pc.utf8_slice_codeunits(unds.column("name"), 0, -len(UND_SUFFIX)), ".json", "")
+        default_etags = pc.take(manifest.column("etag"),
+                                pc.index_in(defaults, value_set=manifest.column("name").combine_chunks()))
+        twins = unds.filter(pc.equal(unds.column("etag"), default_etags))
+        self.con.execute("BEGIN")
+        self.con.executemany("DELETE FROM docs WHERE name = ?", ((name,) for name in twins.column("name").to_pylist()))
+        self.con.execute("COMMIT")
+        self._documents -= twins.num_rows
+        self._bytes -= pc.sum(twins.column("bytes")).as_py() or 0
 
     def summary(self) -> WriteSummary:
         files = (2 if self.delta else 1) if self._documents else 0

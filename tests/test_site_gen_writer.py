@@ -161,6 +161,29 @@ def test_untranslated_variants_equal_to_their_default_are_dropped(tmp_path: Path
         {"id": 1, "title": "One"}, {"id": 2, "title": "Two"}, {"id": 2, "title": "Deux"}, {"id": 3}))
 
 
+def test_untranslated_twins_are_found_across_batches(tmp_path: Path):
+    """Rendered batches: a twin and its default may arrive in different batches, in either order."""
+    from site_gen.documents import BATCH_SCHEMA
+
+    def batch(documents: dict[str, Any]) -> pa.RecordBatch:
+        bodies = [orjson.dumps(d) for d in documents.values()]
+        return pa.RecordBatch.from_arrays([pa.array(list(documents)), pa.array(bodies, pa.binary()),
+                                           pa.array([etag_of(b) for b in bodies]), pa.array([True] * len(bodies))],
+                                          schema=BATCH_SCHEMA)
+    writer = Writer(tmp_path)
+    writer.write_batch("/3/movie/{id}", batch({"/3/movie/1.und": {"id": 1}, "/3/movie/2": {"id": 2, "t": "Two"},
+                                               "/3/movie/3.und": {"id": 3, "t": "x"}}))
+    writer.write_batch("/3/movie/{id}", batch({"/3/movie/1": {"id": 1}, "/3/movie/2.und": {"id": 2, "t": "Two"},
+                                               "/3/movie/3": {"id": 3}, "/3/movie/4.und": {"id": 4}}))
+    writer.finish()
+    with Pack(tmp_path) as pack:
+        assert pack.names() == ["3/movie/1.json", "3/movie/2.json", "3/movie/3.json", "3/movie/3.und.json",
+                                "3/movie/4.und.json"]
+    kept = [{"id": 1}, {"id": 2, "t": "Two"}, {"id": 3}, {"id": 3, "t": "x"}, {"id": 4}]
+    assert writer.summary().documents == 5
+    assert writer.summary().bytes == sum(len(orjson.dumps(d)) for d in kept)
+
+
 def _build(folder: Path, documents: dict[str, Any], previous: Path | None = None) -> Writer:
     """Write `documents` (uri: document) as an update of `previous` would receive them: a document
     with the etag it has in the previous manifest arrives as None."""
