@@ -10,6 +10,7 @@ at 10k movies).
 
 from __future__ import annotations
 
+import contextlib
 import functools
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,7 +21,7 @@ import orjson
 import pyarrow as pa
 
 from site_gen import scope
-from site_gen.validate import ValidationError, load_schemas
+from site_gen.validate import ValidationError, check_value, load_schemas
 from site_gen.validate_sql import check_type, null_check
 
 SQL_DIR = Path(__file__).resolve().parent / "sql"
@@ -53,7 +54,8 @@ def set_language(con: duckdb.DuckDBPyConnection, language: str = "en-US") -> Non
     con.execute("SET VARIABLE iso_3166_1 = ?", [iso_3166_1])
 
 
-def from_sql(con: duckdb.DuckDBPyConnection, template: str, sql_name: str) -> Documents:
+def from_sql(con: duckdb.DuckDBPyConnection, template: str, sql_name: str,
+             checked: dict[str, str] | None = None) -> Documents:
     """sql_name (a SELECT of uri and doc, the document as one typed STRUCT), run when written.
 
     The query runs on `con` itself, not a cursor: temp tables, macros and variables the family set
@@ -63,11 +65,15 @@ def from_sql(con: duckdb.DuckDBPyConnection, template: str, sql_name: str) -> Do
     body (md5, the pack's ETag); in an update, bodies whose hash equals the previous manifest's (the
     `previous_etags` table) stay in DuckDB and the row carries a null body. An untranslated variant
     equal to its default document is dropped by the Writer (nginx and the edge fall back from X.und
-    to X)."""
-    return from_query(con, template, load_sql(sql_name))
+    to X).
+
+    `checked` maps top-level properties the query splices as JSON to the checked_items table they
+    come from: their items were checked once when serialised, so no row checks them again."""
+    return from_query(con, template, load_sql(sql_name), checked)
 
 
-def from_query(con: duckdb.DuckDBPyConnection, template: str, query: str) -> Documents:
+def from_query(con: duckdb.DuckDBPyConnection, template: str, query: str,
+               checked: dict[str, str] | None = None) -> Documents:
     """Documents of the query text (see from_sql)."""
 
     def batches(only_changed: bool = False) -> Iterator[pa.RecordBatch]:
@@ -79,7 +85,8 @@ def from_query(con: duckdb.DuckDBPyConnection, template: str, query: str) -> Doc
         schema = schema_for(template)
         doc_type = con.sql(f"SELECT doc FROM ({query})").types[0]  # bound, not run
         check_type(template, schema, doc_type)
-        valid = null_check(schema, doc_type)
+        _require_checked(con, template, checked or {})
+        valid = null_check(schema, doc_type, checked=frozenset(checked or {}))
         hashed = (f"SELECT uri, doc, body, md5(body) AS etag "
                   f"FROM (SELECT uri, doc, encode(to_json(doc)) AS body FROM ({query}))")
         if only_changed:  # the previous manifest is sorted by template: its zonemaps skip the others
@@ -95,6 +102,52 @@ def from_query(con: duckdb.DuckDBPyConnection, template: str, query: str) -> Doc
         yield from con.sql(sql).to_arrow_reader(BATCH_ROWS)
 
     return Documents(template, batches)
+
+
+def checked_items(con: duckdb.DuckDBPyConnection, table: str, query: str,
+                  uses: tuple[tuple[str, str], ...]) -> None:
+    """Serialise every row's `item` (a typed STRUCT) once, into the temp table `table`: the query's
+    other columns and `json`, the item's JSON text.
+
+    For lists that repeat the same items across many documents: each film is an item of ~40 similar
+    and recommendation lists. Aggregating the items' text and splicing it as a JSON property costs
+    ~0.6 of aggregating and serialising the structs in every document. `uses` lists the (template,
+    top-level array property) the items are spliced into; each item is checked against the item
+    schema of every use, by the same rule as a document (its type when bound, then its nulls in SQL),
+    and one invalid item stops the build, as an invalid document would. from_query's `checked` then
+    accepts only a table checked for its template."""
+    item_type = con.sql(f"SELECT item FROM ({query})").types[0]  # bound, not run
+    schemas = []
+    for template, field in uses:
+        item_schema = schema_for(template)["properties"][field]["items"]
+        check_type(template, item_schema, item_type, f"{field}[]")
+        if item_schema not in [s for _, _, s in schemas]:
+            schemas.append((template, field, item_schema))
+    valid = " AND ".join(null_check(s, item_type, "item") for _, _, s in schemas)
+    con.execute(f"CREATE OR REPLACE TEMP TABLE {table} AS "
+                f"SELECT * EXCLUDE (item), to_json(item)::VARCHAR AS json, {valid} AS valid FROM ({query})")
+    invalid = con.execute(f"SELECT json FROM {table} WHERE NOT valid LIMIT 1").fetchall()
+    if invalid:  # validated again in Python for the path and reason (a non-finite number is not JSON)
+        for template, field, item_schema in schemas:
+            with contextlib.suppress(orjson.JSONDecodeError):
+                check_value(template, f"{field}[]", item_schema, orjson.loads(invalid[0][0]))
+        raise ValidationError(schemas[0][0], f"{schemas[0][1]}[]", "a non-finite number (compiled check)")
+    con.execute(f"ALTER TABLE {table} DROP COLUMN valid")
+    con.execute("CREATE TEMP TABLE IF NOT EXISTS checked_parts (tbl VARCHAR, template VARCHAR, field VARCHAR)")
+    con.execute("DELETE FROM checked_parts WHERE tbl = ?", [table])
+    con.executemany("INSERT INTO checked_parts VALUES (?, ?, ?)", [(table, t, f) for t, f in uses])
+
+
+def _require_checked(con: duckdb.DuckDBPyConnection, template: str, checked: dict[str, str]) -> None:
+    """Refuse a property declared checked whose items' table was not checked for this template."""
+    if not checked:
+        return
+    registered = con.execute("SELECT count(*) FROM duckdb_tables() WHERE table_name = 'checked_parts'").fetchall()
+    for field, table in checked.items():
+        if not registered[0][0] or not con.execute(
+                "SELECT count(*) FROM checked_parts WHERE tbl = ? AND template = ? AND field = ?",
+                [table, template, field]).fetchall()[0][0]:
+            raise ValidationError(template, field, f"{table} was not checked for this property (checked_items)")
 
 
 def from_objects(template: str, documents: dict[str, Any]) -> Documents:

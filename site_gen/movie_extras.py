@@ -12,7 +12,7 @@ from __future__ import annotations
 import duckdb
 
 from marquee.settings import Settings
-from site_gen.documents import Documents, from_sql, load_sql
+from site_gen.documents import Documents, checked_items, from_sql, load_sql
 
 MOVIE = "/3/movie/{movie_id}"
 # (path template, SQL file) in rendering order.
@@ -36,10 +36,15 @@ DOCUMENTS: tuple[tuple[str, str], ...] = (
     ("/3/watch/providers/regions", "movie_watch_provider_regions.sql"),
 )
 
+# Lists of movie_list_results items, spliced as checked JSON (documents.checked_items).
+LISTS = (MOVIE + "/recommendations", MOVIE + "/similar", "/3/keyword/{keyword_id}/movies")
+
 
 def collect(con: duckdb.DuckDBPyConnection, settings: Settings) -> list[Documents]:
     # The list-item form of every movie, in the current language, shared by similar, recommendations
     # and keyword pages (computed once instead of once per document query).
-    con.execute(f"CREATE OR REPLACE TEMP TABLE movie_list_results AS {load_sql('movie_list_results.sql')}")
+    checked_items(con, "movie_list_results", load_sql("movie_list_results.sql"),
+                  tuple((template, "results") for template in LISTS))
     con.execute(load_sql("movie_related_page.sql"))
-    return [from_sql(con, template, sql) for template, sql in DOCUMENTS]
+    return [from_sql(con, template, sql, {"results": "movie_list_results"} if template in LISTS else None)
+            for template, sql in DOCUMENTS]

@@ -182,6 +182,16 @@ def compile_schema(schema: dict[str, Any]) -> Checker:
     return check_document
 
 
+def check_value(where: str, path: str, schema: dict[str, Any], value: Any) -> None:
+    """Raise ValidationError (at `where`, the JSON path under `path`) unless value fits the schema."""
+    try:
+        compile_schema(schema)(value)
+    except _Violation as exc:
+        inner = _format_path(exc.parts)
+        raise ValidationError(where, path + ("" if not inner else inner if inner.startswith("[") else "." + inner),
+                              exc.reason) from None
+
+
 def load_schemas(path: Path = SCHEMA_FILE) -> dict[str, Any]:
     """TMDB's extracted schemas, then every `marquee_*.json` beside them (our own schemas, which add paths
     TMDB documents without a body and replace TMDB schemas that are wrong about the real responses)."""

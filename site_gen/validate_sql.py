@@ -95,9 +95,13 @@ def check_type(template: str, schema: dict[str, Any], sql_type: DuckDBPyType, pa
                 check_type(template, values, field, _join(path, name))
 
 
-def null_check(schema: dict[str, Any], sql_type: DuckDBPyType, expr: str = "doc") -> str:
-    """A SQL expression, true when the (type-checked) value `expr` has no forbidden null anywhere."""
-    inner = _value_check(schema, sql_type, expr, 0)
+def null_check(schema: dict[str, Any], sql_type: DuckDBPyType, expr: str = "doc",
+               checked: frozenset[str] = frozenset()) -> str:
+    """A SQL expression, true when the (type-checked) value `expr` has no forbidden null anywhere.
+
+    `checked` names top-level JSON properties spliced from items checked when they were serialised
+    (site_gen/documents.checked_items): only their presence is tested here."""
+    inner = _value_check(schema, sql_type, expr, 0, checked)
     return f"coalesce({expr} IS NOT NULL AND {inner}, false)" if inner else f"{expr} IS NOT NULL"
 
 
@@ -127,8 +131,10 @@ def _present(field: str, inner: str | None) -> str:
     return f"({field} IS NOT NULL" + (f" AND {inner})" if inner else ")")
 
 
-def _value_check(schema: dict[str, Any], sql_type: DuckDBPyType, expr: str, depth: int) -> str | None:
-    """Checks inside the non-null value `expr` of a type that passed check_type; None if none are needed."""
+def _value_check(schema: dict[str, Any], sql_type: DuckDBPyType, expr: str, depth: int,
+                 checked: frozenset[str] = frozenset()) -> str | None:
+    """Checks inside the non-null value `expr` of a type that passed check_type; None if none are needed.
+    Properties named in `checked` (JSON already checked, see null_check) are only required present."""
     if sql_type.id == "null":
         return None  # always null: the caller's IS NOT NULL decides
     if _is_json(sql_type):
@@ -144,6 +150,9 @@ def _value_check(schema: dict[str, Any], sql_type: DuckDBPyType, expr: str, dept
                 field, field_type = f"map_extract_value({expr}, '{name}')", _children(sql_type)["value"]
             else:
                 field, field_type = f"struct_extract({expr}, '{name}')", _children(sql_type)[name]
+            if name in checked and _is_json(field_type):
+                conditions.append(_present(field, None))
+                continue
             inner = _value_check(sub, field_type, field, depth)
             if _nullable(name, sub):
                 if inner:

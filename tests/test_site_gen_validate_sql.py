@@ -152,3 +152,68 @@ def test_a_map_with_listed_keys_needs_every_key(con):
     fewer = "MAP {" + ", ".join(f"'{c}': {entry}" for c in countries[1:]) + "}"
     assert sql_verdict(con, template, f"SELECT {{'certifications': {fewer}}} AS doc") is False
 
+
+
+SIMILAR = "/3/movie/{movie_id}/similar"
+
+
+def movie_item_sql(id_: int, title: str = "'T'", popularity: str = "1.5") -> str:
+    return (f"SELECT {id_} AS id, {{'adult': false, 'backdrop_path': NULL, 'genre_ids': [18], 'id': {id_}, "
+            f"'original_language': 'en', 'original_title': 'O', 'overview': '', 'popularity': {popularity}, "
+            f"'poster_path': NULL, 'release_date': '2001-01-01', 'title': {title}, 'video': false, "
+            f"'vote_average': 7.5, 'vote_count': 10}} AS item")
+
+
+def similar_doc(con: duckdb.DuckDBPyConnection, table: str) -> list[tuple]:
+    from site_gen.documents import from_query
+    query = (f"SELECT '/3/movie/1/similar' AS uri, {{'id': 1, 'page': 1, "
+             f"'results': CAST('[' || (SELECT string_agg(json, ',' ORDER BY id) FROM {table}) || ']' AS JSON), "
+             f"'total_pages': 1, 'total_results': 2}} AS doc")
+    documents = from_query(con, SIMILAR, query, {"results": table})
+    return [row for batch in documents.batches() for row in zip(*(c.to_pylist() for c in batch.columns))]
+
+
+def test_checked_items_are_serialised_once_and_spliced_without_a_check_per_row():
+    from site_gen.documents import checked_items
+    con = duckdb.connect()
+    checked_items(con, "items_ok", f"{movie_item_sql(1)} UNION ALL {movie_item_sql(2, popularity='3')}",
+                  ((SIMILAR, "results"),))
+    assert [name for name, *_ in con.execute("DESCRIBE items_ok").fetchall()] == ["id", "json"]
+    [(uri, body, _, valid)] = similar_doc(con, "items_ok")
+    parsed = orjson.loads(body)
+    assert uri == "/3/movie/1/similar" and valid is True and [r["id"] for r in parsed["results"]] == [1, 2]
+    assert python_verdict(SIMILAR, parsed)
+    con.close()
+
+
+@pytest.mark.parametrize("item,reason", [
+    (movie_item_sql(1, title="NULL::VARCHAR"), r"results\[\]\.title: null is not allowed here"),
+    (movie_item_sql(1, popularity="'0.0'::DOUBLE / 0.0"), r"results\[\]: a non-finite number"),
+])
+def test_one_invalid_item_stops_the_build_with_its_path(item: str, reason: str):
+    from site_gen.documents import checked_items
+    con = duckdb.connect()
+    with pytest.raises(ValidationError, match=reason):
+        checked_items(con, "items_bad", f"{movie_item_sql(2)} UNION ALL {item}", ((SIMILAR, "results"),))
+    con.close()
+
+
+def test_an_item_of_the_wrong_type_is_refused_when_bound():
+    from site_gen.documents import checked_items
+    con = duckdb.connect()
+    with pytest.raises(ValidationError, match=r"results\[\]\.vote_count: expected integer"):
+        checked_items(con, "items_bad", movie_item_sql(1).replace("'vote_count': 10", "'vote_count': 'ten'"),
+                      ((SIMILAR, "results"),))
+    con.close()
+
+
+def test_a_property_spliced_from_a_table_not_checked_for_it_is_refused():
+    from site_gen.documents import checked_items
+    con = duckdb.connect()
+    con.execute(f"CREATE TEMP TABLE unchecked AS SELECT id, to_json(item)::VARCHAR AS json FROM ({movie_item_sql(1)})")
+    with pytest.raises(ValidationError, match="unchecked was not checked"):
+        similar_doc(con, "unchecked")
+    checked_items(con, "other_use", movie_item_sql(1), (("/3/movie/{movie_id}/recommendations", "results"),))
+    with pytest.raises(ValidationError, match="other_use was not checked"):  # checked, but for another template
+        similar_doc(con, "other_use")
+    con.close()

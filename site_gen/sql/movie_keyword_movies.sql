@@ -12,7 +12,7 @@ pages AS (
     WHERE p.page = 1 OR (p.page - 1) * 20 < c.total
 ),
 page_results AS (
-    SELECT r.keyword_id, r.ord // 20 + 1 AS page, list(l.result ORDER BY r.ord) AS results
+    SELECT r.keyword_id, r.ord // 20 + 1 AS page, string_agg(l.json, ',' ORDER BY r.ord) AS results
     FROM keyword_movie_ranks r JOIN movie_list_results l ON l.id = r.movie_id
     WHERE r.ord < 100
     GROUP BY r.keyword_id, r.ord // 20 + 1
@@ -22,7 +22,7 @@ SELECT
     ({
         'id': p.keyword_id,
         'page': p.page,
-        'results': coalesce(pr.results, []),
+        'results': CAST('[' || coalesce(pr.results, '') || ']' AS JSON),
         'total_pages': (p.total + 19) // 20,
         'total_results': p.total
     }) AS doc

@@ -1,6 +1,7 @@
 -- Every movie as an item of TMDB's paginated movie lists (similar, recommendations, keyword movies),
 -- keys in TMDB's order, in the language getvariable('iso_639_1')-getvariable('iso_3166_1').
--- site_gen.movie_extras materialises it once as the table movie_list_results(id, popularity, result).
+-- site_gen.movie_extras serialises and checks it once (documents.checked_items) as the table
+-- movie_list_results(id, popularity, json).
 SELECT
     m.id,
     m.popularity,
@@ -19,7 +20,7 @@ SELECT
         'video': m.video,
         'vote_average': m.vote_average,
         'vote_count': m.vote_count
-    } AS result
+    } AS item
 FROM movies m
 LEFT JOIN movie_translations t
     ON t.movie_id = m.id
