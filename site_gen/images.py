@@ -172,8 +172,11 @@ PATH_COLUMNS = {"poster_path": "poster", "backdrop_path": "backdrop", "logo_path
 TABLE_KINDS = {"person_images": "profile", "company_images": "logo", "network_images": "logo"}
 
 
-def image_kinds(con) -> dict[str, str]:
-    """File name -> kind for every image path anywhere in the catalogue (found by column name)."""
+def image_kinds(con, present: str | None = None) -> dict[str, str]:
+    """File name -> kind for every image path anywhere in the catalogue (found by column name); with
+    `present` (a table of file names, column `name`), only those files. A name found with two kinds
+    keeps the last in (name, kind) order. Joined and sorted in DuckDB: at 100k movies, 1.7M paths
+    took 12 s to sort and filter in Python."""
     columns: dict[str, set[str]] = {}
     for table, column in con.execute(
             "SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = 'main'"
@@ -190,5 +193,8 @@ def image_kinds(con) -> dict[str, str]:
             selects.append(f"SELECT file_path AS path, {kind} AS kind FROM {quoted}")
     if not selects:
         return {}
-    rows = con.execute(" UNION ".join(selects)).fetchall()
-    return {path.lstrip("/"): kind for path, kind in sorted(row for row in rows if row[0])}
+    only_present = f" AND name IN (SELECT name FROM {present})" if present else ""
+    found = con.sql(f"SELECT name, last(kind ORDER BY kind) AS kind FROM ("
+                    f"SELECT ltrim(path, '/') AS name, kind FROM ({' UNION '.join(selects)}) WHERE path <> '') "
+                    f"WHERE name IS NOT NULL{only_present} GROUP BY name ORDER BY name").to_arrow_table()
+    return dict(zip(found.column("name").to_pylist(), found.column("kind").to_pylist()))

@@ -108,13 +108,18 @@ def start_image_sync(con: duckdb.DuckDBPyConnection, catalogue_dir: Path, settin
     queue (the sample's first build: ~25 s of images).
     """
     source = catalogue_dir / "images"
-    present = set(os.listdir(source)) if source.is_dir() else set()
-    missing = [path for (path,) in con.execute(load_sql("image_paths.sql")).fetchall()
-               if path.lstrip("/") not in present]
+    listing = pa.table({"name": pa.array(os.listdir(source) if source.is_dir() else [], pa.string())})
+    con.register("image_listing", listing)
+    con.execute("CREATE OR REPLACE TEMP TABLE present_images AS SELECT name FROM image_listing")
+    con.unregister("image_listing")
+    missing = [path for (path,) in con.execute(
+        f"SELECT path FROM ({load_sql('image_paths.sql')}) "
+        f"WHERE ltrim(path, '/') NOT IN (SELECT name FROM present_images) ORDER BY path LIMIT 3").fetchall()]
     if missing:
-        raise ReleaseBuildError(f"{len(missing)} image paths have no original in {source}, "
-                                f"e.g. {', '.join(sorted(missing)[:3])}")
-    kinds = {name: kind for name, kind in images.image_kinds(con).items() if name in present}
+        total = con.execute(f"SELECT count(*) FROM ({load_sql('image_paths.sql')}) "
+                            f"WHERE ltrim(path, '/') NOT IN (SELECT name FROM present_images)").fetchall()[0][0]
+        raise ReleaseBuildError(f"{total} image paths have no original in {source}, e.g. {', '.join(missing)}")
+    kinds = images.image_kinds(con, "present_images")
     make_sizes = settings.image_sizes == "build"
     return pool.submit(lambda: images.sync_store(source, settings.image_dir / IMAGE_STORE, kinds,
                                                  make_sizes=make_sizes).originals)
