@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+import duckdb
 import orjson
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -186,10 +187,12 @@ class Writer:
         """Add a batch of documents (site_gen/documents.py's BATCH_SCHEMA: uri, body, etag), with the
         URI check, names and byte count done on whole columns. A null etag is computed here."""
         uris, bodies, etags = batch.column(0), batch.column(1), batch.column(2)
-        refused = pc.or_(pc.invert(pc.match_substring_regex(uris, _URI.pattern)),
-                         pc.match_substring_regex(uris, _BAD_SEGMENT))
+        # A null body is a document kept from the previous manifest, whose name passed when written.
+        written = uris if not bodies.null_count else uris.filter(pc.is_valid(bodies))
+        refused = pc.or_(pc.invert(pc.match_substring_regex(written, _URI.pattern)),
+                         pc.match_substring_regex(written, _BAD_SEGMENT))
         if pc.any(refused).as_py():
-            name_for(uris[pc.index(refused, True).as_py()].as_py())  # raises, with the reason
+            name_for(written[pc.index(refused, True).as_py()].as_py())  # raises, with the reason
         if bodies.null_count:  # unchanged: only an update keeps it, and by its etag
             missing = pc.is_null(bodies) if not self.updating else pc.and_(pc.is_null(bodies), pc.is_null(etags))
             if pc.any(missing).as_py():
@@ -272,7 +275,7 @@ class Writer:
         self._manifest.close()
         self.con.execute("COMMIT")
         if self.updating:
-            self._settle_update(pq.read_table(self.root / MANIFEST_NAME, columns=["name", "etag"]))
+            self._settle_update()
         else:
             try:
                 self.con.execute("CREATE UNIQUE INDEX docs_name ON docs (name)")
@@ -290,33 +293,39 @@ class Writer:
                 f"SELECT count(*) FROM main.docs d WHERE d.etag = ({previous})").fetchone()[0]
         self.con.close()
 
-    def _settle_update(self, rendered: pa.Table) -> None:
+    def _settle_update(self) -> None:
         """After an update's writes: refuse a name rendered twice, remove what is no longer rendered,
         and put back untranslated variants that stopped being twins. All of it is found from the
-        manifests with Arrow (a SQLite table of 8M rendered names cost minutes at 100k movies)."""
-        names = rendered.column("name").combine_chunks()
-        counts = pc.value_counts(names)
-        repeated = counts.filter(pc.greater(counts.field("counts"), 1)).field("values")
-        if len(repeated):
-            self._refuse_twice(sorted(repeated.to_pylist()))
+        manifests, by DuckDB (at 100k movies: 4 s, against 15 s in Arrow and minutes for a SQLite
+        table of 8M rendered names)."""
         assert self.previous_manifest is not None and self.previous is not None
-        before = pq.read_table(self.previous_manifest, columns=["name"]).column("name").combine_chunks()
-        gone = before.filter(pc.invert(pc.is_in(before, value_set=names)))
+        rendered, before = str(self.root / MANIFEST_NAME), str(self.previous_manifest)
         # A twin (X.und equal to X) was dropped from the previous release. If X changed and X.und did
         # not, X.und is now a document of its own whose bytes are X's previous ones (same hash).
         changed = [name for (name,) in self.con.execute("SELECT name FROM written")
                    if not name.endswith(UND_SUFFIX)]
         twin_of = {name[: -len(".json")] + UND_SUFFIX: name for name in changed}
-        unds = rendered.filter(pc.is_in(rendered.column("name"), value_set=pa.array(list(twin_of), pa.string())))
+        with duckdb.connect() as manifests:
+            manifests.execute("SET enable_progress_bar = false")
+            repeated = manifests.execute("SELECT name FROM read_parquet(?) GROUP BY name HAVING count(*) > 1 "
+                                         "ORDER BY name LIMIT 3", [rendered]).fetchall()
+            if repeated:
+                self._refuse_twice([name for (name,) in repeated])
+            gone = [name for (name,) in manifests.execute(
+                "SELECT name FROM read_parquet(?) b WHERE NOT EXISTS "
+                "(SELECT 1 FROM read_parquet(?) r WHERE r.name = b.name)", [before, rendered]).fetchall()]
+            candidates = pa.table({"name": pa.array(list(twin_of), pa.string())})
+            manifests.register("candidates", candidates)
+            unds = manifests.execute("SELECT r.name, r.etag FROM read_parquet(?) r JOIN candidates c USING (name)",
+                                     [rendered]).fetchall()
         self.con.execute("BEGIN")
-        self._remove(gone.to_pylist())
+        self._remove(gone)
         # OR REPLACE: in a delta, X.und may be the tombstone that dropped it from the base.
         self.con.executemany(
             f"INSERT OR REPLACE INTO main.docs (name, body, etag) SELECT ?1, body, etag "
             f"FROM ({first(self.previous_layers, 'body, etag', '?2')}) "
             f"WHERE etag = ?3 AND ({first(self.layers, 'etag', '?1')}) IS NULL",
-            [(und, twin_of[und], etag) for und, etag in zip(unds.column("name").to_pylist(),
-                                                            unds.column("etag").to_pylist())])
+            [(und, twin_of[und], etag) for und, etag in unds])
         self.con.execute("COMMIT")
 
     def _remove(self, names: list[str]) -> None:
