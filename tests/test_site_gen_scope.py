@@ -170,3 +170,32 @@ def test_nothing_changed_renders_nothing(catalogue_dir: Path, release_settings, 
     assert again.scoped and again.documents - 10 <= again.unchanged < again.documents
     # Every template naming an entity kept all its documents without running its query.
     assert rendered and set(rendered) == {"none", "whole"} and rendered.count("none") > 40
+
+
+def test_a_renamed_film_reaches_its_people_only_through_their_credits(catalogue_dir: Path, release_settings,
+                                                                      built_pack: Path, tmp_path: Path, monkeypatch):
+    changed = tmp_path / "catalogue"
+    shutil.copytree(catalogue_dir, changed)
+    translations = pq.read_table(changed / "movie_translations.parquet")
+    film = translations.column("movie_id")[len(translations) // 2].as_py()
+    assert change_one_row(changed, "movie_translations") == "title"
+    credited = set(pq.read_table(changed / "cast.parquet", filters=[("movie_id", "=", film)]).column("person_id")
+                   .to_pylist()) | set(pq.read_table(changed / "crew.parquet", filters=[("movie_id", "=", film)])
+                                       .column("person_id").to_pylist())
+    assert credited
+    scopes: dict[tuple[str, int], list | None] = {}
+    plan = scope.plan_scope
+
+    def recorded(con, previous):
+        result = plan(con, previous)
+        if result:  # the rebuild, not the full build it is compared with
+            scopes.update({(kind, id_): templates for kind, id_, templates in con.execute(
+                "SELECT kind, id, templates FROM render_scope").fetchall()})
+        return result
+    monkeypatch.setattr(scope, "plan_scope", recorded)
+    again, _ = rebuild_equals_full_build(changed, release_settings, built_pack, tmp_path / "r")
+    assert again.scoped
+    assert scopes[("movie", film)] is None  # the film itself: every one of its documents
+    people = {id_: templates for (kind, id_), templates in scopes.items() if kind == "person"}
+    assert credited <= set(people)
+    assert all(templates and set(templates) <= set(scope.LINK_TEMPLATES["cast"]) for templates in people.values())
