@@ -174,6 +174,8 @@ _schemas = functools.cache(load_schemas)  # read once per process, not once per 
 
 def use_previous_manifest(con: duckdb.DuckDBPyConnection, manifest: Path) -> None:
     """Compare this build's documents with a previous release's manifest (`previous_etags`)."""
-    # One sorted table, not a view: each family's query joins only its own template's rows.
+    # One table, not a view: each family's query joins only its own template's rows, which the
+    # zonemaps find because a manifest is written template by template (insertion order is kept).
+    # Sorting it by name as well took 7 s of a 95 s rebuild at 100k movies.
     con.execute(f"CREATE OR REPLACE TEMP TABLE previous_etags AS "
-                f"SELECT template, name, etag FROM read_parquet('{manifest}') ORDER BY template, name")
+                f"SELECT template, name, etag FROM read_parquet('{manifest}')")

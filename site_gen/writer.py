@@ -46,6 +46,9 @@ from site_gen.documents import UNTRANSLATED
 _URI = re.compile(r"^/[A-Za-z0-9_./-]+$")
 _BAD_SEGMENT = r"/\.{0,2}(/|$)"  # an empty, '.' or '..' segment, as name_for() refuses
 BATCH_ROWS = 5_000
+# Manifest rows per Parquet row group: one per batch made 1,600 row groups at 100k movies and cost
+# 6.6 s of a 95 s rebuild.
+MANIFEST_ROWS = 250_000
 # Every rendered document's path template, name and content hash (before untranslated twins are
 # dropped), for the next build to compare against in DuckDB one template at a time.
 MANIFEST_NAME = "MANIFEST.parquet"
@@ -158,6 +161,7 @@ class Writer:
         self._names: list[str] = []
         self._etags: list[str] = []
         self._buffered = 0
+        self._manifest_rows = 0  # rows in _chunks
         self._documents = 0
         self._bytes = 0
         # A full build's untranslated variants (name, etag, bytes), for finish() to find the twins.
@@ -255,23 +259,25 @@ class Writer:
                                          schema=MANIFEST_SCHEMA))
             self._templates, self._names, self._etags = [], [], []
 
-    def _flush(self) -> None:
+    def _flush(self, final: bool = False) -> None:
         if self.updating:
             self.con.executemany("INSERT OR REPLACE INTO docs (name, body, etag) VALUES (?, ?, ?)", self._rows)
             self.con.executemany("INSERT INTO written VALUES (?)", [(row[0],) for row in self._rows])
         else:
             self.con.executemany("INSERT INTO docs VALUES (?, ?, ?)", self._rows)
         self._seal()
-        if self._chunks:
+        self._manifest_rows += self._buffered
+        if self._chunks and (self._manifest_rows >= MANIFEST_ROWS or final):
             self._manifest.write_table(pa.concat_tables(self._chunks))
+            self._chunks = []
+            self._manifest_rows = 0
         self._rows.clear()
-        self._chunks = []
         self._buffered = 0
 
     def finish(self) -> None:
         """Commit, index by name (refusing any name written twice), drop redundant untranslated
         variants, and count what is unchanged since `previous`."""
-        self._flush()
+        self._flush(final=True)
         self._manifest.close()
         self.con.execute("COMMIT")
         if self.updating:
