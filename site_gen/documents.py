@@ -75,6 +75,7 @@ def from_sql(con: duckdb.DuckDBPyConnection, template: str, sql_name: str,
 def from_query(con: duckdb.DuckDBPyConnection, template: str, query: str,
                checked: dict[str, str] | None = None) -> Documents:
     """Documents of the query text (see from_sql)."""
+    checked = checked or {}
 
     def batches(only_changed: bool = False) -> Iterator[pa.RecordBatch]:
         plan = scope.template_plan(con, template, query) if only_changed and scope.scoped(con) else "whole"
@@ -85,8 +86,8 @@ def from_query(con: duckdb.DuckDBPyConnection, template: str, query: str,
         schema = schema_for(template)
         doc_type = con.sql(f"SELECT doc FROM ({query})").types[0]  # bound, not run
         check_type(template, schema, doc_type)
-        _require_checked(con, template, checked or {})
-        valid = null_check(schema, doc_type, checked=frozenset(checked or {}))
+        _require_checked(con, template, checked)
+        valid = null_check(schema, doc_type, checked=frozenset(checked))
         hashed = (f"SELECT uri, doc, body, md5(body) AS etag "
                   f"FROM (SELECT uri, doc, encode(to_json(doc)) AS body FROM ({query}))")
         if only_changed:  # the previous manifest is sorted by template: its zonemaps skip the others
@@ -133,20 +134,24 @@ def checked_items(con: duckdb.DuckDBPyConnection, table: str, query: str,
                 check_value(template, f"{field}[]", item_schema, orjson.loads(invalid[0][0]))
         raise ValidationError(schemas[0][0], f"{schemas[0][1]}[]", "a non-finite number (compiled check)")
     con.execute(f"ALTER TABLE {table} DROP COLUMN valid")
-    con.execute("CREATE TEMP TABLE IF NOT EXISTS checked_parts (tbl VARCHAR, template VARCHAR, field VARCHAR)")
+    _checked_parts(con)
     con.execute("DELETE FROM checked_parts WHERE tbl = ?", [table])
     con.executemany("INSERT INTO checked_parts VALUES (?, ?, ?)", [(table, t, f) for t, f in uses])
+
+
+def _checked_parts(con: duckdb.DuckDBPyConnection) -> None:
+    """The temp table of which (template, property) each checked_items table was checked for."""
+    con.execute("CREATE TEMP TABLE IF NOT EXISTS checked_parts (tbl VARCHAR, template VARCHAR, field VARCHAR)")
 
 
 def _require_checked(con: duckdb.DuckDBPyConnection, template: str, checked: dict[str, str]) -> None:
     """Refuse a property declared checked whose items' table was not checked for this template."""
     if not checked:
         return
-    registered = con.execute("SELECT count(*) FROM duckdb_tables() WHERE table_name = 'checked_parts'").fetchall()
+    _checked_parts(con)
     for field, table in checked.items():
-        if not registered[0][0] or not con.execute(
-                "SELECT count(*) FROM checked_parts WHERE tbl = ? AND template = ? AND field = ?",
-                [table, template, field]).fetchall()[0][0]:
+        if not con.execute("SELECT count(*) FROM checked_parts WHERE tbl = ? AND template = ? AND field = ?",
+                           [table, template, field]).fetchall()[0][0]:
             raise ValidationError(template, field, f"{table} was not checked for this property (checked_items)")
 
 

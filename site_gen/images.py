@@ -193,8 +193,8 @@ def image_kinds(con, present: str | None = None) -> dict[str, str]:
             selects.append(f"SELECT file_path AS path, {kind} AS kind FROM {quoted}")
     if not selects:
         return {}
-    only_present = f" AND name IN (SELECT name FROM {present})" if present else ""
+    only_present = f"WHERE name IN (SELECT name FROM {present}) " if present else ""
     found = con.sql(f"SELECT name, last(kind ORDER BY kind) AS kind FROM ("
                     f"SELECT ltrim(path, '/') AS name, kind FROM ({' UNION '.join(selects)}) WHERE path <> '') "
-                    f"WHERE name IS NOT NULL{only_present} GROUP BY name ORDER BY name").to_arrow_table()
+                    f"{only_present}GROUP BY name ORDER BY name").to_arrow_table()
     return dict(zip(found.column("name").to_pylist(), found.column("kind").to_pylist()))

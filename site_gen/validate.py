@@ -182,14 +182,19 @@ def compile_schema(schema: dict[str, Any]) -> Checker:
     return check_document
 
 
+def join_path(path: str, part: str) -> str:
+    """A JSON path one step further down: `cast[].id`, `results[]`."""
+    if not path or not part:
+        return path or part
+    return f"{path}{part}" if part.startswith("[") else f"{path}.{part}"
+
+
 def check_value(where: str, path: str, schema: dict[str, Any], value: Any) -> None:
     """Raise ValidationError (at `where`, the JSON path under `path`) unless value fits the schema."""
     try:
         compile_schema(schema)(value)
     except _Violation as exc:
-        inner = _format_path(exc.parts)
-        raise ValidationError(where, path + ("" if not inner else inner if inner.startswith("[") else "." + inner),
-                              exc.reason) from None
+        raise ValidationError(where, join_path(path, _format_path(exc.parts)), exc.reason) from None
 
 
 def load_schemas(path: Path = SCHEMA_FILE) -> dict[str, Any]:

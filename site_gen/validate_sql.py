@@ -23,7 +23,7 @@ from typing import Any
 
 from duckdb.sqltypes import DuckDBPyType
 
-from site_gen.validate import NULLABLE, ValidationError
+from site_gen.validate import NULLABLE, ValidationError, join_path
 
 # DuckDB type ids that to_json writes as each JSON Schema type.
 _INTEGERS = frozenset({"tinyint", "smallint", "integer", "bigint", "hugeint",
@@ -56,10 +56,6 @@ def _children(sql_type: DuckDBPyType) -> dict[str, DuckDBPyType]:
     return dict(sql_type.children)
 
 
-def _join(path: str, part: str) -> str:
-    return part if not path else (f"{path}{part}" if part.startswith("[") else f"{path}.{part}")
-
-
 def _nullable(name: str, schema: dict[str, Any]) -> bool:
     return name in NULLABLE or schema.get("nullable") is True
 
@@ -77,22 +73,22 @@ def check_type(template: str, schema: dict[str, Any], sql_type: DuckDBPyType, pa
     if kind == "object" and schema.get("properties"):
         if sql_type.id == "map":  # keyed by data (certifications by country): keys are checked per row
             for name, sub in schema["properties"].items():
-                check_type(template, sub, _children(sql_type)["value"], _join(path, name))
+                check_type(template, sub, _children(sql_type)["value"], join_path(path, name))
             return
         fields = _children(sql_type)
         for name, sub in schema["properties"].items():
             if name not in fields:
-                raise ValidationError(template, _join(path, name), "missing property")
-            check_type(template, sub, fields[name], _join(path, name))
+                raise ValidationError(template, join_path(path, name), "missing property")
+            check_type(template, sub, fields[name], join_path(path, name))
     elif kind == "array" and "items" in schema:
-        check_type(template, schema["items"], _children(sql_type)["child"], _join(path, "[]"))
+        check_type(template, schema["items"], _children(sql_type)["child"], join_path(path, "[]"))
     elif kind == "object" and isinstance(schema.get("additionalProperties"), dict):
         values = schema["additionalProperties"]
         if sql_type.id == "map":
-            check_type(template, values, _children(sql_type)["value"], _join(path, "*"))
+            check_type(template, values, _children(sql_type)["value"], join_path(path, "*"))
         else:
             for name, field in _children(sql_type).items():
-                check_type(template, values, field, _join(path, name))
+                check_type(template, values, field, join_path(path, name))
 
 
 def null_check(schema: dict[str, Any], sql_type: DuckDBPyType, expr: str = "doc",

@@ -161,7 +161,6 @@ class Writer:
         self._names: list[str] = []
         self._etags: list[str] = []
         self._buffered = 0
-        self._manifest_rows = 0  # rows in _chunks
         self._documents = 0
         self._bytes = 0
         # A full build's untranslated variants (name, etag, bytes), for finish() to find the twins.
@@ -224,13 +223,13 @@ class Writer:
 
     def _add(self, template: str, names: list[str], bodies: list[bytes | None], etags: list[str]) -> None:
         """Buffer rows (a None body: unchanged, only its name and etag are recorded); flush when full."""
-        self._rows.extend(row for row in zip(names, bodies, etags) if row[1] is not None)
-        self._bytes += sum(len(body) for body in bodies if body is not None)
-        present = [(name, etag, len(body)) for name, body, etag in zip(names, bodies, etags) if body is not None]
+        present = [row for row in zip(names, bodies, etags) if row[1] is not None]
+        self._rows.extend(present)
+        self._bytes += sum(len(body) for _, body, _ in present)
         if present:
-            columns = list(zip(*present))
-            self._note_und(pa.array(columns[0], pa.string()), pa.array(columns[1], pa.string()),
-                           pa.array(columns[2], pa.int64()))
+            self._note_und(pa.array([name for name, _, _ in present], pa.string()),
+                           pa.array([etag for _, _, etag in present], pa.string()),
+                           pa.array([len(body) for _, body, _ in present], pa.int64()))
         self._templates.extend([template] * len(names))
         self._names.extend(names)
         self._etags.extend(etags)
@@ -266,11 +265,9 @@ class Writer:
         else:
             self.con.executemany("INSERT INTO docs VALUES (?, ?, ?)", self._rows)
         self._seal()
-        self._manifest_rows += self._buffered
-        if self._chunks and (self._manifest_rows >= MANIFEST_ROWS or final):
+        if self._chunks and (final or sum(chunk.num_rows for chunk in self._chunks) >= MANIFEST_ROWS):
             self._manifest.write_table(pa.concat_tables(self._chunks))
             self._chunks = []
-            self._manifest_rows = 0
         self._rows.clear()
         self._buffered = 0
 
