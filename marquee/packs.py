@@ -11,6 +11,13 @@ One table, `docs(name, body, etag)`, with a unique index `docs_name` on name:
 - `body` the JSON bytes, never compressed (nginx gzips on the fly, level 1);
 - `etag` the MD5 hex of the body (a content hash, not a security one): an unchanged document keeps its ETag across releases.
 
+A composite document (a list whose items are other documents) is stored as a skeleton: each of its
+items is `{"\u0001":"movie/603"}`, or `{"\u0001":"movie/603","character":…}` with the entry's own
+fields, and is read with the item document `_items/movie/603.json` spliced in (`assemble`), its own
+fields appended. A film listed in 40 similar lists and the credits of its people is then one row to
+rewrite when its title changes, not 40 lists. No JSON body can hold that key otherwise: it is not a
+property of any schema. Names under `_items/` are not under `3/`, so no request path reaches them.
+
 A rebuild (site_gen/writer.py) does not copy the previous release's pack (16 GB at 100k movies,
 about 3 minutes): its `documents.sqlite` is a delta, marked by DELTA_APPLICATION_ID in the SQLite
 header, holding only the documents that differ from its base, and a row with a NULL body (and
@@ -26,8 +33,10 @@ for writing at all).
 from __future__ import annotations
 
 import hashlib
+import re
 import sqlite3
 from pathlib import Path
+from typing import Callable
 from urllib.parse import quote
 
 PACK_NAME = "documents.sqlite"
@@ -35,6 +44,30 @@ BASE_NAME = "base.sqlite"
 PAGE_SIZE = 16384  # fewer, fuller pages than 4 KB for bodies of 1 to 15 KB (measured: 1.17 vs 1.21 of data)
 # `PRAGMA application_id` of a delta pack ("MQdl"): readers must not take a delta for a whole release.
 DELTA_APPLICATION_ID = 0x4D51646C
+ITEMS = "_items/"  # where the items of composite documents live (nginx/lua/marquee_docs.lua: the same)
+COMPOSITE_MARK = b'{"\\u0001":"'
+# One item reference: its name under ITEMS, then `}` (the item alone) or `,` (the entry's own fields follow).
+_REFERENCE = re.compile(rb'\{"\\u0001":"([A-Za-z0-9_/]+)"([,}])')
+
+
+class MissingItem(LookupError):
+    """A composite document names an item the release does not have (a broken release)."""
+
+
+def assemble(body: bytes, item: Callable[[str], bytes | None]) -> bytes:
+    """`body` with its item references replaced by the items (`item(name)` reads a release
+    document); a body without references is returned as it is."""
+    if COMPOSITE_MARK not in body:
+        return body
+
+    def splice(match: re.Match) -> bytes:
+        name = ITEMS + match.group(1).decode() + ".json"
+        found = item(name)
+        if found is None:
+            raise MissingItem(name)
+        return found if match.group(2) == b"}" else found[:-1] + b","
+
+    return _REFERENCE.sub(splice, body)
 
 
 def pack_path(release: Path | str) -> Path:
@@ -123,11 +156,23 @@ class Pack:
         self._body = first(layers, "body")
         self._etag = first(layers, "etag")
 
-    def get(self, name: str) -> bytes | None:
+    def raw(self, name: str) -> bytes | None:
+        """The row's body as stored: a composite document's skeleton, not the document."""
         row = self.con.execute(self._body, (name,)).fetchone()
         return None if row is None or row[0] is None else bytes(row[0])
 
+    def get(self, name: str) -> bytes | None:
+        """The document as served: a composite's items spliced in; None for a composite naming a
+        missing item (a broken release), as nginx answers it."""
+        body = self.raw(name)
+        try:
+            return None if body is None else assemble(body, self.raw)
+        except MissingItem:
+            return None
+
     def etag(self, name: str) -> str | None:
+        """The row's ETag as stored, the one a rebuild keeps it by. A composite's is its skeleton's:
+        the ETag served with it is the hash of the assembled bytes (etag_of(get(name)))."""
         row = self.con.execute(self._etag, (name,)).fetchone()
         return None if row is None else row[0]
 

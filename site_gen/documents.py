@@ -77,19 +77,44 @@ def from_query(con: duckdb.DuckDBPyConnection, template: str, query: str,
     """Documents of the query text (see from_sql)."""
     checked = checked or {}
 
+    def rendered() -> tuple[str, str]:
+        schema = schema_for(template)
+        doc_type = con.sql(f"SELECT doc FROM ({query})").types[0]  # bound, not run
+        check_type(template, schema, doc_type)
+        _require_checked(con, template, checked)
+        valid = null_check(schema, doc_type, checked=frozenset(checked))
+        return (f"SELECT uri, doc, body, md5(body) AS etag "
+                f"FROM (SELECT uri, doc, encode(to_json(doc)) AS body FROM ({query}))"), valid
+
+    return Documents(template, _batches(con, template, query, rendered))
+
+
+def from_items(con: duckdb.DuckDBPyConnection, template: str, table: str, query: str) -> Documents:
+    """The items of composite documents (marquee/packs.py) as documents of their own: `query` selects
+    uri (`/_items/movie/603`) and json from `table`, a checked_items table, whose items were checked
+    against every template that splices them. A composite lists them with item_ref()."""
+
+    def rendered() -> tuple[str, str]:
+        _checked_parts(con)
+        if not con.execute("SELECT count(*) FROM checked_parts WHERE tbl = ?", [table]).fetchall()[0][0]:
+            raise ValidationError(template, "", f"{table} is not a checked_items table")
+        return f"SELECT uri, body, md5(body) AS etag FROM (SELECT uri, encode(json) AS body FROM ({query}))", "true"
+
+    return Documents(template, _batches(con, template, query, rendered))
+
+
+def _batches(con: duckdb.DuckDBPyConnection, template: str, query: str,
+             rendered: Callable[[], tuple[str, str]]) -> Callable[..., Iterator[pa.RecordBatch]]:
+    """The Documents.batches of a template whose SQL `rendered()` gives when it is written: the
+    hashed rows (uri, body, etag, ...) and the check of a row (SQL over those columns)."""
+
     def batches(only_changed: bool = False) -> Iterator[pa.RecordBatch]:
         plan = scope.template_plan(con, template, query) if only_changed and scope.scoped(con) else "whole"
         if plan == "none":  # nothing of its kind changed: every previous document is kept, unrendered
             yield from con.sql(scope.kept_sql(template, plan)).to_arrow_reader(BATCH_ROWS)
             return
         con.execute("SET VARIABLE scope_template = ?", [template])  # which entities in_scope() admits
-        schema = schema_for(template)
-        doc_type = con.sql(f"SELECT doc FROM ({query})").types[0]  # bound, not run
-        check_type(template, schema, doc_type)
-        _require_checked(con, template, checked)
-        valid = null_check(schema, doc_type, checked=frozenset(checked))
-        hashed = (f"SELECT uri, doc, body, md5(body) AS etag "
-                  f"FROM (SELECT uri, doc, encode(to_json(doc)) AS body FROM ({query}))")
+        hashed, valid = rendered()
         if only_changed:  # the previous manifest is sorted by template: its zonemaps skip the others
             sql = (f"SELECT uri, CASE WHEN changed THEN body END AS body, etag, "
                    f"CASE WHEN changed THEN {valid} ELSE true END AS valid FROM ("
@@ -102,7 +127,14 @@ def from_query(con: duckdb.DuckDBPyConnection, template: str, query: str,
             sql = f"SELECT uri, body, etag, {valid} AS valid FROM ({hashed})"
         yield from con.sql(sql).to_arrow_reader(BATCH_ROWS)
 
-    return Documents(template, batches)
+    return batches
+
+
+def create_item_ref(con: duckdb.DuckDBPyConnection) -> None:
+    """The SQL macro item_ref(kind, id): a composite document's reference to the item document
+    `_items/{kind}/{id}` (marquee/packs.py `assemble`), valid JSON for the checks and to_json."""
+    con.execute("CREATE OR REPLACE TEMP MACRO item_ref(kind, id) AS "
+                "CAST('{\"\\u0001\":\"' || kind || '/' || id || '\"}' AS VARCHAR)")
 
 
 def checked_items(con: duckdb.DuckDBPyConnection, table: str, query: str,

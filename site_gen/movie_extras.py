@@ -12,7 +12,7 @@ from __future__ import annotations
 import duckdb
 
 from marquee.settings import Settings
-from site_gen.documents import Documents, checked_items, from_sql, load_sql
+from site_gen.documents import Documents, checked_items, from_items, from_sql, load_sql
 
 MOVIE = "/3/movie/{movie_id}"
 # (path template, SQL file) in rendering order.
@@ -36,8 +36,11 @@ DOCUMENTS: tuple[tuple[str, str], ...] = (
     ("/3/watch/providers/regions", "movie_watch_provider_regions.sql"),
 )
 
-# Lists of movie_list_results items, spliced as checked JSON (documents.checked_items).
+# Lists of movie_list_results items (documents.checked_items), stored as composite documents: each
+# item is the document ITEM, referenced with item_ref('movie', id) and spliced when served
+# (marquee/packs.py). A renamed film rewrites its item, not the ~40 lists that show it.
 LISTS = (MOVIE + "/recommendations", MOVIE + "/similar", "/3/keyword/{keyword_id}/movies")
+ITEM = "/_items/movie/{movie_id}"
 
 
 def collect(con: duckdb.DuckDBPyConnection, settings: Settings) -> list[Documents]:
@@ -46,5 +49,7 @@ def collect(con: duckdb.DuckDBPyConnection, settings: Settings) -> list[Document
     checked_items(con, "movie_list_results", load_sql("movie_list_results.sql"),
                   tuple((template, "results") for template in LISTS))
     con.execute(load_sql("movie_related_page.sql"))
-    return [from_sql(con, template, sql, {"results": "movie_list_results"} if template in LISTS else None)
-            for template, sql in DOCUMENTS]
+    items = from_items(con, ITEM, "movie_list_results", "SELECT '/_items/movie/' || id AS uri, json "
+                       "FROM movie_list_results WHERE in_scope('movie', id)")
+    return [items] + [from_sql(con, template, sql, {"results": "movie_list_results"} if template in LISTS else None)
+                      for template, sql in DOCUMENTS]

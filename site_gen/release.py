@@ -35,7 +35,7 @@ from site_gen import movie_extras
 from site_gen import images
 from site_gen import episode, season, tv
 from site_gen import scope
-from site_gen.documents import Documents, load_sql, use_previous_manifest
+from site_gen.documents import Documents, create_item_ref, load_sql, use_previous_manifest
 from site_gen.validate import ValidationError, Validator
 from site_gen.writer import Writer, previous_manifest
 
@@ -128,6 +128,7 @@ def start_image_sync(con: duckdb.DuckDBPyConnection, catalogue_dir: Path, settin
 def collect(con: duckdb.DuckDBPyConnection, settings: Settings) -> list[Documents]:
     """Phase one: every family's documents, computed but not yet written."""
     languages.prepare(con, settings)  # render_variants, and the default language for single-language SQL
+    create_item_ref(con)
     return [documents for family in FAMILIES for documents in family.collect(con, settings)]
 
 

@@ -50,15 +50,17 @@ TABLE_KEY_COLUMNS: dict[tuple[str, str], str] = {
 # similar and recommended lists show other films, which show nothing of the film: a row neither
 # changes the listed film nor puts it in scope when the listing film changes.
 ONE_WAY: frozenset[tuple[str, str]] = frozenset({("movie_related", "other_id")})
-# Links that reach only some templates (of either kind the table links): a film listed in another's
-# similar list changes that list, not the other film's details or credits. A credit shows the
+# Links that reach only some templates (of either kind the table links), or none. A film's similar
+# and recommended lists are composites (marquee/packs.py): they hold a reference to each film's item
+# document, which changes with the film, so a listed film reaches no list; the list changes with its
+# movie_related rows, which count for the listing film. A credit shows the
 # film in its person's movie and combined credits and the person in the film's credits; a renamed
 # film leaves its people's details, images and translations as they were (at 100k movies, 887
 # renamed films reach 15k people: their ~1M other person documents were rendered for nothing).
 _CREDIT_TEMPLATES = ("/3/movie/{movie_id}/credits", "/3/person/{person_id}/movie_credits",
                      "/3/person/{person_id}/combined_credits")
 LINK_TEMPLATES: dict[str, tuple[str, ...]] = {
-    "movie_related": ("/3/movie/{movie_id}/similar", "/3/movie/{movie_id}/recommendations"),
+    "movie_related": (),
     "cast": _CREDIT_TEMPLATES,
     "crew": _CREDIT_TEMPLATES,
 }
@@ -182,6 +184,8 @@ def plan_scope(con: duckdb.DuckDBPyConnection, previous: Path | None) -> bool:
     for table, columns in key_columns(con, tables).items():
         quoted = _identifier(table)
         named = [(column, kind) for column, kind in columns if kind != "owner"]
+        if LINK_TEMPLATES.get(table) == ():  # its links reach no template
+            continue
         for column, kind in named:
             for other, other_kind in named:
                 if other != column and (table, column) not in ONE_WAY:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import orjson
 
-from marquee.packs import Pack
+from marquee.packs import Pack, assemble
 from site_gen.writer import Writer
 
 _packed = itertools.count()
@@ -51,6 +51,7 @@ def unpacked(release: Path) -> Path:
         tree = Path(tempfile.mkdtemp(prefix=f"unpacked-{real.name}-"))
         with Pack(real) as pack:
             for name, body in pack.con.execute("SELECT name, body FROM docs"):
+                body = assemble(bytes(body), pack.raw)  # as served: a composite's items spliced in
                 path = tree / name
                 path.parent.mkdir(parents=True, exist_ok=True)
                 path.write_bytes(body)

@@ -54,6 +54,7 @@ local opened = {}
 -- own folder, so an entry never goes stale.
 local cache
 local ABSENT = {}
+local ITEMS = "_items/"  -- marquee/packs.py's ITEMS
 
 function M.init(config)
     conf = config
@@ -155,6 +156,41 @@ function M.suffixes(var)
     return list
 end
 
+-- A composite document's items (marquee/packs.py `assemble`): each `{"\u0001":"movie/603"}` is the
+-- item `_items/movie/603.json`, and `{"\u0001":"movie/603",` the item with the entry's own fields
+-- after its own. The items are cached like documents: the same hot titles fill many lists.
+local MARK = '{"\\u0001":"'
+local REFERENCE = '{"\\u0001":"([%w_/]+)"([,}])'
+
+local function item(root, ref)
+    local key = root .. "|" .. ITEMS .. ref
+    local entry = cache:get(key)
+    if entry == nil then
+        local body = M.get(root, ITEMS .. ref .. ".json")
+        entry = body or ABSENT
+        cache:set(key, entry)
+    end
+    if entry == ABSENT then return nil end
+    return entry
+end
+
+-- The assembled body, or nil when an item is missing (a broken release: answered as absent).
+local function assemble(root, body)
+    local pieces, n, at = {}, 0, 1
+    while true do
+        local first, last, ref, after = find(body, REFERENCE, at)
+        if first == nil then break end
+        local part = item(root, ref)
+        if part == nil then return nil end
+        pieces[n + 1] = sub(body, at, first - 1)
+        pieces[n + 2] = after == "}" and part or sub(part, 1, -2) .. ","
+        n = n + 2
+        at = last + 1
+    end
+    pieces[n + 1] = sub(body, at)
+    return table.concat(pieces)
+end
+
 -- The first candidate of `uri` (`/3/movie/603`) that exists: body, etag.
 function M.document(root, uri, tries)
     for i = 1, #tries do
@@ -162,6 +198,10 @@ function M.document(root, uri, tries)
         local entry = cache:get(key)
         if entry == nil then
             local body, etag = M.get(root, sub(uri, 2) .. tries[i] .. ".json")
+            if body and find(body, MARK, 1, true) then
+                body = assemble(root, body)
+                etag = body and ngx.md5(body)  -- changes with the items, as the stored one would not
+            end
             entry = body and {body, etag} or ABSENT
             cache:set(key, entry)
         end

@@ -1,6 +1,7 @@
 -- /3/keyword/{keyword_id}/movies: the keyword's films, most popular first (keyword_movie_ranks),
 -- 20 a page; page 1 at the plain uri, pages 2-5 at `.page2`... Only the 5 rendered pages (100 films)
--- are counted in total_results / total_pages, so every page a client is told about exists.
+-- are counted in total_results / total_pages, so every page a client is told about exists. Each
+-- film is a reference to its item document (item_ref; see movie_related_page.sql).
 WITH counted AS (
     SELECT k.id AS keyword_id, least(count(r.movie_id), 100) AS total
     FROM keywords k LEFT JOIN keyword_movie_ranks r ON r.keyword_id = k.id
@@ -12,7 +13,7 @@ pages AS (
     WHERE p.page = 1 OR (p.page - 1) * 20 < c.total
 ),
 page_results AS (
-    SELECT r.keyword_id, r.ord // 20 + 1 AS page, string_agg(l.json, ',' ORDER BY r.ord) AS results
+    SELECT r.keyword_id, r.ord // 20 + 1 AS page, string_agg(item_ref('movie', l.id), ',' ORDER BY r.ord) AS results
     FROM keyword_movie_ranks r JOIN movie_list_results l ON l.id = r.movie_id
     WHERE r.ord < 100
     GROUP BY r.keyword_id, r.ord // 20 + 1

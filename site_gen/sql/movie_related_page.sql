@@ -1,6 +1,7 @@
 -- A table macro for /3/movie/{movie_id}/similar and /recommendations (`which`): up to 20 films from
--- movie_related (032_movie_derived.sql) as movie_list_results items, page 1 only. The items are
--- spliced as JSON text, serialised and checked once per film (documents.checked_items). TMDB's body
+-- movie_related (032_movie_derived.sql) as movie_list_results items, page 1 only. The document is a
+-- composite: each item is a reference (item_ref) to the film's item document, serialised and checked
+-- once per film (documents.checked_items) and spliced when served (marquee/packs.py). TMDB's body
 -- has no "id"; ours leads with it so the edge can splice append_to_response.
 CREATE OR REPLACE TEMP MACRO movie_related_page(which) AS TABLE
 SELECT
@@ -14,7 +15,8 @@ SELECT
     }) AS doc
 FROM movies m
 LEFT JOIN (
-    SELECT rel.movie_id, string_agg(l.json, ',' ORDER BY rel.ord) AS results, count(*) AS total
+    SELECT rel.movie_id, string_agg(item_ref('movie', rel.other_id), ',' ORDER BY rel.ord) AS results,
+           count(*) AS total
     FROM movie_related rel JOIN movie_list_results l ON l.id = rel.other_id
     WHERE rel.kind = which AND in_scope('movie', rel.movie_id)
     GROUP BY rel.movie_id

@@ -3,11 +3,12 @@ packs while serving, methods, and the edge reading the same pack."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 
 import pytest
 
-from marquee.packs import BASE_NAME, PACK_NAME, Pack
+from marquee.packs import BASE_NAME, PACK_NAME, Pack, etag_of
 from site_gen import writer as writer_module
 from site_gen.writer import Writer
 from tests.e2e.conftest import assert_tmdb_error
@@ -127,3 +128,61 @@ def test_delta_releases_serve_through_to_their_base_and_leave_it_as_it_was(packs
         by_edge = get("/3/movie/7", append_to_response="trailers,credits")  # the edge's Pack reads the delta too
         assert by_edge.status_code == 200, by_edge.text
         assert by_edge.json()["title"] == title and by_edge.json()["credits"]["cast"] == [{"name": cast}]
+
+
+def composite_release(folder, title: str, previous=None):
+    """/3/movie/7/similar as a composite (marquee/packs.py): two references to /_items/movie/9, the
+    second with an entry field of its own, and /3/movie/8/similar naming an item that is missing."""
+    documents = {
+        "/3/configuration": {"images": {}, "change_keys": []},
+        "/3/movie/7": {"id": 7, "title": "Seven", "overview": ""},
+        "/3/movie/7/similar": b'{"id":7,"page":1,"results":[{"\\u0001":"movie/9"},'
+                              b'{"\\u0001":"movie/9","character":"Nine"}],"total_pages":1,"total_results":2}',
+        "/3/movie/8/similar": b'{"id":8,"page":1,"results":[{"\\u0001":"movie/404"}]}',
+    }
+    writer = Writer(folder, previous=previous)
+    with Pack(previous or folder.parent) if previous else contextlib.nullcontext() as old:
+        for uri, document in documents.items():  # unchanged in an update: kept by their ETag
+            writer.write(uri, *((None, old.etag(uri[1:] + ".json")) if old else (document,)))
+    writer.write("/_items/movie/9", {"id": 9, "title": title})
+    writer.finish()
+    (folder / "BUILD").write_text(folder.name + "\n")
+    return folder
+
+
+def test_composite_documents_are_served_with_their_items_spliced(packs_api, tmp_path_factory, monkeypatch):
+    api, _ = packs_api
+    monkeypatch.setattr(writer_module, "COMPACT_FRACTION", 100.0)
+    base = tmp_path_factory.mktemp("composites")
+    first = composite_release(base / "first", "Nine")
+    second = composite_release(base / "second", "Nove", previous=first)  # only the item is rewritten
+    with Pack(second) as pack:
+        assert pack.con.execute("SELECT count(*) FROM main.docs").fetchone()[0] == 1
+    etags = set()
+    for step, (release, title) in enumerate([(first, "Nine"), (second, "Nove")]):
+        key = api.account(f"composite-{step}", "pro")
+        point_current(api.settings, release)
+        for _ in range(2):  # reach both workers
+            response = api.client.get("/3/movie/7/similar", params={"api_key": key})
+            assert response.status_code == 200
+            assert response.json()["results"] == [{"id": 9, "title": title},
+                                                  {"id": 9, "title": title, "character": "Nine"}]
+            etag = response.headers["etag"]
+            assert etag == '"' + etag_of(response.content) + '"'  # the assembled bytes', not the skeleton's
+            assert api.client.get("/3/movie/7/similar", params={"api_key": key},
+                                  headers={"If-None-Match": etag}).status_code == 304
+            with Pack(release) as pack:
+                assert response.content == pack.get("3/movie/7/similar.json")
+                assert pack.etag("3/movie/7/similar.json") == etag_of(pack.raw("3/movie/7/similar.json"))
+        etags.add(etag)
+        spliced = api.client.get("/3/movie/7", params={"api_key": key, "append_to_response": "similar"}).json()
+        assert spliced["similar"]["results"][1] == {"id": 9, "title": title, "character": "Nine"}
+        by_edge = api.client.get("/3/movie/7", params={"api_key": key, "append_to_response": "trailers,similar"})
+        assert by_edge.status_code == 200 and by_edge.json()["similar"] == spliced["similar"]  # the edge's Pack
+        # A reference to a missing item is a broken document: absent, never a half-spliced body or a 500.
+        with Pack(release) as pack:
+            assert pack.get("3/movie/8/similar.json") is None and pack.raw("3/movie/8/similar.json") is not None
+        assert_tmdb_error(api.client.get("/3/movie/8/similar", params={"api_key": key}), 404, 34)
+        for path in ("/3/_items/movie/9", "/_items/movie/9", "/3/../_items/movie/9"):  # items have no path
+            assert api.client.get(path, params={"api_key": key}).status_code == 404
+    assert len(etags) == 2
