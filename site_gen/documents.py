@@ -55,7 +55,7 @@ def set_language(con: duckdb.DuckDBPyConnection, language: str = "en-US") -> Non
 
 
 def from_sql(con: duckdb.DuckDBPyConnection, template: str, sql_name: str,
-             checked: dict[str, str] | None = None) -> Documents:
+             checked: dict[str, str | tuple[str, ...]] | None = None) -> Documents:
     """sql_name (a SELECT of uri and doc, the document as one typed STRUCT), run when written.
 
     The query runs on `con` itself, not a cursor: temp tables, macros and variables the family set
@@ -73,7 +73,7 @@ def from_sql(con: duckdb.DuckDBPyConnection, template: str, sql_name: str,
 
 
 def from_query(con: duckdb.DuckDBPyConnection, template: str, query: str,
-               checked: dict[str, str] | None = None) -> Documents:
+               checked: dict[str, str | tuple[str, ...]] | None = None) -> Documents:
     """Documents of the query text (see from_sql)."""
     checked = checked or {}
 
@@ -138,53 +138,137 @@ def create_item_ref(con: duckdb.DuckDBPyConnection) -> None:
 
 
 def checked_items(con: duckdb.DuckDBPyConnection, table: str, query: str,
-                  uses: tuple[tuple[str, str], ...]) -> None:
+                  uses: tuple[tuple[str, str], ...], parts: tuple[tuple[str, str], ...] = ()) -> None:
     """Serialise every row's `item` (a typed STRUCT) once, into the temp table `table`: the query's
     other columns and `json`, the item's JSON text.
 
     For lists that repeat the same items across many documents: each film is an item of ~40 similar
-    and recommendation lists. Aggregating the items' text and splicing it as a JSON property costs
-    ~0.6 of aggregating and serialising the structs in every document. `uses` lists the (template,
-    top-level array property) the items are spliced into; each item is checked against the item
-    schema of every use, by the same rule as a document (its type when bound, then its nulls in SQL),
-    and one invalid item stops the build, as an invalid document would. from_query's `checked` then
-    accepts only a table checked for its template."""
+    and recommendation lists. `uses` lists the (template, top-level array property) the items make
+    whole; `parts` those whose entries add fields of their own (a film's item in a person's credits,
+    the credit's character and job added by checked_entries): there the item is checked against the
+    properties it has. Each item is checked against the item schema of every use, by the same rule
+    as a document (its type when bound, then its nulls in SQL), and one invalid item stops the build,
+    as an invalid document would. from_query's `checked` then accepts only a table checked for its
+    template."""
     item_type = con.sql(f"SELECT item FROM ({query})").types[0]  # bound, not run
-    schemas = []
-    for template, field in uses:
+    fields = set(_children_names(item_type))
+    checks = []
+    for template, field in (*uses, *parts):
         item_schema = schema_for(template)["properties"][field]["items"]
-        check_type(template, item_schema, item_type, f"{field}[]")
-        if item_schema not in [s for _, _, s in schemas]:
-            schemas.append((template, field, item_schema))
-    valid = " AND ".join(null_check(s, item_type, "item") for _, _, s in schemas)
-    con.execute(f"CREATE OR REPLACE TEMP TABLE {table} AS "
-                f"SELECT * EXCLUDE (item), to_json(item)::VARCHAR AS json, {valid} AS valid FROM ({query})")
-    invalid = con.execute(f"SELECT json FROM {table} WHERE NOT valid LIMIT 1").fetchall()
-    if invalid:  # validated again in Python for the path and reason (a non-finite number is not JSON)
-        for template, field, item_schema in schemas:
-            with contextlib.suppress(orjson.JSONDecodeError):
-                check_value(template, f"{field}[]", item_schema, orjson.loads(invalid[0][0]))
-        raise ValidationError(schemas[0][0], f"{schemas[0][1]}[]", "a non-finite number (compiled check)")
+        if (template, field) in parts:
+            item_schema = _restricted(item_schema, fields)
+        checks.append((template, field, item_schema))
+    con.execute(f"CREATE OR REPLACE TEMP TABLE {table} AS SELECT * EXCLUDE (item), to_json(item)::VARCHAR AS json, "
+                f"{_checked_json('item', item_type, checks)} AS valid FROM ({query})")
+    _refuse_invalid(con, table, checks)
+    _record_checked(con, table, [(t, f, sorted(set(schema_for(t)["properties"][f]["items"]["properties"]) & fields),
+                                  (t, f) not in parts) for t, f in (*uses, *parts)])
+
+
+def checked_entries(con: duckdb.DuckDBPyConnection, table: str, query: str, items: str,
+                    columns: dict[str, tuple[tuple[str, str], ...]]) -> None:
+    """Entries of composite lists whose items add fields of their own: the temp table `table` holds
+    the query's rows with each struct column named in `columns` serialised as an entry,
+    `{"\\u0001":"movie/603",` + the struct's fields (marquee/packs.py splices the item `ref` names
+    before them), and the query's other columns except `ref`.
+
+    Each column is checked for its uses (template, array property): the properties the item table
+    `items` was checked for (checked_items' `parts`) plus the struct's must be every property of the
+    item schema, none twice, and the struct is checked against the rest as a document would be."""
+    types = dict(zip(con.sql(f"SELECT * FROM ({query})").columns, con.sql(f"SELECT * FROM ({query})").types))
+    serialised, checks_sql, records, all_checks = [], [], [], []
+    for column, uses in columns.items():
+        extra = set(_children_names(types[column]))
+        checks = []
+        for template, field in uses:
+            item_schema = schema_for(template)["properties"][field]["items"]
+            covered = _covered(con, items, template, field)
+            if covered & extra:
+                raise ValidationError(template, f"{field}[]", f"{sorted(covered & extra)} both in {items} and the entry")
+            rest = _restricted(item_schema, set(item_schema["properties"]) - covered)
+            checks.append((template, field, rest))
+            records.append((template, field, sorted(set(item_schema["properties"])), True))
+        serialised.append(f"'{{\"\\u0001\":\"' || ref || '\",' || substr(to_json({column})::VARCHAR, 2) AS {column}")
+        checks_sql.append(_checked_json(column, types[column], checks))
+        all_checks += checks
+    con.execute(f"CREATE OR REPLACE TEMP TABLE {table} AS SELECT * EXCLUDE (ref, {', '.join(columns)}), "
+                f"{', '.join(serialised)}, {' AND '.join(checks_sql)} AS valid FROM ({query})")
+    _refuse_invalid(con, table, all_checks, columns=tuple(columns))
+    _record_checked(con, table, records)
+
+
+def _children_names(sql_type: Any) -> list[str]:
+    return [name for name, _ in sql_type.children]
+
+
+def _restricted(schema: dict[str, Any], names: set[str]) -> dict[str, Any]:
+    """The object schema with only the properties in `names`."""
+    restricted = {**schema, "properties": {k: v for k, v in schema["properties"].items() if k in names}}
+    if "required" in schema:
+        restricted["required"] = [name for name in schema["required"] if name in names]
+    return restricted
+
+
+def _checked_json(expr: str, sql_type: Any, checks: list[tuple[str, str, dict[str, Any]]]) -> str:
+    """SQL: `expr` has every checked property's type (checked now, when bound) and no forbidden null."""
+    distinct: list[dict[str, Any]] = []
+    for template, field, schema in checks:
+        check_type(template, schema, sql_type, f"{field}[]")
+        if schema not in distinct:
+            distinct.append(schema)
+    return " AND ".join(null_check(schema, sql_type, expr) for schema in distinct)
+
+
+def _refuse_invalid(con: duckdb.DuckDBPyConnection, table: str, checks: list[tuple[str, str, dict[str, Any]]],
+                    columns: tuple[str, ...] = ("json",)) -> None:
+    """Stop the build at the table's first invalid row, validated again in Python for the path and
+    reason (a non-finite number is not JSON); else drop the check column."""
+    invalid = con.execute(f"SELECT {', '.join(columns)} FROM {table} WHERE NOT valid LIMIT 1").fetchall()
+    if invalid:
+        for text in invalid[0]:
+            value = text.replace('{"\\u0001":', '{"_ref":', 1)  # an entry: its own fields are what was checked
+            for template, field, schema in checks:
+                with contextlib.suppress(orjson.JSONDecodeError):
+                    check_value(template, f"{field}[]", schema, orjson.loads(value))
+        raise ValidationError(checks[0][0], f"{checks[0][1]}[]", "a non-finite number (compiled check)")
     con.execute(f"ALTER TABLE {table} DROP COLUMN valid")
-    _checked_parts(con)
-    con.execute("DELETE FROM checked_parts WHERE tbl = ?", [table])
-    con.executemany("INSERT INTO checked_parts VALUES (?, ?, ?)", [(table, t, f) for t, f in uses])
 
 
 def _checked_parts(con: duckdb.DuckDBPyConnection) -> None:
-    """The temp table of which (template, property) each checked_items table was checked for."""
-    con.execute("CREATE TEMP TABLE IF NOT EXISTS checked_parts (tbl VARCHAR, template VARCHAR, field VARCHAR)")
+    """The temp table of which (template, property) each checked table was checked for: `covers`, the
+    item properties it holds, and `whole`, whether those are all of them."""
+    con.execute("CREATE TEMP TABLE IF NOT EXISTS checked_parts "
+                "(tbl VARCHAR, template VARCHAR, field VARCHAR, covers VARCHAR[], whole BOOLEAN)")
 
 
-def _require_checked(con: duckdb.DuckDBPyConnection, template: str, checked: dict[str, str]) -> None:
-    """Refuse a property declared checked whose items' table was not checked for this template."""
+def _record_checked(con: duckdb.DuckDBPyConnection, table: str,
+                    records: list[tuple[str, str, list[str], bool]]) -> None:
+    _checked_parts(con)
+    con.execute("DELETE FROM checked_parts WHERE tbl = ?", [table])
+    con.executemany("INSERT INTO checked_parts VALUES (?, ?, ?, ?, ?)", [(table, *record) for record in records])
+
+
+def _covered(con: duckdb.DuckDBPyConnection, items: str, template: str, field: str) -> set[str]:
+    """The item properties checked_items checked `items` for, as part of (template, field)."""
+    _checked_parts(con)
+    rows = con.execute("SELECT covers FROM checked_parts WHERE tbl = ? AND template = ? AND field = ? AND NOT whole",
+                       [items, template, field]).fetchall()
+    if not rows:
+        raise ValidationError(template, f"{field}[]", f"{items} was not checked as a part of these entries")
+    return set(rows[0][0])
+
+
+def _require_checked(con: duckdb.DuckDBPyConnection, template: str, checked: dict[str, str | tuple[str, ...]]) -> None:
+    """Refuse a property declared checked whose items' table (each of them) was not checked whole for
+    this template and property."""
     if not checked:
         return
     _checked_parts(con)
-    for field, table in checked.items():
-        if not con.execute("SELECT count(*) FROM checked_parts WHERE tbl = ? AND template = ? AND field = ?",
-                           [table, template, field]).fetchall()[0][0]:
-            raise ValidationError(template, field, f"{table} was not checked for this property (checked_items)")
+    for field, tables in checked.items():
+        for table in (tables,) if isinstance(tables, str) else tables:
+            if not con.execute("SELECT count(*) FROM checked_parts WHERE tbl = ? AND template = ? AND field = ? "
+                               "AND whole", [table, template, field]).fetchall()[0][0]:
+                raise ValidationError(template, field, f"{table} was not checked for this property (checked_items)")
 
 
 def from_objects(template: str, documents: dict[str, Any]) -> Documents:

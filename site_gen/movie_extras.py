@@ -12,6 +12,7 @@ from __future__ import annotations
 import duckdb
 
 from marquee.settings import Settings
+from site_gen import person
 from site_gen.documents import Documents, checked_items, from_items, from_sql, load_sql
 
 MOVIE = "/3/movie/{movie_id}"
@@ -47,7 +48,7 @@ def collect(con: duckdb.DuckDBPyConnection, settings: Settings) -> list[Document
     # The list-item form of every movie, in the current language, shared by similar, recommendations
     # and keyword pages (computed once instead of once per document query).
     checked_items(con, "movie_list_results", load_sql("movie_list_results.sql"),
-                  tuple((template, "results") for template in LISTS))
+                  tuple((template, "results") for template in LISTS), person.MOVIE_ITEM_PARTS)
     con.execute(load_sql("movie_related_page.sql"))
     items = from_items(con, ITEM, "movie_list_results", "SELECT '/_items/movie/' || id AS uri, json "
                        "FROM movie_list_results WHERE in_scope('movie', id)")

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import orjson
 
-from marquee.packs import Pack, assemble
+from marquee.packs import ITEMS, Pack, assemble
 from site_gen.writer import Writer
 
 _packed = itertools.count()
@@ -44,14 +44,15 @@ _unpacked: dict[Path, Path] = {}
 
 
 def unpacked(release: Path) -> Path:
-    """A folder with one file per document of `release`'s pack (`3/movie/603.de-DE.json`, the row
-    names), made once per release: tests glob and open documents as paths. Every byte is the pack's."""
+    """A folder with one file per served document of `release`'s pack (`3/movie/603.de-DE.json`, the
+    row names), made once per release: tests glob and open documents as paths. Every byte is the
+    pack's; composites are assembled, and their items (no path serves them) are not files."""
     real = Path(release).resolve()
     if real not in _unpacked:
         tree = Path(tempfile.mkdtemp(prefix=f"unpacked-{real.name}-"))
         with Pack(real) as pack:
-            for name, body in pack.con.execute("SELECT name, body FROM docs"):
-                body = assemble(bytes(body), pack.raw)  # as served: a composite's items spliced in
+            for name, body in pack.con.execute("SELECT name, body FROM docs WHERE name NOT LIKE ?", (ITEMS + "%",)):
+                body = assemble(bytes(body), pack.raw)  # as served: a composite's items spliced in, no item alone
                 path = tree / name
                 path.parent.mkdir(parents=True, exist_ok=True)
                 path.write_bytes(body)
