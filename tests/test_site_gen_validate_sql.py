@@ -217,3 +217,75 @@ def test_a_property_spliced_from_a_table_not_checked_for_it_is_refused():
     with pytest.raises(ValidationError, match="other_use was not checked"):  # checked, but for another template
         similar_doc(con, "other_use")
     con.close()
+
+
+MOVIE_CREDITS = "/3/person/{person_id}/movie_credits"
+
+
+def cast_entry_sql(movie: int, character: str = "'Neo'", credit_id: str = "'c1'", extra: str = "") -> str:
+    return (f"SELECT {movie} AS movie_id, 'movie/{movie}' AS ref, "
+            f"{{'character': {character}, 'credit_id': {credit_id}, 'order': 0{extra}}} AS entry")
+
+
+def film_items(con: duckdb.DuckDBPyConnection) -> None:
+    from site_gen.documents import checked_items
+    checked_items(con, "films", f"{movie_item_sql(1)} UNION ALL {movie_item_sql(2)}", (), ((MOVIE_CREDITS, "cast"),))
+
+
+def credits_rows(con: duckdb.DuckDBPyConnection, table: str) -> list[tuple]:
+    from site_gen.documents import from_query
+    query = (f"SELECT '/3/person/5/movie_credits' AS uri, {{'id': 5, 'cast': CAST('[' || "
+             f"(SELECT string_agg(entry, ',' ORDER BY movie_id) FROM {table}) || ']' AS JSON), "
+             f"'crew': CAST('[]' AS JSON)}} AS doc")
+    documents = from_query(con, MOVIE_CREDITS, query, {"cast": table})
+    return [row for batch in documents.batches() for row in zip(*(c.to_pylist() for c in batch.columns))]
+
+
+def test_credit_entries_are_checked_once_and_assembled_with_their_items():
+    from marquee.packs import assemble
+    from site_gen.documents import checked_entries
+    con = duckdb.connect()
+    film_items(con)
+    second = cast_entry_sql(2, credit_id="'c2'")
+    checked_entries(con, "entries", f"{cast_entry_sql(1)} UNION ALL {second}", "films",
+                    {"entry": ((MOVIE_CREDITS, "cast"),)})
+    [(uri, body, _, valid)] = credits_rows(con, "entries")
+    assert uri == "/3/person/5/movie_credits" and valid is True
+    assert b'"title"' not in body  # the stored document holds references, not the films
+    items = {f"_items/movie/{i}.json": json.encode() for i, json in con.execute("SELECT id, json FROM films").fetchall()}
+    served = orjson.loads(assemble(body, items.get))
+    assert [(c["id"], c["title"], c["credit_id"], c["character"]) for c in served["cast"]] == \
+        [(1, "T", "c1", "Neo"), (2, "T", "c2", "Neo")]
+    assert list(served["cast"][0])[-3:] == ["character", "credit_id", "order"]  # TMDB's order: the film's, then the credit's
+    assert python_verdict(MOVIE_CREDITS, served)
+    con.close()
+
+
+@pytest.mark.parametrize("entry,reason", [
+    (f"{cast_entry_sql(2)} UNION ALL {cast_entry_sql(1, credit_id='NULL::VARCHAR')}",
+     r"cast\[\]\.credit_id: null is not allowed here"),
+    (cast_entry_sql(1).replace(", 'order': 0", ""), r"cast\[\]\.order: missing property"),
+    (cast_entry_sql(1, extra=", 'title': 'Twice'"), r"cast\[\]: \['title'\] both in films and the entry"),
+])
+def test_an_invalid_entry_stops_the_build_with_its_path(entry: str, reason: str):
+    from site_gen.documents import checked_entries
+    con = duckdb.connect()
+    film_items(con)
+    with pytest.raises(ValidationError, match=reason):
+        checked_entries(con, "entries", entry, "films", {"entry": ((MOVIE_CREDITS, "cast"),)})
+    con.close()
+
+
+def test_entries_need_items_checked_as_their_part_and_a_part_alone_is_not_a_document():
+    from site_gen.documents import checked_entries, checked_items
+    con = duckdb.connect()
+    checked_items(con, "whole_films", movie_item_sql(1), ((SIMILAR, "results"),))  # checked whole, for a list
+    with pytest.raises(ValidationError, match="whole_films was not checked as a part of these entries"):
+        checked_entries(con, "entries", cast_entry_sql(1), "whole_films", {"entry": ((MOVIE_CREDITS, "cast"),)})
+    film_items(con)
+    con.execute("CREATE TEMP TABLE films_only AS SELECT id AS movie_id, json AS entry FROM films")
+    con.execute("INSERT INTO checked_parts SELECT 'films_only', template, field, covers, whole FROM checked_parts "
+                "WHERE tbl = 'films'")  # items that cover only part of a credit are not credits
+    with pytest.raises(ValidationError, match="films_only was not checked for this property"):
+        credits_rows(con, "films_only")
+    con.close()
