@@ -119,3 +119,28 @@ def test_a_size_made_on_request_equals_the_build_s(tmp_path):
         assert image.size == (421, 632)
     with pytest.raises(FileNotFoundError):
         size_of_original(store / "original" / "nope.jpg", "w92")
+
+
+def test_a_stored_original_gone_from_the_store_is_put_back(tmp_path):
+    originals, store = synced_poster(tmp_path)
+    (store / "original" / "a.jpg").unlink()  # its size and mtime are as recorded: only the listing tells
+    assert sync_store(originals, store, {"a.jpg": "poster"}, workers=1).resized == 1
+    assert (store / "original" / "a.jpg").read_bytes() == (originals / "a.jpg").read_bytes()
+
+
+def test_the_json_manifest_of_earlier_builds_is_trusted_then_replaced(tmp_path):
+    import json
+    import os
+
+    import pyarrow.parquet as pq
+
+    from site_gen.images import LEGACY_MANIFEST, MANIFEST
+
+    originals, store = synced_poster(tmp_path)
+    [row] = pq.read_table(store / MANIFEST).to_pylist()
+    (store / MANIFEST).unlink()
+    (store / LEGACY_MANIFEST).write_text(json.dumps({"a.jpg": f"{row['digest']}:{row['sizes']}:{row['stamp']}"}))
+    made = os.stat(store / "w92" / "a.jpg").st_mtime_ns
+    assert sync_store(originals, store, {"a.jpg": "poster"}, workers=1).resized == 0  # nothing hashed or made again
+    assert os.stat(store / "w92" / "a.jpg").st_mtime_ns == made
+    assert pq.read_table(store / MANIFEST).to_pylist() == [row] and not (store / LEGACY_MANIFEST).exists()
