@@ -9,7 +9,10 @@ renders are hashed whole: if any of them changed, everything is rendered.
 
 A document whose path names an entity of kind K (its first placeholder: /3/person/{person_id}/...)
 is rendered again when that entity changed or is linked by one row of any table to an entity that
-changed (a person credited in a film whose title changed; a film whose similar list shows it).
+changed (a film credited with a person whose name changed). LINK_TEMPLATES and LINK_SOURCES narrow
+the links that reach only some templates, or only from some tables: composite documents
+(marquee/packs.py) show other entities through their item documents, so a renamed film rewrites
+its item and no list or credits document that references it.
 Templates whose SQL applies `in_scope(kind, id)` to that entity render only those; the rest of the
 template's previous documents are kept by their hash. A template of kind K without the filter is
 rendered whole if anything of kind K is in scope, else not at all. Templates naming no entity
@@ -63,6 +66,14 @@ LINK_TEMPLATES: dict[str, tuple[str, ...]] = {
     "movie_related": (),
     "cast": _CREDIT_TEMPLATES,
     "crew": _CREDIT_TEMPLATES,
+}
+# Links that carry only some tables' changes of the other end: a credit shows its film in the
+# person's credits as a reference to the film's item (marquee/packs.py), so only the film's own row
+# (its release date orders the credits; its removal drops the credit) changes them. A new title
+# rewrites the film's item, not the credits of its people (15k of them for 887 films at 100k).
+LINK_SOURCES: dict[str, dict[str, tuple[str, ...]]] = {
+    "cast": {"movie": ("movies",)},
+    "crew": {"movie": ("movies",)},
 }
 # Tables with (owner, owner_id): the owner's kind by its value.
 OWNER_KINDS: dict[str, str] = {"movie": "movie", "tv": "series", "season": "season", "episode": "episode",
@@ -174,7 +185,8 @@ def plan_scope(con: duckdb.DuckDBPyConnection, previous: Path | None) -> bool:
     if entities is None:
         return False
     con.execute(f"CREATE OR REPLACE TEMP TABLE changed_entities AS "
-                f"SELECT DISTINCT coalesce(n.kind, p.kind) AS kind, coalesce(n.id, p.id) AS id "
+                f"SELECT DISTINCT coalesce(n.tbl, p.tbl) AS tbl, coalesce(n.kind, p.kind) AS kind, "
+                f"coalesce(n.id, p.id) AS id "
                 f"FROM entity_hashes n FULL JOIN read_parquet('{entities}') p "
                 f"ON n.tbl = p.tbl AND n.kind = p.kind AND n.id = p.id WHERE n.hash IS DISTINCT FROM p.hash")
     if con.execute(f"SELECT count(*) FROM changed_entities WHERE kind LIKE '{WHOLE}%'").fetchall()[0][0]:
@@ -191,13 +203,15 @@ def plan_scope(con: duckdb.DuckDBPyConnection, previous: Path | None) -> bool:
                 if other != column and (table, column) not in ONE_WAY:
                     reaches = (f"{list(LINK_TEMPLATES[table])}::VARCHAR[]" if table in LINK_TEMPLATES
                                else "NULL::VARCHAR[]")
+                    sources = LINK_SOURCES.get(table, {}).get(other_kind)
+                    only = f" AND tbl IN (SELECT unnest({list(sources)}::VARCHAR[]))" if sources else ""
                     links.append(f"SELECT '{kind}' AS kind, \"{column}\"::BIGINT AS id, {reaches} AS templates "
-                                 f"FROM {quoted} "
-                                 f"WHERE \"{other}\" IN (SELECT id FROM changed_entities WHERE kind = '{other_kind}')")
+                                 f"FROM {quoted} WHERE \"{other}\" IN "
+                                 f"(SELECT id FROM changed_entities WHERE kind = '{other_kind}'{only})")
     # One row per entity and the templates it is in scope for (NULL: all of its kind).
     con.execute("CREATE OR REPLACE TEMP TABLE render_scope AS SELECT kind, id, "
                 "CASE WHEN bool_or(templates IS NULL) THEN NULL ELSE flatten(list(DISTINCT templates)) END AS templates "
-                "FROM (" + " UNION ALL ".join(["SELECT kind, id, NULL::VARCHAR[] AS templates FROM changed_entities",
+                "FROM (" + " UNION ALL ".join(["SELECT DISTINCT kind, id, NULL::VARCHAR[] AS templates FROM changed_entities",
                                                *links]) + ") GROUP BY kind, id ORDER BY kind, id")
     # The template being rendered is the variable scope_template (documents.py sets it); the steps
     # collect runs before any template (shared item tables) see every entity in scope.

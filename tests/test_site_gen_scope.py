@@ -172,17 +172,8 @@ def test_nothing_changed_renders_nothing(catalogue_dir: Path, release_settings, 
     assert rendered and set(rendered) == {"none", "whole"} and rendered.count("none") > 40
 
 
-def test_a_renamed_film_reaches_its_people_only_through_their_credits(catalogue_dir: Path, release_settings,
-                                                                      built_pack: Path, tmp_path: Path, monkeypatch):
-    changed = tmp_path / "catalogue"
-    shutil.copytree(catalogue_dir, changed)
-    translations = pq.read_table(changed / "movie_translations.parquet")
-    film = translations.column("movie_id")[len(translations) // 2].as_py()
-    assert change_one_row(changed, "movie_translations") == "title"
-    credited = set(pq.read_table(changed / "cast.parquet", filters=[("movie_id", "=", film)]).column("person_id")
-                   .to_pylist()) | set(pq.read_table(changed / "crew.parquet", filters=[("movie_id", "=", film)])
-                                       .column("person_id").to_pylist())
-    assert credited
+def recorded_scopes(monkeypatch) -> dict[tuple[str, int], list | None]:
+    """render_scope of the next scoped build, (kind, id) -> templates (None: all of its kind)."""
     scopes: dict[tuple[str, int], list | None] = {}
     plan = scope.plan_scope
 
@@ -193,9 +184,47 @@ def test_a_renamed_film_reaches_its_people_only_through_their_credits(catalogue_
                 "SELECT kind, id, templates FROM render_scope").fetchall()})
         return result
     monkeypatch.setattr(scope, "plan_scope", recorded)
+    return scopes
+
+
+def credited_in(catalogue: Path, film: int) -> set[int]:
+    return set(pq.read_table(catalogue / "cast.parquet", filters=[("movie_id", "=", film)]).column("person_id")
+               .to_pylist()) | set(pq.read_table(catalogue / "crew.parquet", filters=[("movie_id", "=", film)])
+                                   .column("person_id").to_pylist())
+
+
+def test_a_renamed_film_reaches_no_person_its_item_carries_the_title(catalogue_dir: Path, release_settings,
+                                                                     built_pack: Path, tmp_path: Path, monkeypatch):
+    changed = tmp_path / "catalogue"
+    shutil.copytree(catalogue_dir, changed)
+    translations = pq.read_table(changed / "movie_translations.parquet")
+    film = translations.column("movie_id")[len(translations) // 2].as_py()
+    assert change_one_row(changed, "movie_translations") == "title"
+    assert credited_in(changed, film)
+    scopes = recorded_scopes(monkeypatch)
     again, _ = rebuild_equals_full_build(changed, release_settings, built_pack, tmp_path / "r")
     assert again.scoped
-    assert scopes[("movie", film)] is None  # the film itself: every one of its documents
+    assert scopes[("movie", film)] is None  # the film itself: every one of its documents, its item too
+    assert not any(kind == "person" for kind, _ in scopes)  # their credits reference the item
+
+
+def test_a_film_s_new_release_date_reaches_its_people_s_credits_only(catalogue_dir: Path, release_settings,
+                                                                      built_pack: Path, tmp_path: Path, monkeypatch):
+    changed = tmp_path / "catalogue"
+    shutil.copytree(catalogue_dir, changed)
+    movies = pq.read_table(changed / "movies.parquet")
+    row = len(movies) // 2
+    film = movies.column("id")[row].as_py()
+    dates = movies.column("release_date").to_pylist()
+    dates[row] = type(dates[row])(1900, 1, 2) if dates[row] is not None else None  # first of its people's credits
+    index = movies.schema.get_field_index("release_date")
+    pq.write_table(movies.set_column(index, movies.field(index), pa.array(dates, movies.field(index).type)),
+                   changed / "movies.parquet")
+    credited = credited_in(changed, film)
+    assert credited and dates[row] is not None
+    scopes = recorded_scopes(monkeypatch)
+    again, _ = rebuild_equals_full_build(changed, release_settings, built_pack, tmp_path / "r")  # reordered alike
+    assert again.scoped
     people = {id_: templates for (kind, id_), templates in scopes.items() if kind == "person"}
     assert credited <= set(people)
     assert all(templates and set(templates) <= set(scope.LINK_TEMPLATES["cast"]) for templates in people.values())
