@@ -98,6 +98,11 @@ def test_on_request_sizes_place_originals_only_and_drop_stale_sizes(tmp_path):
     draw(originals / "a.jpg", (300, 450), (200, 2, 3))  # a new picture: its made sizes are stale
     summary = sync_store(originals, store, {"a.jpg": "poster"}, workers=1, make_sizes=False)
     assert summary.resized == 1 and summary.files_written == 1
+    import pyarrow.parquet as pq
+
+    from site_gen.images import MANIFEST
+    [row] = pq.read_table(store / MANIFEST).to_pylist()
+    assert (row["digest"], row["sizes"]) == ("", "on-request")  # placed, never read: nothing to resize
     assert (store / "original" / "a.jpg").read_bytes() == (originals / "a.jpg").read_bytes()
     assert not any((store / size / "a.jpg").exists() for size in ALL_SIZES)
 
