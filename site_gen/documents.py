@@ -34,12 +34,24 @@ BATCH_SCHEMA = pa.schema([("uri", pa.string()), ("body", pa.binary()), ("etag", 
                           ("valid", pa.bool_())])
 
 
+class KeptWhole:
+    """What a template's batches give in an update that reaches none of its documents: the Writer
+    keeps them all from the previous release (Writer.keep_template), without a row passing."""
+
+    def __repr__(self) -> str:
+        return "KEPT_WHOLE"
+
+
+KEPT_WHOLE = KeptWhole()
+
+
 @dataclass(frozen=True)
 class Documents:
     """All documents of one path template, ready to be written."""
 
     template: str
-    batches: Callable[..., Iterator[pa.RecordBatch]]  # batches(only_changed=False), as BATCH_SCHEMA
+    # batches(only_changed=False), as BATCH_SCHEMA; in an update, KEPT_WHOLE when nothing is rendered
+    batches: Callable[..., Iterator[pa.RecordBatch | KeptWhole]]
 
 
 def load_sql(name: str) -> str:
@@ -104,25 +116,25 @@ def from_items(con: duckdb.DuckDBPyConnection, template: str, table: str, query:
 
 
 def _batches(con: duckdb.DuckDBPyConnection, template: str, query: str,
-             rendered: Callable[[], tuple[str, str]]) -> Callable[..., Iterator[pa.RecordBatch]]:
+             rendered: Callable[[], tuple[str, str]]) -> Callable[..., Iterator[pa.RecordBatch | KeptWhole]]:
     """The Documents.batches of a template whose SQL `rendered()` gives when it is written: the
     hashed rows (uri, body, etag, ...) and the check of a row (SQL over those columns)."""
 
-    def batches(only_changed: bool = False) -> Iterator[pa.RecordBatch]:
+    def batches(only_changed: bool = False) -> Iterator[pa.RecordBatch | KeptWhole]:
         plan = scope.template_plan(con, template, query) if only_changed and scope.scoped(con) else "whole"
         if plan == "none":  # nothing of its kind changed: every previous document is kept, unrendered
-            yield from con.sql(scope.kept_sql(template, plan)).to_arrow_reader(BATCH_ROWS)
+            yield KEPT_WHOLE
             return
         con.execute("SET VARIABLE scope_template = ?", [template])  # which entities in_scope() admits
         hashed, valid = rendered()
-        if only_changed:  # the previous manifest is sorted by template: its zonemaps skip the others
+        if only_changed:  # the previous manifest's file of this template (writer.manifest_file)
+            previous = _previous_rows(con, template)
             sql = (f"SELECT uri, CASE WHEN changed THEN body END AS body, etag, "
                    f"CASE WHEN changed THEN {valid} ELSE true END AS valid FROM ("
                    f"SELECT d.*, p.etag IS DISTINCT FROM d.etag AS changed FROM ({hashed}) d "
-                   f"LEFT JOIN (SELECT name, etag FROM previous_etags WHERE template = '{template}') p "
-                   f"ON p.name = substr(d.uri, 2) || '.json')")
+                   f"LEFT JOIN {previous} p ON p.name = substr(d.uri, 2) || '.json')")
             if plan == "scoped":  # the query rendered the entities in scope; the rest are kept
-                sql += " UNION ALL " + scope.kept_sql(template, plan)
+                sql += " UNION ALL " + scope.kept_sql(template, previous)
         else:
             sql = f"SELECT uri, body, etag, {valid} AS valid FROM ({hashed})"
         yield from con.sql(sql).to_arrow_reader(BATCH_ROWS)
@@ -294,9 +306,17 @@ _schemas = functools.cache(load_schemas)  # read once per process, not once per 
 
 
 def use_previous_manifest(con: duckdb.DuckDBPyConnection, manifest: Path) -> None:
-    """Compare this build's documents with a previous release's manifest (`previous_etags`)."""
-    # One table, not a view: each family's query joins only its own template's rows, which the
-    # zonemaps find because a manifest is written template by template (insertion order is kept).
-    # Sorting it by name as well took 7 s of a 95 s rebuild at 100k movies.
-    con.execute(f"CREATE OR REPLACE TEMP TABLE previous_etags AS "
-                f"SELECT template, name, etag FROM read_parquet('{manifest}')")
+    """Compare this build's documents with a previous release's manifest folder (site_gen/writer.py):
+    each template's query reads that template's file alone."""
+    con.execute("SET VARIABLE previous_manifest = ?", [str(manifest)])
+
+
+def _previous_rows(con: duckdb.DuckDBPyConnection, template: str) -> str:
+    """SQL: (name, etag) of the template's documents in the previous release (none if it had none)."""
+    from site_gen.writer import manifest_file  # the Writer owns the layout; it imports this module
+
+    folder = con.execute("SELECT getvariable('previous_manifest')").fetchall()[0][0]
+    path = Path(folder) / manifest_file(template) if folder else None
+    if path is None or not path.exists():
+        return "(SELECT NULL::VARCHAR AS name, NULL::VARCHAR AS etag WHERE false)"
+    return "(SELECT name, etag FROM read_parquet('" + str(path).replace("'", "''") + "'))"

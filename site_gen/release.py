@@ -35,7 +35,7 @@ from site_gen import movie_extras
 from site_gen import images
 from site_gen import episode, season, tv
 from site_gen import scope
-from site_gen.documents import Documents, create_item_ref, load_sql, use_previous_manifest
+from site_gen.documents import KEPT_WHOLE, Documents, KeptWhole, create_item_ref, load_sql, use_previous_manifest
 from site_gen.validate import ValidationError, Validator
 from site_gen.writer import Writer, previous_manifest
 
@@ -151,12 +151,15 @@ def write_all(collected: list[Documents], writer: Writer, validator: Validator,
         for template, batch in rendered:
             if alongside is not None and alongside.done():
                 alongside.result()  # raises its error now, not after every document is written
+            if batch is KEPT_WHOLE:
+                writer.keep_template(template)
+                continue
             check_batch(template, batch, validator)
             writer.write_batch(template, batch)
 
 
 def render_ahead(collected: list[Documents], only_changed: bool,
-                 depth: int = RENDER_AHEAD) -> Iterator[tuple[str, pa.RecordBatch]]:
+                 depth: int = RENDER_AHEAD) -> Iterator[tuple[str, pa.RecordBatch | KeptWhole]]:
     """Every collected batch with its template, rendered by DuckDB in a thread of its own.
 
     DuckDB releases the GIL while it renders, and the Writer's inserts are Python and SQLite: run

@@ -240,17 +240,17 @@ def template_plan(con: duckdb.DuckDBPyConnection, template: str, query: str) -> 
     return "scoped" if "in_scope(" in query else "whole"
 
 
-def kept_sql(template: str, plan: str) -> str:
-    """The previous release's documents of the template a scoped build keeps, as batch rows with a
-    null body (unchanged): all of them, or those whose entity is not in scope."""
+def kept_sql(template: str, previous: str) -> str:
+    """The previous release's documents of a template a scoped build renders in part, as batch rows
+    with a null body (unchanged): those whose entity is not in scope. `previous` is SQL for the
+    template's previous (name, etag) rows."""
     found = template_kind(template)
     assert found is not None
     kind, segment = found
-    keep = "" if plan == "none" else (
-        f" AND coalesce(TRY_CAST(split_part(split_part(name, '/', {segment}), '.', 1) AS BIGINT) NOT IN "
-        f"(SELECT id FROM render_scope s WHERE kind = '{kind}' AND {_reaches(_literal(template))}), true)")
     return (f"SELECT '/' || substr(name, 1, length(name) - 5) AS uri, NULL::BLOB AS body, etag, true AS valid "
-            f"FROM previous_etags WHERE template = '{template}'{keep}")
+            f"FROM {previous} p WHERE coalesce(TRY_CAST(split_part(split_part(name, '/', {segment}), '.', 1) "
+            f"AS BIGINT) NOT IN (SELECT id FROM render_scope s WHERE kind = '{kind}' AND "
+            f"{_reaches(_literal(template))}), true)")
 
 
 def _reaches(template: str) -> str:

@@ -24,6 +24,7 @@ updates use as their base.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import shutil
@@ -46,17 +47,32 @@ from site_gen.documents import UNTRANSLATED
 _URI = re.compile(r"^/[A-Za-z0-9_./-]+$")
 _BAD_SEGMENT = r"/\.{0,2}(/|$)"  # an empty, '.' or '..' segment, as name_for() refuses
 BATCH_ROWS = 5_000
-# Manifest rows per Parquet row group: one per batch made 1,600 row groups at 100k movies and cost
-# 6.6 s of a 95 s rebuild.
+# Manifest rows buffered before they are written (a row group per template at most): one row group
+# per batch made 1,600 row groups at 100k movies and cost 6.6 s of a 95 s rebuild.
 MANIFEST_ROWS = 250_000
 # Every rendered document's path template, name and content hash (before untranslated twins are
-# dropped), for the next build to compare against in DuckDB one template at a time.
-MANIFEST_NAME = "MANIFEST.parquet"
+# dropped), for the next build to compare against one template at a time: a folder with one
+# Parquet file per template (manifest_file), so a rebuild keeps a template nothing reaches by a
+# hard link to the previous release's file (at 100k movies, streaming 8M unchanged rows through
+# the Writer again cost ~5 s of a 25 s rebuild).
+MANIFEST_NAME = "MANIFEST"
 MANIFEST_SCHEMA = pa.schema([("template", pa.string()), ("name", pa.string()), ("etag", pa.string())])
 UND_SUFFIX = UNTRANSLATED + ".json"
 # An update on top of a delta bigger than this share of its base's bytes writes a full pack: a
 # delta is copied whole by the next update, and past a quarter that copy stops being cheap.
 COMPACT_FRACTION = 0.25
+
+
+def manifest_file(template: str) -> str:
+    """The manifest's file for a path template (a hash: templates hold '/' and braces)."""
+    return hashlib.md5(template.encode()).hexdigest()[:16] + ".parquet"
+
+
+def manifest_sql(manifest: Path) -> str:
+    """SQL reading every row of a manifest folder (none when it is empty)."""
+    if not any(Path(manifest).glob("*.parquet")):
+        return "(SELECT NULL::VARCHAR AS template, NULL::VARCHAR AS name, NULL::VARCHAR AS etag WHERE false)"
+    return "read_parquet('" + str(Path(manifest) / "*.parquet").replace("'", "''") + "')"
 
 
 class WriterError(Exception):
@@ -153,7 +169,10 @@ class Writer:
             self.con.execute("DELETE FROM main.docs WHERE name IN (SELECT name FROM previous.docs)")
             self.con.execute("INSERT INTO main.docs (name, body, etag) "
                              "SELECT name, body, etag FROM previous.docs WHERE body IS NOT NULL ORDER BY name")
-        self._manifest = pq.ParquetWriter(self.root / MANIFEST_NAME, MANIFEST_SCHEMA)
+        (self.root / MANIFEST_NAME).mkdir()
+        self._manifests: dict[str, pq.ParquetWriter] = {}  # open per template, closed by finish()
+        self._kept: set[str] = set()  # templates kept whole from the previous manifest (keep_template)
+        self._templates_seen: set[str] = set()  # templates with documents written or kept one by one
         self._rows: list[tuple[str, bytes, str]] = []
         # The manifest's rows not yet written: Arrow chunks, then write()'s rows as lists, in order.
         self._chunks: list[pa.Table] = []
@@ -189,6 +208,7 @@ class Writer:
     def write_batch(self, template: str, batch: pa.RecordBatch) -> None:
         """Add a batch of documents (site_gen/documents.py's BATCH_SCHEMA: uri, body, etag), with the
         URI check, names and byte count done on whole columns. A null etag is computed here."""
+        self._seen(template)
         uris, bodies, etags = batch.column(0), batch.column(1), batch.column(2)
         # A null body is a document kept from the previous manifest, whose name passed when written.
         written = uris if not bodies.null_count else uris.filter(pc.is_valid(bodies))
@@ -221,8 +241,23 @@ class Writer:
             [pa.repeat(pa.scalar(template, pa.string()), len(names)), names, etags], schema=MANIFEST_SCHEMA))
         self._counted(len(names))
 
+    def keep_template(self, template: str) -> None:
+        """Keep every document of `template` as the previous release has it (an update whose changes
+        reach none of them): its manifest file is a hard link to the previous one, and no row of it
+        passes through the Writer."""
+        if not self.updating:
+            raise WriterError(f"{template}: nothing to keep without a previous release")
+        if template in self._templates_seen or template in self._kept:
+            raise WriterError(f"{template}: kept whole after documents were written for it")
+        assert self.previous_manifest is not None
+        source = self.previous_manifest / manifest_file(template)
+        if source.exists():  # else the previous release had no document of it
+            os.link(source, self.root / MANIFEST_NAME / manifest_file(template))
+        self._kept.add(template)
+
     def _add(self, template: str, names: list[str], bodies: list[bytes | None], etags: list[str]) -> None:
         """Buffer rows (a None body: unchanged, only its name and etag are recorded); flush when full."""
+        self._seen(template)
         present = [row for row in zip(names, bodies, etags) if row[1] is not None]
         self._rows.extend(present)
         self._bytes += sum(len(body) for _, body, _ in present)
@@ -234,6 +269,11 @@ class Writer:
         self._names.extend(names)
         self._etags.extend(etags)
         self._counted(len(names))
+
+    def _seen(self, template: str) -> None:
+        if template in self._kept:
+            raise WriterError(f"{template}: documents written for a template kept whole")
+        self._templates_seen.add(template)
 
     def _note_und(self, names: pa.Array, etags: pa.Array, sizes: pa.Array) -> None:
         """Keep a full build's untranslated variants (name, etag, bytes): finish() compares each with
@@ -266,8 +306,14 @@ class Writer:
             self.con.executemany("INSERT INTO docs VALUES (?, ?, ?)", self._rows)
         self._seal()
         if self._chunks and (final or sum(chunk.num_rows for chunk in self._chunks) >= MANIFEST_ROWS):
-            self._manifest.write_table(pa.concat_tables(self._chunks))
+            rows = pa.concat_tables(self._chunks)
             self._chunks = []
+            for template in pc.unique(rows.column("template")).to_pylist():
+                part = rows.filter(pc.equal(rows.column("template"), template))
+                if template not in self._manifests:
+                    self._manifests[template] = pq.ParquetWriter(
+                        self.root / MANIFEST_NAME / manifest_file(template), MANIFEST_SCHEMA)
+                self._manifests[template].write_table(part)
         self._rows.clear()
         self._buffered = 0
 
@@ -275,7 +321,8 @@ class Writer:
         """Commit, index by name (refusing any name written twice), drop redundant untranslated
         variants, and count what is unchanged since `previous`."""
         self._flush(final=True)
-        self._manifest.close()
+        for manifest in self._manifests.values():
+            manifest.close()
         self.con.execute("COMMIT")
         if self.updating:
             self._settle_update()
@@ -302,7 +349,7 @@ class Writer:
         manifests, by DuckDB (at 100k movies: 4 s, against 15 s in Arrow and minutes for a SQLite
         table of 8M rendered names)."""
         assert self.previous_manifest is not None and self.previous is not None
-        rendered, before = str(self.root / MANIFEST_NAME), str(self.previous_manifest)
+        rendered, before = manifest_sql(self.root / MANIFEST_NAME), manifest_sql(self.previous_manifest)
         # A twin (X.und equal to X) was dropped from the previous release. If X changed and X.und did
         # not, X.und is now a document of its own whose bytes are X's previous ones (same hash).
         changed = [name for (name,) in self.con.execute("SELECT name FROM written")
@@ -310,17 +357,16 @@ class Writer:
         twin_of = {name[: -len(".json")] + UND_SUFFIX: name for name in changed}
         with duckdb.connect() as manifests:
             manifests.execute("SET enable_progress_bar = false")
-            repeated = manifests.execute("SELECT name FROM read_parquet(?) GROUP BY name HAVING count(*) > 1 "
-                                         "ORDER BY name LIMIT 3", [rendered]).fetchall()
+            repeated = manifests.execute(f"SELECT name FROM {rendered} GROUP BY name HAVING count(*) > 1 "
+                                         "ORDER BY name LIMIT 3").fetchall()
             if repeated:
                 self._refuse_twice([name for (name,) in repeated])
             gone = [name for (name,) in manifests.execute(
-                "SELECT name FROM read_parquet(?) b WHERE NOT EXISTS "
-                "(SELECT 1 FROM read_parquet(?) r WHERE r.name = b.name)", [before, rendered]).fetchall()]
+                f"SELECT name FROM {before} b WHERE NOT EXISTS "
+                f"(SELECT 1 FROM {rendered} r WHERE r.name = b.name)").fetchall()]
             candidates = pa.table({"name": pa.array(list(twin_of), pa.string())})
             manifests.register("candidates", candidates)
-            unds = manifests.execute("SELECT r.name, r.etag FROM read_parquet(?) r JOIN candidates c USING (name)",
-                                     [rendered]).fetchall()
+            unds = manifests.execute(f"SELECT r.name, r.etag FROM {rendered} r JOIN candidates c USING (name)").fetchall()
         self.con.execute("BEGIN")
         self._remove(gone)
         # OR REPLACE: in a delta, X.und may be the tombstone that dropped it from the base.
@@ -389,8 +435,10 @@ class Writer:
 
 
 def previous_manifest(release: Path) -> Path | None:
-    """The manifest (name, etag of every rendered document) of a release with a pack, or None."""
+    """The manifest folder (template, name, etag of every rendered document) of a release with a
+    pack, or None (also for the single-file manifest of earlier builds: a full build follows)."""
     manifest = Path(release) / MANIFEST_NAME
-    if not (manifest.is_file() and pack_path(release).is_file()):
+    if not (manifest.is_dir() and pack_path(release).is_file()):
         return None
-    return manifest if pq.read_schema(manifest).equals(MANIFEST_SCHEMA) else None  # else: an older layout
+    files = list(manifest.glob("*.parquet"))
+    return manifest if not files or pq.read_schema(files[0]).equals(MANIFEST_SCHEMA) else None

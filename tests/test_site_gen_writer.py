@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +13,7 @@ import pytest
 
 from marquee.packs import BASE_NAME, PACK_NAME, Pack, etag_of, is_delta
 from site_gen import writer as writer_module
-from site_gen.writer import MANIFEST_NAME, Writer, WriterError
+from site_gen.writer import MANIFEST_NAME, Writer, WriterError, manifest_file
 
 
 BIG = {"id": 603, "title": "The Matrix", "overview": "x" * 2000}
@@ -104,7 +105,7 @@ def test_an_update_keeps_unchanged_rows_replaces_changed_ones_and_drops_vanished
         assert orjson.loads(new.get("3/movie/2.json"))["title"] == "Two, changed"
         assert new.etag("3/movie/2.json") == etag_of(new.get("3/movie/2.json")) != old.etag("3/movie/2.json")
         assert old.names() == ["3/movie/1.json", "3/movie/2.json", "3/movie/3.json"]  # the old pack is untouched
-    manifest = pq.read_table(tmp_path / "r2" / MANIFEST_NAME).to_pylist()
+    manifest = pq.read_table(tmp_path / "r2" / MANIFEST_NAME / manifest_file("")).to_pylist()
     assert [row["name"] for row in manifest] == ["3/movie/1.json", "3/movie/2.json", "3/movie/4.json"]
 
 
@@ -126,10 +127,13 @@ def test_a_full_build_beside_a_previous_pack_without_manifest_counts_unchanged(t
     first.write("/a", {"x": 1})
     first.write("/b", {"x": 2})
     first.finish()
-    (tmp_path / "r1" / MANIFEST_NAME).unlink()
+    shutil.rmtree(tmp_path / "r1" / MANIFEST_NAME)
     assert not Writer(tmp_path / "r0", previous=tmp_path / "r1").updating
-    # A manifest of an older layout (no template column) is not compared against either.
-    pq.write_table(pa.table({"name": ["a.json"], "etag": ["x"]}), tmp_path / "r1" / MANIFEST_NAME)
+    # Manifests of older layouts (one file; no template column) are not compared against either.
+    pq.write_table(pa.table({"template": [""], "name": ["a.json"], "etag": ["x"]}), tmp_path / "r1" / "MANIFEST.parquet")
+    assert not Writer(tmp_path / "r00", previous=tmp_path / "r1").updating
+    (tmp_path / "r1" / MANIFEST_NAME).mkdir()
+    pq.write_table(pa.table({"name": ["a.json"], "etag": ["x"]}), tmp_path / "r1" / MANIFEST_NAME / "x.parquet")
     second = Writer(tmp_path / "r2", previous=tmp_path / "r1")
     assert not second.updating
     second.write("/a", {"x": 1})
@@ -318,12 +322,14 @@ def test_unchanged_batches_reach_only_the_manifest_in_order(tmp_path: Path):
                                               [None, b'{"n":"changed"}'] * 500,
                                               [etags[n] if n % 2 == 0 else None for n in range(6_000, 7_000)]))
     second.finish()
-    manifest = pq.read_table(tmp_path / "r2" / MANIFEST_NAME).to_pydict()
-    assert manifest["name"] == ["3/a.json", *(f"3/movie/{n}.json" for n in range(6_000)), "3/b.json",
-                                *(f"3/movie/{n}.json" for n in range(6_000, 7_000))]
-    assert manifest["template"][:2] == ["/3/a", "/3/movie/{id}"] and manifest["template"][6_001] == "/3/b"
-    assert manifest["etag"][1:6_001] == etags[:6_000] and manifest["etag"][6_003] == etag_of(b'{"n":"changed"}')
-    assert manifest["etag"][6_002] == etags[6_000]
+    folder = tmp_path / "r2" / MANIFEST_NAME
+    assert sorted(p.name for p in folder.iterdir()) == sorted(manifest_file(t) for t in ("/3/a", "/3/b", "/3/movie/{id}"))
+    manifest = pq.read_table(folder / manifest_file("/3/movie/{id}")).to_pydict()  # one file per template
+    assert manifest["name"] == [f"3/movie/{n}.json" for n in range(7_000)] and set(manifest["template"]) == {"/3/movie/{id}"}
+    assert manifest["etag"][:6_000] == etags[:6_000] and manifest["etag"][6_001] == etag_of(b'{"n":"changed"}')
+    assert manifest["etag"][6_000] == etags[6_000]
+    assert pq.read_table(folder / manifest_file("/3/b")).to_pydict() == {"template": ["/3/b"], "name": ["3/b.json"],
+                                                                        "etag": [etag_of(b'{"b":1}')]}
     assert (second.unchanged, second.summary().documents) == (6_500, 7_002)
     assert second.summary().bytes == len(b'{"a":1}') + len(b'{"b":1}') + 500 * len(b'{"n":"changed"}')
     with Pack(tmp_path / "r2") as pack:
@@ -334,10 +340,34 @@ def test_unchanged_batches_reach_only_the_manifest_in_order(tmp_path: Path):
 def test_a_full_build_beside_a_delta_release_without_manifest_counts_unchanged_through_its_base(tmp_path: Path):
     _build(tmp_path / "r1", {"/a": {"x": 1}, "/b": {"x": 2}, "/c": {"x": 3}})
     _build(tmp_path / "r2", {"/a": {"x": 1}, "/b": {"x": 20}}, previous=tmp_path / "r1")
-    (tmp_path / "r2" / MANIFEST_NAME).unlink()
+    shutil.rmtree(tmp_path / "r2" / MANIFEST_NAME)
     third = Writer(tmp_path / "r3", previous=tmp_path / "r2")
     assert not third.updating
     for uri, document in {"/a": {"x": 1}, "/b": {"x": 20}, "/c": {"x": 3}}.items():
         third.write(uri, document)
     third.finish()
     assert third.unchanged == 2  # a from the base, b from the delta; c is gone in r2, though the base has it
+
+
+def test_a_template_kept_whole_is_a_link_to_the_previous_manifest_file_and_no_row_passes(tmp_path: Path):
+    first = Writer(tmp_path / "r1")
+    for n in range(3):
+        first.write(f"/3/movie/{n}", {"n": n}, template="/3/movie/{id}")
+    first.write("/3/a", {"a": 1}, template="/3/a")
+    first.finish()
+    second = Writer(tmp_path / "r2", previous=tmp_path / "r1")
+    second.keep_template("/3/movie/{id}")
+    second.write("/3/a", {"a": 2}, template="/3/a")
+    with pytest.raises(WriterError, match="kept whole"):
+        second.write("/3/movie/9", {"n": 9}, template="/3/movie/{id}")
+    with pytest.raises(WriterError, match="kept whole after"):
+        second.keep_template("/3/a")
+    second.finish()
+    kept = manifest_file("/3/movie/{id}")
+    assert os.stat(tmp_path / "r2" / MANIFEST_NAME / kept).st_ino == os.stat(tmp_path / "r1" / MANIFEST_NAME / kept).st_ino
+    assert (second.unchanged, second.summary().documents) == (3, 4)
+    with Pack(tmp_path / "r2") as pack:
+        assert pack.get("3/movie/2.json") == b'{"n":2}' and pack.get("3/a.json") == b'{"a":2}'
+        assert pack.con.execute("SELECT count(*) FROM main.docs").fetchone()[0] == 1
+    with pytest.raises(WriterError, match="without a previous release"):
+        Writer(tmp_path / "r3").keep_template("/3/a")
