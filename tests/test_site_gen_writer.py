@@ -371,3 +371,16 @@ def test_a_template_kept_whole_is_a_link_to_the_previous_manifest_file_and_no_ro
         assert pack.con.execute("SELECT count(*) FROM main.docs").fetchone()[0] == 1
     with pytest.raises(WriterError, match="without a previous release"):
         Writer(tmp_path / "r3").keep_template("/3/a")
+
+
+def test_a_name_written_under_another_template_than_the_one_kept_whole_is_refused(tmp_path: Path):
+    first = Writer(tmp_path / "r1")
+    first.write("/3/a", {"a": 1}, template="/3/a")
+    first.write("/3/b", {"b": 1}, template="/3/b")
+    first.finish()
+    second = Writer(tmp_path / "r2", previous=tmp_path / "r1")
+    second.keep_template("/3/a")
+    second.write("/3/b", {"b": 1}, template="/3/b")
+    second.write("/3/a", {"a": 2}, template="/3/other")  # the kept template's name, from another template
+    with pytest.raises(WriterError, match="3/a.json twice"):
+        second.finish()
