@@ -192,6 +192,11 @@ def plan_scope(con: duckdb.DuckDBPyConnection, previous: Path | None) -> bool:
     if con.execute(f"SELECT count(*) FROM changed_entities WHERE kind LIKE '{WHOLE}%'").fetchall()[0][0]:
         return False
     links = []
+    # Which tables changed entities of each kind: a link from a kind (or, under LINK_SOURCES, from
+    # tables) with no change is not scanned at all (at 100k movies the link tables hold ~10M rows).
+    changed_in: dict[str, set[str]] = {}
+    for tbl, kind in con.execute("SELECT DISTINCT tbl, kind FROM changed_entities").fetchall():
+        changed_in.setdefault(kind, set()).add(tbl)
     tables = [table for (table,) in con.execute("SELECT DISTINCT tbl FROM entity_hashes WHERE tbl <> ''").fetchall()]
     for table, columns in key_columns(con, tables).items():
         quoted = _identifier(table)
@@ -204,6 +209,8 @@ def plan_scope(con: duckdb.DuckDBPyConnection, previous: Path | None) -> bool:
                     reaches = (f"{list(LINK_TEMPLATES[table])}::VARCHAR[]" if table in LINK_TEMPLATES
                                else "NULL::VARCHAR[]")
                     sources = LINK_SOURCES.get(table, {}).get(other_kind)
+                    if not changed_in.get(other_kind, set()) & set(sources or changed_in.get(other_kind, ())):
+                        continue
                     only = f" AND tbl IN (SELECT unnest({list(sources)}::VARCHAR[]))" if sources else ""
                     links.append(f"SELECT '{kind}' AS kind, \"{column}\"::BIGINT AS id, {reaches} AS templates "
                                  f"FROM {quoted} WHERE \"{other}\" IN "
