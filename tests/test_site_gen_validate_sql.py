@@ -164,13 +164,18 @@ def movie_item_sql(id_: int, title: str = "'T'", popularity: str = "1.5") -> str
             f"'vote_average': 7.5, 'vote_count': 10}} AS item")
 
 
-def similar_doc(con: duckdb.DuckDBPyConnection, table: str) -> list[tuple]:
+def rendered_rows(con: duckdb.DuckDBPyConnection, template: str, query: str, checked: dict[str, str]) -> list[tuple]:
+    """The batch rows (uri, body, etag, valid) documents.from_query renders for `query`."""
     from site_gen.documents import from_query
+    documents = from_query(con, template, query, checked)
+    return [row for batch in documents.batches() for row in zip(*(c.to_pylist() for c in batch.columns))]
+
+
+def similar_doc(con: duckdb.DuckDBPyConnection, table: str) -> list[tuple]:
     query = (f"SELECT '/3/movie/1/similar' AS uri, {{'id': 1, 'page': 1, "
              f"'results': CAST('[' || (SELECT string_agg(json, ',' ORDER BY id) FROM {table}) || ']' AS JSON), "
              f"'total_pages': 1, 'total_results': 2}} AS doc")
-    documents = from_query(con, SIMILAR, query, {"results": table})
-    return [row for batch in documents.batches() for row in zip(*(c.to_pylist() for c in batch.columns))]
+    return rendered_rows(con, SIMILAR, query, {"results": table})
 
 
 def test_checked_items_are_serialised_once_and_spliced_without_a_check_per_row():
@@ -233,12 +238,10 @@ def film_items(con: duckdb.DuckDBPyConnection) -> None:
 
 
 def credits_rows(con: duckdb.DuckDBPyConnection, table: str) -> list[tuple]:
-    from site_gen.documents import from_query
     query = (f"SELECT '/3/person/5/movie_credits' AS uri, {{'id': 5, 'cast': CAST('[' || "
              f"(SELECT string_agg(entry, ',' ORDER BY movie_id) FROM {table}) || ']' AS JSON), "
              f"'crew': CAST('[]' AS JSON)}} AS doc")
-    documents = from_query(con, MOVIE_CREDITS, query, {"cast": table})
-    return [row for batch in documents.batches() for row in zip(*(c.to_pylist() for c in batch.columns))]
+    return rendered_rows(con, MOVIE_CREDITS, query, {"cast": table})
 
 
 def test_credit_entries_are_checked_once_and_assembled_with_their_items():
