@@ -1,8 +1,11 @@
-"""Benchmark: a movie details call with five appends against the plain details call.
+"""Benchmark: a movie details call with five appends against the plain details call, and the
+composite documents (a film's similar list, a person's combined credits) against it too.
 
-Both go through nginx and the key check; the plain call is one document from the release pack, the
-appended one is spliced from six (nginx/lua/marquee_append.lua) of the same release. Cost = time per request, so the
-figure is plain req/s over appended req/s (median of paired rounds). Target: at most 2.00.
+All go through nginx and the key check; the plain call is one document from the release pack, the
+appended one is spliced from six (nginx/lua/marquee_append.lua) of the same release, and a
+composite is assembled from its item documents (nginx/lua/marquee_docs.lua; once per worker, then
+cached like any document). Cost = time per request, so each figure is plain req/s over its req/s
+(median of the rounds, which alternate all four). Target for appends: at most 2.00.
 """
 
 from __future__ import annotations
@@ -53,23 +56,35 @@ def main() -> None:
     plain = wrk.script_for(home, "plain", [f"/3/movie/{m}?api_key={k}" for m, k in pairs])
     appended = wrk.script_for(home, "append", [f"/3/movie/{m}?api_key={k}&append_to_response={APPENDS}"
                                                for m, k in pairs])
+    similar = wrk.script_for(home, "similar", [f"/3/movie/{m}/similar?api_key={k}" for m, k in pairs])
+    with Pack(release) as pack:  # people with credits: each credit is an entry over a film's or series' item
+        people = sorted({int(name.split("/")[2]) for name in pack.names("3/person/%/combined_credits.json")})
+    credits = wrk.script_for(home, "credits", [f"/3/person/{p}/combined_credits?api_key={keys[n % len(keys)]}"
+                                               for n, p in enumerate(people)])
     stack = Stack(settings).start()
     url = settings.api_base_url
     try:
         print(f"wrk -t1 -c{args.connections} -d{args.seconds}s, {args.rounds} rounds, {len(ids)} movies, "
-              f"append_to_response={APPENDS} ({len(present)} of 5 rendered in this release: {','.join(present)})",
-              flush=True)
-        wrk.run(url, 2, args.connections, plain)
-        wrk.run(url, 2, args.connections, appended)
-        ratios = wrk.paired_rounds(
-            args.rounds,
-            lambda: wrk.run(url, args.seconds, args.connections, appended),
-            lambda: wrk.run(url, args.seconds, args.connections, plain),
-            (f"details + 5 appends ({settings.gate} gate)", f"plain details ({settings.gate} gate)"))
+              f"{len(people)} people, append_to_response={APPENDS} ({len(present)} of 5 rendered in this "
+              f"release: {','.join(present)})", flush=True)
+        for script in (plain, appended, similar, credits):
+            wrk.run(url, 2, args.connections, script)
+        gate = settings.gate
+        ratios = wrk.rounds_of(args.rounds, [
+            (f"plain details ({gate} gate)", lambda: wrk.run(url, args.seconds, args.connections, plain)),
+            (f"details + 5 appends ({gate} gate)", lambda: wrk.run(url, args.seconds, args.connections, appended)),
+            ("similar (composite)", lambda: wrk.run(url, args.seconds, args.connections, similar)),
+            ("combined_credits (composite)", lambda: wrk.run(url, args.seconds, args.connections, credits)),
+        ])
     finally:
         stack.stop()
         shutil.rmtree(home, ignore_errors=True)
-    print(f"append cost ratio (plain req/s / appended req/s, target <= 2.00): {wrk.median(ratios):.2f}")
+    costs = [[1 / r for r in per_round] for per_round in ratios]
+    for name, cost in zip(("details + 5 appends", "similar list", "combined credits"), costs):
+        print(f"{name}: per-round cost " + ", ".join(f"{c:.3f}" for c in cost))
+    print(f"composite cost ratios (plain req/s / composite req/s): similar {wrk.median(costs[1]):.2f}, "
+          f"combined_credits {wrk.median(costs[2]):.2f}")
+    print(f"append cost ratio (plain req/s / appended req/s, target <= 2.00): {wrk.median(costs[0]):.2f}")
 
 
 if __name__ == "__main__":
