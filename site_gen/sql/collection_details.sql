@@ -4,14 +4,17 @@
 -- the catalogue's name, overviews to "". Parts carry their own translation in the variant's language
 -- (or the original title and an empty overview), ordered by release date (undated last), then id.
 -- TMDB's schema lists TV-style name/original_name for parts; the real API sends the movie-style
--- title/original_title too, so parts carry both.
+-- title/original_title too, so parts carry both. In a rebuild only the collections in scope are
+-- rendered (site_gen/scope.py); the rest keep their previous documents.
 WITH variants AS (
     SELECT c.id AS collection_id, v.suffix, v.iso_639_1, v.iso_3166_1
     FROM collections c JOIN render_variants v ON v.kind IN ('default', 'und')
+    WHERE in_scope('collection', c.id)
     UNION ALL
     SELECT t.collection_id, v.suffix, v.iso_639_1, v.iso_3166_1
     FROM collection_translations t
     JOIN render_variants v ON v.kind = 'other' AND v.iso_639_1 = t.iso_639_1 AND v.iso_3166_1 = t.iso_3166_1
+    WHERE in_scope('collection', t.collection_id)
 ),
 parts AS (
     SELECT x.collection_id, x.suffix,

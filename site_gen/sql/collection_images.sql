@@ -10,3 +10,4 @@ SELECT
 FROM collections c
 LEFT JOIN image_lists b ON b.owner = 'collection' AND b.owner_id = c.id AND b.kind = 'backdrop'
 LEFT JOIN image_lists p ON p.owner = 'collection' AND p.owner_id = c.id AND p.kind = 'poster'
+WHERE in_scope('collection', c.id)

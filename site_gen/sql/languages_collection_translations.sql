@@ -12,4 +12,5 @@ SELECT
 FROM collections c
 LEFT JOIN collection_translations t ON t.collection_id = c.id
 LEFT JOIN languages l ON l.iso_639_1 = t.iso_639_1
+WHERE in_scope('collection', c.id)
 GROUP BY c.id
