@@ -75,7 +75,8 @@ def from_sql(con: duckdb.DuckDBPyConnection, template: str, sql_name: str,
     template's schema (site_gen/validate_sql.py); each row then carries `valid`, the rule's null
     check evaluated by DuckDB beside the rendering. DuckDB serialises (`to_json`) and hashes every
     body (md5, the pack's ETag); in an update, bodies whose hash equals the previous manifest's (the
-    `previous_etags` table) stay in DuckDB and the row carries a null body. An untranslated variant
+    template's file, site_gen/writer.py) stay in DuckDB and the row carries a null body; a template
+    the update does not reach gives KEPT_WHOLE instead of rows. An untranslated variant
     equal to its default document is dropped by the Writer (nginx and the edge fall back from X.und
     to X).
 
