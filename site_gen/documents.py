@@ -20,11 +20,13 @@ import duckdb
 import orjson
 import pyarrow as pa
 
+from marquee.packs import COMPOSITE_MARK
 from site_gen import scope
 from site_gen.validate import ValidationError, check_value, load_schemas
 from site_gen.validate_sql import check_type, null_check
 
 SQL_DIR = Path(__file__).resolve().parent / "sql"
+_MARK = COMPOSITE_MARK.decode()  # how an item reference starts, as SQL and JSON text
 UNTRANSLATED = ".und"  # the variant suffix of TMDB's answer for a missing translation
 BATCH_ROWS = 5_000
 
@@ -102,10 +104,15 @@ def from_query(con: duckdb.DuckDBPyConnection, template: str, query: str,
     return Documents(template, _batches(con, template, query, rendered))
 
 
-def from_items(con: duckdb.DuckDBPyConnection, template: str, table: str, query: str) -> Documents:
-    """The items of composite documents (marquee/packs.py) as documents of their own: `query` selects
-    uri (`/_items/movie/603`) and json from `table`, a checked_items table, whose items were checked
-    against every template that splices them. A composite lists them with item_ref()."""
+def from_items(con: duckdb.DuckDBPyConnection, template: str, table: str) -> Documents:
+    """The items of composite documents (marquee/packs.py) as documents of their own: one per row of
+    `table` (id, json), a checked_items table whose items were checked against every template that
+    splices them, at the template's path (`/_items/movie/{movie_id}` -> `/_items/movie/603`).
+    A composite lists them with item_ref()."""
+    found = scope.template_kind(template)
+    assert found is not None, f"{template}: an item template names its entity"
+    prefix = template[: template.index("{")]
+    query = f"SELECT '{prefix}' || id AS uri, json FROM {table} WHERE in_scope('{found[0]}', id)"
 
     def rendered() -> tuple[str, str]:
         _checked_parts(con)
@@ -146,8 +153,8 @@ def _batches(con: duckdb.DuckDBPyConnection, template: str, query: str,
 def create_item_ref(con: duckdb.DuckDBPyConnection) -> None:
     """The SQL macro item_ref(kind, id): a composite document's reference to the item document
     `_items/{kind}/{id}` (marquee/packs.py `assemble`), valid JSON for the checks and to_json."""
-    con.execute("CREATE OR REPLACE TEMP MACRO item_ref(kind, id) AS "
-                "CAST('{\"\\u0001\":\"' || kind || '/' || id || '\"}' AS VARCHAR)")
+    con.execute(f"CREATE OR REPLACE TEMP MACRO item_ref(kind, id) AS "
+                f"CAST('{_MARK}' || kind || '/' || id || '\"}}' AS VARCHAR)")
 
 
 def checked_items(con: duckdb.DuckDBPyConnection, table: str, query: str,
@@ -188,7 +195,8 @@ def checked_entries(con: duckdb.DuckDBPyConnection, table: str, query: str, item
     Each column is checked for its uses (template, array property): the properties the item table
     `items` was checked for (checked_items' `parts`) plus the struct's must be every property of the
     item schema, none twice, and the struct is checked against the rest as a document would be."""
-    types = dict(zip(con.sql(f"SELECT * FROM ({query})").columns, con.sql(f"SELECT * FROM ({query})").types))
+    bound = con.sql(f"SELECT * FROM ({query})")  # bound, not run
+    types = dict(zip(bound.columns, bound.types))
     serialised, checks_sql, records, all_checks = [], [], [], []
     for column, uses in columns.items():
         extra = set(_children_names(types[column]))
@@ -201,7 +209,7 @@ def checked_entries(con: duckdb.DuckDBPyConnection, table: str, query: str, item
             rest = _restricted(item_schema, set(item_schema["properties"]) - covered)
             checks.append((template, field, rest))
             records.append((template, field, sorted(set(item_schema["properties"])), True))
-        serialised.append(f"'{{\"\\u0001\":\"' || ref || '\",' || substr(to_json({column})::VARCHAR, 2) AS {column}")
+        serialised.append(f"'{_MARK}' || ref || '\",' || substr(to_json({column})::VARCHAR, 2) AS {column}")
         checks_sql.append(_checked_json(column, types[column], checks))
         all_checks += checks
     con.execute(f"CREATE OR REPLACE TEMP TABLE {table} AS SELECT * EXCLUDE (ref, {', '.join(columns)}), "
@@ -239,7 +247,7 @@ def _refuse_invalid(con: duckdb.DuckDBPyConnection, table: str, checks: list[tup
     invalid = con.execute(f"SELECT {', '.join(columns)} FROM {table} WHERE NOT valid LIMIT 1").fetchall()
     if invalid:
         for text in invalid[0]:
-            value = text.replace('{"\\u0001":', '{"_ref":', 1)  # an entry: its own fields are what was checked
+            value = text.replace(_MARK, '{"_ref":"', 1)  # an entry: its own fields are what was checked
             for template, field, schema in checks:
                 with contextlib.suppress(orjson.JSONDecodeError):
                     check_value(template, f"{field}[]", schema, orjson.loads(value))
@@ -314,10 +322,8 @@ def use_previous_manifest(con: duckdb.DuckDBPyConnection, manifest: Path) -> Non
 
 def _previous_rows(con: duckdb.DuckDBPyConnection, template: str) -> str:
     """SQL: (name, etag) of the template's documents in the previous release (none if it had none)."""
-    from site_gen.writer import manifest_file  # the Writer owns the layout; it imports this module
+    from site_gen.writer import manifest_file, manifest_sql  # the Writer owns the layout; it imports this module
 
     folder = con.execute("SELECT getvariable('previous_manifest')").fetchall()[0][0]
     path = Path(folder) / manifest_file(template) if folder else None
-    if path is None or not path.exists():
-        return "(SELECT NULL::VARCHAR AS name, NULL::VARCHAR AS etag WHERE false)"
-    return "(SELECT name, etag FROM read_parquet('" + str(path).replace("'", "''") + "'))"
+    return f"(SELECT name, etag FROM {manifest_sql([path] if path is not None and path.exists() else [])})"

@@ -164,10 +164,14 @@ def _read_manifest(store: Path) -> pa.Table:
     if path.exists():
         return pq.read_table(path, schema=MANIFEST_SCHEMA)
     if legacy.exists():  # name -> "digest:sizes:size:mtime", before the Parquet manifest
-        rows = [(name, *entry.split(":", 2)) for name, entry in json.loads(legacy.read_text()).items()]
-        return pa.table([pa.array(column, pa.string()) for column in zip(*rows)] if rows else
-                        [pa.array([], pa.string())] * 4, schema=MANIFEST_SCHEMA)
-    return MANIFEST_SCHEMA.empty_table()
+        return _manifest_table([(name, *entry.split(":", 2)) for name, entry in json.loads(legacy.read_text()).items()])
+    return _manifest_table([])
+
+
+def _manifest_table(rows: list[tuple[str, ...]]) -> pa.Table:
+    """Manifest rows (name, digest, sizes, stamp) as a table of MANIFEST_SCHEMA."""
+    columns = list(zip(*rows)) or [()] * len(MANIFEST_SCHEMA)
+    return pa.table([pa.array(column, pa.string()) for column in columns], schema=MANIFEST_SCHEMA)
 
 
 def sync_store(originals: Path, store: Path, kinds: dict[str, str] | pa.Table, workers: int | None = None,
@@ -216,8 +220,7 @@ def sync_store(originals: Path, store: Path, kinds: dict[str, str] | pa.Table, w
             results = list(pool.map(_sync_one, jobs, chunksize=256))
         else:
             results = list(map(_sync_one, jobs))
-    done = pa.table([pa.array(column, pa.string()) for column in zip(*(row[:4] for row in results))] if results else
-                    [pa.array([], pa.string())] * 4, schema=MANIFEST_SCHEMA)
+    done = _manifest_table([row[:4] for row in results])
     if results or not (store / MANIFEST).exists():  # else the manifest on disk is already this one
         kept = manifest.filter(pc.invert(pc.is_in(manifest["name"], value_set=done["name"])))
         tmp = store / (MANIFEST + ".tmp")
@@ -237,8 +240,8 @@ TABLE_KINDS = {"person_images": "profile", "company_images": "logo", "network_im
 def image_kinds(con, present: str | None = None) -> pa.Table:
     """(name, kind): the file name and kind of every image path anywhere in the catalogue (found by
     column name), in name order; with `present` (a table of file names, column `name`), only those
-    files. A name found with two kinds keeps the last in (name, kind) order. Joined and sorted in DuckDB: at 100k movies, 1.7M paths
-    took 12 s to sort and filter in Python."""
+    files. A name found with two kinds keeps the last in (name, kind) order. Joined and sorted in
+    DuckDB: at 100k movies, 1.7M paths took 12 s to sort and filter in Python."""
     columns: dict[str, set[str]] = {}
     for table, column in con.execute(
             "SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = 'main'"

@@ -50,7 +50,5 @@ def collect(con: duckdb.DuckDBPyConnection, settings: Settings) -> list[Document
     checked_items(con, "movie_list_results", load_sql("movie_list_results.sql"),
                   tuple((template, "results") for template in LISTS), person.MOVIE_ITEM_PARTS)
     con.execute(load_sql("movie_related_page.sql"))
-    items = from_items(con, ITEM, "movie_list_results", "SELECT '/_items/movie/' || id AS uri, json "
-                       "FROM movie_list_results WHERE in_scope('movie', id)")
-    return [items] + [from_sql(con, template, sql, {"results": "movie_list_results"} if template in LISTS else None)
+    return [from_items(con, ITEM, "movie_list_results")] + [from_sql(con, template, sql, {"results": "movie_list_results"} if template in LISTS else None)
                       for template, sql in DOCUMENTS]

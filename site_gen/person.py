@@ -51,16 +51,15 @@ def prepare_credits(con: duckdb.DuckDBPyConnection) -> bool:
     """Create the entries tables, person_credit_items (all of them) and credited_people; returns
     whether TV credits are included (then tv_credit_results holds the series' items too)."""
     with_tv = has_tables(con, TV_TABLES)
-    entries = MOVIE_ENTRIES
     if with_tv:
         checked_items(con, "tv_credit_results", load_sql("person_tv_items.sql"), (), TV_ITEM_PARTS)
-        entries += TV_ENTRIES
-    for table, items, field in entries:
-        own = MOVIE_CREDITS if items == "movie_list_results" else TV_CREDITS
-        checked_entries(con, table, load_sql(table + ".sql"), items,
-                        {"entry": ((own, field),), "combined_entry": ((COMBINED_CREDITS, field),)})
-    con.execute("CREATE OR REPLACE TEMP VIEW person_credit_items AS "
-                + " UNION ALL ".join(f"SELECT * FROM {table}" for table, _, _ in entries))
+    kinds = ((MOVIE_CREDITS, MOVIE_ENTRIES), (TV_CREDITS, TV_ENTRIES if with_tv else ()))
+    for own, entries in kinds:
+        for table, items, field in entries:
+            checked_entries(con, table, load_sql(table + ".sql"), items,
+                            {"entry": ((own, field),), "combined_entry": ((COMBINED_CREDITS, field),)})
+    con.execute("CREATE OR REPLACE TEMP VIEW person_credit_items AS " + " UNION ALL ".join(
+        f"SELECT * FROM {table}" for _, entries in kinds for table, _, _ in entries))
     con.execute("CREATE OR REPLACE TEMP TABLE credited_people AS "
                 "SELECT DISTINCT person_id AS id FROM person_credit_items ORDER BY id")
     return with_tv
@@ -85,8 +84,7 @@ def collect(con: duckdb.DuckDBPyConnection, settings: Settings) -> list[Document
     ]
     if with_tv:
         documents += [
-            from_items(con, TV_ITEM, "tv_credit_results",
-                       "SELECT '/_items/tv/' || id AS uri, json FROM tv_credit_results WHERE in_scope('series', id)"),
+            from_items(con, TV_ITEM, "tv_credit_results"),
             from_sql(con, TV_CREDITS, "person_tv_credits.sql", _checked(TV_CREDITS, with_tv)),
             from_sql(con, COMBINED_CREDITS, "person_combined_credits.sql", _checked(COMBINED_CREDITS, with_tv)),
         ]

@@ -209,7 +209,8 @@ def plan_scope(con: duckdb.DuckDBPyConnection, previous: Path | None) -> bool:
                     reaches = (f"{list(LINK_TEMPLATES[table])}::VARCHAR[]" if table in LINK_TEMPLATES
                                else "NULL::VARCHAR[]")
                     sources = LINK_SOURCES.get(table, {}).get(other_kind)
-                    if not changed_in.get(other_kind, set()) & set(sources or changed_in.get(other_kind, ())):
+                    carried = changed_in.get(other_kind, set()) & set(sources) if sources else changed_in.get(other_kind)
+                    if not carried:  # nothing changed that this link carries
                         continue
                     only = f" AND tbl IN (SELECT unnest({list(sources)}::VARCHAR[]))" if sources else ""
                     links.append(f"SELECT '{kind}' AS kind, \"{column}\"::BIGINT AS id, {reaches} AS templates "

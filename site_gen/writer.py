@@ -351,9 +351,10 @@ class Writer:
         template would be a name written now (new, so not unchanged) found in its file."""
         assert self.previous_manifest is not None and self.previous is not None
         kept = {manifest_file(template) for template in self._kept}
-        rendered = manifest_sql([f for f in (self.root / MANIFEST_NAME).glob("*.parquet") if f.name not in kept])
+        files = list((self.root / MANIFEST_NAME).glob("*.parquet"))
+        rendered = manifest_sql([f for f in files if f.name not in kept])
+        kept_whole = manifest_sql([f for f in files if f.name in kept])
         before = manifest_sql([f for f in self.previous_manifest.glob("*.parquet") if f.name not in kept])
-        kept_whole = manifest_sql([f for f in (self.root / MANIFEST_NAME).glob("*.parquet") if f.name in kept])
         written = [name for (name,) in self.con.execute("SELECT name FROM written")]
         # A twin (X.und equal to X) was dropped from the previous release. If X changed and X.und did
         # not, X.und is now a document of its own whose bytes are X's previous ones (same hash).
