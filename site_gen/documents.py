@@ -22,6 +22,7 @@ import pyarrow as pa
 
 from marquee.packs import COMPOSITE_MARK
 from site_gen import scope
+from site_gen.manifests import delta_file, delta_fits, manifest_key, manifest_rows, manifest_sql
 from site_gen.validate import ValidationError, check_value, load_schemas
 from site_gen.validate_sql import check_type, null_check
 
@@ -36,15 +37,22 @@ BATCH_SCHEMA = pa.schema([("uri", pa.string()), ("body", pa.binary()), ("etag", 
                           ("valid", pa.bool_())])
 
 
-class KeptWhole:
-    """What a template's batches give in an update that reaches none of its documents: the Writer
-    keeps them all from the previous release (Writer.keep_template), without a row passing."""
+class Marker:
+    """What a template's batches give in an update besides rows, for the Writer to act on."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
 
     def __repr__(self) -> str:
-        return "KEPT_WHOLE"
+        return self.name
 
 
-KEPT_WHOLE = KeptWhole()
+# Instead of rows, in an update that reaches none of the template's documents: the Writer keeps them
+# all from the previous release (Writer.keep_template), without a row passing.
+KEPT_WHOLE = Marker("KEPT_WHOLE")
+# Before the rows of an update that renders some of the template's entities: the rows are changes
+# over the previous release's manifest of it (Writer.over_previous), the other entities' not read.
+OVER_PREVIOUS = Marker("OVER_PREVIOUS")
 
 
 @dataclass(frozen=True)
@@ -53,7 +61,7 @@ class Documents:
 
     template: str
     # batches(only_changed=False), as BATCH_SCHEMA; in an update, KEPT_WHOLE when nothing is rendered
-    batches: Callable[..., Iterator[pa.RecordBatch | KeptWhole]]
+    batches: Callable[..., Iterator[pa.RecordBatch | Marker]]
 
 
 def load_sql(name: str) -> str:
@@ -124,30 +132,53 @@ def from_items(con: duckdb.DuckDBPyConnection, template: str, table: str) -> Doc
 
 
 def _batches(con: duckdb.DuckDBPyConnection, template: str, query: str,
-             rendered: Callable[[], tuple[str, str]]) -> Callable[..., Iterator[pa.RecordBatch | KeptWhole]]:
+             rendered: Callable[[], tuple[str, str]]) -> Callable[..., Iterator[pa.RecordBatch | Marker]]:
     """The Documents.batches of a template whose SQL `rendered()` gives when it is written: the
     hashed rows (uri, body, etag, ...) and the check of a row (SQL over those columns)."""
 
-    def batches(only_changed: bool = False) -> Iterator[pa.RecordBatch | KeptWhole]:
+    def batches(only_changed: bool = False) -> Iterator[pa.RecordBatch | Marker]:
         plan = scope.template_plan(con, template, query) if only_changed and scope.scoped(con) else "whole"
         if plan == "none":  # nothing of its kind changed: every previous document is kept, unrendered
             yield KEPT_WHOLE
             return
         con.execute("SET VARIABLE scope_template = ?", [template])  # which entities in_scope() admits
         hashed, valid = rendered()
-        if only_changed:  # the previous manifest's file of this template (writer.manifest_file)
-            previous = _previous_rows(con, template)
+        folder = _previous_folder(con) if only_changed else None
+        if not only_changed:
+            sql = f"SELECT uri, body, etag, {valid} AS valid FROM ({hashed})"
+        elif plan == "scoped" and delta_fits(folder, template):
+            yield OVER_PREVIOUS
+            sql = _changes_sql(template, hashed, valid, folder)
+        else:  # every document of the template: the previous manifest's rows of it to compare with
+            previous = manifest_rows(folder, {manifest_key(template)})
             sql = (f"SELECT uri, CASE WHEN changed THEN body END AS body, etag, "
                    f"CASE WHEN changed THEN {valid} ELSE true END AS valid FROM ("
                    f"SELECT d.*, p.etag IS DISTINCT FROM d.etag AS changed FROM ({hashed}) d "
                    f"LEFT JOIN {previous} p ON p.name = substr(d.uri, 2) || '.json')")
             if plan == "scoped":  # the query rendered the entities in scope; the rest are kept
                 sql += " UNION ALL " + scope.kept_sql(template, previous)
-        else:
-            sql = f"SELECT uri, body, etag, {valid} AS valid FROM ({hashed})"
         yield from con.sql(sql).to_arrow_reader(BATCH_ROWS)
 
     return batches
+
+
+def _changes_sql(template: str, hashed: str, valid: str, folder: Path) -> str:
+    """SQL: batch rows of an update's changes to a template over the previous release's manifest
+    of it (Writer.over_previous). Each rendered document, its body when its hash differs from the
+    previous one (or it is new); a name of an entity in scope no longer rendered, with neither body
+    nor etag (removed, also when an earlier delta removed it); and the previous delta's rows of the
+    entities not in scope, kept. The base rows of entities not in scope are not read at all."""
+    in_scope = scope.entity_in_scope(template, "name")
+    previous = manifest_rows(folder, {manifest_key(template)}, removed=True, where=in_scope)
+    delta = folder / delta_file(template)
+    carried = manifest_sql([delta] if delta.exists() else [])
+    return (f"SELECT coalesce(uri, '/' || substr(gone, 1, length(gone) - 5)) AS uri, "
+            f"CASE WHEN changed THEN body END AS body, etag, CASE WHEN changed THEN {valid} ELSE true END AS valid "
+            f"FROM (SELECT d.*, CASE WHEN d.uri IS NULL THEN p.name END AS gone, "
+            f"d.uri IS NOT NULL AND p.etag IS DISTINCT FROM d.etag AS changed FROM ({hashed}) d "
+            f"FULL JOIN {previous} p ON p.name = substr(d.uri, 2) || '.json') "
+            f"UNION ALL SELECT '/' || substr(name, 1, length(name) - 5), NULL::BLOB, etag, true "
+            f"FROM {carried} WHERE NOT {in_scope}")
 
 
 def create_item_ref(con: duckdb.DuckDBPyConnection) -> None:
@@ -320,10 +351,7 @@ def use_previous_manifest(con: duckdb.DuckDBPyConnection, manifest: Path) -> Non
     con.execute("SET VARIABLE previous_manifest = ?", [str(manifest)])
 
 
-def _previous_rows(con: duckdb.DuckDBPyConnection, template: str) -> str:
-    """SQL: (name, etag) of the template's documents in the previous release (none if it had none)."""
-    from site_gen.writer import manifest_file, manifest_sql  # the Writer owns the layout; it imports this module
-
+def _previous_folder(con: duckdb.DuckDBPyConnection) -> Path | None:
+    """The previous release's manifest folder use_previous_manifest named (None: no previous)."""
     folder = con.execute("SELECT getvariable('previous_manifest')").fetchall()[0][0]
-    path = Path(folder) / manifest_file(template) if folder else None
-    return f"(SELECT name, etag FROM {manifest_sql([path] if path is not None and path.exists() else [])})"
+    return Path(folder) if folder else None

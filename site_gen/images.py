@@ -41,6 +41,10 @@ LEGACY_MANIFEST = ".manifest.json"  # the JSON manifest of earlier builds: read 
 MANIFEST_SCHEMA = pa.schema([("name", pa.string()), ("digest", pa.string()), ("sizes", pa.string()),
                              ("stamp", pa.string())])
 STAT_CHUNK = 100_000  # originals stat'ed per task, and per worker process beyond the first
+# What the last sync_store saw (last_sync_holds): an update whose image tables and folders are as
+# then skips the sync (at 100k movies, 1.7M stats and two 1.7M-name listings: ~10 s of CPU on a
+# rebuild's two cores, more than the rest of a 1% rebuild).
+SYNC_RECORD = ".last-sync.json"
 
 
 @dataclass(frozen=True)
@@ -227,7 +231,67 @@ def sync_store(originals: Path, store: Path, kinds: dict[str, str] | pa.Table, w
         pq.write_table(pa.concat_tables([kept, done]), tmp)
         os.replace(tmp, store / MANIFEST)
         (store / LEGACY_MANIFEST).unlink(missing_ok=True)
+    _write_json(store / SYNC_RECORD, {**_sync_state(originals, store, make_sizes), "originals": len(kinds)})
     return ImageSummary(len(kinds), sum(1 for *_, count in results if count), sum(count for *_, count in results))
+
+
+def _folder_stamp(folder: Path) -> str:
+    """Inode and mtime: a file added, removed or renamed in the folder (or the folder replaced)
+    changes it; a file rewritten in place does not."""
+    info = os.stat(folder)
+    return f"{info.st_ino}:{info.st_mtime_ns}"
+
+
+def _sync_state(originals: Path, store: Path, make_sizes: bool) -> dict[str, str]:
+    return {"source": str(Path(originals).resolve()), "source_stamp": _folder_stamp(originals),
+            "store_stamp": _folder_stamp(Path(store) / "original"), "sizes": "build" if make_sizes else "request"}
+
+
+def _write_json(path: Path, value: dict) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(value))
+    os.replace(tmp, path)
+
+
+def last_sync_holds(originals: Path, store: Path, make_sizes: bool) -> int | None:
+    """The number of originals the store's last sync_store placed, when it synced from this folder
+    with these sizes and neither the folder nor the store's originals had a file added, removed or
+    renamed since; else None. An update whose image paths are the previous build's then needs no
+    sync: its originals are as that sync found them, by name. An original rewritten in place, under
+    its name (which TMDB's never are: a new picture gets a new path), is found by the next full
+    build (`marquee build --full`), which stats every original."""
+    path = Path(store) / SYNC_RECORD
+    if not (path.is_file() and Path(originals).is_dir() and (Path(store) / "original").is_dir()):
+        return None
+    with contextlib.suppress(ValueError):
+        record = json.loads(path.read_text())
+        if isinstance(record, dict) and {k: record.get(k) for k in ("source", "source_stamp", "store_stamp", "sizes")} \
+                == _sync_state(originals, store, make_sizes) and isinstance(record.get("originals"), int):
+            return record["originals"]
+    return None
+
+
+def image_tables(con: duckdb.DuckDBPyConnection, check_sql: str) -> set[str]:
+    """The tables an image sync reads: those with an image path column (image_kinds) and those the
+    missing-original check `check_sql` names."""
+    tables = {table for table, column in con.execute(
+        "SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = 'main'").fetchall()
+              if column in PATH_COLUMNS or column == "file_path"}
+    tree = json.loads(con.execute("SELECT json_serialize_sql(?)", [check_sql]).fetchall()[0][0])
+    if tree.get("error"):
+        raise ValueError(f"the image check does not parse: {tree.get('error_message')}")
+
+    def walk(node: object) -> None:
+        if isinstance(node, dict):
+            if node.get("type") == "BASE_TABLE":
+                tables.add(node["table_name"])
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+    walk(tree)
+    return tables
 
 
 # Catalogue columns that hold an image path, and the kind of image each holds.

@@ -35,7 +35,8 @@ from site_gen import movie_extras
 from site_gen import images
 from site_gen import episode, season, tv
 from site_gen import scope
-from site_gen.documents import KEPT_WHOLE, Documents, KeptWhole, create_item_ref, load_sql, use_previous_manifest
+from site_gen.documents import (KEPT_WHOLE, OVER_PREVIOUS, Documents, Marker, create_item_ref, load_sql,
+                                use_previous_manifest)
 from site_gen.validate import ValidationError, Validator
 from site_gen.writer import Writer, previous_manifest
 
@@ -98,7 +99,7 @@ class Laps:
 
 
 def start_image_sync(con: duckdb.DuckDBPyConnection, catalogue_dir: Path, settings: Settings,
-                     pool: ThreadPoolExecutor) -> Future:
+                     pool: ThreadPoolExecutor, paths_unchanged: bool = False) -> Future:
     """Check every referenced image has an original, then bring the image store up to date, beside
     the document writes; the future's result is the number of originals (ReleaseBuildError when an
     original is missing: write_all stops at the next batch once it knows).
@@ -109,12 +110,20 @@ def start_image_sync(con: duckdb.DuckDBPyConnection, catalogue_dir: Path, settin
     of listing 1.7M originals and joining them with every image path) overlaps the rendering, and
     resizing runs in worker processes beside the SQL and the writes (the sample's first build: ~25 s
     of images).
+
+    With `paths_unchanged` (an update whose tables of image paths are the previous build's), nothing
+    runs when the store's last sync still holds (images.last_sync_holds): the same originals folder,
+    no file added, removed or renamed in it or in the store since.
     """
     source = catalogue_dir / "images"
+    store = settings.image_dir / IMAGE_STORE
+    make_sizes = settings.image_sizes == "build"
     cursor = con.cursor()
 
     def sync() -> int:
         try:
+            if paths_unchanged and (count := images.last_sync_holds(source, store, make_sizes)) is not None:
+                return count
             listing = pa.table({"name": pa.array(os.listdir(source) if source.is_dir() else [], pa.string())})
             cursor.register("image_listing", listing)
             cursor.execute("CREATE OR REPLACE TEMP TABLE present_images AS SELECT name FROM image_listing")
@@ -126,8 +135,7 @@ def start_image_sync(con: duckdb.DuckDBPyConnection, catalogue_dir: Path, settin
                 total = cursor.execute(f"SELECT count(*) {absent}").fetchall()[0][0]
                 raise ReleaseBuildError(f"{total} image paths have no original in {source}, e.g. {', '.join(missing)}")
             kinds = images.image_kinds(cursor, "present_images")
-            return images.sync_store(source, settings.image_dir / IMAGE_STORE, kinds,
-                                     make_sizes=settings.image_sizes == "build").originals
+            return images.sync_store(source, store, kinds, make_sizes=make_sizes).originals
         finally:
             cursor.close()
 
@@ -154,12 +162,15 @@ def write_all(collected: list[Documents], writer: Writer, validator: Validator,
             if batch is KEPT_WHOLE:
                 writer.keep_template(template)
                 continue
+            if batch is OVER_PREVIOUS:
+                writer.over_previous(template)
+                continue
             check_batch(template, batch, validator)
             writer.write_batch(template, batch)
 
 
 def render_ahead(collected: list[Documents], only_changed: bool,
-                 depth: int = RENDER_AHEAD) -> Iterator[tuple[str, pa.RecordBatch | KeptWhole]]:
+                 depth: int = RENDER_AHEAD) -> Iterator[tuple[str, pa.RecordBatch | Marker]]:
     """Every collected batch with its template, rendered by DuckDB in a thread of its own.
 
     DuckDB releases the GIL while it renders, and the Writer's inserts are Python and SQLite: run
@@ -243,7 +254,8 @@ def render_release(settings: Settings, catalogue_dir: Path, release_dir: Path,
             laps.lap("database")
             try:
                 with ThreadPoolExecutor(1, thread_name_prefix="images") as side:
-                    image_sync = start_image_sync(con, catalogue_dir, settings, side)
+                    paths_unchanged = updating and not images.image_tables(con, load_sql("image_paths.sql")) & loaded.created
+                    image_sync = start_image_sync(con, catalogue_dir, settings, side, paths_unchanged)
                     writer = Writer(release_dir, previous=previous)
                     scoped = scope.plan_scope(con, previous if updating else None)
                     collected = collect(con, settings)
@@ -253,7 +265,7 @@ def render_release(settings: Settings, catalogue_dir: Path, release_dir: Path,
                     write_all(collected, writer, Validator(), image_sync)
                     writer.finish()
                     laps.lap("write")
-                    scope.save_entities(con, release_dir)
+                    scope.save_entities(con, release_dir, previous)
                     image_count = image_sync.result()
                     laps.lap("images_after")
             finally:

@@ -13,7 +13,9 @@ by `finish()` (in an update, found in the manifest), which also drops every untr
 equal to its default document.
 
 With `previous` (an earlier release with a manifest), the build is an update and receives only
-changed documents' bodies (class docstring). Unchanged documents keep their ETag, so clients'
+changed documents' bodies (class docstring). The manifest (site_gen/manifests.py) is written here:
+a file per template, a hard link for a template kept whole, and a delta beside a link for a
+template rendered in part. Unchanged documents keep their ETag, so clients'
 caches stay valid across the publish. An update does not copy the previous pack (16 GB at 100k
 movies, about 3 minutes): it writes a delta pack over a hard link to the full pack underneath
 (marquee/packs.py), and a delta never grows into a chain: on top of a delta release, the new delta
@@ -24,7 +26,6 @@ updates use as their base.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 import shutil
@@ -43,6 +44,8 @@ import pyarrow.parquet as pq
 from marquee.packs import (DELTA_APPLICATION_ID, PAGE_SIZE, base_path, count_documents, etag_of, first, is_delta,
                            pack_path, read_only_uri)
 from site_gen.documents import UNTRANSLATED
+from site_gen.manifests import (MANIFEST_NAME, MANIFEST_SCHEMA, delta_file, manifest_file, manifest_key,
+                                 manifest_keys, manifest_rows, manifest_sql)
 
 _URI = re.compile(r"^/[A-Za-z0-9_./-]+$")
 _BAD_SEGMENT = r"/\.{0,2}(/|$)"  # an empty, '.' or '..' segment, as name_for() refuses
@@ -50,29 +53,10 @@ BATCH_ROWS = 5_000
 # Manifest rows buffered before they are written (a row group per template at most): one row group
 # per batch made 1,600 row groups at 100k movies and cost 6.6 s of a 95 s rebuild.
 MANIFEST_ROWS = 250_000
-# Every rendered document's path template, name and content hash (before untranslated twins are
-# dropped), for the next build to compare against one template at a time: a folder with one
-# Parquet file per template (manifest_file), so a rebuild keeps a template nothing reaches by a
-# hard link to the previous release's file (at 100k movies, streaming 8M unchanged rows through
-# the Writer again cost ~5 s of a 25 s rebuild).
-MANIFEST_NAME = "MANIFEST"
-MANIFEST_SCHEMA = pa.schema([("template", pa.string()), ("name", pa.string()), ("etag", pa.string())])
 UND_SUFFIX = UNTRANSLATED + ".json"
 # An update on top of a delta bigger than this share of its base's bytes writes a full pack: a
 # delta is copied whole by the next update, and past a quarter that copy stops being cheap.
 COMPACT_FRACTION = 0.25
-
-
-def manifest_file(template: str) -> str:
-    """The manifest's file for a path template (a hash: templates hold '/' and braces)."""
-    return hashlib.md5(template.encode()).hexdigest()[:16] + ".parquet"
-
-
-def manifest_sql(files: list[Path]) -> str:
-    """SQL reading every row of these manifest files (none when there are none)."""
-    if not files:
-        return "(SELECT NULL::VARCHAR AS template, NULL::VARCHAR AS name, NULL::VARCHAR AS etag WHERE false)"
-    return "read_parquet([" + ", ".join("'" + str(path).replace("'", "''") + "'" for path in files) + "])"
 
 
 class WriterError(Exception):
@@ -172,6 +156,7 @@ class Writer:
         (self.root / MANIFEST_NAME).mkdir()
         self._manifests: dict[str, pq.ParquetWriter] = {}  # open per template, closed by finish()
         self._kept: set[str] = set()  # templates kept whole from the previous manifest (keep_template)
+        self._deltas: set[str] = set()  # templates written as a delta over the previous manifest (over_previous)
         self._templates_seen: set[str] = set()  # templates with documents written or kept one by one
         self._rows: list[tuple[str, bytes, str]] = []
         # The manifest's rows not yet written: Arrow chunks, then write()'s rows as lists, in order.
@@ -210,6 +195,7 @@ class Writer:
         URI check, names and byte count done on whole columns. A null etag is computed here."""
         self._seen(template)
         uris, bodies, etags = batch.column(0), batch.column(1), batch.column(2)
+        # In a delta (over_previous), a row with neither body nor etag removes its name.
         # A null body is a document kept from the previous manifest, whose name passed when written.
         written = uris if not bodies.null_count else uris.filter(pc.is_valid(bodies))
         refused = pc.or_(pc.invert(pc.match_substring_regex(written, _URI.pattern)),
@@ -218,13 +204,13 @@ class Writer:
             name_for(written[pc.index(refused, True).as_py()].as_py())  # raises, with the reason
         if bodies.null_count:  # unchanged: only an update keeps it, and by its etag
             missing = pc.is_null(bodies) if not self.updating else pc.and_(pc.is_null(bodies), pc.is_null(etags))
-            if pc.any(missing).as_py():
+            if template not in self._deltas and pc.any(missing).as_py():
                 uri = uris[pc.index(missing, True).as_py()].as_py()
                 raise WriterError(f"{uri}: no document, and no previous release to keep it from")
         names = pc.binary_join_element_wise(pc.utf8_slice_codeunits(uris, 1), ".json", "")
-        if etags.null_count:  # bodies built in Python (documents.from_objects): every one is present
-            etags = pa.array([etag or etag_of(body) for body, etag in zip(bodies.to_pylist(), etags.to_pylist())],
-                             pa.string())
+        if etags.null_count:  # bodies built in Python (documents.from_objects), or removals (no body)
+            etags = pa.array([etag or (etag_of(body) if body is not None else None)
+                              for body, etag in zip(bodies.to_pylist(), etags.to_pylist())], pa.string())
         # Most batches of an update are all unchanged: those reach only the manifest, as Arrow.
         if bodies.null_count < len(bodies):
             if bodies.null_count:
@@ -250,10 +236,27 @@ class Writer:
         if template in self._templates_seen or template in self._kept:
             raise WriterError(f"{template}: kept whole after documents were written for it")
         assert self.previous_manifest is not None
-        source = self.previous_manifest / manifest_file(template)
-        if source.exists():  # else the previous release had no document of it
-            os.link(source, self.root / MANIFEST_NAME / manifest_file(template))
+        for name in (manifest_file(template), delta_file(template)):
+            if (self.previous_manifest / name).exists():  # else the previous release had no document of it
+                os.link(self.previous_manifest / name, self.root / MANIFEST_NAME / name)
         self._kept.add(template)
+
+    def over_previous(self, template: str) -> None:
+        """Take the rows of `template` that follow as changes over the previous release's manifest
+        for it (an update that renders some of its entities, documents.py): its file is linked as
+        this release's base, and the rows, with a row of neither body nor etag for each name the
+        entities rendered no longer have, become the delta file over it. The previous delta is not
+        kept: its rows for the entities not rendered arrive again as unchanged rows."""
+        if not self.updating:
+            raise WriterError(f"{template}: no previous release to write changes over")
+        if template in self._templates_seen or template in self._kept or template in self._deltas:
+            raise WriterError(f"{template}: written as changes after documents were written for it")
+        assert self.previous_manifest is not None
+        base = self.previous_manifest / manifest_file(template)
+        if not base.exists():
+            raise WriterError(f"{template}: the previous release has no manifest of it to write changes over")
+        os.link(base, self.root / MANIFEST_NAME / manifest_file(template))
+        self._deltas.add(template)
 
     def _add(self, template: str, names: list[str], bodies: list[bytes | None], etags: list[str]) -> None:
         """Buffer rows (a None body: unchanged, only its name and etag are recorded); flush when full."""
@@ -311,8 +314,8 @@ class Writer:
             for template in pc.unique(rows.column("template")).to_pylist():
                 part = rows.filter(pc.equal(rows.column("template"), template))
                 if template not in self._manifests:
-                    self._manifests[template] = pq.ParquetWriter(
-                        self.root / MANIFEST_NAME / manifest_file(template), MANIFEST_SCHEMA)
+                    name = delta_file(template) if template in self._deltas else manifest_file(template)
+                    self._manifests[template] = pq.ParquetWriter(self.root / MANIFEST_NAME / name, MANIFEST_SCHEMA)
                 self._manifests[template].write_table(part)
         self._rows.clear()
         self._buffered = 0
@@ -346,15 +349,17 @@ class Writer:
     def _settle_update(self) -> None:
         """After an update's writes: refuse a name rendered twice, remove what is no longer rendered,
         and put back untranslated variants that stopped being twins. All of it is found from the
-        manifests, by DuckDB, and only in the files of the templates this update rendered: a
-        template kept whole has the previous release's names, and a name it shares with a rendered
-        template would be a name written now (new, so not unchanged) found in its file."""
+        manifests, by DuckDB, reading only the rows this update rendered: the files of templates
+        rendered whole and the deltas (over_previous). A name rendered before that another template
+        keeps cannot newly repeat; a name written now (new or changed) is looked up in every template."""
         assert self.previous_manifest is not None and self.previous is not None
-        kept = {manifest_file(template) for template in self._kept}
-        files = list((self.root / MANIFEST_NAME).glob("*.parquet"))
-        rendered = manifest_sql([f for f in files if f.name not in kept])
-        kept_whole = manifest_sql([f for f in files if f.name in kept])
-        before = manifest_sql([f for f in self.previous_manifest.glob("*.parquet") if f.name not in kept])
+        folder = self.root / MANIFEST_NAME
+        untouched = {manifest_key(template) for template in self._kept | self._deltas}
+        whole = manifest_keys(folder) - untouched  # rendered whole: a file of every row
+        rendered = manifest_rows(folder, whole)
+        changes = manifest_sql([folder / delta_file(template) for template in sorted(self._deltas)
+                                if (folder / delta_file(template)).exists()])
+        before = manifest_rows(self.previous_manifest, manifest_keys(self.previous_manifest) - untouched)
         written = [name for (name,) in self.con.execute("SELECT name FROM written")]
         # A twin (X.und equal to X) was dropped from the previous release. If X changed and X.und did
         # not, X.und is now a document of its own whose bytes are X's previous ones (same hash).
@@ -362,18 +367,23 @@ class Writer:
         with duckdb.connect() as manifests:
             manifests.execute("SET enable_progress_bar = false")
             manifests.register("written_names", pa.table({"name": pa.array(written, pa.string())}))
+            held = manifest_rows(folder, where="name IN (SELECT name FROM written_names)")
             repeated = manifests.execute(
-                f"(SELECT name FROM {rendered} GROUP BY name HAVING count(*) > 1) UNION "
-                f"(SELECT name FROM {kept_whole} WHERE name IN (SELECT name FROM written_names)) "
-                f"ORDER BY name LIMIT 3").fetchall()
+                f"(SELECT name FROM (SELECT name FROM {rendered} UNION ALL SELECT name FROM {changes}) "
+                f"GROUP BY name HAVING count(*) > 1) UNION "
+                f"(SELECT name FROM {held} GROUP BY name HAVING count(*) > 1) ORDER BY name LIMIT 3").fetchall()
             if repeated:
                 self._refuse_twice([name for (name,) in repeated])
+            # Gone: a name a template rendered whole no longer has, or one a delta removes (again,
+            # when an earlier delta removed it: removing is idempotent).
             gone = [name for (name,) in manifests.execute(
-                f"SELECT name FROM {before} b WHERE NOT EXISTS "
-                f"(SELECT 1 FROM {rendered} r WHERE r.name = b.name)").fetchall()]
+                f"SELECT name FROM {before} b WHERE NOT EXISTS (SELECT 1 FROM {rendered} r WHERE r.name = b.name) "
+                f"UNION ALL SELECT name FROM {changes} WHERE etag IS NULL").fetchall()]
             candidates = pa.table({"name": pa.array(list(twin_of), pa.string())})
             manifests.register("candidates", candidates)
-            unds = manifests.execute(f"SELECT r.name, r.etag FROM {rendered} r JOIN candidates c USING (name)").fetchall()
+            unds = manifests.execute(
+                f"SELECT r.name, r.etag FROM (SELECT name, etag FROM {rendered} UNION ALL "
+                f"SELECT name, etag FROM {changes} WHERE etag IS NOT NULL) r JOIN candidates c USING (name)").fetchall()
         self.con.execute("BEGIN")
         self._remove(gone)
         # OR REPLACE: in a delta, X.und may be the tombstone that dropped it from the base.

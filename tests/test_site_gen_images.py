@@ -149,3 +149,23 @@ def test_the_json_manifest_of_earlier_builds_is_trusted_then_replaced(tmp_path):
     assert sync_store(originals, store, {"a.jpg": "poster"}, workers=1).resized == 0  # nothing hashed or made again
     assert os.stat(store / "w92" / "a.jpg").st_mtime_ns == made
     assert pq.read_table(store / MANIFEST).to_pylist() == [row] and not (store / LEGACY_MANIFEST).exists()
+
+
+def test_the_last_sync_holds_until_a_file_comes_or_goes_in_either_folder(tmp_path):
+    import os
+
+    from site_gen.images import last_sync_holds
+
+    originals, store = synced_poster(tmp_path)
+    assert last_sync_holds(originals, store, make_sizes=True) == 1
+    assert last_sync_holds(originals, store, make_sizes=False) is None  # other sizes: sync again
+    assert last_sync_holds(tmp_path / "elsewhere", store, make_sizes=True) is None
+    draw(originals / "b.jpg", (300, 450), (4, 5, 6))  # a new original
+    assert last_sync_holds(originals, store, make_sizes=True) is None
+    sync_store(originals, store, {"a.jpg": "poster", "b.jpg": "poster"}, workers=1)
+    assert last_sync_holds(originals, store, make_sizes=True) == 2
+    os.unlink(store / "original" / "b.jpg")  # the store lost one
+    assert last_sync_holds(originals, store, make_sizes=True) is None
+    sync_store(originals, store, {"a.jpg": "poster", "b.jpg": "poster"}, workers=1)
+    os.rename(originals / "b.jpg", originals / "c.jpg")
+    assert last_sync_holds(originals, store, make_sizes=True) is None

@@ -170,3 +170,42 @@ def test_a_forbidden_null_in_sql_stops_the_build_with_its_path(catalogue_dir: Pa
     with pytest.raises(ValidationError, match=r"/3/movie/\d+/credits: cast\[0\]\.name: null is not allowed"):
         render_release(release_settings, catalogue_dir, target, echo=None)
     assert not target.exists()
+
+
+def test_an_update_whose_image_paths_and_folders_are_unchanged_skips_the_image_sync(catalogue_dir: Path,
+                                                                                   tmp_path: Path, monkeypatch):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from marquee.settings import from_env
+    from site_gen import images
+
+    settings = from_env({"MARQUEE_HOME": str(tmp_path / "home")})
+    catalogue = tmp_path / "catalogue"
+    shutil.copytree(catalogue_dir, catalogue)
+    first = render_release(settings, catalogue, tmp_path / "r1", echo=None)
+    synced: list[int] = []
+    sync_store = images.sync_store
+    monkeypatch.setattr(images, "sync_store", lambda *a, **k: synced.append(1) or sync_store(*a, **k))
+
+    def retitle(row: int) -> None:
+        path = catalogue / "movie_translations.parquet"
+        table = pq.read_table(path)
+        titles = table.column("title").to_pylist()
+        titles[row] = f"{titles[row]} (again)"
+        pq.write_table(table.set_column(table.schema.get_field_index("title"), "title", pa.array(titles)), path)
+
+    retitle(0)  # no table of image paths changes
+    again = render_release(settings, catalogue, tmp_path / "r2", echo=None, previous=tmp_path / "r1")
+    assert again.scoped and synced == [] and again.images == first.images
+    retitle(1)
+    (catalogue / "images" / "stray.jpg").write_bytes(b"not referenced")  # the folder changed
+    render_release(settings, catalogue, tmp_path / "r3", echo=None, previous=tmp_path / "r2")
+    assert synced == [1]
+    movies = pq.read_table(catalogue / "movies.parquet")  # a film shows another film's poster
+    posters = movies.column("poster_path").to_pylist()
+    posters[0] = posters[1]
+    pq.write_table(movies.set_column(movies.schema.get_field_index("poster_path"), "poster_path", pa.array(posters)),
+                   catalogue / "movies.parquet")
+    render_release(settings, catalogue, tmp_path / "r4", echo=None, previous=tmp_path / "r3")
+    assert synced == [1, 1]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import duckdb
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
@@ -14,6 +15,7 @@ import pytest
 from marquee.packs import Pack
 from marquee_build.catalogue import load_database
 from site_gen import scope
+from site_gen.manifests import MANIFEST_NAME, manifest_rows
 from site_gen.release import render_release
 
 # Text columns a change may touch without breaking a reference (paths must name image originals,
@@ -145,6 +147,13 @@ def test_a_rebuild_after_its_previous_release_updates_the_kept_database(catalogu
     change_one_row(changed, "people")
     again, _ = rebuild_equals_full_build(changed, release_settings, releases / "a", releases)
     assert again.scoped and again.steps_run < again.steps // 4
+    # Entity hashes: the tables loaded again are hashed again, the others' files are links.
+    def entity_file(release: str, table: str) -> Path:
+        [path] = (releases / release / scope.ENTITIES_NAME / f"tbl={table}").iterdir()
+        return path
+    assert entity_file("again", "countries").stat().st_ino == entity_file("a", "countries").stat().st_ino
+    assert entity_file("again", "movies").stat().st_ino == entity_file("a", "movies").stat().st_ino
+    assert entity_file("again", "people").stat().st_ino != entity_file("a", "people").stat().st_ino
     # The kept database now belongs to the last build (the full one): a build after `a` loads from scratch.
     other = render_release(release_settings, changed, releases / "b", echo=None, previous=releases / "a")
     assert other.steps_run == other.steps and other.scoped
@@ -228,3 +237,76 @@ def test_a_film_s_new_release_date_reaches_its_people_s_credits_only(catalogue_d
     people = {id_: templates for (kind, id_), templates in scopes.items() if kind == "person"}
     assert credited <= set(people)
     assert all(templates and set(templates) <= set(scope.LINK_TEMPLATES["cast"]) for templates in people.values())
+
+
+def drop_episode(catalogue: Path) -> int:
+    """Remove the last episode of the middle series' first season, and every row naming it."""
+    episodes = pq.read_table(catalogue / "tv_episodes.parquet").to_pylist()
+    series = sorted({row["series_id"] for row in episodes})[len({row["series_id"] for row in episodes}) // 2]
+    season = min(row["season_number"] for row in episodes if row["series_id"] == series)
+    last = max((row for row in episodes if row["series_id"] == series and row["season_number"] == season),
+               key=lambda row: row["episode_number"])
+    for table_name, column in (("tv_episodes", "id"), ("episode_crew", "episode_id"),
+                               ("episode_guest_stars", "episode_id"), ("episode_images", "episode_id"),
+                               ("episode_translations", "episode_id")):
+        path = catalogue / f"{table_name}.parquet"
+        table = pq.read_table(path)
+        pq.write_table(table.filter(pc.not_equal(table.column(column), last["id"])), path)
+    return last["id"]
+
+
+def manifest_of(release: Path, template: str) -> tuple[Path, Path]:
+    from site_gen.manifests import delta_file, manifest_file
+
+    return release / MANIFEST_NAME / manifest_file(template), release / MANIFEST_NAME / delta_file(template)
+
+
+EPISODE = "/3/tv/{series_id}/season/{season_number}/episode/{episode_number}"
+
+
+def test_updates_over_updates_write_deltas_and_equal_full_builds(catalogue_dir: Path, release_settings,
+                                                                 built_pack: Path, tmp_path: Path):
+    """A renamed film and a removed episode, then another renamed film and the episode back: each
+    update writes the templates it reaches as a delta over the first build's manifest files (the
+    episode's names removed, then restored), and each pack equals a full build's."""
+    first, second = tmp_path / "c1", tmp_path / "c2"
+    shutil.copytree(catalogue_dir, first)
+    change_one_row(first, "movie_translations")
+    drop_episode(first)
+    again, _ = rebuild_equals_full_build(first, release_settings, built_pack, tmp_path / "r1")
+    base, delta = manifest_of(again_dir := tmp_path / "r1" / "again", "/3/movie/{movie_id}")
+    assert base.stat().st_ino == manifest_of(built_pack, "/3/movie/{movie_id}")[0].stat().st_ino
+    changes = pq.read_table(delta).to_pylist()
+    assert 0 < len(changes) < pq.ParquetFile(base).metadata.num_rows // 10 and all(row["etag"] for row in changes)
+    removed = [row["name"] for row in pq.read_table(manifest_of(again_dir, EPISODE)[1]).to_pylist() if row["etag"] is None]
+    assert removed and all("/episode/" in name for name in removed)
+
+    shutil.copytree(catalogue_dir, second)
+    shutil.copy(first / "movie_translations.parquet", second / "movie_translations.parquet")  # kept
+    change_one_row(second, "movie_translations", 0)  # and another film renamed
+    rebuild_equals_full_build(second, release_settings, again_dir, tmp_path / "r2")
+    base2, delta2 = manifest_of(tmp_path / "r2" / "again", "/3/movie/{movie_id}")
+    assert base2.stat().st_ino == base.stat().st_ino  # still the first build's rows, never rewritten
+    names = {row["name"] for row in pq.read_table(delta2).to_pylist()}
+    assert {row["name"] for row in changes} < names  # the first update's changes carried over
+    restored = dict(duckdb.sql(f"SELECT name, etag FROM {manifest_rows(tmp_path / 'r2' / 'again' / MANIFEST_NAME)}")
+                    .fetchall())
+    assert all(restored[name] for name in removed)
+
+
+def test_a_delta_past_its_share_of_the_base_is_written_whole_again(catalogue_dir: Path, release_settings,
+                                                                   built_pack: Path, tmp_path: Path, monkeypatch):
+    from site_gen import manifests
+
+    changed = tmp_path / "catalogue"
+    shutil.copytree(catalogue_dir, changed)
+    change_one_row(changed, "movie_translations")
+    rebuild_equals_full_build(changed, release_settings, built_pack, tmp_path / "r1")
+    assert manifest_of(tmp_path / "r1" / "again", "/3/movie/{movie_id}")[1].exists()
+    monkeypatch.setattr(manifests, "DELTA_FRACTION", 0.0)  # any delta is past it
+    change_one_row(changed, "movie_translations", 0)
+    rebuild_equals_full_build(changed, release_settings, tmp_path / "r1" / "again", tmp_path / "r2")
+    base, delta = manifest_of(tmp_path / "r2" / "again", "/3/movie/{movie_id}")
+    assert not delta.exists() and base.stat().st_nlink == 1
+    assert pq.ParquetFile(base).metadata.num_rows == pq.ParquetFile(manifest_of(built_pack, "/3/movie/{movie_id}")[0]
+                                                                      ).metadata.num_rows

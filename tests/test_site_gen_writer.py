@@ -384,3 +384,82 @@ def test_a_name_written_under_another_template_than_the_one_kept_whole_is_refuse
     second.write("/3/a", {"a": 2}, template="/3/other")  # the kept template's name, from another template
     with pytest.raises(WriterError, match="3/a.json twice"):
         second.finish()
+
+
+def _batch(uris: list[str], bodies: list[bytes | None], etags: list[str | None]) -> pa.RecordBatch:
+    from site_gen.documents import BATCH_SCHEMA
+
+    return pa.RecordBatch.from_arrays([pa.array(uris, pa.string()), pa.array(bodies, pa.binary()),
+                                       pa.array(etags, pa.string()), pa.nulls(len(uris), pa.bool_())],
+                                      schema=BATCH_SCHEMA)
+
+
+def _effective(release: Path) -> dict[str, str]:
+    import duckdb
+
+    from site_gen.manifests import manifest_rows
+
+    return dict(duckdb.sql(f"SELECT name, etag FROM {manifest_rows(release / MANIFEST_NAME)}").fetchall())
+
+
+def test_changes_over_the_previous_manifest_are_a_delta_beside_a_link_to_its_file(tmp_path: Path):
+    from site_gen.manifests import delta_file
+
+    movie = "/3/movie/{id}"
+    first = Writer(tmp_path / "r1")
+    for n in range(10):
+        first.write(f"/3/movie/{n}", {"n": n}, template=movie)
+    first.write("/3/a", {"a": 1}, template="/3/a")
+    first.finish()
+    etags = [etag_of(orjson.dumps({"n": n})) for n in range(10)]
+    second = Writer(tmp_path / "r2", previous=tmp_path / "r1")
+    with pytest.raises(WriterError, match="no manifest of it"):
+        second.over_previous("/3/new/{id}")
+    with pytest.raises(WriterError, match="no document"):  # a removal outside a delta
+        second.write_batch("/3/b", _batch(["/3/b"], [None], [None]))
+    second.keep_template("/3/a")
+    second.over_previous(movie)
+    # 3 changed, 4 unchanged, 5 removed, 10 new
+    second.write_batch(movie, _batch(["/3/movie/3", "/3/movie/4", "/3/movie/5", "/3/movie/10"],
+                                     [b'{"n":"three"}', None, None, b'{"n":10}'],
+                                     [None, etags[4], None, None]))
+    with pytest.raises(WriterError, match="after documents were written"):
+        second.over_previous(movie)
+    second.finish()
+    folder = tmp_path / "r2" / MANIFEST_NAME
+    assert os.stat(folder / manifest_file(movie)).st_ino == os.stat(tmp_path / "r1" / MANIFEST_NAME / manifest_file(movie)).st_ino
+    assert [row["name"] for row in pq.read_table(folder / delta_file(movie)).to_pylist()] == [
+        "3/movie/3.json", "3/movie/4.json", "3/movie/5.json", "3/movie/10.json"]
+    expected = {f"3/movie/{n}.json": etags[n] for n in range(10) if n != 5}
+    expected |= {"3/movie/3.json": etag_of(b'{"n":"three"}'), "3/movie/10.json": etag_of(b'{"n":10}'),
+                 "3/a.json": etag_of(b'{"a":1}')}
+    assert _effective(tmp_path / "r2") == expected
+    with Pack(tmp_path / "r2") as pack:
+        assert pack.get("3/movie/5.json") is None and pack.get("3/movie/3.json") == b'{"n":"three"}'
+        assert pack.get("3/movie/9.json") == b'{"n":9}' and pack.get("3/movie/10.json") == b'{"n":10}'
+        assert pack.count() == 11
+    assert second.unchanged == 9  # 8 films and /3/a
+
+    # On top of it: the removed name back, and the earlier changes carried as unchanged rows.
+    third = Writer(tmp_path / "r3", previous=tmp_path / "r2")
+    third.over_previous(movie)
+    third.write_batch(movie, _batch(["/3/movie/3", "/3/movie/10", "/3/movie/5"], [None, None, b'{"n":5}'],
+                                    [etag_of(b'{"n":"three"}'), etag_of(b'{"n":10}'), None]))
+    third.keep_template("/3/a")
+    third.finish()
+    assert _effective(tmp_path / "r3") == expected | {"3/movie/5.json": etags[5]}
+    with Pack(tmp_path / "r3") as pack:
+        assert pack.get("3/movie/5.json") == b'{"n":5}' and pack.count() == 12
+
+
+def test_a_name_a_delta_writes_that_another_template_holds_is_refused(tmp_path: Path):
+    first = Writer(tmp_path / "r1")
+    first.write("/3/movie/1", {"n": 1}, template="/3/movie/{id}")
+    first.write("/3/movie/2", {"n": 2}, template="/3/other/{id}")  # a rendering bug, unseen until now
+    first.finish()
+    second = Writer(tmp_path / "r2", previous=tmp_path / "r1")
+    second.over_previous("/3/movie/{id}")
+    second.write_batch("/3/movie/{id}", _batch(["/3/movie/2"], [b'{"n":"two"}'], [None]))
+    second.keep_template("/3/other/{id}")
+    with pytest.raises(WriterError, match="3/movie/2.json twice"):
+        second.finish()
