@@ -205,15 +205,15 @@ def checked_items(con: duckdb.DuckDBPyConnection, table: str, query: str,
     fields = set(_children_names(item_type))
     checks = []
     for template, field in (*uses, *parts):
-        item_schema = schema_for(template)["properties"][field]["items"]
+        item_schema = _item_schema(template, field)
         if (template, field) in parts:
             item_schema = _restricted(item_schema, fields)
         checks.append((template, field, item_schema))
     con.execute(f"CREATE OR REPLACE TEMP TABLE {table} AS SELECT * EXCLUDE (item), to_json(item)::VARCHAR AS json, "
                 f"{_checked_json('item', item_type, checks)} AS valid FROM ({query})")
     _refuse_invalid(con, table, checks)
-    _record_checked(con, table, [(t, f, sorted(set(schema_for(t)["properties"][f]["items"]["properties"]) & fields),
-                                  (t, f) not in parts) for t, f in (*uses, *parts)])
+    _record_checked(con, table, [(t, f, sorted(set(_item_schema(t, f)["properties"]) & fields), (t, f) not in parts)
+                                 for t, f in (*uses, *parts)])
 
 
 def checked_entries(con: duckdb.DuckDBPyConnection, table: str, query: str, items: str,
@@ -233,7 +233,7 @@ def checked_entries(con: duckdb.DuckDBPyConnection, table: str, query: str, item
         extra = set(_children_names(types[column]))
         checks = []
         for template, field in uses:
-            item_schema = schema_for(template)["properties"][field]["items"]
+            item_schema = _item_schema(template, field)
             covered = _covered(con, items, template, field)
             if covered & extra:
                 raise ValidationError(template, f"{field}[]", f"{sorted(covered & extra)} both in {items} and the entry")
@@ -247,6 +247,17 @@ def checked_entries(con: duckdb.DuckDBPyConnection, table: str, query: str, item
                 f"{', '.join(serialised)}, {' AND '.join(checks_sql)} AS valid FROM ({query})")
     _refuse_invalid(con, table, all_checks, columns=tuple(columns))
     _record_checked(con, table, records)
+
+
+def _item_schema(template: str, field: str) -> dict[str, Any]:
+    """The schema of the items of the template's array property `field`, a path: `results`, or
+    `episodes[].crew` (the crew of each element of `episodes`)."""
+    schema = schema_for(template)
+    for part in field.split("."):
+        schema = schema["properties"][part.removesuffix("[]")]
+        if part.endswith("[]"):
+            schema = schema["items"]
+    return schema["items"]
 
 
 def _children_names(sql_type: Any) -> list[str]:

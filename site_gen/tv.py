@@ -10,7 +10,7 @@ from __future__ import annotations
 import duckdb
 
 from marquee.settings import Settings
-from site_gen.documents import Documents, from_sql, load_sql
+from site_gen.documents import Documents, checked_items, from_sql, load_sql
 
 DETAILS = "/3/tv/{series_id}"
 # (path template, SQL file) of every series document, details first.
@@ -35,12 +35,33 @@ DOCUMENTS: tuple[tuple[str, str], ...] = (
 )
 
 
+SEASON = DETAILS + "/season/{season_number}"
+EPISODE = SEASON + "/episode/{episode_number}"
+# An episode's crew and guest stars: items serialised and checked once (documents.checked_items),
+# then one JSON array per episode (tv_episode_credit_json.sql) that the season, the episode and its
+# credits splice, in every language variant. (items table, its SQL file, the documents' property)
+EPISODE_CREDITS = (("episode_crew_items", "tv_episode_crew_items.sql", "crew"),
+                   ("episode_guest_items", "tv_episode_guest_items.sql", "guest_stars"))
+EPISODE_CREDIT_USES = {SEASON: "episodes[].", EPISODE: "", EPISODE + "/credits": ""}  # template: path prefix
+
+
+def prepare_episode_credits(con: duckdb.DuckDBPyConnection) -> None:
+    """The temp table episode_credit_json (episode_id, crew, guest_stars) the TV families splice."""
+    for table, sql, field in EPISODE_CREDITS:
+        checked_items(con, table, load_sql(sql),
+                      tuple((template, prefix + field) for template, prefix in EPISODE_CREDIT_USES.items()))
+    con.execute(load_sql("tv_episode_credit_json.sql"))
+
+
 def collect_documents(con: duckdb.DuckDBPyConnection, documents: tuple[tuple[str, str], ...]) -> list[Documents]:
     """The TV families' documents (series, season, episode), with the macros their SQL shares."""
     con.execute(load_sql("tv_videos_page.sql"))
-    return [from_sql(con, template, sql) for template, sql in documents]
+    return [from_sql(con, template, sql, {prefix + field: table for table, _, field in EPISODE_CREDITS}
+                     if (prefix := EPISODE_CREDIT_USES.get(template)) is not None else None)
+            for template, sql in documents]
 
 
 def collect(con: duckdb.DuckDBPyConnection, settings: Settings) -> list[Documents]:
     con.execute(load_sql("tv_neighbours.sql"))  # similar and recommendations
+    prepare_episode_credits(con)  # for the season and episode families, which follow
     return collect_documents(con, DOCUMENTS)

@@ -95,8 +95,9 @@ def null_check(schema: dict[str, Any], sql_type: DuckDBPyType, expr: str = "doc"
                checked: frozenset[str] = frozenset()) -> str:
     """A SQL expression, true when the (type-checked) value `expr` has no forbidden null anywhere.
 
-    `checked` names top-level JSON properties spliced from items checked when they were serialised
-    (site_gen/documents.checked_items): only their presence is tested here."""
+    `checked` names JSON properties spliced from items checked when they were serialised
+    (site_gen/documents.checked_items), by path (`results`, `episodes[].crew`): only their presence
+    is tested here."""
     inner = _value_check(schema, sql_type, expr, 0, checked)
     return f"coalesce({expr} IS NOT NULL AND {inner}, false)" if inner else f"{expr} IS NOT NULL"
 
@@ -109,16 +110,17 @@ def _sql_in(values: tuple[str, ...]) -> str:
     return "(" + ", ".join(f"'{value}'" for value in values) + ")"
 
 
-def _every(items: str, schema: dict[str, Any], item_type: DuckDBPyType | None, depth: int) -> str:
+def _every(items: str, schema: dict[str, Any], item_type: DuckDBPyType | None, depth: int,
+           checked: frozenset[str] = frozenset(), path: str = "") -> str:
     """Every element of the SQL list `items` (of JSON values when item_type is None) is non-null, in
-    SQL and in JSON, and passes its own check."""
+    SQL and in JSON, and passes its own check (`path`: the elements' path, for `checked`)."""
     var = f"v{depth}"
     if item_type is None:
         element = f"{var} IS NOT NULL AND json_type({var}) <> 'NULL'"
         inner = _json_check(schema, var, depth + 1)
     else:
         element = f"{var} IS NOT NULL"
-        inner = _value_check(schema, item_type, var, depth + 1)
+        inner = _value_check(schema, item_type, var, depth + 1, checked, path)
     element += f" AND {inner}" if inner else ""
     return f"len(list_filter({items}, lambda {var}: NOT coalesce({element}, false))) = 0"
 
@@ -128,9 +130,10 @@ def _present(field: str, inner: str | None) -> str:
 
 
 def _value_check(schema: dict[str, Any], sql_type: DuckDBPyType, expr: str, depth: int,
-                 checked: frozenset[str] = frozenset()) -> str | None:
+                 checked: frozenset[str] = frozenset(), path: str = "") -> str | None:
     """Checks inside the non-null value `expr` of a type that passed check_type; None if none are needed.
-    Properties named in `checked` (JSON already checked, see null_check) are only required present."""
+    Properties whose path (from `path`, the value's own) is in `checked` (JSON already checked, see
+    null_check) are only required present."""
     if sql_type.id == "null":
         return None  # always null: the caller's IS NOT NULL decides
     if _is_json(sql_type):
@@ -146,10 +149,11 @@ def _value_check(schema: dict[str, Any], sql_type: DuckDBPyType, expr: str, dept
                 field, field_type = f"map_extract_value({expr}, '{name}')", _children(sql_type)["value"]
             else:
                 field, field_type = f"struct_extract({expr}, '{name}')", _children(sql_type)[name]
-            if name in checked and _is_json(field_type):
+            here = f"{path}.{name}" if path else name
+            if here in checked and _is_json(field_type):
                 conditions.append(_present(field, None))
                 continue
-            inner = _value_check(sub, field_type, field, depth)
+            inner = _value_check(sub, field_type, field, depth, checked, here)
             if _nullable(name, sub):
                 if inner:
                     conditions.append(f"({field} IS NULL OR {inner})")
@@ -158,7 +162,7 @@ def _value_check(schema: dict[str, Any], sql_type: DuckDBPyType, expr: str, dept
         return _all(conditions)
     if kind == "array" and "items" in schema:
         child = _children(sql_type)["child"]
-        return _every(expr, schema["items"], None if _is_json(child) else child, depth)
+        return _every(expr, schema["items"], None if _is_json(child) else child, depth, checked, path + "[]")
     if kind == "object" and isinstance(schema.get("additionalProperties"), dict):
         if sql_type.id == "map":
             value_type = _children(sql_type)["value"]

@@ -32,7 +32,7 @@ def test_a_changed_file_runs_only_the_steps_it_reaches():
     everything = created_by_run(None)
     translations = created_by_run({"movie_translations"})
     assert {"movie_translations", "build_problems"} <= translations
-    assert not translations & {"movies", "cast", "movie_related", "episode_crew_lists", "image_lists"}
+    assert not translations & {"movies", "cast", "movie_related", "season_cast_lists", "image_lists"}
     assert len(translations) < len(everything) // 5
     # A film's popularity feeds the related lists: the temp tables they are derived from run too.
     films = created_by_run({"movies"})

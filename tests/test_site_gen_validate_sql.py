@@ -292,3 +292,37 @@ def test_entries_need_items_checked_as_their_part_and_a_part_alone_is_not_a_docu
     with pytest.raises(ValidationError, match="films_only was not checked for this property"):
         credits_rows(con, "films_only")
     con.close()
+
+
+def test_a_nested_checked_path_is_only_required_present():
+    from site_gen.validate_sql import null_check
+    con = duckdb.connect()
+    schema = {"type": "object", "properties": {"episodes": {"type": "array", "items": {
+        "type": "object", "properties": {"name": {"type": "string"},
+                                         "crew": {"type": "array", "items": {"type": "object",
+                                                                             "properties": {"job": {"type": "string"}}}}}}}}}
+    doc = ("SELECT {'episodes': [{'name': %s, 'crew': CAST(%s AS JSON)}]} AS doc")
+    doc_type = con.sql(doc % ("'Pilot'", "'[]'")).types[0]
+
+    def verdict(name: str, crew: str, checked: frozenset[str]) -> bool:
+        return con.sql(f"SELECT {null_check(schema, doc_type, checked=checked)} FROM ({doc % (name, crew)})").fetchall()[0][0]
+    bad_crew = """'[{"job": null}]'"""
+    assert verdict("'Pilot'", bad_crew, frozenset()) is False  # parsed and checked per row
+    assert verdict("'Pilot'", bad_crew, frozenset({"episodes[].crew"})) is True  # checked when serialised
+    assert verdict("NULL", "'[]'", frozenset({"episodes[].crew"})) is False  # the rest still checked
+    assert verdict("'Pilot'", "NULL", frozenset({"episodes[].crew"})) is False  # and the spliced one present
+    con.close()
+
+
+def test_items_for_a_nested_property_are_checked_against_its_item_schema():
+    from site_gen.documents import checked_items
+    season = "/3/tv/{series_id}/season/{season_number}"
+    crew = ("SELECT 1 AS episode_id, {'department': 'Writing', 'job': %s, 'credit_id': 'c1', 'adult': false, "
+            "'gender': 1, 'id': 7, 'known_for_department': 'Writing', 'name': 'A', 'original_name': 'A', "
+            "'popularity': 1.5, 'profile_path': NULL} AS item")
+    con = duckdb.connect()
+    checked_items(con, "crew_ok", crew % "'Writer'", ((season, "episodes[].crew"),))
+    assert con.execute("SELECT covers FROM checked_parts WHERE tbl = 'crew_ok'").fetchall()[0][0][:2] == ["adult", "credit_id"]
+    with pytest.raises(ValidationError, match=r"episodes\[\]\.crew\[\]\.job: null is not allowed here"):
+        checked_items(con, "crew_bad", crew % "NULL::VARCHAR", ((season, "episodes[].crew"),))
+    con.close()

@@ -71,24 +71,7 @@ SELECT e.id AS episode_id,
         'season_number': e.season_number, 'show_id': e.series_id, 'still_path': e.still_path} AS summary
 FROM tv_episodes e;
 
--- Crew and guest stars of each episode, with the person fields TMDB repeats on every credit.
-CREATE OR REPLACE TABLE episode_crew_lists AS
-SELECT c.episode_id,
-       list({'department': c.department, 'job': c.job, 'credit_id': c.credit_id, 'adult': p.adult,
-             'gender': p.gender, 'id': p.id, 'known_for_department': p.known_for_department, 'name': p.name,
-             'original_name': p.original_name, 'popularity': p.popularity, 'profile_path': p.profile_path}
-            ORDER BY c.department, c.job, p.name, c.credit_id) AS crew
-FROM episode_crew c JOIN credit_people p ON p.id = c.person_id
-GROUP BY c.episode_id;
-
-CREATE OR REPLACE TABLE episode_guest_lists AS
-SELECT g.episode_id,
-       list({'character': g."character", 'credit_id': g.credit_id, 'order': g."order", 'adult': p.adult,
-             'gender': p.gender, 'id': p.id, 'known_for_department': p.known_for_department, 'name': p.name,
-             'original_name': p.original_name, 'popularity': p.popularity, 'profile_path': p.profile_path}
-            ORDER BY g."order") AS guest_stars
-FROM episode_guest_stars g JOIN credit_people p ON p.id = g.person_id
-GROUP BY g.episode_id;
+-- (An episode's crew and guest stars are serialised once per episode by site_gen: tv_episode_credit_json.sql.)
 
 -- Regulars per season (a regular is in the cast of every regular season from first_season to
 -- last_season); the specials season has no regular cast, as on TMDB.

@@ -5,11 +5,10 @@ SELECT
     ({
         'id': e.id,
         'cast': coalesce(sc."cast", []),
-        'crew': coalesce(c.crew, []),
-        'guest_stars': coalesce(g.guest_stars, [])
+        'crew': coalesce(j.crew, '[]'::JSON),
+        'guest_stars': coalesce(j.guest_stars, '[]'::JSON)
     }) AS doc
 FROM tv_episodes e
 LEFT JOIN season_cast_lists sc ON sc.series_id = e.series_id AND sc.season_number = e.season_number
-LEFT JOIN episode_crew_lists c ON c.episode_id = e.id
-LEFT JOIN episode_guest_lists g ON g.episode_id = e.id
+LEFT JOIN episode_credit_json j ON j.episode_id = e.id  -- tv_episode_credit_json.sql
 WHERE in_scope('series', e.series_id)

@@ -14,10 +14,10 @@ SELECT
     '/3/tv/' || e.series_id || '/season/' || e.season_number || '/episode/' || e.episode_number || x.suffix AS uri,
     ({
         'air_date': e.air_date,
-        'crew': coalesce(c.crew, []),
+        'crew': coalesce(j.crew, '[]'::JSON),
         'episode_number': e.episode_number,
         'episode_type': e.episode_type,
-        'guest_stars': coalesce(g.guest_stars, []),
+        'guest_stars': coalesce(j.guest_stars, '[]'::JSON),
         'name': coalesce(nullif(et.name, ''), e.name),
         'overview': coalesce(et.overview, ''),
         'id': e.id,
@@ -32,6 +32,5 @@ FROM variants x
 JOIN tv_episodes e ON e.id = x.episode_id
 LEFT JOIN episode_translations et
     ON et.episode_id = e.id AND et.iso_639_1 = x.iso_639_1 AND et.iso_3166_1 = x.iso_3166_1
-LEFT JOIN episode_crew_lists c ON c.episode_id = e.id
-LEFT JOIN episode_guest_lists g ON g.episode_id = e.id
+LEFT JOIN episode_credit_json j ON j.episode_id = e.id  -- tv_episode_credit_json.sql
 WHERE in_scope('series', e.series_id)

@@ -18,15 +18,14 @@ episode_lists AS (
                  'id': e.id, 'name': coalesce(nullif(et.name, ''), e.name), 'overview': coalesce(et.overview, ''),
                  'production_code': e.production_code, 'runtime': e.runtime, 'season_number': e.season_number,
                  'show_id': e.series_id, 'still_path': e.still_path, 'vote_average': e.vote_average,
-                 'vote_count': e.vote_count, 'crew': coalesce(c.crew, []), 'guest_stars': coalesce(g.guest_stars, [])}
+                 'vote_count': e.vote_count, 'crew': coalesce(j.crew, '[]'::JSON), 'guest_stars': coalesce(j.guest_stars, '[]'::JSON)}
                 ORDER BY e.episode_number) AS episodes
     FROM variants x
     JOIN tv_seasons se ON se.id = x.season_id
     JOIN tv_episodes e ON e.series_id = se.series_id AND e.season_number = se.season_number
     LEFT JOIN episode_translations et
         ON et.episode_id = e.id AND et.iso_639_1 = x.iso_639_1 AND et.iso_3166_1 = x.iso_3166_1
-    LEFT JOIN episode_crew_lists c ON c.episode_id = e.id
-    LEFT JOIN episode_guest_lists g ON g.episode_id = e.id
+    LEFT JOIN episode_credit_json j ON j.episode_id = e.id  -- tv_episode_credit_json.sql
     WHERE in_scope('series', se.series_id)
     GROUP BY x.season_id, x.suffix
 )
