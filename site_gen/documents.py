@@ -194,8 +194,8 @@ def checked_items(con: duckdb.DuckDBPyConnection, table: str, query: str,
     other columns and `json`, the item's JSON text.
 
     For lists that repeat the same items across many documents: each film is an item of ~40 similar
-    and recommendation lists. `uses` lists the (template, top-level array property) the items make
-    whole; `parts` those whose entries add fields of their own (a film's item in a person's credits,
+    and recommendation lists. `uses` lists the (template, array property) the items make whole, the
+    property a path for a nested one (`episodes[].crew`: each episode's crew in a season); `parts` those whose entries add fields of their own (a film's item in a person's credits,
     the credit's character and job added by checked_entries): there the item is checked against the
     properties it has. Each item is checked against the item schema of every use, by the same rule
     as a document (its type when bound, then its nulls in SQL), and one invalid item stops the build,
