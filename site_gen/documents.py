@@ -144,17 +144,20 @@ def _batches(con: duckdb.DuckDBPyConnection, template: str, query: str,
         con.execute("SET VARIABLE scope_template = ?", [template])  # which entities in_scope() admits
         hashed, valid = rendered()
         folder = _previous_folder(con) if only_changed else None
+        key = {manifest_key(template)}
         if not only_changed:
             sql = f"SELECT uri, body, etag, {valid} AS valid FROM ({hashed})"
         elif plan == "scoped" and delta_fits(folder, template):
+            # Changes over the previous manifest (Writer.over_previous): the base rows of entities out
+            # of scope are not read at all; the previous delta's rows of those are carried over.
             yield OVER_PREVIOUS
-            sql = _changes_sql(template, hashed, valid, folder)
+            previous = manifest_rows(folder, key, removed=True, where=scope.entity_in_scope(template, "name"))
+            delta = folder / delta_file(template)
+            sql = (_compared_sql(hashed, valid, previous, removals=True) + " UNION ALL "
+                   + scope.kept_sql(template, manifest_sql([delta] if delta.exists() else [])))
         else:  # every document of the template: the previous manifest's rows of it to compare with
-            previous = manifest_rows(folder, {manifest_key(template)})
-            sql = (f"SELECT uri, CASE WHEN changed THEN body END AS body, etag, "
-                   f"CASE WHEN changed THEN {valid} ELSE true END AS valid FROM ("
-                   f"SELECT d.*, p.etag IS DISTINCT FROM d.etag AS changed FROM ({hashed}) d "
-                   f"LEFT JOIN {previous} p ON p.name = substr(d.uri, 2) || '.json')")
+            previous = manifest_rows(folder, key)
+            sql = _compared_sql(hashed, valid, previous)
             if plan == "scoped":  # the query rendered the entities in scope; the rest are kept
                 sql += " UNION ALL " + scope.kept_sql(template, previous)
         yield from con.sql(sql).to_arrow_reader(BATCH_ROWS)
@@ -162,23 +165,17 @@ def _batches(con: duckdb.DuckDBPyConnection, template: str, query: str,
     return batches
 
 
-def _changes_sql(template: str, hashed: str, valid: str, folder: Path) -> str:
-    """SQL: batch rows of an update's changes to a template over the previous release's manifest
-    of it (Writer.over_previous). Each rendered document, its body when its hash differs from the
-    previous one (or it is new); a name of an entity in scope no longer rendered, with neither body
-    nor etag (removed, also when an earlier delta removed it); and the previous delta's rows of the
-    entities not in scope, kept. The base rows of entities not in scope are not read at all."""
-    in_scope = scope.entity_in_scope(template, "name")
-    previous = manifest_rows(folder, {manifest_key(template)}, removed=True, where=in_scope)
-    delta = folder / delta_file(template)
-    carried = manifest_sql([delta] if delta.exists() else [])
+def _compared_sql(hashed: str, valid: str, previous: str, removals: bool = False) -> str:
+    """SQL: batch rows of the rendered documents compared with the previous (name, etag) rows, a
+    body (and its check) only when the hash differs or the document is new. With `removals`, each
+    previous name no longer rendered is a row with neither body nor etag (removed, also when an
+    earlier delta removed it: its etag is null)."""
+    join = "FULL" if removals else "LEFT"
     return (f"SELECT coalesce(uri, '/' || substr(gone, 1, length(gone) - 5)) AS uri, "
             f"CASE WHEN changed THEN body END AS body, etag, CASE WHEN changed THEN {valid} ELSE true END AS valid "
             f"FROM (SELECT d.*, CASE WHEN d.uri IS NULL THEN p.name END AS gone, "
             f"d.uri IS NOT NULL AND p.etag IS DISTINCT FROM d.etag AS changed FROM ({hashed}) d "
-            f"FULL JOIN {previous} p ON p.name = substr(d.uri, 2) || '.json') "
-            f"UNION ALL SELECT '/' || substr(name, 1, length(name) - 5), NULL::BLOB, etag, true "
-            f"FROM {carried} WHERE NOT {in_scope}")
+            f"{join} JOIN {previous} p ON p.name = substr(d.uri, 2) || '.json')")
 
 
 def create_item_ref(con: duckdb.DuckDBPyConnection) -> None:
@@ -195,8 +192,9 @@ def checked_items(con: duckdb.DuckDBPyConnection, table: str, query: str,
 
     For lists that repeat the same items across many documents: each film is an item of ~40 similar
     and recommendation lists. `uses` lists the (template, array property) the items make whole, the
-    property a path for a nested one (`episodes[].crew`: each episode's crew in a season); `parts` those whose entries add fields of their own (a film's item in a person's credits,
-    the credit's character and job added by checked_entries): there the item is checked against the
+    property a path for a nested one (`episodes[].crew`: each episode's crew in a season); `parts`
+    those whose entries add fields of their own (a film's item in a person's credits, the credit's
+    character and job added by checked_entries): there the item is checked against the
     properties it has. Each item is checked against the item schema of every use, by the same rule
     as a document (its type when bound, then its nulls in SQL), and one invalid item stops the build,
     as an invalid document would. from_query's `checked` then accepts only a table checked for its

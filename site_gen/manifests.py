@@ -22,6 +22,7 @@ import pyarrow.parquet as pq
 # rendered, a null etag for a name gone, so the rest of its rows are neither read nor written
 # (at 100k movies, 887 renamed films reached 16 templates and 2.4M kept rows: ~5 s of 17).
 MANIFEST_NAME = "MANIFEST"
+BASE_SUFFIX = ".parquet"
 DELTA_SUFFIX = ".delta.parquet"
 MANIFEST_SCHEMA = pa.schema([("template", pa.string()), ("name", pa.string()), ("etag", pa.string())])
 # A template's delta grows with each update over the same base; past this share of the base's rows
@@ -36,7 +37,7 @@ def manifest_key(template: str) -> str:
 
 def manifest_file(template: str) -> str:
     """The manifest's file for a path template: its rows, or the base its delta_file updates."""
-    return manifest_key(template) + ".parquet"
+    return manifest_key(template) + BASE_SUFFIX
 
 
 def delta_file(template: str) -> str:
@@ -65,8 +66,8 @@ def manifest_rows(folder: Path | None, keys: set[str] | None = None, removed: bo
         return manifest_sql([])
     folder = Path(folder)
     keys = manifest_keys(folder) if keys is None else keys
-    bases = [folder / (key + ".parquet") for key in sorted(keys) if (folder / (key + ".parquet")).exists()]
-    deltas = [folder / (key + DELTA_SUFFIX) for key in sorted(keys) if (folder / (key + DELTA_SUFFIX)).exists()]
+    bases, deltas = ([folder / (key + suffix) for key in sorted(keys) if (folder / (key + suffix)).exists()]
+                     for suffix in (BASE_SUFFIX, DELTA_SUFFIX))
     if not deltas:
         return f"(SELECT * FROM {manifest_sql(bases)} WHERE {where})"
     changes = f"(SELECT * FROM {manifest_sql(deltas)} WHERE {where})"

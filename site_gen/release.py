@@ -99,7 +99,7 @@ class Laps:
 
 
 def start_image_sync(con: duckdb.DuckDBPyConnection, catalogue_dir: Path, settings: Settings,
-                     pool: ThreadPoolExecutor, paths_unchanged: bool = False) -> Future:
+                     pool: ThreadPoolExecutor, reloaded: set[str] | None = None) -> Future:
     """Check every referenced image has an original, then bring the image store up to date, beside
     the document writes; the future's result is the number of originals (ReleaseBuildError when an
     original is missing: write_all stops at the next batch once it knows).
@@ -111,13 +111,15 @@ def start_image_sync(con: duckdb.DuckDBPyConnection, catalogue_dir: Path, settin
     resizing runs in worker processes beside the SQL and the writes (the sample's first build: ~25 s
     of images).
 
-    With `paths_unchanged` (an update whose tables of image paths are the previous build's), nothing
-    runs when the store's last sync still holds (images.last_sync_holds): the same originals folder,
-    no file added, removed or renamed in it or in the store since.
+    In an update (`reloaded`: the tables its load made again) that reloaded no table of image paths,
+    nothing runs when the store's last sync still holds (images.last_sync_holds): the same originals
+    folder, no file added, removed or renamed in it or in the store since.
     """
     source = catalogue_dir / "images"
     store = settings.image_dir / IMAGE_STORE
     make_sizes = settings.image_sizes == "build"
+    check = load_sql("image_paths.sql")
+    paths_unchanged = reloaded is not None and not images.image_tables(con, check) & reloaded
     cursor = con.cursor()
 
     def sync() -> int:
@@ -128,8 +130,7 @@ def start_image_sync(con: duckdb.DuckDBPyConnection, catalogue_dir: Path, settin
             cursor.register("image_listing", listing)
             cursor.execute("CREATE OR REPLACE TEMP TABLE present_images AS SELECT name FROM image_listing")
             cursor.unregister("image_listing")
-            absent = (f"FROM ({load_sql('image_paths.sql')}) "
-                      f"WHERE ltrim(path, '/') NOT IN (SELECT name FROM present_images)")
+            absent = f"FROM ({check}) WHERE ltrim(path, '/') NOT IN (SELECT name FROM present_images)"
             missing = [path for (path,) in cursor.execute(f"SELECT path {absent} ORDER BY path LIMIT 3").fetchall()]
             if missing:
                 total = cursor.execute(f"SELECT count(*) {absent}").fetchall()[0][0]
@@ -254,8 +255,8 @@ def render_release(settings: Settings, catalogue_dir: Path, release_dir: Path,
             laps.lap("database")
             try:
                 with ThreadPoolExecutor(1, thread_name_prefix="images") as side:
-                    paths_unchanged = updating and not images.image_tables(con, load_sql("image_paths.sql")) & loaded.created
-                    image_sync = start_image_sync(con, catalogue_dir, settings, side, paths_unchanged)
+                    image_sync = start_image_sync(con, catalogue_dir, settings, side,
+                                                  loaded.created if updating else None)
                     writer = Writer(release_dir, previous=previous)
                     scoped = scope.plan_scope(con, previous if updating else None)
                     collected = collect(con, settings)

@@ -43,6 +43,9 @@ EPISODE = SEASON + "/episode/{episode_number}"
 EPISODE_CREDITS = (("episode_crew_items", "tv_episode_crew_items.sql", "crew"),
                    ("episode_guest_items", "tv_episode_guest_items.sql", "guest_stars"))
 EPISODE_CREDIT_USES = {SEASON: "episodes[].", EPISODE: "", EPISODE + "/credits": ""}  # template: path prefix
+# What each of those templates splices (from_sql's `checked`): property path -> items table.
+EPISODE_CREDIT_SPLICES = {template: {prefix + field: table for table, _, field in EPISODE_CREDITS}
+                          for template, prefix in EPISODE_CREDIT_USES.items()}
 
 
 def prepare_episode_credits(con: duckdb.DuckDBPyConnection) -> None:
@@ -56,9 +59,7 @@ def prepare_episode_credits(con: duckdb.DuckDBPyConnection) -> None:
 def collect_documents(con: duckdb.DuckDBPyConnection, documents: tuple[tuple[str, str], ...]) -> list[Documents]:
     """The TV families' documents (series, season, episode), with the macros their SQL shares."""
     con.execute(load_sql("tv_videos_page.sql"))
-    return [from_sql(con, template, sql, {prefix + field: table for table, _, field in EPISODE_CREDITS}
-                     if (prefix := EPISODE_CREDIT_USES.get(template)) is not None else None)
-            for template, sql in documents]
+    return [from_sql(con, template, sql, EPISODE_CREDIT_SPLICES.get(template)) for template, sql in documents]
 
 
 def collect(con: duckdb.DuckDBPyConnection, settings: Settings) -> list[Documents]:
