@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator
@@ -30,6 +31,7 @@ SQL_DIR = Path(__file__).resolve().parent / "sql"
 _MARK = COMPOSITE_MARK.decode()  # how an item reference starts, as SQL and JSON text
 UNTRANSLATED = ".und"  # the variant suffix of TMDB's answer for a missing translation
 BATCH_ROWS = 5_000
+_PLACEHOLDER_SPLIT = re.compile(r"\{(\w+)\}")  # a path template's placeholders, split out
 
 # A batch of documents: uri; JSON body, null when unchanged since the previous release; etag, null
 # to compute; valid, the compiled schema check (null: to be validated in Python).
@@ -115,12 +117,17 @@ def from_query(con: duckdb.DuckDBPyConnection, template: str, query: str,
 def from_items(con: duckdb.DuckDBPyConnection, template: str, table: str) -> Documents:
     """The items of composite documents (marquee/packs.py) as documents of their own: one per row of
     `table` (id, json), a checked_items table whose items were checked against every template that
-    splices them, at the template's path (`/_items/movie/{movie_id}` -> `/_items/movie/603`).
+    splices them, at the template's path (`/_items/movie/{movie_id}` -> `/_items/movie/603`): each
+    placeholder is the table's column of that name, or `id`; the first one names the entity.
     A composite lists them with item_ref()."""
     found = scope.template_kind(template)
     assert found is not None, f"{template}: an item template names its entity"
-    prefix = template[: template.index("{")]
-    query = f"SELECT '{prefix}' || id AS uri, json FROM {table} WHERE in_scope('{found[0]}', id)"
+    columns = set(con.sql(f"SELECT * FROM {table}").columns)
+    # Each placeholder is the table's column of that name, else `id` (`/_items/movie/{movie_id}`).
+    parts = [part if i % 2 == 0 else (part if part in columns else "id")
+             for i, part in enumerate(_PLACEHOLDER_SPLIT.split(template))]
+    uri = " || ".join(f"'{part}'" if i % 2 == 0 else f"{part}::VARCHAR" for i, part in enumerate(parts) if part)
+    query = f"SELECT {uri} AS uri, json FROM {table} WHERE in_scope('{found[0]}', {parts[1]})"
 
     def rendered() -> tuple[str, str]:
         _checked_parts(con)
@@ -293,6 +300,16 @@ def _refuse_invalid(con: duckdb.DuckDBPyConnection, table: str, checks: list[tup
                     check_value(template, f"{field}[]", schema, orjson.loads(value))
         raise ValidationError(checks[0][0], f"{checks[0][1]}[]", "a non-finite number (compiled check)")
     con.execute(f"ALTER TABLE {table} DROP COLUMN valid")
+
+
+def checked_lists(con: duckdb.DuckDBPyConnection, table: str, items: str) -> None:
+    """Record `table`, whose `json` are whole arrays of the checked_items table `items`' items (an
+    episode's crew), as checked for the same uses: from_items writes its rows as item documents,
+    which a composite splices whole in place of a reference (`"crew":{"\\u0001":"…"}`)."""
+    _checked_parts(con)
+    con.execute("DELETE FROM checked_parts WHERE tbl = ?", [table])
+    con.execute("INSERT INTO checked_parts SELECT ?, template, field, covers, whole FROM checked_parts "
+                "WHERE tbl = ? AND whole", [table, items])
 
 
 def _checked_parts(con: duckdb.DuckDBPyConnection) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import duckdb
 
 from marquee.settings import Settings
-from site_gen.documents import Documents, checked_items, from_sql, load_sql
+from site_gen.documents import Documents, checked_items, checked_lists, from_items, from_sql, load_sql
 
 DETAILS = "/3/tv/{series_id}"
 # (path template, SQL file) of every series document, details first.
@@ -38,22 +38,35 @@ DOCUMENTS: tuple[tuple[str, str], ...] = (
 SEASON = DETAILS + "/season/{season_number}"
 EPISODE = SEASON + "/episode/{episode_number}"
 # An episode's crew and guest stars: items serialised and checked once (documents.checked_items),
-# then one JSON array per episode (tv_episode_credit_json.sql) that the season, the episode and its
-# credits splice, in every language variant. (items table, its SQL file, the documents' property)
-EPISODE_CREDITS = (("episode_crew_items", "tv_episode_crew_items.sql", "crew"),
-                   ("episode_guest_items", "tv_episode_guest_items.sql", "guest_stars"))
+# then one JSON array per episode (tv_episode_credit_lists.sql), an item document of its own that
+# the season, the episode and its credits reference in every language variant (composites,
+# marquee/packs.py). (items table, its SQL file, the documents' property, the lists' item template)
+EPISODE_CREDITS = (("episode_crew_items", "tv_episode_crew_items.sql", "crew",
+                    "/_items/episode_crew/{series_id}/{episode_id}"),
+                   ("episode_guest_items", "tv_episode_guest_items.sql", "guest_stars",
+                    "/_items/episode_guest_stars/{series_id}/{episode_id}"))
 EPISODE_CREDIT_USES = {SEASON: "episodes[].", EPISODE: "", EPISODE + "/credits": ""}  # template: path prefix
 # What each of those templates splices (from_sql's `checked`): property path -> items table.
-EPISODE_CREDIT_SPLICES = {template: {prefix + field: table for table, _, field in EPISODE_CREDITS}
+EPISODE_CREDIT_SPLICES = {template: {prefix + field: table for table, _, field, _ in EPISODE_CREDITS}
                           for template, prefix in EPISODE_CREDIT_USES.items()}
 
 
-def prepare_episode_credits(con: duckdb.DuckDBPyConnection) -> None:
-    """The temp table episode_credit_json (episode_id, crew, guest_stars) the TV families splice."""
-    for table, sql, field in EPISODE_CREDITS:
+def prepare_episode_credits(con: duckdb.DuckDBPyConnection) -> list[Documents]:
+    """The temp table episode_credit_json (episode_id, crew, guest_stars) the TV families splice;
+    returns the lists' item documents."""
+    for table, sql, field, _ in EPISODE_CREDITS:
         checked_items(con, table, load_sql(sql),
                       tuple((template, prefix + field) for template, prefix in EPISODE_CREDIT_USES.items()))
+    con.execute(load_sql("tv_episode_credit_lists.sql"))
+    items = []
+    for table, _, field, template in EPISODE_CREDITS:
+        lists = f"episode_{field}_lists"
+        con.execute(f"CREATE OR REPLACE TEMP VIEW {lists} AS SELECT series_id, episode_id, {field} AS json "
+                    f"FROM episode_credit_lists WHERE {field} IS NOT NULL")
+        checked_lists(con, lists, table)
+        items.append(from_items(con, template, lists))
     con.execute(load_sql("tv_episode_credit_json.sql"))
+    return items
 
 
 def collect_documents(con: duckdb.DuckDBPyConnection, documents: tuple[tuple[str, str], ...]) -> list[Documents]:
@@ -64,5 +77,5 @@ def collect_documents(con: duckdb.DuckDBPyConnection, documents: tuple[tuple[str
 
 def collect(con: duckdb.DuckDBPyConnection, settings: Settings) -> list[Documents]:
     con.execute(load_sql("tv_neighbours.sql"))  # similar and recommendations
-    prepare_episode_credits(con)  # for the season and episode families, which follow
-    return collect_documents(con, DOCUMENTS)
+    items = prepare_episode_credits(con)  # for the season and episode families, which follow
+    return items + collect_documents(con, DOCUMENTS)

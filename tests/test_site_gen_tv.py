@@ -7,6 +7,7 @@ import duckdb
 import orjson
 import pytest
 
+from marquee.packs import Pack
 from marquee_datasets.synthetic import REFERENCE_DATE
 from site_gen import episode, season, tv
 from marquee.settings import from_env
@@ -163,6 +164,36 @@ def test_episode_credits_trace_to_the_catalogue(built_release: Path, db):
                              AND ? BETWEEN first_season AND last_season ORDER BY "order" """,
                           [series_id, number]).fetchall()
         assert [(c["id"], c["credit_id"], c["order"]) for c in credits["cast"]] == cast
+
+
+def test_episode_credit_lists_are_stored_once_and_referenced(built_pack: Path, built_release: Path, db):
+    """Each episode's crew and guest stars are one item document each, referenced by its season and
+    episode in every language variant and by its credits; an episode without any keeps `[]` inline."""
+    rows = db.execute("""SELECT e.id, e.series_id, e.season_number, e.episode_number,
+                                EXISTS (SELECT 1 FROM episode_crew c WHERE c.episode_id = e.id),
+                                EXISTS (SELECT 1 FROM episode_guest_stars g WHERE g.episode_id = e.id)
+                         FROM tv_episodes e ORDER BY e.id""").fetchall()
+    assert any(r[4] for r in rows) and any(not r[5] for r in rows)  # both kinds of episode are tried
+    with Pack(built_pack) as pack:
+        for episode_id, series_id, number, ep, has_crew, has_guests in rows[:60]:
+            base = f"3/tv/{series_id}/season/{number}"
+            names = [name for (name,) in pack.con.execute(
+                "SELECT name FROM docs WHERE name GLOB ? OR name GLOB ? OR name = ?",
+                (f"{base}.*json", f"{base}/episode/{ep}.*json", f"{base}/episode/{ep}/credits.json"))]
+            assert len(names) >= 4
+            served = orjson.loads(pack.get(f"{base}/episode/{ep}.json"))
+            for field, kind, present in (("crew", "episode_crew", has_crew),
+                                         ("guest_stars", "episode_guest_stars", has_guests)):
+                item = pack.raw(f"_items/{kind}/{series_id}/{episode_id}.json")
+                reference = ('"' + field + '":{"\\u0001":"' + f'{kind}/{series_id}/{episode_id}"' + "}").encode()
+                if present:
+                    assert item is not None and orjson.loads(item) == served[field] != []
+                    assert all(reference in pack.raw(name) for name in names), (episode_id, field)
+                else:
+                    assert item is None and served[field] == []
+                    assert all(reference not in pack.raw(name) for name in names)
+            crew_ids = {c["credit_id"] for c in served["crew"]}
+            assert not any(credit_id.encode() in pack.raw(name) for name in names for credit_id in crew_ids)
 
 
 def test_aggregate_credits_count_episodes(built_release: Path, db):

@@ -1,0 +1,12 @@
+-- Each episode's crew and guest stars as JSON arrays of their checked items, built once per episode
+-- (at 100k movies the season documents spent 14 of their 18 s rebuilding these lists). A non-empty
+-- array is an item document of its own (site_gen/tv.py, EPISODE_CREDITS); seasons, episodes and
+-- episode credits reference it in every language variant (tv_episode_credit_json.sql).
+CREATE OR REPLACE TEMP TABLE episode_credit_lists AS
+SELECT coalesce(c.series_id, g.series_id) AS series_id, coalesce(c.episode_id, g.episode_id) AS episode_id,
+       c.crew, g.guest_stars
+FROM (SELECT series_id, episode_id,
+             '[' || string_agg(json, ',' ORDER BY by_department, by_job, by_name, by_credit) || ']' AS crew
+      FROM episode_crew_items GROUP BY series_id, episode_id) c
+FULL JOIN (SELECT series_id, episode_id, '[' || string_agg(json, ',' ORDER BY by_order) || ']' AS guest_stars
+           FROM episode_guest_items GROUP BY series_id, episode_id) g ON g.episode_id = c.episode_id
