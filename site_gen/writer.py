@@ -428,18 +428,20 @@ class Writer:
             self._remove([name for (name,) in twins])
             self.con.execute("COMMIT")
             return
-        # Compared in Arrow against the manifest: at 100k movies, reading each of the 1M untranslated
-        # rows and its default back from the pack took 27 s of random reads.
+        # Compared in DuckDB against the manifest: at 100k movies, reading each of the 1M untranslated
+        # rows and its default back from the pack took 27 s of random reads, and a hash set of the
+        # 8M manifest names in Arrow (pc.index_in) 5.4 s, on one core while nothing else ran.
         if not self._und_rows:
             return
         unds = pa.concat_tables(self._und_rows)
         self._und_rows = []
-        manifest = pq.read_table(self.root / MANIFEST_NAME, columns=["name", "etag"])
-        defaults = pc.binary_join_element_wise(
-            pc.utf8_slice_codeunits(unds.column("name"), 0, -len(UND_SUFFIX)), ".json", "")
-        default_etags = pc.take(manifest.column("etag"),
-                                pc.index_in(defaults, value_set=manifest.column("name").combine_chunks()))
-        twins = unds.filter(pc.equal(unds.column("etag"), default_etags))
+        with duckdb.connect() as manifests:
+            manifests.execute("SET enable_progress_bar = false")
+            manifests.register("unds", unds)
+            twins = manifests.sql(
+                f"SELECT u.name, u.bytes FROM unds u JOIN {manifest_rows(self.root / MANIFEST_NAME)} m "
+                f"ON m.name = substr(u.name, 1, length(u.name) - {len(UND_SUFFIX)}) || '.json' AND m.etag = u.etag "
+                f"ORDER BY u.name").to_arrow_table()
         self.con.execute("BEGIN")
         self.con.executemany("DELETE FROM docs WHERE name = ?", ((name,) for name in twins.column("name").to_pylist()))
         self.con.execute("COMMIT")
