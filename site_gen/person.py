@@ -3,7 +3,8 @@ plus tv_credits and combined_credits once the TV catalogue is present.
 
 Documents are rendered for every credited person. The three credits documents are composites
 (marquee/packs.py): each credit is an entry, a reference to the film's item (movie_list_results,
-site_gen/movie_extras.py) or the series' item (tv_credit_results, written here as /_items/tv/{id})
+site_gen/movie_extras.py) or the series' item (tv_credit_results, written here as /_items/tv/{id},
+which /3/tv/{id}/similar lists too)
 followed by the credit's own fields (person_{movie,tv}_{cast,crew}_entries.sql, each serialised and
 checked once by documents.checked_entries). A renamed film then rewrites its item, not the credits
 of everyone in it. `credited_people` is derived from the entries; everything else is plain SQL over
@@ -15,6 +16,7 @@ from __future__ import annotations
 import duckdb
 
 from marquee.settings import Settings
+from site_gen import tv
 from site_gen.documents import Documents, checked_entries, checked_items, from_items, from_sql, load_sql
 
 DETAILS = "/3/person/{person_id}"
@@ -52,7 +54,7 @@ def prepare_credits(con: duckdb.DuckDBPyConnection) -> bool:
     whether TV credits are included (then tv_credit_results holds the series' items too)."""
     with_tv = has_tables(con, TV_TABLES)
     if with_tv:
-        checked_items(con, "tv_credit_results", load_sql("person_tv_items.sql"), (), TV_ITEM_PARTS)
+        checked_items(con, "tv_credit_results", load_sql("person_tv_items.sql"), tv.ITEM_USES, TV_ITEM_PARTS)
     kinds = ((MOVIE_CREDITS, MOVIE_ENTRIES), (TV_CREDITS, TV_ENTRIES if with_tv else ()))
     for own, entries in kinds:
         for table, items, field in entries:

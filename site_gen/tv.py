@@ -25,7 +25,7 @@ DOCUMENTS: tuple[tuple[str, str], ...] = (
     (DETAILS + "/keywords", "tv_keywords.sql"),
     (DETAILS + "/moods", "tv_moods.sql"),
     (DETAILS + "/recommendations", "tv_recommendations.sql"),
-    (DETAILS + "/similar", "tv_similar.sql"),
+    (DETAILS + "/similar", "tv_similar.sql"),  # SIMILAR
     (DETAILS + "/translations", "tv_translations.sql"),
     (DETAILS + "/videos", "tv_videos.sql"),
     (DETAILS + "/watch/providers", "tv_watch_providers.sql"),
@@ -49,6 +49,11 @@ EPISODE_CREDIT_USES = {SEASON: "episodes[].", EPISODE: "", EPISODE + "/credits":
 # What each of those templates splices (from_sql's `checked`): property path -> items table.
 EPISODE_CREDIT_SPLICES = {template: {prefix + field: table for table, _, field, _ in EPISODE_CREDITS}
                           for template, prefix in EPISODE_CREDIT_USES.items()}
+# The series' items (person_tv_items.sql, checked once by site_gen.person for these uses too, written
+# as /_items/tv/{series_id}) that similar pages list.
+SIMILAR = DETAILS + "/similar"
+ITEM_USES = ((SIMILAR, "results"),)
+SPLICES = {SIMILAR: {"results": "tv_credit_results"}, **EPISODE_CREDIT_SPLICES}
 
 
 def prepare_episode_credits(con: duckdb.DuckDBPyConnection) -> list[Documents]:
@@ -72,7 +77,7 @@ def prepare_episode_credits(con: duckdb.DuckDBPyConnection) -> list[Documents]:
 def collect_documents(con: duckdb.DuckDBPyConnection, documents: tuple[tuple[str, str], ...]) -> list[Documents]:
     """The TV families' documents (series, season, episode), with the macros their SQL shares."""
     con.execute(load_sql("tv_videos_page.sql"))
-    return [from_sql(con, template, sql, EPISODE_CREDIT_SPLICES.get(template)) for template, sql in documents]
+    return [from_sql(con, template, sql, SPLICES.get(template)) for template, sql in documents]
 
 
 def collect(con: duckdb.DuckDBPyConnection, settings: Settings) -> list[Documents]:

@@ -1,6 +1,7 @@
--- Every series as the item of people's TV and combined credits (TMDB's series list fields, in the
--- default language: tv_series_listed, site_gen/languages.py). site_gen.person serialises and checks
--- it once (documents.checked_items) as tv_credit_results(id, json), the documents /_items/tv/{id}.
+-- Every series as the item of people's TV and combined credits and of similar series pages (TMDB's
+-- series list fields, in the default language: tv_series_listed, site_gen/languages.py).
+-- site_gen.person serialises and checks it once (documents.checked_items) as tv_credit_results(id,
+-- json), the documents /_items/tv/{id}.
 WITH genre_lists AS (
     SELECT series_id, list(genre_id ORDER BY ord) AS genre_ids FROM series_genres GROUP BY series_id
 )
