@@ -6,6 +6,8 @@ import duckdb
 import orjson
 import pytest
 
+from marquee.packs import Pack
+
 MOVIE_KEYS = ["adult", "backdrop_path", "belongs_to_collection", "budget", "genres", "homepage", "id",
               "imdb_id", "origin_country", "original_language", "original_title", "overview", "popularity",
               "poster_path", "production_companies", "production_countries", "release_date", "revenue",
@@ -77,3 +79,19 @@ def test_credits_match_the_cast_and_crew_tables(built_release: Path, db):
                           [movie_id]).fetchall()
         assert sorted((c["id"], c["credit_id"], c["department"], c["job"]) for c in doc["crew"]) == sorted(crew)
         assert all(c["original_name"] == c["name"] for c in doc["cast"] + doc["crew"])
+
+
+def test_credits_hold_each_person_once_as_an_item(built_pack: Path, built_release: Path, db):
+    """A film's credits are stored as references to the people's items, /_items/person/{id}, each
+    followed by the credit's own fields: a renamed person rewrites one item, not every film's credits."""
+    with Pack(built_pack) as pack:
+        for (movie_id,) in db.execute("SELECT id FROM movies ORDER BY id LIMIT 25").fetchall():
+            stored = pack.raw(f"3/movie/{movie_id}/credits.json")
+            served = _doc(built_release, f"/3/movie/{movie_id}/credits")
+            for credit in served["cast"] + served["crew"]:
+                item = orjson.loads(pack.raw(f"_items/person/{credit['id']}.json"))
+                assert list(item) == CAST_KEYS[:8] and item == {key: credit[key] for key in item}
+                own = {key: value for key, value in credit.items() if key not in item}
+                reference = b'{"\\u0001":"person/' + str(credit["id"]).encode() + b'",' + orjson.dumps(own)[1:-1]
+                assert reference in stored
+            assert b'"name"' not in stored and b'"profile_path"' not in stored

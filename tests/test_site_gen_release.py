@@ -158,16 +158,16 @@ def test_a_forbidden_null_in_sql_stops_the_build_with_its_path(catalogue_dir: Pa
     from site_gen.documents import from_query
     from site_gen.validate import ValidationError
 
-    # Real credits of every film, one of which loses its first cast member's name.
+    # Real credits of every series, one of which loses its first cast member's name.
     query = ("SELECT uri, CASE WHEN uri = (SELECT max(uri) FROM docs) THEN struct_update(doc, \"cast\" := "
              "list_transform(doc.\"cast\", lambda c, i: CASE WHEN i = 1 THEN struct_update(c, name := NULL) "
              "ELSE c END)) ELSE doc END AS doc FROM docs")
     bad = SimpleNamespace(collect=lambda con, settings: [
-        con.execute("CREATE TEMP TABLE docs AS " + load_sql("movie_credits.sql")) and
-        from_query(con, "/3/movie/{movie_id}/credits", query)])
+        con.execute("CREATE TEMP TABLE docs AS " + load_sql("tv_credits.sql")) and
+        from_query(con, "/3/tv/{series_id}/credits", query)])
     monkeypatch.setattr(release, "FAMILIES", (bad,))
     target = tmp_path / "releases" / "20260101T000010Z"
-    with pytest.raises(ValidationError, match=r"/3/movie/\d+/credits: cast\[0\]\.name: null is not allowed"):
+    with pytest.raises(ValidationError, match=r"/3/tv/\d+/credits: cast\[0\]\.name: null is not allowed"):
         render_release(release_settings, catalogue_dir, target, echo=None)
     assert not target.exists()
 
