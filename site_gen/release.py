@@ -38,7 +38,8 @@ from site_gen import scope
 from site_gen.documents import (KEPT_WHOLE, OVER_PREVIOUS, Documents, Marker, create_item_ref, load_sql,
                                 use_previous_manifest)
 from site_gen.validate import ValidationError, Validator
-from site_gen.writer import Writer, previous_manifest
+from site_gen.manifests import previous_manifest
+from site_gen.writer import Writer
 
 FAMILIES = (movie, movie_extras, collection, genre, configuration, person, company, reference, languages,
             tv, season, episode)

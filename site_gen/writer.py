@@ -35,7 +35,6 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-import duckdb
 import orjson
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -45,7 +44,7 @@ from marquee.packs import (DELTA_APPLICATION_ID, PAGE_SIZE, base_path, count_doc
                            pack_path, read_only_uri)
 from site_gen.documents import UNTRANSLATED
 from site_gen.manifests import (MANIFEST_NAME, MANIFEST_SCHEMA, delta_file, manifest_file, manifest_key,
-                                 manifest_keys, manifest_rows, manifest_sql)
+                                 previous_manifest, settle_update, untranslated_twins)
 
 _URI = re.compile(r"^/[A-Za-z0-9_./-]+$")
 _BAD_SEGMENT = r"/\.{0,2}(/|$)"  # an empty, '.' or '..' segment, as name_for() refuses
@@ -348,42 +347,19 @@ class Writer:
 
     def _settle_update(self) -> None:
         """After an update's writes: refuse a name rendered twice, remove what is no longer rendered,
-        and put back untranslated variants that stopped being twins. All of it is found from the
-        manifests, by DuckDB, reading only the rows this update rendered: the files of templates
-        rendered whole and the deltas (over_previous). A name rendered before that another template
-        keeps cannot newly repeat; a name written now (new or changed) is looked up in every template."""
+        and put back untranslated variants that stopped being twins, all found from the manifests
+        (manifests.settle_update)."""
         assert self.previous_manifest is not None and self.previous is not None
-        folder = self.root / MANIFEST_NAME
-        untouched = {manifest_key(template) for template in self._kept | self._deltas}
-        whole = manifest_keys(folder) - untouched  # rendered whole: a file of every row
-        rendered = manifest_rows(folder, whole)
-        changes = manifest_sql([folder / delta_file(template) for template in sorted(self._deltas)
-                                if (folder / delta_file(template)).exists()])
-        before = manifest_rows(self.previous_manifest, manifest_keys(self.previous_manifest) - untouched)
         written = [name for (name,) in self.con.execute("SELECT name FROM written")]
         # A twin (X.und equal to X) was dropped from the previous release. If X changed and X.und did
         # not, X.und is now a document of its own whose bytes are X's previous ones (same hash).
         twin_of = {name[: -len(".json")] + UND_SUFFIX: name for name in written if not name.endswith(UND_SUFFIX)}
-        with duckdb.connect() as manifests:
-            manifests.execute("SET enable_progress_bar = false")
-            manifests.register("written_names", pa.table({"name": pa.array(written, pa.string())}))
-            held = manifest_rows(folder, where="name IN (SELECT name FROM written_names)")
-            repeated = manifests.execute(
-                f"(SELECT name FROM (SELECT name FROM {rendered} UNION ALL SELECT name FROM {changes}) "
-                f"GROUP BY name HAVING count(*) > 1) UNION "
-                f"(SELECT name FROM {held} GROUP BY name HAVING count(*) > 1) ORDER BY name LIMIT 3").fetchall()
-            if repeated:
-                self._refuse_twice([name for (name,) in repeated])
-            # Gone: a name a template rendered whole no longer has, or one a delta removes (again,
-            # when an earlier delta removed it: removing is idempotent).
-            gone = [name for (name,) in manifests.execute(
-                f"SELECT name FROM {before} b WHERE NOT EXISTS (SELECT 1 FROM {rendered} r WHERE r.name = b.name) "
-                f"UNION ALL SELECT name FROM {changes} WHERE etag IS NULL").fetchall()]
-            candidates = pa.table({"name": pa.array(list(twin_of), pa.string())})
-            manifests.register("candidates", candidates)
-            unds = manifests.execute(
-                f"SELECT r.name, r.etag FROM (SELECT name, etag FROM {rendered} UNION ALL "
-                f"SELECT name, etag FROM {changes} WHERE etag IS NOT NULL) r JOIN candidates c USING (name)").fetchall()
+        settled = settle_update(self.root / MANIFEST_NAME, self.previous_manifest,
+                                {manifest_key(template) for template in self._kept | self._deltas},
+                                sorted(self._deltas), written, list(twin_of))
+        if settled.repeated:
+            self._refuse_twice(settled.repeated)
+        gone, unds = settled.gone, settled.unds
         self.con.execute("BEGIN")
         self._remove(gone)
         # OR REPLACE: in a delta, X.und may be the tombstone that dropped it from the base.
@@ -428,20 +404,12 @@ class Writer:
             self._remove([name for (name,) in twins])
             self.con.execute("COMMIT")
             return
-        # Compared in DuckDB against the manifest: at 100k movies, reading each of the 1M untranslated
-        # rows and its default back from the pack took 27 s of random reads, and a hash set of the
-        # 8M manifest names in Arrow (pc.index_in) 5.4 s, on one core while nothing else ran.
+        # Compared against the manifest, not by reading each row and its default back from the pack.
         if not self._und_rows:
             return
         unds = pa.concat_tables(self._und_rows)
         self._und_rows = []
-        with duckdb.connect() as manifests:
-            manifests.execute("SET enable_progress_bar = false")
-            manifests.register("unds", unds)
-            twins = manifests.sql(
-                f"SELECT u.name, u.bytes FROM unds u JOIN {manifest_rows(self.root / MANIFEST_NAME)} m "
-                f"ON m.name = substr(u.name, 1, length(u.name) - {len(UND_SUFFIX)}) || '.json' AND m.etag = u.etag "
-                f"ORDER BY u.name").to_arrow_table()
+        twins = untranslated_twins(self.root / MANIFEST_NAME, unds, UND_SUFFIX)
         self.con.execute("BEGIN")
         self.con.executemany("DELETE FROM docs WHERE name = ?", ((name,) for name in twins.column("name").to_pylist()))
         self.con.execute("COMMIT")
@@ -452,12 +420,3 @@ class Writer:
         files = (2 if self.delta else 1) if self._documents else 0
         return WriteSummary(documents=self._documents, files=files, bytes=self._bytes)
 
-
-def previous_manifest(release: Path) -> Path | None:
-    """The manifest folder (template, name, etag of every rendered document) of a release with a
-    pack, or None (also for the single-file manifest of earlier builds: a full build follows)."""
-    manifest = Path(release) / MANIFEST_NAME
-    if not (manifest.is_dir() and pack_path(release).is_file()):
-        return None
-    files = list(manifest.glob("*.parquet"))
-    return manifest if not files or pq.read_schema(files[0]).equals(MANIFEST_SCHEMA) else None
