@@ -9,14 +9,20 @@ exponent: 1.0 is linear) and what that growth projects for 1M movies and 100k se
 release is rebuilt against the previous one (keeping its build database, rendering only what the
 change reaches, writing a delta pack), against the full build's time.
 
+Each full build starts from scratch (no release, build database or image store) after `sync`, so it
+is not charged for the generator's writes still going to disk. `--repeats N` builds each scale N
+times and reports the median: single runs on this box moved the 1M projection by ±30%.
+
     python -m bench.build_scale                 # 2,000 and 10,000 movies
-    python -m bench.build_scale 10000 100000    # the issue's scales (about an hour here)
+    python -m bench.build_scale 10000 100000    # the issue's scales (about 15 minutes here)
+    python -m bench.build_scale 10000 100000 --repeats 3
 """
 
 from __future__ import annotations
 
 import argparse
 import math
+import os
 import shutil
 import subprocess
 import tempfile
@@ -28,6 +34,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from marquee.settings import from_env
+from marquee_build.state import STATE_DIR
 from marquee_datasets.synthetic import generate
 from site_gen.release import render_release
 
@@ -55,7 +62,8 @@ def change_titles(catalogue: Path, share: float) -> int:
     return len(chosen)
 
 
-def measure(movies: int, seed: int, workdir: Path, incremental: bool = False, image_sizes: str = "build") -> dict:
+def measure(movies: int, seed: int, workdir: Path, incremental: bool = False, image_sizes: str = "build",
+            repeats: int = 1) -> dict:
     home = workdir / f"home-{movies}"
     settings = from_env({"MARQUEE_HOME": str(home), "MARQUEE_IMAGE_SIZES": image_sizes})
     catalogue = home / "catalogue"
@@ -63,11 +71,23 @@ def measure(movies: int, seed: int, workdir: Path, incremental: bool = False, im
     generate(catalogue, movies, seed)
     generated = time.perf_counter() - started
     release = settings.releases_dir / "bench"
-    summary = render_release(settings, catalogue, release, echo=None)
+    builds = []
+    for _ in range(repeats):
+        # Each build from scratch: no release, build database or image store left by the one before,
+        # and none of the generator's (or that build's) writes still going to disk while it runs:
+        # at 100k the generator leaves ~8 GB behind it.
+        for leftover in (release, settings.releases_dir / STATE_DIR, settings.image_dir):
+            shutil.rmtree(leftover, ignore_errors=True)
+        os.sync()
+        builds.append(render_release(settings, catalogue, release, echo=None))
+    # The median build (the upper one of an even count) stands for the scale; the rebuild below goes
+    # on top of the last release built, which is the same code and catalogue.
+    summary = sorted(builds, key=lambda build: build.seconds)[len(builds) // 2]
     row = {
         "movies": movies, "generate_s": generated, "build_s": summary.seconds, "documents": summary.documents,
         "bytes": summary.bytes, "disk": disk_bytes(release), "images": summary.images,
         "image_disk": disk_bytes(settings.image_dir), "phases": summary.phases,
+        "runs": [build.seconds for build in builds],
     }
     if incremental:
         row["changed"] = change_titles(catalogue, 0.01)
@@ -89,6 +109,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=42)
     parser.add_argument("--image-sizes", choices=("build", "request"), default="build",
                         help="MARQUEE_IMAGE_SIZES for every build (request: originals only)")
+    parser.add_argument("--repeats", type=int, default=1,
+                        help="full builds per scale, each from scratch; the median is reported")
     parser.add_argument("--rebuild", action=argparse.BooleanOptionalAction, default=True,
                         help="rebuild the largest scale after 1%% of titles changed")
     args = parser.parse_args()
@@ -102,12 +124,14 @@ def main() -> None:
               flush=True)
         for movies in scales:
             r = measure(movies, args.seed, workdir, incremental=args.rebuild and movies == scales[-1],
-                        image_sizes=args.image_sizes)
+                        image_sizes=args.image_sizes, repeats=args.repeats)
             rows.append(r)
             print(f"{movies:>8,} {max(1, movies // 10):>7,} {r['generate_s']:>7.1f} {r['build_s']:>8.1f} "
                   f"{r['documents']:>10,} {r['documents'] / r['build_s']:>8,.0f} "
                   f"{r['bytes'] / 1e6:>9,.1f} {r['disk'] / 1e6:>11,.1f} {r['images']:>8,} "
-                  f"{r['image_disk'] / 1e6:>12,.1f}  {phase_line(r['phases'])}", flush=True)
+                  f"{r['image_disk'] / 1e6:>12,.1f}  {phase_line(r['phases'])}"
+                  + (f"  (median of {', '.join(f'{s:.1f}' for s in r['runs'])} s)" if len(r["runs"]) > 1 else ""),
+                  flush=True)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     if len(rows) >= 2:
