@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator
@@ -31,7 +30,6 @@ SQL_DIR = Path(__file__).resolve().parent / "sql"
 _MARK = COMPOSITE_MARK.decode()  # how an item reference starts, as SQL and JSON text
 UNTRANSLATED = ".und"  # the variant suffix of TMDB's answer for a missing translation
 BATCH_ROWS = 5_000
-_PLACEHOLDER_SPLIT = re.compile(r"\{(\w+)\}")  # a path template's placeholders, split out
 
 # A batch of documents: uri; JSON body, null when unchanged since the previous release; etag, null
 # to compute; valid, the compiled schema check (null: to be validated in Python).
@@ -123,11 +121,13 @@ def from_items(con: duckdb.DuckDBPyConnection, template: str, table: str) -> Doc
     found = scope.template_kind(template)
     assert found is not None, f"{template}: an item template names its entity"
     columns = set(con.sql(f"SELECT * FROM {table}").columns)
-    # Each placeholder is the table's column of that name, else `id` (`/_items/movie/{movie_id}`).
-    parts = [part if i % 2 == 0 else (part if part in columns else "id")
-             for i, part in enumerate(_PLACEHOLDER_SPLIT.split(template))]
-    uri = " || ".join(f"'{part}'" if i % 2 == 0 else f"{part}::VARCHAR" for i, part in enumerate(parts) if part)
-    query = f"SELECT {uri} AS uri, json FROM {table} WHERE in_scope('{found[0]}', {parts[1]})"
+
+    def column(placeholder: str) -> str:  # the table's column of that name, else `id` (`{movie_id}`)
+        return placeholder if placeholder in columns else "id"
+
+    uri = "'" + scope.PLACEHOLDER.sub(lambda m: f"' || {column(m.group(1))} || '", template) + "'"
+    entity = column(scope.PLACEHOLDER.search(template).group(1))
+    query = f"SELECT {uri} AS uri, json FROM {table} WHERE in_scope('{found[0]}', {entity})"
 
     def rendered() -> tuple[str, str]:
         _checked_parts(con)

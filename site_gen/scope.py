@@ -89,13 +89,13 @@ PLACEHOLDER_KINDS: dict[str, str] = {
 # ~3 s of a 1% rebuild).
 ENTITIES_NAME = "ENTITIES"
 WHOLE = "whole"  # a kind's name in entity_hashes for tables hashed whole, the settings and the code
-_PLACEHOLDER = re.compile(r"\{(\w+)\}")
+PLACEHOLDER = re.compile(r"\{(\w+)\}")  # a path template's placeholder
 _CODE_DIRS = ("sql", "schemas")
 
 
 def template_kind(template: str) -> tuple[str, int] | None:
     """(kind, path segment) of the entity a template's documents belong to, or None."""
-    match = _PLACEHOLDER.search(template)
+    match = PLACEHOLDER.search(template)
     if match is None or match.group(1) not in PLACEHOLDER_KINDS:
         return None
     segment = template[: match.start()].count("/")  # '/3/movie/{movie_id}' -> 3 (1-based, name has no '/')

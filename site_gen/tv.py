@@ -13,6 +13,7 @@ from marquee.settings import Settings
 from site_gen.documents import Documents, checked_items, checked_lists, from_items, from_sql, load_sql
 
 DETAILS = "/3/tv/{series_id}"
+SIMILAR = DETAILS + "/similar"
 # (path template, SQL file) of every series document, details first.
 DOCUMENTS: tuple[tuple[str, str], ...] = (
     (DETAILS, "tv_details.sql"),
@@ -25,7 +26,7 @@ DOCUMENTS: tuple[tuple[str, str], ...] = (
     (DETAILS + "/keywords", "tv_keywords.sql"),
     (DETAILS + "/moods", "tv_moods.sql"),
     (DETAILS + "/recommendations", "tv_recommendations.sql"),
-    (DETAILS + "/similar", "tv_similar.sql"),  # SIMILAR
+    (SIMILAR, "tv_similar.sql"),
     (DETAILS + "/translations", "tv_translations.sql"),
     (DETAILS + "/videos", "tv_videos.sql"),
     (DETAILS + "/watch/providers", "tv_watch_providers.sql"),
@@ -51,7 +52,6 @@ EPISODE_CREDIT_SPLICES = {template: {prefix + field: table for table, _, field, 
                           for template, prefix in EPISODE_CREDIT_USES.items()}
 # The series' items (person_tv_items.sql, checked once by site_gen.person for these uses too, written
 # as /_items/tv/{series_id}) that similar pages list.
-SIMILAR = DETAILS + "/similar"
 ITEM_USES = ((SIMILAR, "results"),)
 SPLICES = {SIMILAR: {"results": "tv_credit_results"}, **EPISODE_CREDIT_SPLICES}
 
