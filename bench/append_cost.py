@@ -69,10 +69,9 @@ def main() -> None:
               f"release: {','.join(present)})", flush=True)
         for script in (plain, appended, similar, credits):
             wrk.run(url, 2, args.connections, script)
-        gate = settings.gate
         ratios = wrk.rounds_of(args.rounds, [
-            (f"plain details ({gate} gate)", lambda: wrk.run(url, args.seconds, args.connections, plain)),
-            (f"details + 5 appends ({gate} gate)", lambda: wrk.run(url, args.seconds, args.connections, appended)),
+            ("plain details", lambda: wrk.run(url, args.seconds, args.connections, plain)),
+            ("details + 5 appends", lambda: wrk.run(url, args.seconds, args.connections, appended)),
             ("similar (composite)", lambda: wrk.run(url, args.seconds, args.connections, similar)),
             ("combined_credits (composite)", lambda: wrk.run(url, args.seconds, args.connections, credits)),
         ])

@@ -4,9 +4,7 @@ to the same document in a release pack (key check, window, SQLite lookup through
 Both paths use the same nginx binary, the same bytes and the same wrk settings. They alternate in
 several rounds of one run, and the figure is the median of the per-round ratios: on a shared,
 noisy machine a paired ratio drifts far less than either absolute figure. Enough accounts share
-the load that no request is rate-limited; the run fails if one is. The other MARQUEE_GATE runs
-in the same rounds on its own stack (`--no-compare-gates` skips it); the last line is the ratio
-of the gate this host is configured with.
+the load that no request is rate-limited; the run fails if one is. The last line is the ratio.
 """
 
 from __future__ import annotations
@@ -86,32 +84,25 @@ def main() -> None:
     parser.add_argument("--connections", type=int, default=200)
     parser.add_argument("--accounts", type=int, default=200)
     parser.add_argument("--file", type=Path, help="a JSON document to serve (default: a 3 KB stand-in)")
-    parser.add_argument("--compare-gates", action=argparse.BooleanOptionalAction, default=True,
-                        help="also measure the other MARQUEE_GATE, in the same rounds")
     args = parser.parse_args()
 
-    base = from_env(os.environ)
-    gates = [base.gate] + ([g for g in ("nginx", "edge") if g != base.gate] if args.compare_gates else [])
     body = args.file.read_bytes() if args.file else b'{"id":1,"title":"Bench","overview":"' + b"x" * 3000 + b'"}'
     home = Path(tempfile.mkdtemp(prefix="marquee-bench-"))
     stacks: list[tuple[str, Stack, Path]] = []
     bare = None
     try:
-        for gate in gates:  # one stack per gate, each with its own home, registry and Redis
-            gate_home = home / gate
-            gate_home.mkdir()
-            settings = from_env({**os.environ, "MARQUEE_HOME": str(gate_home), "MARQUEE_GATE": gate,
-                                 "MARQUEE_API_PORT": str(free_port()), "MARQUEE_IMAGE_PORT": str(free_port()),
-                                 "MARQUEE_PLANS": "bench=20000",
-                                 **({} if gate == base.gate else {"MARQUEE_NGINX_WORKERS": ""})})
-            path = make_release(gate_home, body)
-            keys = wrk.bench_keys(settings, args.accounts, "bench")
-            script = wrk.script_for(gate_home, "auth", [f"{path}?api_key={key}" for key in keys])
-            stacks.append((f"authenticated ({gate} gate, {settings.nginx_workers} workers)",
-                           Stack(settings).start(), script))
+        stack_home = home / "stack"
+        stack_home.mkdir()
+        settings = from_env({**os.environ, "MARQUEE_HOME": str(stack_home),
+                             "MARQUEE_API_PORT": str(free_port()), "MARQUEE_IMAGE_PORT": str(free_port()),
+                             "MARQUEE_PLANS": "bench=20000"})
+        path = make_release(stack_home, body)
+        keys = wrk.bench_keys(settings, args.accounts, "bench")
+        script = wrk.script_for(stack_home, "auth", [f"{path}?api_key={key}" for key in keys])
+        stacks.append((f"authenticated ({settings.nginx_workers} workers)", Stack(settings).start(), script))
         static_script = wrk.script_for(home, "static", [path])
         static_port = free_port()
-        bare = start_bare_nginx(home / gates[0], static_port)
+        bare = start_bare_nginx(stack_home, static_port)
         static_url = f"http://127.0.0.1:{static_port}"
         size = len(body)
         print(f"wrk -t1 -c{args.connections} -d{args.seconds}s, {args.rounds} rounds, {args.accounts} accounts, "
@@ -131,10 +122,7 @@ def main() -> None:
         for _, stack, _ in stacks:
             stack.stop()
         shutil.rmtree(home, ignore_errors=True)
-    for (name, _, _), gate_ratios in reversed(list(zip(stacks, ratios))):
-        print(f"{name}: per-round ratios " + ", ".join(f"{r:.3f}" for r in gate_ratios)
-              + f", median {wrk.median(gate_ratios):.2f}")
-    # The last line is the gate this host runs (MARQUEE_GATE).
+    print("per-round ratios: " + ", ".join(f"{r:.3f}" for r in ratios[0]))
     print(f"authenticated/static ratio: {wrk.median(ratios[0]):.2f}")
 
 

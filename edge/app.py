@@ -1,8 +1,12 @@
-"""The edge: a Sanic app that owns the key check, the rate limit and the dynamic /3 routes.
+"""The edge: one process beside nginx for what cannot be precomputed, and the registry's keeper.
 
-nginx serves every precomputed file itself and asks the auth listener first (auth_request; see
-edge/auth_listener.py), so the hot path is one dict lookup, one SHA-256 and a share of one
-batched Redis script call.
+nginx answers every precomputed document itself, after its own key check (nginx/lua/marquee_gate.lua).
+The edge owns:
+- the content listener (edge/content_listener.py): appends, filters and pages nginx cannot splice;
+- the image-size listener (edge/image_listener.py) with MARQUEE_IMAGE_SIZES=request;
+- the registry's copies: it loads the registry into Redis at start and after Redis lost it, and
+  exports it for nginx's gate as its fallback without Redis (edge/gate.py `poll_registry`);
+- /healthz, on this Sanic app.
 """
 
 from __future__ import annotations
@@ -18,11 +22,10 @@ from sanic import Request, Sanic
 from sanic.response import HTTPResponse
 
 from edge import errors
-from edge.auth_listener import start_listener
 from edge.content_listener import ContentProtocol, CurrentRelease
 from edge.image_listener import ImageProtocol
 from edge.upstream_protocol import start_unix_listener
-from edge.gate import Decision, Gate, key_from, poll_registry
+from edge.gate import Gate, poll_registry
 from edge.ratelimit import RateLimiter
 from edge.redis_wire import RedisWire
 from marquee.registry import RegistrySnapshot, export_grants
@@ -33,9 +36,8 @@ log = logging.getLogger("marquee.edge")
 JSON = "application/json;charset=utf-8"
 
 
-def error_response(decision: Decision) -> HTTPResponse:
-    error = decision.error or errors.INTERNAL
-    return HTTPResponse(error.body(), status=error.http_status, headers=decision.headers, content_type=JSON)
+def error_response(error: errors.TmdbError) -> HTTPResponse:
+    return HTTPResponse(error.body(), status=error.http_status, content_type=JSON)
 
 
 def redis_down_counts(edge_counts: dict[str, int], gate_header: str | None) -> dict[str, int]:
@@ -59,10 +61,10 @@ def create_app(settings: Settings, name: str = "marquee_edge") -> Sanic:
     async def open_resources(app: Sanic) -> None:
         # Fail fast when Redis is down: the policy decides, not a retry loop.
         app.ctx.limiter = RateLimiter(RedisWire(settings.redis_url, timeout=1.0), settings.rate_window_seconds)
-        app.ctx.snapshot = RegistrySnapshot(settings.registry_path, settings.plans)
+        # Loads the registry into Redis (when Redis is up) before nginx starts.
+        app.ctx.snapshot = RegistrySnapshot(settings.registry_path, settings.plans, settings.redis_url)
         app.ctx.gate = Gate(app.ctx.snapshot, app.ctx.limiter, settings.redis_down_policy)
         export_grants(app.ctx.snapshot.grants, settings.gate_grants)  # before nginx starts
-        app.ctx.auth_listener = await start_listener(app.ctx.gate, str(settings.auth_socket), settings.edge_backlog)
         release = CurrentRelease(settings.current_link)  # one for every nginx connection
         app.ctx.content_listener = await start_unix_listener(
             lambda: ContentProtocol(app.ctx.gate, release, settings.languages),
@@ -81,7 +83,6 @@ def create_app(settings: Settings, name: str = "marquee_edge") -> Sanic:
 
     @app.after_server_stop
     async def close_resources(app: Sanic) -> None:
-        app.ctx.auth_listener.close()
         app.ctx.content_listener.close()
         if settings.image_sizes == "request":
             app.ctx.image_listener.close()
@@ -103,23 +104,15 @@ def create_app(settings: Settings, name: str = "marquee_edge") -> Sanic:
         }
         return HTTPResponse(orjson.dumps(body), content_type=JSON)
 
-    @app.route("/3/<path:path>", methods=["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH"])
-    async def unknown_dynamic(request: Request, path: str) -> HTTPResponse:
-        """Paths nginx hands over that no dynamic route owns: key check first, then TMDB's 404."""
-        decision = await app.ctx.gate.decide(key_from(request.args.get("api_key"), request.headers.get("authorization")))
-        if decision.allowed:
-            decision.error = errors.NOT_FOUND
-        return error_response(decision)
-
     @app.exception(Exception)
     async def on_error(request: Request, exc: Exception) -> HTTPResponse:
         status = getattr(exc, "status_code", 500)
         if status == 404:
-            return error_response(Decision(errors.NOT_FOUND))
+            return error_response(errors.NOT_FOUND)
         if status == 405:
-            return error_response(Decision(errors.METHOD_NOT_ALLOWED))
+            return error_response(errors.METHOD_NOT_ALLOWED)
         log.exception("unhandled_error path=%s", request.path)
-        return error_response(Decision(errors.INTERNAL))
+        return error_response(errors.INTERNAL)
 
     return app
 
@@ -128,7 +121,7 @@ def serve(settings: Settings) -> None:
     """Run one edge process on the unix socket nginx proxies to (one worker beats two on 2 cores)."""
     socket_path = Path(settings.edge_socket)
     socket_path.parent.mkdir(parents=True, exist_ok=True)
-    for stale in (socket_path, settings.auth_socket, settings.content_socket, settings.image_socket):
+    for stale in (socket_path, settings.content_socket, settings.image_socket):
         if stale.exists():
             stale.unlink()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")

@@ -1,9 +1,10 @@
 """The dynamic answers nginx hands over (append_to_response, filters, pages), on a bare protocol.
 
-Same reasoning as the auth listener: append_to_response must stay within twice the cost of a
-plain details call (`make bench`), and Sanic's request pipeline alone would cost more than the
-whole static answer. nginx proxies these requests with only Authorization, so a head is the
-request line plus one header. The key check and the window are the same Gate as everywhere.
+Why not a Sanic route: append_to_response must stay within twice the cost of a plain details
+call (`make bench`), and Sanic's request pipeline alone would cost more than the whole static
+answer. nginx proxies these requests with only Authorization and, once its own gate has checked
+and counted them, `X-Marquee-Admitted`; a request without it (none comes from nginx today) goes
+through the edge's Gate, the same script call as nginx's gate.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from edge.assemble import DocumentCache, assemble
 from edge.content import ContentError, Query
 from edge.gate import Decision, Gate, key_from, window_headers
 from edge.policy import CACHE_CONTROL
-from edge.ratelimit import WindowStats
+from edge.ratelimit import ADMITTED, WindowStats
 from edge.upstream_protocol import UpstreamProtocol, header_value
 
 log = logging.getLogger("marquee.edge")
@@ -37,10 +38,13 @@ def response(status: int, body: bytes, headers: dict[str, str], head_only: bool 
     return "".join(lines).encode() + (b"" if head_only else body)
 
 
-def error_response(decision: Decision, head_only: bool = False) -> bytes:
-    error = decision.error or errors.INTERNAL
-    headers = dict(decision.headers, **{"Cache-Control": CACHE_CONTROL["errors"]})
+def error_response(error: errors.TmdbError, headers: dict[str, str], head_only: bool = False) -> bytes:
+    headers = dict(headers, **{"Cache-Control": CACHE_CONTROL["errors"]})
     return response(error.http_status, error.body(), headers, head_only)
+
+
+def refused(decision: Decision, head_only: bool = False) -> bytes:
+    return error_response(errors.for_refusal(decision.refusal, decision.limit), decision.headers, head_only)
 
 
 def parse_target(target: str) -> tuple[str, dict[str, str]]:
@@ -61,7 +65,7 @@ def admitted_headers(value: str | None) -> dict[str, str] | None:
         return None
     if len(parts) == 3:
         limit, remaining, reset = map(int, parts)
-        return window_headers(WindowStats(True, limit, remaining, reset, 0))
+        return window_headers(WindowStats(ADMITTED, limit, remaining, reset, 0))
     if len(parts) == 1:
         return {"X-RateLimit-Limit": parts[0], "X-Marquee-Unmetered": "1"}
     return None
@@ -109,11 +113,11 @@ class ContentProtocol(UpstreamProtocol):
             try:
                 body = self.answer(path, params)
             except ContentError as exc:
-                self.fill(slot, error_response(Decision(exc.error, headers), head_only))
+                self.fill(slot, error_response(exc.error, headers, head_only))
                 return
             except Exception:  # a bug must still answer in TMDB's envelope, never hang nginx
                 log.exception("content_error path=%s", path)
-                self.fill(slot, error_response(Decision(errors.INTERNAL, headers), head_only))
+                self.fill(slot, error_response(errors.INTERNAL, headers, head_only))
                 return
             headers["Cache-Control"] = CACHE_CONTROL["catalogue"]
             self.fill(slot, response(200, body, headers, head_only))
@@ -122,27 +126,26 @@ class ContentProtocol(UpstreamProtocol):
             if isinstance(window, WindowStats) and window.admitted:
                 serve(window_headers(window))
                 return
-            decision = self.gate.settle(grant, window)  # over the rate, or Redis down (policy)
+            decision = self.gate.settle(hit, window)  # refused, or Redis down (policy)
             if decision.allowed:
                 serve(dict(decision.headers))
             else:
-                self.fill(slot, error_response(decision, head_only))
+                self.fill(slot, refused(decision, head_only))
 
         admitted = admitted_headers(header_value(head, b"\r\nX-Marquee-Admitted:"))
         if admitted is None:
-            outcome = self.gate.check_key(key_from(params.get("api_key"), header_value(head, b"\r\nAuthorization:")))
-            if isinstance(outcome, Decision):
-                self.fill(slot, error_response(outcome, head_only))
+            hit = self.gate.check_key(key_from(params.get("api_key"), header_value(head, b"\r\nAuthorization:")))
+            if isinstance(hit, Decision):
+                self.fill(slot, refused(hit, head_only))
                 return
-            grant = outcome
         if method not in ("GET", "HEAD"):
-            self.fill(slot, error_response(Decision(errors.METHOD_NOT_ALLOWED, admitted or {})))
+            self.fill(slot, error_response(errors.METHOD_NOT_ALLOWED, admitted or {}))
             return
-        if admitted is not None:  # nginx's gate (MARQUEE_GATE=nginx) has checked and counted it
+        if admitted is not None:  # nginx's gate has checked and counted it
             serve(admitted)
             return
 
-        self.gate.limiter.hit(grant.account_id, grant.limit, done)
+        self.gate.limiter.hit(hit.grant, hit.fallback, done)
 
     def answer(self, path: str, params: dict[str, str]) -> bytes:
         root = self.release.root()

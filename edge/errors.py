@@ -2,7 +2,8 @@
 
 The body carries both `status_message` (TMDB's name) and `message` (the name some clients and our
 seed interface read), with the same text. nginx renders the same bodies for the errors it answers
-itself; nginx/api.conf.j2 takes them from here through `tmdb_error_body`.
+itself; marquee/services.py hands them to nginx/marquee.conf.j2 and the Lua gate through
+`tmdb_error_body`.
 """
 
 from __future__ import annotations
@@ -41,3 +42,14 @@ def rate_limited(limit: int) -> TmdbError:
 
 def tmdb_error_body(error: TmdbError) -> str:
     return error.body().decode()
+
+
+def for_refusal(refusal: str, limit: int) -> TmdbError:
+    """TMDB's envelope for a gate's refusal (edge/gate.py names them)."""
+    if refusal == "rate_limited":
+        return rate_limited(limit)
+    return REFUSALS[refusal]
+
+
+REFUSALS = {"invalid_key": INVALID_KEY, "suspended_key": SUSPENDED_KEY, "plan_expired": PLAN_EXPIRED,
+            "service_offline": SERVICE_OFFLINE}

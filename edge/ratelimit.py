@@ -1,11 +1,12 @@
-"""Per-account sliding-window rate limit on Redis, with hits batched into one script call.
+"""The gate's Redis side: each hit's key state and its account's sliding window in one script
+call (edge/gate.lua), with hits batched into one call per event-loop turn.
 
-Why not `limits` as is: its moving window is the same algorithm (see ratelimit.lua), but `hit()`
+Why not `limits` as is: its moving window is the same algorithm (see gate.lua), but `hit()`
 returns only a bool, so the X-RateLimit headers need a second `get_window_stats()` round trip,
 and each round trip through redis-py costs about 100 µs of Python here (perf-baseline.md; py-spy
 on `make bench`). Instead every hit that arrives while one call is in flight joins the next
 call: the script runs atomically and in arrival order, so the window stays exact, while the
-per-request Redis cost falls as load rises. Callbacks, not tasks: the auth listener needs no
+per-request Redis cost falls as load rises. Callbacks, not tasks: the content listener needs no
 coroutine per request.
 """
 
@@ -24,27 +25,35 @@ from edge.redis_wire import RedisWire
 
 log = logging.getLogger("marquee.edge")
 
-SCRIPT_PATH = Path(__file__).parent / "ratelimit.lua"  # nginx's gate (MARQUEE_GATE=nginx) runs it too
+SCRIPT_PATH = Path(__file__).parent / "gate.lua"  # nginx's gate (nginx/lua/marquee_gate.lua) runs it too
 SCRIPT = SCRIPT_PATH.read_text()
 SCRIPT_SHA = hashlib.sha1(SCRIPT.encode()).hexdigest()
 KEY_PREFIX = "marquee:window:"
 
+# The script's verdict per hit (edge/gate.lua).
+ADMITTED, UNKNOWN_KEY, SUSPENDED_KEY, EXPIRED_PLAN, LIMITED = range(5)
+
 
 @dataclass(frozen=True, slots=True)
 class WindowStats:
-    admitted: bool
+    status: int  # one of the verdicts above
     limit: int
     remaining: int
     reset_epoch: int  # whole seconds: when the oldest counted hit leaves the window
     retry_after: int  # whole seconds to wait before a hit would be admitted (0 when admitted)
 
+    @property
+    def admitted(self) -> bool:
+        return self.status == ADMITTED
+
 
 Outcome = Union[WindowStats, Exception]
-Pending = tuple[int, int, Callable[[Outcome], None]]
+# (grant name in Redis, the door's own grant value or "" as the script's fallback, callback)
+Pending = tuple[str, str, Callable[[Outcome], None]]
 
 
 class RateLimiter:
-    """Moving-window limiter shared by every key of an account and every edge on the same Redis."""
+    """Key states and moving windows, shared by every key of an account and every door on one Redis."""
 
     def __init__(self, wire: RedisWire, window_seconds: float) -> None:
         self.wire = wire
@@ -57,17 +66,20 @@ class RateLimiter:
         self.batches = 0
         self.hits = 0
 
-    def hit(self, account_id: int, limit: int, on_done: Callable[[Outcome], None]) -> None:
-        """Count one request; `on_done` gets WindowStats, or the Redis error if there is no answer."""
-        self._pending.append((account_id, limit, on_done))
+    def hit(self, grant: str, fallback: str, on_done: Callable[[Outcome], None]) -> None:
+        """Check one key and count its request; `on_done` gets WindowStats, or the Redis error if
+        there is no answer. `grant` names the key's grant in Redis (marquee/grants.py);
+        `fallback` is its value in the door's own snapshot ("" if none), used only while Redis
+        holds no registry."""
+        self._pending.append((grant, fallback, on_done))
         if not self._scheduled and self._in_flight is None:
             # Wait for the rest of this event-loop turn so that its hits share one call.
             self._scheduled = True
             asyncio.get_running_loop().call_soon(self._send)
 
-    async def hit_async(self, account_id: int, limit: int) -> WindowStats:
+    async def hit_async(self, grant: str, fallback: str = "") -> WindowStats:
         future = asyncio.get_running_loop().create_future()
-        self.hit(account_id, limit, lambda outcome: future.done() or future.set_result(outcome))
+        self.hit(grant, fallback, lambda outcome: future.done() or future.set_result(outcome))
         outcome = await future
         if isinstance(outcome, Exception):
             raise outcome
@@ -85,9 +97,9 @@ class RateLimiter:
         self._in_flight = batch
         self.batches += 1
         self.hits += len(batch)
-        keys = [f"{KEY_PREFIX}{account_id}" for account_id, _, _ in batch]
-        limits = [limit for _, limit, _ in batch]
-        self._args = (len(keys), *keys, self.window_us, *limits)
+        grants = [grant for grant, _, _ in batch]
+        fallbacks = [fallback for _, fallback, _ in batch]
+        self._args = (len(grants), *grants, self.window_us, *fallbacks)
         self.wire.call(self._on_reply, "EVALSHA", SCRIPT_SHA, *self._args)
 
     async def _connect_then_send(self) -> None:
@@ -112,9 +124,9 @@ class RateLimiter:
                 on_done(reply)
         else:
             flat = reply
-            for i, (_, limit, on_done) in enumerate(batch):
-                admitted, remaining, reset_ms, retry_ms = flat[4 * i: 4 * i + 4]
-                on_done(WindowStats(admitted == 1, limit, remaining, -(-reset_ms // 1000), -(-retry_ms // 1000)))
+            for i, (_, _, on_done) in enumerate(batch):
+                status, limit, remaining, reset_ms, retry_ms = flat[5 * i: 5 * i + 5]
+                on_done(WindowStats(status, limit, remaining, -(-reset_ms // 1000), -(-retry_ms // 1000)))
         if self._pending:
             self._send()
 

@@ -1,9 +1,12 @@
 """The durable key registry: accounts, their plans, and API-key hashes, in SQLite.
 
 SQLite is the source of truth because it is durable (a committed transaction survives a crash),
-needs no server, and lets many readers (each edge process) see one writer (the CLI). Redis only
-holds the sliding windows, which may be lost without losing a key. Keys are 32 lowercase hex
-characters from `secrets`; only their SHA-256 is stored, so the registry never holds a key in clear.
+needs no server, and lets many readers (each edge process) see one writer (the CLI). Redis holds
+the sliding windows and a copy of each live key's grant (marquee/grants.py), written by each
+change before it commits, so the change is in effect on every door when the command returns;
+Redis may be lost without losing a key (the edges load it again from here). Keys are 32
+lowercase hex characters from `secrets`; only their SHA-256 is stored, so neither the registry
+nor Redis ever holds a key in clear.
 """
 
 from __future__ import annotations
@@ -14,7 +17,11 @@ import sqlite3
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
+
+import redis
+from redis.exceptions import RedisError
+
+from marquee import grants as redis_grants
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS accounts (
@@ -71,22 +78,52 @@ def new_key() -> str:
 class Registry:
     """Accounts and keys. Every method is one short transaction."""
 
-    def __init__(self, path: Path, plans: dict[str, int], max_keys_per_account: int = 10) -> None:
+    def __init__(self, path: Path, plans: dict[str, int], max_keys_per_account: int = 10,
+                 redis_url: str | None = None) -> None:
+        """With `redis_url`, every change to a key's grant is written to that Redis before it
+        commits (marquee/grants.py); without, the edges carry it there at their next poll."""
         self.path = Path(path)
         self.plans = plans
         self.max_keys = max_keys_per_account
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(self.path, isolation_level=None, timeout=10)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA foreign_keys=ON")
+        self._db = connect(self.path)
         self._db.executescript(SCHEMA)
+        self._redis = redis_client(redis_url) if redis_url else None
+        # Changes saved in SQLite that could not reach Redis; the CLI tells the operator.
+        self.unpublished: list[str] = []
 
     def close(self) -> None:
         self._db.close()
+        if self._redis is not None:
+            self._redis.close()
 
     def _tx(self) -> sqlite3.Connection:
         self._db.execute("BEGIN IMMEDIATE")
         return self._db
+
+    def _publish(self, where: str, args: tuple) -> None:
+        """Inside a write transaction: put the grants of the keys matching `where` (deleted ones
+        included, as removals) into Redis. A Redis that cannot be reached does not stop the change:
+        it is saved, and the edges publish it when they reach Redis (grants.sync)."""
+        if self._redis is None:
+            return
+        digests = [d for (d,) in self._db.execute(f"SELECT key_sha256 FROM api_keys k WHERE {where}", args)]
+        now = redis_grants.grants_in(self._db, self.plans, where, args)
+        try:
+            redis_grants.publish(self._redis, self._db, self.plans, {d: now.get(d) for d in digests})
+        except (RedisError, OSError) as exc:
+            self.unpublished.append(f"{type(exc).__name__}: {exc}")
+
+    def _change(self, sql: str, args: tuple, where: str, where_args: tuple) -> None:
+        """One UPDATE, published to Redis, in one transaction."""
+        db = self._tx()
+        try:
+            db.execute(sql, args)
+            self._publish(where, where_args)
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
 
     def _check_plan(self, plan: str) -> None:
         if plan not in self.plans:
@@ -114,9 +151,8 @@ class Registry:
 
     def _update_account(self, name: str, column: str, value: str) -> Account:
         account = self._account(name)
-        self._db.execute(
-            f"UPDATE accounts SET {column} = ?, updated_at = ? WHERE id = ?", (value, time.time(), account.id)
-        )
+        self._change(f"UPDATE accounts SET {column} = ?, updated_at = ? WHERE id = ?",
+                     (value, time.time(), account.id), "k.account_id = ?", (account.id,))
         return self._account(name)
 
     def set_plan(self, name: str, plan: str) -> Account:
@@ -147,6 +183,7 @@ class Registry:
                 "INSERT INTO api_keys (account_id, label, key_sha256, created_at, updated_at) VALUES (?, ?, ?, ?, ?)",
                 (account.id, label, hash_key(key), now, now),
             )
+            self._publish("k.id = ?", (cursor.lastrowid,))
             db.execute("COMMIT")
         except BaseException:
             db.execute("ROLLBACK")
@@ -168,64 +205,116 @@ class Registry:
         ).fetchone()
         if row is None or row[0] == "deleted":
             raise RegistryError(f"no key with id {key_id}")
-        self._db.execute("UPDATE api_keys SET state = ?, updated_at = ? WHERE id = ?", (state, time.time(), key_id))
+        self._change("UPDATE api_keys SET state = ?, updated_at = ? WHERE id = ?", (state, time.time(), key_id),
+                     "k.id = ?", (key_id,))
         return KeyInfo(key_id, row[1], row[2], state, row[3])
+
+    def key_id_of(self, key: str) -> int:
+        """The id of a live key given in clear (`marquee keys delete --key -`)."""
+        row = self._db.execute("SELECT id FROM api_keys WHERE key_sha256 = ? AND state != 'deleted'",
+                               (hash_key(key.strip()),)).fetchone()
+        if row is None:
+            raise RegistryError("no live key matches the key given")
+        return row[0]
+
+
+def connect(path: Path) -> sqlite3.Connection:
+    db = sqlite3.connect(path, isolation_level=None, timeout=10, check_same_thread=False)
+    db.execute("PRAGMA journal_mode=WAL")
+    db.execute("PRAGMA foreign_keys=ON")
+    return db
+
+
+def redis_client(url: str) -> redis.Redis:
+    # Fail fast: a command must not hang on an unreachable Redis; the change is saved anyway.
+    return redis.Redis.from_url(url, socket_connect_timeout=1, socket_timeout=2)
 
 
 @dataclass(frozen=True)
 class KeyGrant:
-    """What the edge needs to decide on a request made with one key."""
+    """What a gate needs to decide on a request made with one key (a grant's value, parsed)."""
 
     key_state: str  # active | suspended
     account_id: int
     account_state: str  # active | expired
     limit: int
 
+    @classmethod
+    def parse(cls, value: str) -> "KeyGrant":
+        account_id, limit, key_state, account_state = value.split(" ")
+        return cls(key_state, int(account_id), account_state, int(limit))
+
+    @property
+    def value(self) -> str:
+        return redis_grants.grant_value(self.account_id, self.limit, self.key_state, self.account_state)
+
 
 class RegistrySnapshot:
-    """A read-only, in-memory view of the registry for the edge, reloaded when the file changes.
+    """An edge's in-memory view of the registry, reloaded when the file changes, and its link to
+    Redis: it loads the registry into Redis at start and whenever Redis has lost it, and repairs
+    any change a command could not publish there (marquee/grants.py).
 
-    `PRAGMA data_version` changes whenever another connection commits, so polling it costs one
-    tiny query and a reload happens only after a real change.
+    The gates read each key's grant from Redis; this view is their fallback while Redis is down or
+    not loaded yet. `PRAGMA data_version` changes whenever another connection commits, so polling
+    it costs one tiny query and a reload happens only after a real change.
     """
 
-    def __init__(self, path: Path, plans: dict[str, int]) -> None:
+    def __init__(self, path: Path, plans: dict[str, int], redis_url: str | None = None) -> None:
         self.path = Path(path)
         self.plans = plans
         self.path.parent.mkdir(parents=True, exist_ok=True)
         # Creating the schema here lets the edge start before any account exists.
         Registry(self.path, plans).close()
-        self._db = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, isolation_level=None,
-                                   check_same_thread=False)
+        self._db = connect(self.path)
+        self._redis = redis_client(redis_url) if redis_url else None
         self._version: int | None = None
+        self.values: dict[str, str] = {}
         self.grants: dict[str, KeyGrant] = {}
+        self.redis_synced = False  # whether Redis holds this view's grants
+        self._loaded = False
         self.refresh()
 
-    def _load(self) -> Iterator[tuple[str, KeyGrant]]:
-        rows = self._db.execute(
-            "SELECT k.key_sha256, k.state, a.id, a.state, a.plan FROM api_keys k"
-            " JOIN accounts a ON a.id = k.account_id WHERE k.state != 'deleted'"
-        )
-        for digest, key_state, account_id, account_state, plan in rows:
-            # A plan dropped from the settings keeps its keys working at the smallest rate.
-            limit = self.plans.get(plan, min(self.plans.values()))
-            yield digest, KeyGrant(key_state, account_id, account_state, limit)
-
-    def refresh(self) -> bool:
-        """Reload if the registry changed since the last look; return whether it did."""
-        (version,) = self._db.execute("PRAGMA data_version").fetchone()
-        if version == self._version:
-            return False
+    def _read(self) -> dict[str, str]:
         self._db.execute("BEGIN")
         try:
-            self.grants = dict(self._load())
+            return redis_grants.grants_in(self._db, self.plans)
         finally:
             self._db.execute("COMMIT")
+
+    def refresh(self) -> bool:
+        """Reload if the registry changed since the last look, and bring Redis in line (loading it
+        whole when it has no registry, or when this view lost track of it); return whether the
+        grants changed. Never raises for Redis: the view itself stays current without it."""
+        (version,) = self._db.execute("PRAGMA data_version").fetchone()
+        changed = version != self._version
         self._version = version
+        values = self.values
+        if self._redis is not None:
+            try:
+                if not self.redis_synced or not self._redis.exists(redis_grants.LOADED):
+                    values = redis_grants.reload(self._redis, self._db, self.plans)
+                elif changed:
+                    values = redis_grants.sync(self._redis, self._db, self.plans, self.values)
+                self.redis_synced = True
+            except (RedisError, OSError, sqlite3.OperationalError):
+                # Redis unreachable, or a registry this node may only read (a replica: another
+                # node's edge loads Redis): the view itself stays current.
+                self.redis_synced = False
+                if changed:
+                    values = self._read()
+        elif changed:
+            values = self._read()
+        if values == self.values and self._loaded:
+            return False
+        self._loaded = True
+        self.values = values
+        self.grants = {digest: KeyGrant.parse(value) for digest, value in values.items()}
         return True
 
     def close(self) -> None:
         self._db.close()
+        if self._redis is not None:
+            self._redis.close()
 
 
 def grants_serial(path: Path) -> Path:

@@ -92,13 +92,9 @@ SETTINGS: tuple[Setting, ...] = (
             "Length of the sliding rate window in seconds."),
     Setting("redis_down_policy", "MARQUEE_REDIS_DOWN_POLICY", "refuse", _choice("MARQUEE_REDIS_DOWN_POLICY", "refuse", "admit"),
             "What the key check does when Redis is unreachable: `refuse` (503, status_code 9) or `admit` (count it)."),
-    Setting("gate", "MARQUEE_GATE", "nginx", _choice("MARQUEE_GATE", "nginx", "edge"),
-            "Where static /3 paths get their key check and window: `nginx` (Lua in nginx's access phase, "
-            "libnginx-mod-http-lua) or `edge` (an auth_request subrequest to the edge). Same decision, "
-            "same Redis windows; `nginx` serves the hot path about 30% faster."),
     Setting("nginx_modules_dir", "MARQUEE_NGINX_MODULES_DIR", "/usr/lib/nginx/modules", Path,
-            "Where nginx's dynamic modules are (ngx_http_lua_module.so and ndk_http_module.so: the release pack "
-            "is served through Lua with either gate)."),
+            "Where nginx's dynamic modules are (ngx_http_lua_module.so and ndk_http_module.so: the key check "
+            "and the release pack run in Lua)."),
     Setting("registry_poll_seconds", "MARQUEE_REGISTRY_POLL_SECONDS", "1", float,
             "How often the edge looks for key and plan changes in the registry."),
     Setting("max_keys_per_account", "MARQUEE_MAX_KEYS_PER_ACCOUNT", "10", int,
@@ -109,9 +105,7 @@ SETTINGS: tuple[Setting, ...] = (
             "Size of the bundled sample catalogue that `make run` generates."),
     Setting("sample_seed", "MARQUEE_SAMPLE_SEED", "42", int, "Seed of the bundled sample catalogue."),
     Setting("nginx_workers", "MARQUEE_NGINX_WORKERS", "", _workers,
-            "nginx worker processes (default: one per core with MARQUEE_GATE=nginx, where nginx does the "
-            "hot path's work; one fewer with `edge`, so the edge and Redis keep a core. Measured on 2 cores: "
-            "README, Hot path)."),
+            "nginx worker processes (default: one per core: nginx does the hot path's work, key check included)."),
     Setting("edge_backlog", "MARQUEE_EDGE_BACKLOG", "4096", int,
             "Listen backlog of the edge socket (Sanic's default of 100 gives 502s at 200 connections)."),
 )
@@ -134,7 +128,6 @@ class Settings:
     languages: list[str] = field(hash=False)
     rate_window_seconds: float
     redis_down_policy: str
-    gate: str
     nginx_modules_dir: Path
     registry_poll_seconds: float
     max_keys_per_account: int
@@ -166,11 +159,6 @@ class Settings:
         return self.run_dir / "edge.sock"
 
     @property
-    def auth_socket(self) -> Path:
-        """nginx's auth_request subrequests go here (edge/auth_listener.py)."""
-        return self.run_dir / "auth.sock"
-
-    @property
     def content_socket(self) -> Path:
         """nginx proxies append_to_response, filtered and paged requests here (edge/content_listener.py)."""
         return self.run_dir / "content.sock"
@@ -182,7 +170,8 @@ class Settings:
 
     @property
     def gate_grants(self) -> Path:
-        """The registry export nginx's gate reads: key digests, accounts, limits and states."""
+        """The registry export nginx's gate falls back on while Redis is down or has no registry:
+        key digests, accounts, limits and states (edge/gate.py `poll_registry` writes it)."""
         return self.run_dir / "gate-grants.tsv"
 
     @property
@@ -205,7 +194,7 @@ def from_env(environ: Mapping[str, str] | None = None) -> Settings:
     values["catalogue_dir"] = Path(values["catalogue_dir"] or home / "catalogue")
     values["image_dir"] = Path(values["image_dir"] or home / "images")
     cores = os.cpu_count() or 2
-    values["nginx_workers"] = values["nginx_workers"] or (cores if values["gate"] == "nginx" else max(1, cores - 1))
+    values["nginx_workers"] = values["nginx_workers"] or cores
     # A unix socket by default: a TCP round trip to Redis cost the edge twice the CPU on loopback.
     values["redis_url"] = values["redis_url"] or f"unix://{home / 'run' / 'redis.sock'}"
     base = values["image_base_url"] or f"http://{values['listen_host']}:{values['image_port']}/t/p/"

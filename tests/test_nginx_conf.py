@@ -13,9 +13,9 @@ from marquee.services import ServiceError, gate_conf, render_nginx_conf, require
 from marquee.settings import from_env
 
 
-@pytest.mark.parametrize("gate", ["nginx", "edge"])
-def test_rendered_config_passes_nginx_t(tmp_path, gate):
-    settings = from_env({"MARQUEE_HOME": str(tmp_path), "MARQUEE_GATE": gate})
+@pytest.mark.parametrize("image_sizes", ["build", "request"])
+def test_rendered_config_passes_nginx_t(tmp_path, image_sizes):
+    settings = from_env({"MARQUEE_HOME": str(tmp_path), "MARQUEE_IMAGE_SIZES": image_sizes})
     settings.run_dir.mkdir(parents=True)
     settings.log_dir.mkdir(parents=True)
     conf = settings.run_dir / "nginx.conf"
@@ -40,15 +40,12 @@ def test_cache_policy_numbers_are_the_edge_policy(tmp_path):
         assert value in conf
 
 
-def test_each_gate_puts_its_own_check_in_front_of_the_pack(tmp_path):
-    in_nginx = render_nginx_conf(from_env({"MARQUEE_HOME": str(tmp_path), "MARQUEE_GATE": "nginx"}))
-    in_edge = render_nginx_conf(from_env({"MARQUEE_HOME": str(tmp_path), "MARQUEE_GATE": "edge"}))
-    assert "access_by_lua_block" in in_nginx and "auth_request" not in in_nginx
-    assert "auth_request /_auth;" in in_edge and "access_by_lua" not in in_edge and 'require("marquee_gate")' not in in_edge
-    for conf in (in_nginx, in_edge):  # documents come from the pack through Lua with either gate
-        assert "ngx_http_lua_module.so" in conf and 'require("marquee_docs").serve()' in conf
-        assert "try_files" not in conf.split("server {")[1]  # the API host has no file per document
-        assert f"pack_name = [==[{PACK_NAME}]==]" in conf
+def test_the_lua_gate_is_in_front_of_the_pack(tmp_path):
+    conf = render_nginx_conf(from_env({"MARQUEE_HOME": str(tmp_path)}))
+    assert 'require("marquee_gate").access()' in conf and "auth_request" not in conf
+    assert "ngx_http_lua_module.so" in conf and 'require("marquee_docs").serve()' in conf
+    assert "try_files" not in conf.split("server {")[1]  # the API host has no file per document
+    assert f"pack_name = [==[{PACK_NAME}]==]" in conf
 
 
 def test_the_lua_gate_gets_the_edges_bodies_window_and_redis(tmp_path):
@@ -59,6 +56,7 @@ def test_the_lua_gate_gets_the_edges_bodies_window_and_redis(tmp_path):
     assert (conf["redis_host"], conf["redis_port"], conf["redis_db"]) == ("[==[127.0.0.1]==]", "6399", "[==[3]==]")
     assert '"status_code":7' in conf["invalid_key_body"] and '"status_code":36' in conf["plan_expired_body"]
     assert "(@LIMIT@)" in conf["rate_limited_body"]  # the gate puts each account's limit there
+    assert conf["grant_prefix"] == "[==[marquee:grant:]==]" and conf["script_path"].endswith("gate.lua]==]")
     unix = gate_conf(from_env({"MARQUEE_HOME": str(tmp_path)}))
     assert unix["redis_host"] == f"[==[unix:{tmp_path / 'run' / 'redis.sock'}]==]" and "redis_port" not in unix
 
@@ -67,9 +65,6 @@ def test_a_missing_lua_module_is_a_clear_error(tmp_path):
     settings = from_env({"MARQUEE_HOME": str(tmp_path), "MARQUEE_NGINX_MODULES_DIR": str(tmp_path)})
     with pytest.raises(ServiceError, match="libnginx-mod-http-lua"):
         render_nginx_conf(settings)
-    with pytest.raises(ServiceError, match="libnginx-mod-http-lua"):  # the pack needs Lua with either gate
-        render_nginx_conf(from_env({"MARQUEE_HOME": str(tmp_path), "MARQUEE_GATE": "edge",
-                                    "MARQUEE_NGINX_MODULES_DIR": str(tmp_path)}))
 
 
 def test_lua_literals_quote_safely():

@@ -32,15 +32,13 @@ def test_settings_round_trip_through_the_environment(tmp_path):
 
 
 @pytest.mark.parametrize("env", [{"MARQUEE_PLANS": "free"}, {"MARQUEE_PLANS": "free=0"},
-                                 {"MARQUEE_API_PORT": "eighty"}, {"MARQUEE_REDIS_DOWN_POLICY": "maybe"},
-                                 {"MARQUEE_GATE": "lua"}])
+                                 {"MARQUEE_API_PORT": "eighty"}, {"MARQUEE_REDIS_DOWN_POLICY": "maybe"}])
 def test_bad_values_name_the_variable(env):
     with pytest.raises(ValueError, match=next(iter(env))):
         from_env(env)
 
 
-def test_nginx_takes_every_core_only_when_it_runs_the_gate(tmp_path, monkeypatch):
+def test_nginx_takes_every_core_by_default(tmp_path, monkeypatch):
     monkeypatch.setattr("os.cpu_count", lambda: 4)
     assert from_env({"MARQUEE_HOME": str(tmp_path)}).nginx_workers == 4
-    assert from_env({"MARQUEE_HOME": str(tmp_path), "MARQUEE_GATE": "edge"}).nginx_workers == 3
     assert from_env({"MARQUEE_HOME": str(tmp_path), "MARQUEE_NGINX_WORKERS": "2"}).nginx_workers == 2

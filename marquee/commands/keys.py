@@ -1,8 +1,13 @@
-"""`marquee accounts ...` and `marquee keys ...`: operate the durable key registry."""
+"""`marquee accounts ...` and `marquee keys ...`: operate the durable key registry.
+
+Every change is written to Redis before the command returns (marquee/grants.py), so it is in
+effect on every door of every node that shares the Redis when the command returns.
+"""
 
 from __future__ import annotations
 
 import datetime as dt
+import sys
 from contextlib import contextmanager
 from typing import Iterator
 
@@ -14,13 +19,17 @@ from marquee.settings import Settings
 
 @contextmanager
 def registry(settings: Settings) -> Iterator[Registry]:
-    reg = Registry(settings.registry_path, settings.plans, settings.max_keys_per_account)
+    reg = Registry(settings.registry_path, settings.plans, settings.max_keys_per_account, settings.redis_url)
     try:
         yield reg
     except RegistryError as exc:
         raise click.ClickException(str(exc)) from None
     finally:
         reg.close()
+    for problem in reg.unpublished:
+        click.echo(f"warning: the change is saved, but Redis ({settings.redis_url}) could not take it ({problem}); "
+                   f"the gates check keys against their own copy of the registry until an edge reaches Redis "
+                   f"(within {settings.registry_poll_seconds:g} s of Redis answering again)", err=True)
 
 
 @click.group()
@@ -45,7 +54,7 @@ def accounts_create(settings: Settings, account: str, plan: str) -> None:
 @click.argument("plan")
 @click.pass_obj
 def accounts_set_plan(settings: Settings, account: str, plan: str) -> None:
-    """Move ACCOUNT to PLAN; every key of the account takes the new rate within seconds."""
+    """Move ACCOUNT to PLAN; every key of the account has the new rate when this returns."""
     with registry(settings) as reg:
         reg.set_plan(account, plan)
     click.echo(f"account {account} is now on plan {plan} ({settings.plans[plan]} requests per window)")
@@ -118,8 +127,25 @@ def _key_state_command(name: str, state: str, doc: str) -> click.Command:
     return keys.command(name)(command)
 
 
-_key_state_command("delete", "deleted", "Delete key KEY_ID for good.")
 _key_state_command("suspend", "suspended", "Suspend key KEY_ID: requests get 401 (status_code 10).")
 _key_state_command("unsuspend", "active", "Lift the suspension of key KEY_ID.")
+
+
+@keys.command("delete")
+@click.argument("key_id", type=int, required=False)
+@click.option("--key", "key_from", type=click.Choice(["-"]), metavar="-",
+              help="Read the key itself from standard input (`--key -`): a leaked key deletes itself. "
+                   "Never pass a key as an argument: it would stay in shell history and `ps`.")
+@click.pass_obj
+def keys_delete(settings: Settings, key_id: int | None, key_from: str | None) -> None:
+    """Delete key KEY_ID (or the key read with `--key -`) for good; it is refused when this returns."""
+    if (key_id is None) == (key_from is None):
+        raise click.UsageError("give either KEY_ID or --key - (the key on standard input)")
+    with registry(settings) as reg:
+        if key_from is not None:
+            key_id = reg.key_id_of(sys.stdin.read())
+        info = reg.set_key_state(key_id, "deleted")
+    click.echo(f"key {key_id} of account {info.account} is now deleted")
+
 
 COMMANDS = [accounts, keys]

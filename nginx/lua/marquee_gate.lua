@@ -1,14 +1,16 @@
--- The key check and the sliding-window limit inside nginx, for the static /3 paths
--- (MARQUEE_GATE=nginx; edge/gate.py is the same decision in the edge, for its own routes).
+-- The key check and the sliding-window limit inside nginx, for every /3 request nginx takes
+-- (edge/gate.py is the same decision in the edge, for a request that reaches it unchecked).
 --
--- Why here: the auth_request subrequest alone cost nginx about 30 µs a request, more than the
--- static file itself, and the edge's Python added 38 µs on top (README, "Hot path"). Deciding in
--- the request's own access phase needs no subrequest and no Python: one SHA-256, one table
--- lookup and one EVALSHA of edge/ratelimit.lua, the edge's own script on the edge's own Redis
--- keys, so an account has one exact window whichever door a request takes.
+-- Why here: an auth_request subrequest to the edge cost nginx about 30 µs a request, more than
+-- the static file itself, and the edge's Python added 38 µs on top (docs/benchmarks.md). Deciding
+-- in the request's own access phase needs no subrequest and no Python: one SHA-256 and a share of
+-- one EVALSHA of edge/gate.lua, the edge's own script on the edge's own Redis names.
 --
--- Keys come from the registry export the edge writes (marquee/registry.py, `export_grants`):
--- SHA-256 digests only, re-read when its serial changes.
+-- The script reads the key's grant in Redis (marquee/grants.py), which every key command writes
+-- before it returns, so a new, suspended or deleted key is in effect at once on every door and
+-- node. The registry export the edge writes (marquee/registry.py, `export_grants`: SHA-256
+-- digests only, re-read when its serial changes) is the fallback: the script uses it while Redis
+-- has no registry loaded, and the gate checks keys against it while Redis is down.
 local ffi = require "ffi"
 local semaphore = require "ngx.semaphore"
 local ngx = ngx
@@ -17,10 +19,12 @@ local sub, byte, tonumber, floor = string.sub, string.byte, tonumber, math.floor
 local M = {}
 
 local conf            -- the table nginx/marquee.conf.j2 passes to init()
-local grants = {}     -- binary SHA-256 of a key -> grant (see load_grants)
+local grants = {}     -- binary SHA-256 of a key -> the export's grant (see load_grants)
 local serial          -- the export's serial when `grants` was loaded
 local script_body, script_sha
 local window_arg      -- the window length, RESP-encoded once: every call sends the same
+local EMPTY_ARG = "$0\r\n\r\n"  -- no fallback: the key is not in the export
+local limited_bodies = {}  -- TMDB's 429 body by limit (it names the limit)
 
 ffi.cdef [[unsigned char *SHA256(const unsigned char *d, size_t n, unsigned char *md);]]
 local digest_buf = ffi.new("unsigned char[32]")
@@ -50,18 +54,14 @@ local function load_grants()
     if current == nil or current == serial then return end
     local text = read_file(conf.grants_path)
     if text == nil then return end
-    local loaded, accounts = {}, {}
+    local loaded = {}
     -- digest_hex \t account_id \t limit \t key_state \t account_state
     for digest, account_id, limit, key_state, account_state in
             text:gmatch("(%x+)\t(%d+)\t(%d+)\t(%a+)\t(%a+)\n") do
-        local account = accounts[account_id .. ":" .. limit]
-        if account == nil then
-            account = {limit = limit,
-                       key_arg = bulk(conf.key_prefix .. account_id), limit_arg = bulk(limit),
-                       rate_limited = conf.rate_limited_body:gsub("@LIMIT@", limit)}
-            accounts[account_id .. ":" .. limit] = account
-        end
-        loaded[unhex(digest)] = {account = account, key_state = key_state, account_state = account_state}
+        -- The script's fallback is the grant's value as marquee/grants.py writes it to Redis.
+        local value = account_id .. " " .. limit .. " " .. key_state .. " " .. account_state
+        loaded[unhex(digest)] = {limit = limit, key_state = key_state, account_state = account_state,
+                                 fallback_arg = bulk(value)}
     end
     grants, serial = loaded, current
 end
@@ -109,19 +109,32 @@ local function count(what)
     ngx.shared.marquee_gate:incr(what, 1, 0)
 end
 
--- Counted here, logged by the worker's timer: a log line written inside a request would carry
--- nginx's `request: "GET …?api_key=…"` suffix, and so the key.
-local function redis_down(account, err)
+local function rate_limited_body(limit)
+    local body = limited_bodies[limit]
+    if body == nil then
+        body = conf.rate_limited_body:gsub("@LIMIT@", limit)
+        limited_bodies[limit] = body
+    end
+    return body
+end
+
+-- Without Redis the key is checked against the export, then the policy decides. Counted here,
+-- logged by the worker's timer: a log line written inside a request would carry nginx's
+-- `request: "GET …?api_key=…"` suffix, and so the key.
+local function redis_down(grant, err)
+    if grant == nil then return deny(401, conf.invalid_key_body) end
+    if grant.key_state ~= "active" then return deny(401, conf.suspended_key_body) end
+    if grant.account_state ~= "active" then return deny(402, conf.plan_expired_body) end
     ngx.shared.marquee_gate:set("last_error", err)
     if conf.redis_down_policy == "admit" then
         count("admitted")
-        ngx.var.rl_limit = account.limit
+        ngx.var.rl_limit = grant.limit
         ngx.header["X-Marquee-Unmetered"] = "1"
         return
     end
     count("refused")
     ngx.var.retry_after = "5"
-    return deny(503, conf.service_offline_body, account.limit)
+    return deny(503, conf.service_offline_body, grant.limit)
 end
 
 local function key_of(var)
@@ -138,7 +151,7 @@ end
 -- arrives while one EVALSHA is in flight joins the next one. Redis runs the script atomically
 -- and in arrival order, so the window stays exact, while Redis's per-call cost (a read, a
 -- write and a script call: about 20 µs) is shared by the batch instead of paid per request.
-local queue = {}        -- hits waiting for the next call: {account=, sema=, ...}
+local queue = {}        -- hits waiting for the next call: {grant_arg=, fallback_arg=, sema=, ...}
 local in_flight = false -- whether some request is leading a call now
 
 local function connect()
@@ -161,13 +174,13 @@ end
 local function command(verb, script, batch)
     local n = #batch
     local parts = {"*", 4 + 2 * n, "\r\n", bulk(verb), bulk(script), bulk(tostring(n))}
-    for i = 1, n do parts[#parts + 1] = batch[i].account.key_arg end
+    for i = 1, n do parts[#parts + 1] = batch[i].grant_arg end
     parts[#parts + 1] = window_arg
-    for i = 1, n do parts[#parts + 1] = batch[i].account.limit_arg end
+    for i = 1, n do parts[#parts + 1] = batch[i].fallback_arg end
     return table.concat(parts)
 end
 
--- One call for the whole batch; each hit gets admitted, remaining, reset ms and retry ms, or err.
+-- One call for the whole batch; each hit gets status, limit, remaining, reset ms and retry ms, or err.
 local function call(batch)
     local sock, err = connect()
     if not sock then return err end
@@ -181,16 +194,17 @@ local function call(batch)
         sock:send(command("EVAL", script_body, batch))
         head, err = sock:receive()
     end
-    if head ~= "*" .. 4 * #batch then sock:close(); return "reply " .. tostring(head or err) end
+    if head ~= "*" .. 5 * #batch then sock:close(); return "reply " .. tostring(head or err) end
     for i = 1, #batch do
         local hit = batch[i]
-        local admitted = sock:receive()
+        local status = sock:receive()
+        local limit = sock:receive()
         local remaining = sock:receive()
         local reset = sock:receive()
         local retry
         retry, err = sock:receive()
         if not retry then sock:close(); return "reply " .. tostring(err) end
-        hit.admitted, hit.remaining = admitted == ":1", sub(remaining, 2)
+        hit.status, hit.limit, hit.remaining = sub(status, 2), sub(limit, 2), sub(remaining, 2)
         hit.reset_ms, hit.retry_ms = tonumber(sub(reset, 2)), tonumber(sub(retry, 2))
     end
     sock:setkeepalive(conf.redis_keepalive_ms, conf.redis_pool)
@@ -221,8 +235,8 @@ local function lead()
     in_flight = false
 end
 
-local function hit(account)
-    local entry = {account = account}
+local function hit(grant_arg, fallback_arg)
+    local entry = {grant_arg = grant_arg, fallback_arg = fallback_arg}
     queue[#queue + 1] = entry
     if not in_flight then
         in_flight = true
@@ -241,27 +255,29 @@ local function hit(account)
     return entry
 end
 
+-- The script's statuses (edge/gate.lua): 0 admitted, 1 unknown key, 2 suspended, 3 expired, 4 limited.
 function M.access()
     local var = ngx.var
     local key = key_of(var)
     if key == nil or #key ~= 32 or key:find("[^0-9a-f]") then
         return deny(401, conf.invalid_key_body)
     end
-    local grant = grants[sha256_bin(key)]
-    if grant == nil then return deny(401, conf.invalid_key_body) end
-    if grant.key_state == "suspended" then return deny(401, conf.suspended_key_body) end
-    if grant.account_state == "expired" then return deny(402, conf.plan_expired_body) end
-    local account = grant.account
-
-    local window = hit(account)
-    if window.err then return redis_down(account, window.err) end
-    var.rl_limit = account.limit
+    local digest = sha256_bin(key)
+    local grant = grants[digest]
+    local name = conf.grant_prefix .. ngx.encode_base64(digest)
+    local window = hit(bulk(name), grant and grant.fallback_arg or EMPTY_ARG)
+    if window.err then return redis_down(grant, window.err) end
+    local status = window.status
+    if status == "1" then return deny(401, conf.invalid_key_body) end
+    if status == "2" then return deny(401, conf.suspended_key_body) end
+    if status == "3" then return deny(402, conf.plan_expired_body) end
+    var.rl_limit = window.limit
     var.rl_remaining = window.remaining
     var.rl_reset = -floor(-window.reset_ms / 1000)
-    if not window.admitted then
+    if status ~= "0" then
         local retry = -floor(-window.retry_ms / 1000)
         var.retry_after = retry > 1 and retry or 1
-        return deny(429, account.rate_limited)
+        return deny(429, rate_limited_body(window.limit))
     end
 end
 

@@ -17,19 +17,13 @@ pytestmark = pytest.mark.e2e
 WINDOW = 2.0  # seconds; short so the test can watch the window slide
 
 
-# Both gates (MARQUEE_GATE): the Lua gate in nginx and the edge's auth listener make the same decision.
-GATES = pytest.mark.parametrize("gate", ["nginx", "edge"])
-
-
-@pytest.fixture(scope="module", params=["nginx", "edge"])
-def short_window(start_stack, request):
-    return start_stack(MARQUEE_RATE_WINDOW_SECONDS=str(WINDOW), MARQUEE_GATE=request.param)
+@pytest.fixture(scope="module")
+def short_window(start_stack):
+    return start_stack(MARQUEE_RATE_WINDOW_SECONDS=str(WINDOW))
 
 
 def fresh_window_key(stack, account: str, plan: str = "free") -> str:
-    key = stack.account(account, plan)
-    time.sleep(WINDOW + 0.1)  # let the requests new_key() made while waiting for the edge leave the window
-    return key
+    return stack.account(account, plan)
 
 
 def test_exactly_n_admitted_then_429_then_admitted_after_the_window_slides(short_window):
@@ -74,9 +68,8 @@ def test_all_keys_of_an_account_share_one_window(short_window):
     assert codes == [200, 200, 200, 200, 200, 429]
 
 
-@GATES
-def test_concurrent_requests_from_many_connections_never_over_admit(start_stack, gate):
-    stack = start_stack(MARQUEE_PLANS="free=5,standard=10,pro=30,burst=50", MARQUEE_GATE=gate)
+def test_concurrent_requests_from_many_connections_never_over_admit(start_stack):
+    stack = start_stack(MARQUEE_PLANS="free=5,standard=10,pro=30,burst=50")
     key = stack.account("burst", "burst")
     time.sleep(0.1)
     already = 50 - int(stack.get("/3/configuration", key).headers["X-RateLimit-Remaining"])
@@ -93,10 +86,10 @@ def test_concurrent_requests_from_many_connections_never_over_admit(start_stack,
     assert codes.count(429) == 400 - (50 - already)
 
 
-@GATES
-def test_redis_down_refuses_with_503_9_and_recovers(start_stack, gate):
-    stack = start_stack(MARQUEE_REDIS_DOWN_POLICY="refuse", MARQUEE_GATE=gate)
+def test_redis_down_refuses_with_503_9_and_recovers(start_stack):
+    stack = start_stack(MARQUEE_REDIS_DOWN_POLICY="refuse")
     key = stack.account("redisdown", "pro")
+    stack.exported(key)
     stack.stack.stop_one("redis")
     response = stack.get("/3/configuration", key)
     assert_tmdb_error(response, 503, 9)
@@ -107,17 +100,17 @@ def test_redis_down_refuses_with_503_9_and_recovers(start_stack, gate):
     eventually(lambda: stack.get("/3/configuration", key).status_code == 200)
 
 
-@GATES
-def test_redis_down_admit_policy_serves_and_counts(start_stack, gate):
-    stack = start_stack(MARQUEE_REDIS_DOWN_POLICY="admit", MARQUEE_GATE=gate)
+def test_redis_down_admit_policy_serves_and_counts(start_stack):
+    stack = start_stack(MARQUEE_REDIS_DOWN_POLICY="admit")
     key = stack.account("admitter", "pro")
+    stack.exported(key)
     stack.stack.stop_one("redis")
     for _ in range(3):
         response = stack.get("/3/configuration", key)
         assert response.status_code == 200
         assert response.headers["X-RateLimit-Limit"] == "30"
     assert stack.client.get("/healthz").json()["redis_down"]["admitted"] == 3
-    # One the edge finishes (a `trailers` append) is served and counted once, whichever gate let it in.
+    # One the edge finishes (a `trailers` append) is served and counted once.
     movie = next(p.stem for p in sorted((unpacked(stack.settings.current_link) / "3" / "movie").glob("*.json")))
     edge_bound = stack.client.get(f"/3/movie/{movie}", params={"api_key": key, "append_to_response": "trailers"})
     assert edge_bound.status_code == 200 and "trailers" in edge_bound.json()
@@ -133,4 +126,7 @@ def test_windows_survive_in_redis_only_by_account_id(short_window):
     client = redis.Redis.from_url(short_window.settings.redis_url)
     names = [k.decode() for k in client.keys("*")]
     client.close()
-    assert names and all(n.startswith("marquee:window:") and n.split(":")[-1].isdigit() for n in names)
+    windows = [n for n in names if n.startswith("marquee:window:")]
+    assert windows and all(n.split(":")[-1].isdigit() for n in windows)
+    # Besides windows, Redis holds only the registry's grants, named by the key's SHA-256.
+    assert {n.split(":")[1] for n in names} == {"window", "grant", "registry"}
