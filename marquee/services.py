@@ -25,7 +25,8 @@ from edge.assemble import LOCALIZED_LISTS
 from edge.content import APPENDABLE, LEGACY, MAX_APPEND
 from edge.policy import CACHE_CONTROL
 from edge.redis_wire import redis_address
-from edge.ratelimit import KEY_PREFIX, SCRIPT_PATH as RATELIMIT_SCRIPT
+from edge.ratelimit import SCRIPT_PATH as GATE_SCRIPT
+from marquee.grants import GRANT_PREFIX
 from marquee.packs import BASE_NAME, PACK_NAME
 from marquee.registry import grants_serial
 from marquee.settings import PROJECT_ROOT, Settings, to_env
@@ -70,13 +71,13 @@ def lua_literal(value: object) -> str:
 
 
 def gate_conf(settings: Settings) -> dict[str, str]:
-    """marquee_gate.init()'s table, as Lua literals: the edge's own bodies, script, keys and Redis."""
+    """marquee_gate.init()'s table, as Lua literals: the edge's own bodies, script, Redis names and Redis."""
     host, port, db = redis_address(settings.redis_url)
     values: dict[str, object] = {
         "grants_path": str(settings.gate_grants),
         "serial_path": str(grants_serial(settings.gate_grants)),
-        "script_path": str(RATELIMIT_SCRIPT),
-        "key_prefix": KEY_PREFIX,
+        "script_path": str(GATE_SCRIPT),
+        "grant_prefix": GRANT_PREFIX,
         "window_us": str(int(settings.rate_window_seconds * 1_000_000)),
         "poll_seconds": settings.registry_poll_seconds,
         # The cosocket's spelling of a unix socket is `unix:/path` with no port.
@@ -140,19 +141,16 @@ def render_nginx_conf(settings: Settings) -> str:
         "service_offline": errors.SERVICE_OFFLINE,
         "internal": errors.INTERNAL,
     }
-    nginx_gate = settings.gate == "nginx"
     return template.render(
-        gate=settings.gate,
         lua_modules=lua_modules_dir(settings),
         lua_dir=PROJECT_ROOT / "nginx" / "lua",
-        lua_init={"marquee_docs": docs_conf(settings),
-                  **({"marquee_gate": gate_conf(settings), "marquee_append": append_conf(settings)} if nginx_gate else {})},
+        lua_init={"marquee_docs": docs_conf(settings), "marquee_gate": gate_conf(settings),
+                  "marquee_append": append_conf(settings)},
         run_as_root=os.geteuid() == 0,
         worker_processes=settings.nginx_workers,
         run_dir=settings.run_dir,
         log_dir=settings.log_dir,
         edge_socket=settings.edge_socket,
-        auth_socket=settings.auth_socket,
         content_socket=settings.content_socket,
         image_socket=settings.image_socket,
         image_sizes=settings.image_sizes,
@@ -223,7 +221,9 @@ class Stack:
         with open(log, "ab") as out:
             proc = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
                                     env=env, start_new_session=True)
-        self.procs.append((name, proc))
+        self.procs = [(n, p) for n, p in self.procs if n != name] + [(name, proc)]
+        if name != "nginx":  # nginx writes its own nginx.pid
+            (self.settings.run_dir / f"{name}.pid").write_text(f"{proc.pid}\n")
         return proc, log
 
     def redis_is_local(self) -> bool:
@@ -251,8 +251,7 @@ class Stack:
     def start_edge(self) -> None:
         env = dict(os.environ, **to_env(self.settings))
         proc, log = self._spawn("edge", [sys.executable, "-m", "marquee", "edge"], env)
-        wait_for(lambda: all(unix_socket_open(p) for p in (self.settings.edge_socket, self.settings.auth_socket,
-                                                            self.settings.content_socket)),
+        wait_for(lambda: all(unix_socket_open(p) for p in (self.settings.edge_socket, self.settings.content_socket)),
                  "edge", 20, proc, log)
 
     def start_nginx(self) -> None:
@@ -284,6 +283,24 @@ class Stack:
 
     def process(self, name: str) -> subprocess.Popen:
         return next(proc for n, proc in self.procs if n == name)
+
+    def revive(self) -> list[str]:
+        """Start again the edge or redis-server if either has died; returns what was restarted.
+
+        nginx keeps serving precomputed documents without the edge (its gate needs Redis and its
+        export of the registry, not the edge), so an edge that dies costs only the answers the edge
+        makes until this brings it back. A dead nginx is not revived: `marquee serve` stops.
+        """
+        revived = []
+        for name, proc in list(self.procs):
+            if proc.poll() is None or name == "nginx":
+                continue
+            if name == "edge":
+                self.start_edge()
+            elif name == "redis":
+                self.start_redis()
+            revived.append(name)
+        return revived
 
     def stop_one(self, name: str) -> None:
         for n, proc in self.procs:

@@ -71,6 +71,9 @@ def build(settings: Settings, catalogue_dir: Path | None, do_publish: bool, incr
         raise click.ClickException(str(exc)) from None
     except (ValidationError, WriterError) as exc:
         raise click.ClickException(f"render failed, nothing published: {exc}") from None
+    except Exception as exc:  # a full disk, a bug: the half-built release is gone (render_release)
+        raise click.ClickException(f"build failed, nothing published, the current release still serves: "
+                                   f"{type(exc).__name__}: {exc}") from None
 
 
 @click.command()

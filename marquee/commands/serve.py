@@ -58,11 +58,16 @@ def serve(settings: Settings, demo: bool) -> None:
     signal.signal(signal.SIGINT, lambda *_: stopping.append(1))
     try:
         while not stopping:
-            dead = [n for n, p in stack.procs if p.poll() is not None]
-            if dead:
-                click.echo(f"{', '.join(dead)} stopped unexpectedly; see {settings.log_dir}", err=True)
+            if stack.process("nginx").poll() is not None:
+                click.echo(f"nginx stopped unexpectedly; see {settings.log_dir}", err=True)
                 break
-            time.sleep(0.5)
+            try:
+                for name in stack.revive():
+                    click.echo(f"{name} stopped unexpectedly and was started again; see {settings.log_dir}", err=True)
+            except ServiceError as exc:
+                click.echo(str(exc), err=True)
+                break
+            time.sleep(0.2)
     except KeyboardInterrupt:
         pass
     finally:
