@@ -6,7 +6,7 @@ The edge owns:
 - the image-size listener (edge/image_listener.py) with MARQUEE_IMAGE_SIZES=request;
 - the registry's copies: it loads the registry into Redis at start and after Redis lost it, and
   exports it for nginx's gate as its fallback without Redis (edge/gate.py `poll_registry`);
-- /healthz, on this Sanic app.
+- /healthz and /metrics (edge/metrics.py; nginx's admin listener adds its own), on this Sanic app.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from edge.content_listener import ContentProtocol, CurrentRelease
 from edge.image_listener import ImageProtocol
 from edge.upstream_protocol import start_unix_listener
 from edge.gate import Gate, poll_registry
+from edge.metrics import Metrics
 from edge.ratelimit import RateLimiter
 from edge.redis_wire import RedisWire
 from marquee.registry import RegistrySnapshot, export_grants
@@ -66,6 +67,7 @@ def create_app(settings: Settings, name: str = "marquee_edge") -> Sanic:
         app.ctx.gate = Gate(app.ctx.snapshot, app.ctx.limiter, settings.redis_down_policy)
         export_grants(app.ctx.snapshot.grants, settings.gate_grants)  # before nginx starts
         release = CurrentRelease(settings.current_link)  # one for every nginx connection
+        app.ctx.metrics = Metrics(app.ctx.gate, release.cache, settings.current_link)
         app.ctx.content_listener = await start_unix_listener(
             lambda: ContentProtocol(app.ctx.gate, release, settings.languages),
             str(settings.content_socket), settings.edge_backlog)
@@ -77,9 +79,11 @@ def create_app(settings: Settings, name: str = "marquee_edge") -> Sanic:
         # Everything loaded so far lives as long as the process: keep it out of the cyclic GC's scans.
         gc.freeze()
         gc.set_threshold(50_000, 20, 20)  # the hot path allocates no cycles; collect rarely
-        app.ctx.poller = asyncio.get_running_loop().create_task(
+        loop = asyncio.get_running_loop()
+        app.ctx.poller = loop.create_task(
             poll_registry(app.ctx.snapshot, settings.registry_poll_seconds, settings.gate_grants)
         )
+        app.ctx.lag_probe = loop.create_task(app.ctx.metrics.probe_loop_lag())
 
     @app.after_server_stop
     async def close_resources(app: Sanic) -> None:
@@ -88,6 +92,7 @@ def create_app(settings: Settings, name: str = "marquee_edge") -> Sanic:
             app.ctx.image_listener.close()
             app.ctx.image_pool.shutdown(wait=False)
         app.ctx.poller.cancel()
+        app.ctx.lag_probe.cancel()
         app.ctx.limiter.close()
         app.ctx.snapshot.close()
 
@@ -103,6 +108,10 @@ def create_app(settings: Settings, name: str = "marquee_edge") -> Sanic:
             "limiter": {"batches": app.ctx.limiter.batches, "hits": app.ctx.limiter.hits},
         }
         return HTTPResponse(orjson.dumps(body), content_type=JSON)
+
+    @app.get("/metrics")
+    async def metrics(request: Request) -> HTTPResponse:
+        return HTTPResponse(app.ctx.metrics.render(), content_type="text/plain; version=0.0.4; charset=utf-8")
 
     @app.exception(Exception)
     async def on_error(request: Request, exc: Exception) -> HTTPResponse:

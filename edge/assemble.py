@@ -62,12 +62,14 @@ class DocumentCache:
         self.packs = packs
         self.size = 0
         self.entries: OrderedDict[tuple[str, str], bytes | None] = OrderedDict()
+        self.hits = self.misses = 0  # edge/metrics.py reports them
 
     def read(self, root: str, name: str) -> bytes | None:
         key = (root, name)
         try:
             value = self.entries[key]
         except KeyError:
+            self.misses += 1
             value = self.packs.read(root, name)
             cost = len(value or b"") + self.ENTRY_OVERHEAD
             if cost <= self.max_bytes // 8:  # one large document must not flush the rest
@@ -77,6 +79,7 @@ class DocumentCache:
                     _, old = self.entries.popitem(last=False)
                     self.size -= len(old or b"") + self.ENTRY_OVERHEAD
             return value
+        self.hits += 1
         self.entries.move_to_end(key)
         return value
 

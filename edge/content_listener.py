@@ -18,6 +18,7 @@ from edge import errors
 from edge.assemble import DocumentCache, assemble
 from edge.content import ContentError, Query
 from edge.gate import Decision, Gate, key_from, window_headers
+from edge.metrics import CONTENT_ANSWERS
 from edge.policy import CACHE_CONTROL
 from edge.ratelimit import ADMITTED, WindowStats
 from edge.upstream_protocol import UpstreamProtocol, header_value
@@ -30,7 +31,11 @@ REASONS = {200: "OK", 400: "Bad Request", 401: "Unauthorized", 402: "Payment Req
            503: "Service Unavailable"}
 
 
+STATUS_CLASS = {2: "2xx", 3: "3xx", 4: "4xx", 5: "5xx"}
+
+
 def response(status: int, body: bytes, headers: dict[str, str], head_only: bool = False) -> bytes:
+    CONTENT_ANSWERS[STATUS_CLASS.get(status // 100, "other")] += 1
     lines = [f"HTTP/1.1 {status} {REASONS.get(status, 'Error')}\r\n"
              f"Content-Type: application/json;charset=utf-8\r\nContent-Length: {len(body)}\r\n"]
     lines.extend(f"{k}: {v}\r\n" for k, v in headers.items())
@@ -65,7 +70,7 @@ def admitted_headers(value: str | None) -> dict[str, str] | None:
         return None
     if len(parts) == 3:
         limit, remaining, reset = map(int, parts)
-        return window_headers(WindowStats(ADMITTED, limit, remaining, reset, 0))
+        return window_headers(WindowStats(ADMITTED, 0, limit, remaining, reset, 0))
     if len(parts) == 1:
         return {"X-RateLimit-Limit": parts[0], "X-Marquee-Unmetered": "1"}
     return None

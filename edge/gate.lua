@@ -12,9 +12,10 @@
 -- ARGV[1 + i]  the same grant as the door's own snapshot of the registry has it, or "": used only
 --              while Redis holds no registry (marquee:registry absent: a restarted or flushed
 --              Redis, until an edge loads it again from SQLite)
--- Returns a flat array, five integers per hit:
+-- Returns a flat array, six integers per hit:
 --   status (0 admitted, 1 unknown key, 2 suspended key, 3 expired plan, 4 over the limit),
---   limit, remaining, reset (epoch ms when the oldest counted hit leaves the window),
+--   account id (0 for an unknown key; the access logs name it), limit, remaining,
+--   reset (epoch ms when the oldest counted hit leaves the window),
 --   retry_after (ms until a hit would be admitted; 0 unless over the limit)
 --
 -- The window is the algorithm of `limits`' MovingWindowRateLimiter: a list of admission
@@ -31,13 +32,14 @@ local n = 0
 local call = redis.call
 local loaded = nil
 
-local function answer(status, limit, remaining, reset_ms, retry_ms)
+local function answer(status, account, limit, remaining, reset_ms, retry_ms)
     out[n + 1] = status
-    out[n + 2] = limit
-    out[n + 3] = remaining
-    out[n + 4] = reset_ms
-    out[n + 5] = retry_ms
-    n = n + 5
+    out[n + 2] = account
+    out[n + 3] = limit
+    out[n + 4] = remaining
+    out[n + 5] = reset_ms
+    out[n + 6] = retry_ms
+    n = n + 6
 end
 
 for i, grant_key in ipairs(KEYS) do
@@ -48,11 +50,11 @@ for i, grant_key in ipairs(KEYS) do
     end
     local account, limit, key_state, account_state = string.match(grant, '^(%d+) (%d+) (%a+) (%a+)$')
     if not account then
-        answer(1, 0, 0, 0, 0)
+        answer(1, 0, 0, 0, 0, 0)
     elseif key_state ~= 'active' then
-        answer(2, tonumber(limit), 0, 0, 0)
+        answer(2, tonumber(account), tonumber(limit), 0, 0, 0)
     elseif account_state ~= 'active' then
-        answer(3, tonumber(limit), 0, 0, 0)
+        answer(3, tonumber(account), tonumber(limit), 0, 0, 0)
     else
         limit = tonumber(limit)
         local key = 'marquee:window:' .. account
@@ -78,7 +80,8 @@ for i, grant_key in ipairs(KEYS) do
         end
         local remaining = limit - count
         if remaining < 0 then remaining = 0 end
-        answer(status, limit, remaining, math.floor((tonumber(oldest) + window) / 1000), math.ceil(retry / 1000))
+        answer(status, tonumber(account), limit, remaining, math.floor((tonumber(oldest) + window) / 1000),
+               math.ceil(retry / 1000))
     end
 end
 return out

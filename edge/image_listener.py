@@ -17,6 +17,7 @@ import re
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from edge.metrics import IMAGE_ANSWERS
 from edge.upstream_protocol import UpstreamProtocol
 from site_gen.images import ALL_SIZES, size_of_original
 
@@ -61,10 +62,14 @@ class ImageProtocol(UpstreamProtocol):
 
         def done(outcome: asyncio.Future) -> None:
             try:
-                self.fill(slot, image_answer(outcome.result(), name, extension, method == "HEAD"))
+                data = outcome.result()
+                IMAGE_ANSWERS["original" if data is None else "made"] += 1
+                self.fill(slot, image_answer(data, name, extension, method == "HEAD"))
             except FileNotFoundError:
+                IMAGE_ANSWERS["missing"] += 1
                 self.fill(slot, plain(404, "Not Found", method == "HEAD"))
             except Exception:  # a broken original must not hang nginx
+                IMAGE_ANSWERS["failed"] += 1
                 log.exception("image_error path=%s", path)
                 self.fill(slot, plain(404, "Not Found", method == "HEAD"))
 

@@ -37,6 +37,7 @@ ADMITTED, UNKNOWN_KEY, SUSPENDED_KEY, EXPIRED_PLAN, LIMITED = range(5)
 @dataclass(frozen=True, slots=True)
 class WindowStats:
     status: int  # one of the verdicts above
+    account_id: int  # 0 for an unknown key
     limit: int
     remaining: int
     reset_epoch: int  # whole seconds: when the oldest counted hit leaves the window
@@ -125,8 +126,8 @@ class RateLimiter:
         else:
             flat = reply
             for i, (_, _, on_done) in enumerate(batch):
-                status, limit, remaining, reset_ms, retry_ms = flat[5 * i: 5 * i + 5]
-                on_done(WindowStats(status, limit, remaining, -(-reset_ms // 1000), -(-retry_ms // 1000)))
+                status, account, limit, remaining, reset_ms, retry_ms = flat[6 * i: 6 * i + 6]
+                on_done(WindowStats(status, account, limit, remaining, -(-reset_ms // 1000), -(-retry_ms // 1000)))
         if self._pending:
             self._send()
 

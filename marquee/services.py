@@ -144,7 +144,8 @@ def render_nginx_conf(settings: Settings) -> str:
     return template.render(
         lua_modules=lua_modules_dir(settings),
         lua_dir=PROJECT_ROOT / "nginx" / "lua",
-        lua_init={"marquee_docs": docs_conf(settings), "marquee_gate": gate_conf(settings),
+        lua_init={"marquee_metrics": {"edge_metrics_path": lua_literal("/_edge_metrics")},
+                  "marquee_docs": docs_conf(settings), "marquee_gate": gate_conf(settings),
                   "marquee_append": append_conf(settings)},
         run_as_root=os.geteuid() == 0,
         worker_processes=settings.nginx_workers,
@@ -158,6 +159,8 @@ def render_nginx_conf(settings: Settings) -> str:
         listen_host=settings.listen_host,
         api_port=settings.api_port,
         image_port=settings.image_port,
+        admin_host=settings.admin_host,
+        admin_port=settings.admin_port,
         current=settings.current_link,
         image_dir=settings.image_dir,
         cache=CACHE_CONTROL,
@@ -256,9 +259,11 @@ class Stack:
 
     def start_nginx(self) -> None:
         host = self.settings.listen_host
-        for port in (self.settings.api_port, self.settings.image_port):
-            if port_open(host, port):
-                raise ServiceError(f"port {host}:{port} is already in use (MARQUEE_API_PORT / MARQUEE_IMAGE_PORT)")
+        for where, port in ((host, self.settings.api_port), (host, self.settings.image_port),
+                            (self.settings.admin_host, self.settings.admin_port)):
+            if port_open(where, port):
+                raise ServiceError(f"port {where}:{port} is already in use "
+                                   "(MARQUEE_API_PORT / MARQUEE_IMAGE_PORT / MARQUEE_ADMIN_PORT)")
         conf = self.settings.run_dir / "nginx.conf"
         conf.write_text(render_nginx_conf(self.settings))
         argv = [require_binary("nginx"), "-c", str(conf), "-p", str(self.settings.run_dir)]

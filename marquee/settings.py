@@ -76,6 +76,10 @@ SETTINGS: tuple[Setting, ...] = (
             "Address nginx listens on for the API and the image host."),
     Setting("api_port", "MARQUEE_API_PORT", "8080", int, "Port of the API host (/3 and /compat)."),
     Setting("image_port", "MARQUEE_IMAGE_PORT", "8081", int, "Port of the public image host (/t/p/...)."),
+    Setting("admin_host", "MARQUEE_ADMIN_HOST", "127.0.0.1", str,
+            "Address of the admin listener (Prometheus metrics at /metrics): loopback unless you need a scraper "
+            "elsewhere to reach it."),
+    Setting("admin_port", "MARQUEE_ADMIN_PORT", "8082", int, "Port of the admin listener."),
     Setting("redis_url", "MARQUEE_REDIS_URL", "", str,
             "Redis holding the sliding windows (default: unix://HOME/run/redis.sock). `marquee serve` "
             "starts a redis-server there when it is local and not running."),
@@ -121,6 +125,8 @@ class Settings:
     listen_host: str
     api_port: int
     image_port: int
+    admin_host: str
+    admin_port: int
     redis_url: str
     image_base_url: str
     image_secure_base_url: str

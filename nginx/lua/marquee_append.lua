@@ -1,4 +1,4 @@
--- append_to_response inside nginx, for the common case (MARQUEE_GATE=nginx).
+-- append_to_response inside nginx, for the common case.
 --
 -- Why: with the key check in nginx, a plain details call costs nginx about 60 µs, and handing an
 -- appended call to the edge cost about 140 µs of Python on top (py-spy: no single hot spot, the

@@ -10,6 +10,7 @@
 -- is an absent document. A full pack keeps the one-lookup statement.
 local ffi = require "ffi"
 local lrucache = require "resty.lrucache"
+local metrics = require "marquee_metrics"
 local ngx = ngx
 local sub, find = string.sub, string.find
 
@@ -196,7 +197,10 @@ function M.document(root, uri, tries)
     for i = 1, #tries do
         local key = root .. "|" .. uri .. tries[i]
         local entry = cache:get(key)
-        if entry == nil then
+        if entry ~= nil then
+            metrics.add("docs|hit")
+        else
+            metrics.add("docs|miss")
             local body, etag = M.get(root, sub(uri, 2) .. tries[i] .. ".json")
             if body and find(body, MARK, 1, true) then
                 body = assemble(root, body)

@@ -13,6 +13,7 @@
 -- has no registry loaded, and the gate checks keys against it while Redis is down.
 local ffi = require "ffi"
 local semaphore = require "ngx.semaphore"
+local metrics = require "marquee_metrics"
 local ngx = ngx
 local sub, byte, tonumber, floor = string.sub, string.byte, tonumber, math.floor
 
@@ -60,8 +61,8 @@ local function load_grants()
             text:gmatch("(%x+)\t(%d+)\t(%d+)\t(%a+)\t(%a+)\n") do
         -- The script's fallback is the grant's value as marquee/grants.py writes it to Redis.
         local value = account_id .. " " .. limit .. " " .. key_state .. " " .. account_state
-        loaded[unhex(digest)] = {limit = limit, key_state = key_state, account_state = account_state,
-                                 fallback_arg = bulk(value)}
+        loaded[unhex(digest)] = {account_id = account_id, limit = limit, key_state = key_state,
+                                 account_state = account_state, fallback_arg = bulk(value)}
     end
     grants, serial = loaded, current
 end
@@ -122,16 +123,25 @@ end
 -- logged by the worker's timer: a log line written inside a request would carry nginx's
 -- `request: "GET …?api_key=…"` suffix, and so the key.
 local function redis_down(grant, err)
-    if grant == nil then return deny(401, conf.invalid_key_body) end
-    if grant.key_state ~= "active" then return deny(401, conf.suspended_key_body) end
-    if grant.account_state ~= "active" then return deny(402, conf.plan_expired_body) end
+    if grant == nil then metrics.add("decision|unknown_key"); return deny(401, conf.invalid_key_body) end
+    if grant.key_state ~= "active" then
+        metrics.add("decision|suspended_key")
+        return deny(401, conf.suspended_key_body)
+    end
+    if grant.account_state ~= "active" then
+        metrics.add("decision|plan_expired")
+        return deny(402, conf.plan_expired_body)
+    end
+    ngx.var.mq_account = grant.account_id
     ngx.shared.marquee_gate:set("last_error", err)
     if conf.redis_down_policy == "admit" then
+        metrics.add("decision|redis_down_admitted")
         count("admitted")
         ngx.var.rl_limit = grant.limit
         ngx.header["X-Marquee-Unmetered"] = "1"
         return
     end
+    metrics.add("decision|redis_down_refused")
     count("refused")
     ngx.var.retry_after = "5"
     return deny(503, conf.service_offline_body, grant.limit)
@@ -180,7 +190,7 @@ local function command(verb, script, batch)
     return table.concat(parts)
 end
 
--- One call for the whole batch; each hit gets status, limit, remaining, reset ms and retry ms, or err.
+-- One call for the whole batch; each hit gets status, account, limit, remaining, reset ms and retry ms, or err.
 local function call(batch)
     local sock, err = connect()
     if not sock then return err end
@@ -194,17 +204,19 @@ local function call(batch)
         sock:send(command("EVAL", script_body, batch))
         head, err = sock:receive()
     end
-    if head ~= "*" .. 5 * #batch then sock:close(); return "reply " .. tostring(head or err) end
+    if head ~= "*" .. 6 * #batch then sock:close(); return "reply " .. tostring(head or err) end
     for i = 1, #batch do
         local hit = batch[i]
         local status = sock:receive()
+        local account = sock:receive()
         local limit = sock:receive()
         local remaining = sock:receive()
         local reset = sock:receive()
         local retry
         retry, err = sock:receive()
         if not retry then sock:close(); return "reply " .. tostring(err) end
-        hit.status, hit.limit, hit.remaining = sub(status, 2), sub(limit, 2), sub(remaining, 2)
+        hit.status, hit.account, hit.limit, hit.remaining = sub(status, 2), sub(account, 2), sub(limit, 2),
+            sub(remaining, 2)
         hit.reset_ms, hit.retry_ms = tonumber(sub(reset, 2)), tonumber(sub(retry, 2))
     end
     sock:setkeepalive(conf.redis_keepalive_ms, conf.redis_pool)
@@ -256,19 +268,39 @@ local function hit(grant_arg, fallback_arg)
 end
 
 -- The script's statuses (edge/gate.lua): 0 admitted, 1 unknown key, 2 suspended, 3 expired, 4 limited.
+local DECISIONS = {["0"] = "decision|admitted", ["1"] = "decision|unknown_key", ["2"] = "decision|suspended_key",
+                   ["3"] = "decision|plan_expired", ["4"] = "decision|limited"}
+
+-- The query string as the access log may show it: without `api_key` (nginx matches the name in
+-- any case, so the pattern does too). The path is logged apart ($uri); a key in a header never is.
+local function loggable_query(args)
+    if args == nil then return "" end
+    local query = ngx.re.gsub(args, [[(?:^|&)api_key=[^&]*]], "", "joi")
+    if byte(query, 1) == 38 then query = sub(query, 2) end  -- the "&" the first parameter left
+    return query
+end
+
 function M.access()
     local var = ngx.var
+    var.mq_query = loggable_query(var.args)
     local key = key_of(var)
     if key == nil or #key ~= 32 or key:find("[^0-9a-f]") then
+        metrics.add("decision|malformed_key")
         return deny(401, conf.invalid_key_body)
     end
     local digest = sha256_bin(key)
     local grant = grants[digest]
     local name = conf.grant_prefix .. ngx.encode_base64(digest)
+    ngx.update_time()
+    local started = ngx.now()
     local window = hit(bulk(name), grant and grant.fallback_arg or EMPTY_ARG)
+    ngx.update_time()
+    metrics.observe_key_check(ngx.now() - started)
     if window.err then return redis_down(grant, window.err) end
     local status = window.status
+    metrics.add(DECISIONS[status])
     if status == "1" then return deny(401, conf.invalid_key_body) end
+    var.mq_account = window.account
     if status == "2" then return deny(401, conf.suspended_key_body) end
     if status == "3" then return deny(402, conf.plan_expired_body) end
     var.rl_limit = window.limit

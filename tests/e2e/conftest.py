@@ -123,6 +123,7 @@ def start_stack(e2e_release: Path, e2e_ports: dict[str, str],
             # The image store the e2e release was rendered into (shared by every release and stack).
             "MARQUEE_IMAGE_DIR": str(e2e_release.parent.parent / "images"),
             **(ports or {"MARQUEE_API_PORT": str(free_port()), "MARQUEE_IMAGE_PORT": str(free_port())}),
+            "MARQUEE_ADMIN_PORT": str(free_port()),
             **env,
         })
         if release is not None and not (release / PACK_NAME).exists():

@@ -115,7 +115,7 @@ def test_redis_killed_under_load_then_back(start_stack, policy):
 def test_the_edge_killed_under_load_is_started_again_by_marquee_serve(e2e_release: Path, tmp_path_factory):
     home = tmp_path_factory.mktemp("revive")
     (home / "current").symlink_to(e2e_release)
-    env = dict(os.environ, MARQUEE_HOME=str(home), MARQUEE_API_PORT=str(free_port()), MARQUEE_PLANS="pro=1000000",
+    env = dict(os.environ, MARQUEE_HOME=str(home), MARQUEE_API_PORT=str(free_port()), MARQUEE_ADMIN_PORT=str(free_port()), MARQUEE_PLANS="pro=1000000",
                MARQUEE_IMAGE_PORT=str(free_port()), MARQUEE_IMAGE_DIR=str(e2e_release.parent.parent / "images"))
     proc = subprocess.Popen([sys.executable, "-m", "marquee", "serve"], env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True)
@@ -155,10 +155,11 @@ def test_the_edge_killed_under_load_is_started_again_by_marquee_serve(e2e_releas
 
 
 def test_a_build_that_fails_half_way_leaves_the_current_release_serving_and_nothing_behind(
-        start_stack, catalogue_dir, monkeypatch):
+        start_stack, catalogue_dir, monkeypatch, tmp_path):
     from site_gen.writer import Writer
 
-    stack = start_stack(MARQUEE_IMAGE_SIZES="request")
+    # An image store of its own: the build's image sync must not touch the session's shared store.
+    stack = start_stack(MARQUEE_IMAGE_SIZES="request", MARQUEE_IMAGE_DIR=str(tmp_path / "images"))
     key = stack.account("builder", "pro")
     movie = a_movie(stack.settings.current_link)
     before = sorted(p.name for p in stack.settings.releases_dir.glob("*")) if stack.settings.releases_dir.exists() else []
@@ -182,9 +183,9 @@ def test_a_build_that_fails_half_way_leaves_the_current_release_serving_and_noth
     assert stack.get(movie, key).status_code == 200
 
 
-def test_a_build_that_fills_the_disk_leaves_nothing_behind(start_stack, catalogue_dir):
+def test_a_build_that_fills_the_disk_leaves_nothing_behind(start_stack, catalogue_dir, tmp_path):
     """A small tmpfs as the releases folder: the build runs out of space part way."""
-    stack = start_stack(MARQUEE_IMAGE_SIZES="request")
+    stack = start_stack(MARQUEE_IMAGE_SIZES="request", MARQUEE_IMAGE_DIR=str(tmp_path / "images"))
     key = stack.account("fuller", "pro")
     releases = stack.settings.releases_dir
     releases.mkdir(parents=True, exist_ok=True)
@@ -200,4 +201,5 @@ def test_a_build_that_fills_the_disk_leaves_nothing_behind(start_stack, catalogu
         assert [p.name for p in releases.iterdir() if not p.name.startswith(".")] == []
         assert stack.get(a_movie(stack.settings.current_link), key).status_code == 200
     finally:
-        subprocess.run(["umount", str(releases)], check=False)
+        # Lazy: the failed build's DuckDB may still hold a file there until it is collected.
+        subprocess.run(["umount", "-l", str(releases)], check=False)
