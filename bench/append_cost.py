@@ -38,7 +38,7 @@ def main() -> None:
     args = parser.parse_args()
 
     home = Path(tempfile.mkdtemp(prefix="marquee-append-bench-"))
-    settings = from_env({**os.environ, "MARQUEE_HOME": str(home), "MARQUEE_API_PORT": str(free_port()),
+    settings = from_env({**os.environ, "MARQUEE_HOME": str(home), "MARQUEE_API_PORT": str(free_port()), "MARQUEE_ADMIN_PORT": str(free_port()),
                          "MARQUEE_IMAGE_PORT": str(free_port()), "MARQUEE_PLANS": "bench=20000"})
     if args.release:
         release = args.release.resolve()

@@ -94,7 +94,7 @@ def main() -> None:
         stack_home = home / "stack"
         stack_home.mkdir()
         settings = from_env({**os.environ, "MARQUEE_HOME": str(stack_home),
-                             "MARQUEE_API_PORT": str(free_port()), "MARQUEE_IMAGE_PORT": str(free_port()),
+                             "MARQUEE_API_PORT": str(free_port()), "MARQUEE_ADMIN_PORT": str(free_port()), "MARQUEE_IMAGE_PORT": str(free_port()),
                              "MARQUEE_PLANS": "bench=20000"})
         path = make_release(stack_home, body)
         keys = wrk.bench_keys(settings, args.accounts, "bench")
