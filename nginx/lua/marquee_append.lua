@@ -9,6 +9,7 @@
 -- error answer goes to the edge, which has the whole rule; the names and their namespaces come
 -- from edge/content.py through nginx/marquee.conf.j2, so both sides read one table.
 local docs = require "marquee_docs"
+local metrics = require "marquee_metrics"
 local ngx = ngx
 local find, sub, gmatch = string.find, string.sub, string.gmatch
 
@@ -97,6 +98,7 @@ function M.content()
     local header = ngx.header
     header["Content-Type"] = "application/json;charset=utf-8"
     header["Cache-Control"] = conf.cache_control
+    metrics.answered("append", 200)
     ngx.print(pieces)
 end
 

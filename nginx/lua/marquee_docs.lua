@@ -215,23 +215,29 @@ function M.document(root, uri, tries)
 end
 
 -- location /3/: one document, as try_files served files before packs, with its ETag.
+local function finish(status)
+    metrics.answered("document", status)
+    return ngx.exit(status)
+end
+
 function M.serve()
     local method = ngx.req.get_method()
-    if method ~= "GET" and method ~= "HEAD" then return ngx.exit(405) end
+    if method ~= "GET" and method ~= "HEAD" then return finish(405) end
     local root = M.release_root()
-    if root == nil then return ngx.exit(404) end
+    if root == nil then return finish(404) end
     local var = ngx.var
     local body, etag = M.document(root, var.uri, M.suffixes(var))
-    if body == nil then return ngx.exit(404) end
+    if body == nil then return finish(404) end
     local header = ngx.header
     header["Content-Type"] = "application/json; charset=utf-8"
     etag = '"' .. etag .. '"'
     header["ETag"] = etag
     local match = var.http_if_none_match
     if match and (match == "*" or find(match, etag, 1, true)) then
-        return ngx.exit(304)
+        return finish(304)
     end
     header["Content-Length"] = #body
+    metrics.answered("document", 200)
     ngx.print(body)
 end
 

@@ -100,6 +100,7 @@ end
 -- Refusals go to nginx's @denied location, which renders the envelope from these variables.
 local function deny(status, body, limit)
     local var = ngx.var
+    metrics.answered(var.mq_door, status)
     var.auth_status = status
     var.auth_body = body
     if limit then var.rl_limit = limit end
@@ -229,7 +230,12 @@ local function lead()
     repeat
         local batch = queue
         queue = {}
+        -- Timed once per call, not per request: ngx.update_time formats nginx's cached time strings.
+        ngx.update_time()
+        local started = ngx.now()
         local err = call(batch)
+        ngx.update_time()
+        metrics.observe_key_check(ngx.now() - started, #batch)
         for i = 1, #batch do
             local hit = batch[i]
             hit.err, hit.done = err, true
@@ -273,8 +279,12 @@ local DECISIONS = {["0"] = "decision|admitted", ["1"] = "decision|unknown_key", 
 
 -- The query string as the access log may show it: without `api_key` (nginx matches the name in
 -- any case, so the pattern does too). The path is logged apart ($uri); a key in a header never is.
-local function loggable_query(args)
+local function loggable_query(args, key)
     if args == nil then return "" end
+    -- The common query is the key alone: no pattern needed.
+    if key and #args == 8 + #key and sub(args, 9) == key and sub(args, 1, 8):lower() == "api_key=" then
+        return ""
+    end
     local query = ngx.re.gsub(args, [[(?:^|&)api_key=[^&]*]], "", "joi")
     if byte(query, 1) == 38 then query = sub(query, 2) end  -- the "&" the first parameter left
     return query
@@ -282,8 +292,8 @@ end
 
 function M.access()
     local var = ngx.var
-    var.mq_query = loggable_query(var.args)
     local key = key_of(var)
+    var.mq_query = loggable_query(var.args, key)
     if key == nil or #key ~= 32 or key:find("[^0-9a-f]") then
         metrics.add("decision|malformed_key")
         return deny(401, conf.invalid_key_body)
@@ -291,11 +301,7 @@ function M.access()
     local digest = sha256_bin(key)
     local grant = grants[digest]
     local name = conf.grant_prefix .. ngx.encode_base64(digest)
-    ngx.update_time()
-    local started = ngx.now()
     local window = hit(bulk(name), grant and grant.fallback_arg or EMPTY_ARG)
-    ngx.update_time()
-    metrics.observe_key_check(ngx.now() - started)
     if window.err then return redis_down(grant, window.err) end
     local status = window.status
     metrics.add(DECISIONS[status])
