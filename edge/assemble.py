@@ -12,8 +12,8 @@ from edge.content import (
     APPENDABLE, LEGACY, ContentError, Query, append_names, empty_page, language_filter, legacy_trailers,
     namespace_of, page_number, without_id,
 )
-from edge.languages import UNTRANSLATED, candidates, suffix_for
-from marquee.packs import Pack
+from edge.languages import candidates, suffix_for
+from marquee.packs import UNTRANSLATED, Pack, variant_suffix
 
 # Only plain segments: the path comes from the raw request line, and a dot could climb out of the release.
 SAFE_PATH = re.compile(r"^/3(/[A-Za-z0-9_-]+)+/?$")
@@ -121,8 +121,7 @@ def merged_videos(documents: ReleaseDocuments, uri: str, body: bytes, query: Que
     results: dict[str, dict] = {}
     for position, tag in enumerate(documents.languages):
         if tag.split("-")[0].lower() in wanted:
-            # The variant names site_gen.languages gives: none for the first language, `.<tag>` after.
-            part = documents.first([f"{uri.lstrip('/')}{'' if position == 0 else '.' + tag}.json"])
+            part = documents.first([f"{uri.lstrip('/')}{variant_suffix(position, tag)}.json"])
             for video in orjson.loads(part)["results"] if part else ():
                 results.setdefault(video.get("id") or video.get("key"), video)
     doc = orjson.loads(body)

@@ -18,7 +18,8 @@ from edge import errors
 MAX_APPEND = 20  # https://developer.themoviedb.org/docs/append-to-response
 MAX_PAGE = 500
 
-# Detail paths that take append_to_response, by namespace, and the names each accepts.
+# Detail paths that take append_to_response, by namespace, and the names each accepts; nginx's
+# splice gets both (marquee/services.py), the patterns as PCRE, tried in this order.
 DETAIL_PATHS = (
     ("movie", re.compile(r"^/3/movie/\d+$")),
     ("episode", re.compile(r"^/3/tv/\d+/season/\d+/episode/\d+$")),
@@ -42,7 +43,9 @@ APPENDABLE = {
 # Names real clients still send; the answer keeps the name they asked for.
 LEGACY = {"casts": "credits", "trailers": "videos", "similar_movies": "similar"}
 
-_ID_PREFIX = re.compile(rb'^\{"id":(?:-?\d+|"[^"]*")(,|\})')
+# A sub-resource's leading id (`{"id":603,` or `{"id":"tt1",`), cut off when it is appended. A PCRE
+# pattern too: nginx's splice (nginx/lua/marquee_append.lua) matches with this very string.
+ID_PREFIX = re.compile(rb'^\{"id":(?:-?\d+|"[^"]*")(,|\})')
 _PAGE = re.compile(r"^[1-9]\d{0,2}$")
 
 
@@ -77,7 +80,7 @@ def namespace_of(path: str) -> str | None:
 
 def without_id(document: bytes) -> bytes:
     """`{"id":1,"cast":[]}` -> `{"cast":[]}`: an appended part carries no id (as at TMDB)."""
-    match = _ID_PREFIX.match(document)
+    match = ID_PREFIX.match(document)
     if match is None:
         return document
     return b"{}" if match.group(1) == b"}" else b"{" + document[match.end():]

@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import os
 from pathlib import Path
-from urllib.parse import parse_qs, unquote, urlsplit
+from urllib.parse import parse_qsl, unquote, urlsplit
 
 from edge import errors
 from edge.assemble import DocumentCache, assemble
@@ -53,9 +53,29 @@ def refused(decision: Decision, head_only: bool = False) -> bytes:
 
 
 def parse_target(target: str) -> tuple[str, dict[str, str]]:
+    """The path as nginx resolved it for its own gate and documents, and the parameters as nginx's
+    `$arg_` reads them: names in any case, the first of a repeated name wins. nginx hands over the
+    client's own request line, so both steps are nginx's, redone here; otherwise a path with `..`
+    or a parameter in capitals would answer one thing from a document and another from the edge."""
     parts = urlsplit(target)
-    params = {k: v[0] for k, v in parse_qs(parts.query, keep_blank_values=True).items()}
-    return unquote(parts.path), params
+    params: dict[str, str] = {}
+    for name, value in parse_qsl(parts.query, keep_blank_values=True):
+        params.setdefault(name.lower(), value)
+    return resolved_path(unquote(parts.path)), params
+
+
+def resolved_path(path: str) -> str:
+    """`/3/movie/../tv//1/` -> `/3/tv/1/`: dot segments and repeated slashes resolved, as nginx
+    does before it matches a location (a path that climbs above the root never reaches here)."""
+    segments: list[str] = []
+    for segment in path.split("/"):
+        if segment == "..":
+            if segments:
+                segments.pop()
+        elif segment not in ("", "."):
+            segments.append(segment)
+    trailing = "/" if path.endswith(("/", "/.", "/..")) and segments else ""
+    return "/" + "/".join(segments) + trailing
 
 
 def admitted_headers(value: str | None) -> dict[str, str] | None:

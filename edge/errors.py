@@ -34,6 +34,13 @@ NOT_FOUND = TmdbError(404, 34, "The resource you requested could not be found.")
 SERVICE_OFFLINE = TmdbError(503, 9, "Service offline: This service is temporarily offline, try again later.")
 METHOD_NOT_ALLOWED = TmdbError(405, 42, "This request method is not supported for this resource.")
 INTERNAL = TmdbError(500, 11, "Internal error: Something went wrong, contact TMDB.")
+# What nginx refuses before any location answers (a NUL or a bad escape in the path, a request line
+# or headers past its buffers, a body on a GET past client_max_body_size): TMDB's code 47 for input
+# that is not valid, with the HTTP status nginx chose (431 for headers, as RFC 6585 names it).
+BAD_REQUEST = TmdbError(400, 47, "The input is not valid.")
+BODY_TOO_LARGE = TmdbError(413, 47, "The input is not valid: the request body is too large.")
+URI_TOO_LONG = TmdbError(414, 47, "The input is not valid: the request line is too long.")
+HEADERS_TOO_LARGE = TmdbError(431, 47, "The input is not valid: the request headers are too large.")
 
 
 def rate_limited(limit: int) -> TmdbError:

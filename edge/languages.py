@@ -1,39 +1,57 @@
-"""Which file answers `?language=` (and our opt-in `?fallback_language=`): one rule for nginx and the edge.
+"""Which document answers `?language=` (and our opt-in `?fallback_language=`): one rule for the edge and nginx.
 
-A release holds, for each URI, `X.json` (the default language, or a document that does not depend
-on language), `X.<lang>.json` for each other language it is translated into, and `X.und.json`,
-TMDB's answer when a translation is missing (original title, empty overview). The candidates
-below are tried in order; nginx/marquee.conf.j2 renders the same rule as `map` + `try_files`.
+A release holds, for each URI, `X.json` (the first configured language, or a document that does
+not depend on language), `X.<tag>.json` for each other language it is translated into, and
+`X.und.json`, TMDB's answer when a translation is missing (original title, empty overview): the
+names marquee/packs.py defines. `candidates` lists the names to try, in order.
+
+nginx picks the same document in Lua (nginx/lua/marquee_docs.lua): marquee/services.py hands it
+LANGUAGE_CODE and `suffixes()` as data, so both sides parse a value with one pattern and look its
+code up in one table; tests compare the two sides' answers byte for byte.
 
 A language outside the configured list behaves like a missing translation (`und`), never an
-error and never a path: only whitelisted suffixes ever reach the file system.
+error and never a path: only the table's suffixes ever become part of a name.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 
-UNTRANSLATED = ".und"
-NO_FALLBACK = ".none"  # names no file: the fallback step is skipped
-_CODE = re.compile(r"^([A-Za-z]{2})(?:-([A-Za-z]{2}))?$")
+from marquee.packs import UNTRANSLATED, variant_suffix
+
+NO_FALLBACK = ".none"  # names no document: the fallback step is skipped
+# `xx` or `xx-YY`, any case. A PCRE pattern as well: nginx's Lua matches with this very string.
+LANGUAGE_CODE = r"^([A-Za-z]{2})(?:-([A-Za-z]{2}))?$"
+_CODE = re.compile(LANGUAGE_CODE)
+
+
+def suffixes(languages: list[str]) -> dict[str, str]:
+    """ISO 639-1 code (lower case) -> the suffix served for it: the first configured language with
+    that code (`pt` is pt-BR when pt-BR comes first; the region a client asks for is not matched)."""
+    table: dict[str, str] = {}
+    for position, tag in enumerate(languages):
+        table.setdefault(tag.split("-")[0].lower(), variant_suffix(position, tag))
+    return table
 
 
 def suffix_for(value: str | None, languages: list[str], missing: str) -> str:
-    """The file suffix for a `language`-style parameter: "" for the default language or none given."""
+    """The suffix for a `language`-style parameter: "" for the default language or none given."""
     if not value:
         return ""
     match = _CODE.match(value)
     if match is None:
         return missing
-    wanted = match.group(1).lower()
-    for position, language in enumerate(languages):
-        if language.split("-")[0].lower() == wanted:
-            return "" if position == 0 else f".{language}"
-    return missing
+    return _suffixes(tuple(languages)).get(match.group(1).lower(), missing)
+
+
+@functools.lru_cache(maxsize=8)
+def _suffixes(languages: tuple[str, ...]) -> dict[str, str]:
+    return suffixes(list(languages))  # one table per configured list, not one per request
 
 
 def candidates(uri: str, language: str | None, fallback: str | None, languages: list[str]) -> list[str]:
-    """Release-relative file names to try, in order, for one URI."""
+    """Release-relative document names to try, in order, for one URI."""
     base = uri.lstrip("/")
     if not language and not fallback:
         return [f"{base}.json"]  # the common case: the default document, nothing else to try
@@ -44,12 +62,3 @@ def candidates(uri: str, language: str | None, fallback: str | None, languages: 
         names.append(f"{base}{fb}.json")
     names += [f"{base}{UNTRANSLATED}.json", f"{base}.json"]
     return list(dict.fromkeys(names))  # keep order, drop repeats
-
-
-def nginx_map_entries(languages: list[str]) -> list[tuple[str, str]]:
-    """(regex, suffix) rows for an nginx `map` implementing suffix_for()."""
-    rows = []
-    for position, language in enumerate(languages):
-        code = language.split("-")[0].lower()
-        rows.append((f"~*^{code}(-[a-z][a-z])?$", "" if position == 0 else f".{language}"))
-    return rows

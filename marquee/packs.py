@@ -44,10 +44,21 @@ BASE_NAME = "base.sqlite"
 PAGE_SIZE = 16384  # fewer, fuller pages than 4 KB for bodies of 1 to 15 KB (measured: 1.17 vs 1.21 of data)
 # `PRAGMA application_id` of a delta pack ("MQdl"): readers must not take a delta for a whole release.
 DELTA_APPLICATION_ID = 0x4D51646C
-ITEMS = "_items/"  # where the items of composite documents live (nginx/lua/marquee_docs.lua: the same)
+ITEMS = "_items/"  # where the items of composite documents live
 COMPOSITE_MARK = b'{"\\u0001":"'
 # One item reference: its name under ITEMS, then `}` (the item alone) or `,` (the entry's own fields follow).
-_REFERENCE = re.compile(rb'\{"\\u0001":"([A-Za-z0-9_/]+)"([,}])')
+# nginx/lua/marquee_docs.lua gets these three through marquee/services.py and matches with this very
+# pattern (PCRE reads it as Python does), so both sides splice the same bytes.
+REFERENCE = re.compile(rb'\{"\\u0001":"([A-Za-z0-9_/]+)"([,}])')
+# A document's language variants: `X.json` in the first configured language (or for a document that
+# does not depend on language), `X.<tag>.json` in each other one, `X.und.json` for a missing
+# translation. site_gen writes these names; edge/languages.py picks among them.
+UNTRANSLATED = ".und"
+
+
+def variant_suffix(position: int, tag: str) -> str:
+    """The suffix of the variant in `tag`, the language at `position` of MARQUEE_LANGUAGES."""
+    return "" if position == 0 else f".{tag}"
 
 
 class MissingItem(LookupError):
@@ -67,7 +78,7 @@ def assemble(body: bytes, item: Callable[[str], bytes | None]) -> bytes:
             raise MissingItem(name)
         return found if match.group(2) == b"}" else found[:-1] + b","
 
-    return _REFERENCE.sub(splice, body)
+    return REFERENCE.sub(splice, body)
 
 
 def pack_path(release: Path | str) -> Path:

@@ -20,18 +20,23 @@ from urllib.parse import urlparse
 import jinja2
 
 from edge import errors
-from edge.languages import nginx_map_entries
-from edge.assemble import LOCALIZED_LISTS
-from edge.content import APPENDABLE, LEGACY, MAX_APPEND
+from edge.languages import LANGUAGE_CODE, NO_FALLBACK, suffixes as language_suffixes
+from edge.assemble import FILTERED, LOCALIZED_LISTS
+from edge.content import APPENDABLE, DETAIL_PATHS, ID_PREFIX, LEGACY, MAX_APPEND
 from edge.policy import CACHE_CONTROL
 from edge.redis_wire import redis_address
 from edge.ratelimit import SCRIPT_PATH as GATE_SCRIPT
 from marquee.grants import GRANT_PREFIX
-from marquee.packs import BASE_NAME, PACK_NAME
+from marquee.packs import BASE_NAME, COMPOSITE_MARK, ITEMS, PACK_NAME, REFERENCE, UNTRANSLATED
 from marquee.registry import grants_serial
 from marquee.settings import PROJECT_ROOT, Settings, to_env
+from site_gen.images import ALL_SIZES
 
 NGINX_TEMPLATE = PROJECT_ROOT / "nginx" / "marquee.conf.j2"
+# The statuses nginx sets itself, before or beside our Lua, and the envelope each answers with
+# (494 is nginx's internal code for headers past large_client_header_buffers).
+NGINX_REFUSALS = {400: errors.BAD_REQUEST, 405: errors.METHOD_NOT_ALLOWED, 413: errors.BODY_TOO_LARGE,
+                  414: errors.URI_TOO_LONG, 494: errors.HEADERS_TOO_LARGE}
 
 
 class ServiceError(RuntimeError):
@@ -62,6 +67,8 @@ def lua_literal(value: object) -> str:
         if "]==]" in value:
             raise ValueError(f"cannot embed {value!r} in a Lua long string")
         return f"[==[{value}]==]"
+    if isinstance(value, (list, tuple)):
+        return "{" + ", ".join(lua_literal(item) for item in value) + "}"
     if isinstance(value, (set, frozenset)):
         return lua_literal({item: True for item in sorted(value)})
     if isinstance(value, dict):
@@ -107,6 +114,15 @@ def docs_conf(settings: Settings) -> dict[str, str]:
         "base_name": BASE_NAME,
         # Per nginx worker; at ~3 KB a document, about 60 MB when full. The hot titles' parts fit.
         "cached_documents": 20000,
+        # edge/languages.py's rule, as data: the pattern of a value and the suffix of each code.
+        "language_code": LANGUAGE_CODE,
+        "language_suffixes": language_suffixes(settings.languages),
+        "untranslated": UNTRANSLATED,
+        "no_fallback": NO_FALLBACK,
+        # marquee/packs.py's composite documents: the mark, the reference (as a PCRE) and the items' folder.
+        "composite_mark": COMPOSITE_MARK.decode(),
+        "reference": REFERENCE.pattern.decode(),
+        "items": ITEMS,
     }
     return {name: lua_literal(value) for name, value in values.items()}
 
@@ -114,6 +130,8 @@ def docs_conf(settings: Settings) -> dict[str, str]:
 def append_conf(settings: Settings) -> dict[str, str]:
     """marquee_append.init()'s table: edge/content.py's names, so nginx and the edge read one table."""
     values = {
+        "detail_paths": [[namespace, pattern.pattern] for namespace, pattern in DETAIL_PATHS],
+        "id_prefix": ID_PREFIX.pattern.decode(),
         "appendable": dict(APPENDABLE),
         "legacy": LEGACY,
         "needs_edge": {"trailers"},  # a JSON rewrite, not a splice
@@ -137,7 +155,6 @@ def render_nginx_conf(settings: Settings) -> str:
     template = env.from_string(NGINX_TEMPLATE.read_text())
     bodies = {
         "not_found": errors.NOT_FOUND,
-        "method_not_allowed": errors.METHOD_NOT_ALLOWED,
         "service_offline": errors.SERVICE_OFFLINE,
         "internal": errors.INTERNAL,
     }
@@ -155,7 +172,9 @@ def render_nginx_conf(settings: Settings) -> str:
         content_socket=settings.content_socket,
         image_socket=settings.image_socket,
         image_sizes=settings.image_sizes,
-        language_map=nginx_map_entries(settings.languages),
+        image_sizes_pattern="|".join((*ALL_SIZES, "original")),
+        # Lists a `language` changes (a filter, or titles localised by the edge): edge/assemble.py's.
+        language_dependent_lists="|".join((*FILTERED, *LOCALIZED_LISTS)),
         listen_host=settings.listen_host,
         api_port=settings.api_port,
         image_port=settings.image_port,
@@ -165,6 +184,8 @@ def render_nginx_conf(settings: Settings) -> str:
         image_dir=settings.image_dir,
         cache=CACHE_CONTROL,
         bodies={name: _nginx_literal(errors.tmdb_error_body(e)) for name, e in bodies.items()},
+        refusals={status: {"http_status": e.http_status, "body": _nginx_literal(errors.tmdb_error_body(e))}
+                  for status, e in NGINX_REFUSALS.items()},
     )
 
 

@@ -12,17 +12,13 @@ import duckdb
 
 from marquee.settings import Settings
 from site_gen.documents import Documents, from_objects
+from site_gen.images import SIZES_BY_KIND
 
 CONFIGURATION = "/3/configuration"
 AUTHENTICATION = "/3/authentication"
 
-IMAGE_SIZES: dict[str, list[str]] = {
-    "backdrop_sizes": ["w300", "w780", "w1280", "original"],
-    "logo_sizes": ["w45", "w92", "w154", "w185", "w300", "w500", "original"],
-    "poster_sizes": ["w92", "w154", "w185", "w342", "w500", "w780", "original"],
-    "profile_sizes": ["w45", "w185", "h632", "original"],
-    "still_sizes": ["w92", "w185", "w300", "original"],
-}
+# TMDB's lists, in its order: the sizes site_gen/images.py makes for each kind, then "original".
+IMAGE_SIZES: dict[str, list[str]] = {f"{kind}_sizes": [*sizes, "original"] for kind, sizes in SIZES_BY_KIND.items()}
 CHANGE_KEYS: list[str] = [
     "adult", "air_date", "also_known_as", "alternative_titles", "biography", "birthday", "budget",
     "cast", "certifications", "character_names", "created_by", "crew", "deathday", "episode",

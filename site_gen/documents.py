@@ -20,7 +20,7 @@ import duckdb
 import orjson
 import pyarrow as pa
 
-from marquee.packs import COMPOSITE_MARK
+from marquee.packs import COMPOSITE_MARK, UNTRANSLATED
 from site_gen import scope
 from site_gen.manifests import delta_file, delta_fits, manifest_key, manifest_rows, manifest_sql
 from site_gen.validate import ValidationError, check_value, load_schemas
@@ -28,7 +28,7 @@ from site_gen.validate_sql import check_type, null_check
 
 SQL_DIR = Path(__file__).resolve().parent / "sql"
 _MARK = COMPOSITE_MARK.decode()  # how an item reference starts, as SQL and JSON text
-UNTRANSLATED = ".und"  # the variant suffix of TMDB's answer for a missing translation
+
 BATCH_ROWS = 5_000
 
 # A batch of documents: uri; JSON body, null when unchanged since the previous release; etag, null

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import duckdb
 
+from marquee.packs import variant_suffix
 from marquee.settings import Settings
 from site_gen.documents import UNTRANSLATED, Documents, from_sql, set_language
 
@@ -34,7 +35,7 @@ def variant_rows(languages: list[str], genre_languages: set[str] | frozenset[str
     rows: list[tuple[str, str | None, str | None, str, str]] = []
     for position, tag in enumerate(languages):
         iso_639_1, _, iso_3166_1 = tag.partition("-")
-        rows.append(("" if position == 0 else f".{tag}", iso_639_1, iso_3166_1,
+        rows.append((variant_suffix(position, tag), iso_639_1, iso_3166_1,
                      "default" if position == 0 else "other",
                      iso_639_1 if iso_639_1 in genre_languages else fallback))
     # No translation: original title, empty overview; genre names stay in the default language.

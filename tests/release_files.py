@@ -10,25 +10,30 @@ from pathlib import Path
 
 import orjson
 
+from edge.languages import candidates
 from marquee.packs import ITEMS, Pack, assemble
+from marquee.settings import from_env
 from site_gen.writer import Writer
 
 _packed = itertools.count()
+DEFAULT_LANGUAGES = from_env({}).languages  # what conftest's releases are rendered in
 
 
-def served_bytes(release: Path, uri: str, suffix: str = "") -> bytes:
-    """The document served for `uri` with a variant suffix ('.de-DE', '.und' or ''): the variant, else
-    the untranslated variant, else the default document (site_gen drops variants equal to their fallback)."""
-    base = release / uri.lstrip("/")
-    for candidate in dict.fromkeys((suffix, ".und", "")):
-        path = base.with_name(base.name + candidate + ".json")
-        if path.is_file():
-            return path.read_bytes()
-    raise FileNotFoundError(f"{uri}{suffix}: no variant, no .und and no default document in {release}")
+def served_bytes(release: Path, uri: str, language: str | None = None, languages: list[str] | None = None) -> bytes:
+    """The document served for `uri` with `?language=` (a code outside `languages`, the default list,
+    asks for the untranslated variant), by edge/languages.py's own candidates: site_gen drops
+    variants equal to their fallback, so the answer may be the untranslated or the default document."""
+    for name in candidates(uri, language, None, languages or DEFAULT_LANGUAGES):
+        if (release / name).is_file():
+            return (release / name).read_bytes()
+    raise FileNotFoundError(f"{uri} in {language!r}: no variant, no untranslated and no default document in {release}")
 
 
-def served(release: Path, uri: str, suffix: str = "") -> dict:
-    return orjson.loads(served_bytes(release, uri, suffix))
+def served(release: Path, uri: str, language: str | None = None) -> dict:
+    return orjson.loads(served_bytes(release, uri, language))
+
+
+UNTRANSLATED_LANGUAGE = "xx"  # a code no release is rendered in: its answer is the `.und` variant
 
 
 def assert_und_files_differ_from_default(folder: Path) -> int:

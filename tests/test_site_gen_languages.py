@@ -11,7 +11,7 @@ import pytest
 from marquee_datasets.languages import BY_CODE
 from site_gen.languages import variant_rows
 from site_gen.validate import Validator
-from tests.release_files import assert_und_files_differ_from_default, served_bytes
+from tests.release_files import UNTRANSLATED_LANGUAGE, assert_und_files_differ_from_default, served_bytes
 from tests.release_files import served as served_doc
 
 LANGS = ["en-US", "es-ES", "fr-FR", "de-DE", "it-IT", "pt-BR", "ru-RU", "ja-JP", "ko-KR", "zh-CN", "hi-IN",
@@ -69,7 +69,7 @@ def test_variant_text_comes_from_its_translation_with_tmdb_fallbacks(built_relea
 
 def test_und_variant_is_the_default_without_translated_text(built_release: Path, db):
     for (movie_id,) in db.execute("SELECT id FROM movies ORDER BY id LIMIT 60").fetchall():
-        default, und = _doc(built_release, f"/3/movie/{movie_id}"), served_doc(built_release, f"/3/movie/{movie_id}", ".und")
+        default, und = _doc(built_release, f"/3/movie/{movie_id}"), served_doc(built_release, f"/3/movie/{movie_id}", UNTRANSLATED_LANGUAGE)
         assert list(und) == list(default)
         assert (und["title"], und["overview"], und["tagline"]) == (und["original_title"], "", "")
         assert {k: v for k, v in und.items() if k not in TRANSLATED} == \
@@ -83,7 +83,7 @@ def test_default_document_without_english_equals_und(built_release: Path, db):
     for movie_id in ids:
         default = (built_release / f"3/movie/{movie_id}.json").read_bytes()
         assert not (built_release / f"3/movie/{movie_id}.und.json").exists()  # equal to the default: not written
-        assert served_bytes(built_release, f"/3/movie/{movie_id}", ".und") == default
+        assert served_bytes(built_release, f"/3/movie/{movie_id}", UNTRANSLATED_LANGUAGE) == default
         assert orjson.loads(default)["overview"] == ""
 
 
@@ -136,7 +136,7 @@ def test_collection_variants_and_parts_are_in_their_language(built_release: Path
             assert {p["id"]: p["title"] for p in doc["parts"]} == titles
             assert all(p["title"] == _doc(built_release, f"/3/movie/{p['id']}.{code}-{country}")["title"]
                        for p in doc["parts"] if (built_release / f"3/movie/{p['id']}.{code}-{country}.json").is_file())
-        und = served_doc(built_release, f"/3/collection/{cid}", ".und")
+        und = served_doc(built_release, f"/3/collection/{cid}", UNTRANSLATED_LANGUAGE)
         assert und["overview"] == "" and all(p["title"] == p["original_title"] and p["overview"] == ""
                                              for p in und["parts"])
 
@@ -222,5 +222,5 @@ def test_videos_are_rendered_per_language(built_release: Path, catalogue_dir: Pa
         default = [v["key"] for v in _doc(built_release, f"/3/movie/{movie_id}/videos")["results"]]
         assert default == codes.get("en", [])
         # A language without videos gets none, not the English ones.
-        assert served_doc(built_release, f"/3/movie/{movie_id}/videos", ".und")["results"] == []
+        assert served_doc(built_release, f"/3/movie/{movie_id}/videos", UNTRANSLATED_LANGUAGE)["results"] == []
     assert checked

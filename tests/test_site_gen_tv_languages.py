@@ -10,7 +10,7 @@ import orjson
 import pytest
 
 from marquee_datasets.tv_translations import LOCAL
-from tests.release_files import assert_und_files_differ_from_default, served
+from tests.release_files import UNTRANSLATED_LANGUAGE, assert_und_files_differ_from_default, served
 
 LANGS = ["en-US", "es-ES", "fr-FR", "de-DE", "it-IT", "pt-BR", "ru-RU", "ja-JP", "ko-KR", "zh-CN", "hi-IN",
          "ar-SA", "tr-TR", "pl-PL"]
@@ -71,7 +71,7 @@ def test_series_text_follows_the_variant_with_tmdb_fallbacks(built_release: Path
 
 def test_und_series_is_the_original_name_with_empty_text(built_release: Path, db):
     for series_id, original_name in db.execute("SELECT id, original_name FROM tv_series").fetchall():
-        und, default = served(built_release, f"/3/tv/{series_id}", ".und"), _doc(built_release, f"/3/tv/{series_id}")
+        und, default = served(built_release, f"/3/tv/{series_id}", UNTRANSLATED_LANGUAGE), _doc(built_release, f"/3/tv/{series_id}")
         assert (und["name"], und["overview"], und["tagline"]) == (original_name, "", "")
         assert list(und) == list(default)
         assert und["number_of_episodes"] == default["number_of_episodes"]
@@ -94,7 +94,7 @@ def test_season_and_episode_variants_carry_their_translation(built_release: Path
         """SELECT e.series_id, e.season_number, e.episode_number, t.name FROM episode_translations t
            JOIN tv_episodes e ON e.id = t.episode_id WHERE t.iso_639_1 = 'hi' LIMIT 1""").fetchone()
     assert _doc(built_release, f"/3/tv/{series_id}/season/{number}/episode/{episode}.hi-IN")["name"] == name
-    und = served(built_release, f"/3/tv/{series_id}/season/{number}/episode/{episode}", ".und")
+    und = served(built_release, f"/3/tv/{series_id}/season/{number}/episode/{episode}", UNTRANSLATED_LANGUAGE)
     assert und["overview"] == ""
 
 
@@ -108,7 +108,7 @@ def test_person_variants_translate_the_biography_never_the_name(built_release: P
         if path.exists():  # only credited people have documents
             doc = orjson.loads(path.read_bytes())
             assert (doc["biography"], doc["name"]) == (biography, name)
-            assert served(built_release, f"/3/person/{person_id}", ".und")["biography"] == ""
+            assert served(built_release, f"/3/person/{person_id}", UNTRANSLATED_LANGUAGE)["biography"] == ""
             translations = _doc(built_release, f"/3/person/{person_id}/translations")["translations"]
             assert tag.split("-")[0] in {t["iso_639_1"] for t in translations}
             assert all(t["data"]["name"] == name for t in translations)

@@ -11,7 +11,8 @@
 local docs = require "marquee_docs"
 local metrics = require "marquee_metrics"
 local ngx = ngx
-local find, sub, gmatch = string.find, string.sub, string.gmatch
+local sub, gmatch = string.sub, string.gmatch
+local re_match, re_find = ngx.re.match, ngx.re.find
 
 local M = {}
 local conf
@@ -20,21 +21,21 @@ function M.init(config)
     conf = config
 end
 
--- `{"id":1,"cast":[]}` -> `,"credits":{"cast":[]}` (edge/content.py `without_id`).
+-- `{"id":1,"cast":[]}` -> `,"credits":{"cast":[]}` (edge/content.py `without_id`, whose pattern
+-- this is: conf.id_prefix).
 local function appended(name, part)
-    local _, last = find(part, '^{"id":%-?%d+[,}]')
-    if not last then _, last = find(part, '^{"id":"[^"]*"[,}]') end
-    if not last then return ',"' .. name .. '":' .. part end
-    if sub(part, last, last) == "}" then return ',"' .. name .. '":{}' end
-    return ',"' .. name .. '":{' .. sub(part, last + 1)
+    local m = re_match(part, conf.id_prefix, "jo")
+    if m == nil then return ',"' .. name .. '":' .. part end
+    if m[1] == "}" then return ',"' .. name .. '":{}' end
+    return ',"' .. name .. '":{' .. sub(part, #m[0] + 1)
 end
 
+-- edge/content.py's DETAIL_PATHS, in its order and with its patterns (conf.detail_paths).
 local function namespace_of(uri)
-    if find(uri, "^/3/movie/%d+$") then return "movie" end
-    if find(uri, "^/3/tv/%d+$") then return "tv" end
-    if find(uri, "^/3/tv/%d+/season/%d+$") then return "season" end
-    if find(uri, "^/3/tv/%d+/season/%d+/episode/%d+$") then return "episode" end
-    if find(uri, "^/3/person/%d+$") then return "person" end
+    local paths = conf.detail_paths
+    for i = 1, #paths do
+        if re_find(uri, paths[i][2], "jo") then return paths[i][1] end
+    end
     return nil
 end
 
@@ -52,7 +53,7 @@ local function assemble(var)
     local names_arg = var.arg_append_to_response
     if namespace == nil or names_arg == nil then return nil end
     names_arg = ngx.unescape_uri((names_arg:gsub("%+", " ")))  -- a query string's `+` is a space
-    local appendable, translated = conf.appendable[namespace], var.mq_language ~= ""
+    local appendable, translated = conf.appendable[namespace], docs.translated(var)
     local language_given = (var.arg_language or "") ~= ""
     local names, seen, count = {}, {}, 0
     for raw in gmatch(names_arg, "[^,]+") do

@@ -12,7 +12,8 @@ local ffi = require "ffi"
 local lrucache = require "resty.lrucache"
 local metrics = require "marquee_metrics"
 local ngx = ngx
-local sub, find = string.sub, string.find
+local sub, find, lower = string.sub, string.find, string.lower
+local re_match, unescape_uri = ngx.re.match, ngx.unescape_uri
 
 ffi.cdef [[
 typedef struct sqlite3 sqlite3;
@@ -55,7 +56,6 @@ local opened = {}
 -- own folder, so an entry never goes stale.
 local cache
 local ABSENT = {}
-local ITEMS = "_items/"  -- marquee/packs.py's ITEMS
 
 function M.init(config)
     conf = config
@@ -141,15 +141,28 @@ function M.get(root, name)
     return body, etag
 end
 
--- The names edge/languages.py's `candidates` tries for one request, as variant suffixes.
+-- edge/languages.py's `suffix_for`, from its own pattern and table (conf.language_code,
+-- conf.language_suffixes): a value's code, looked up; `missing` when it has none or is not served.
+-- The value is decoded first, as the edge's query parser decodes it (`de%2DDE` is de-DE).
+local function suffix_for(value, missing)
+    if value == nil or value == "" then return "" end
+    local m = re_match(unescape_uri(value), conf.language_code, "jo")
+    if m == nil then return missing end
+    return conf.language_suffixes[lower(m[1])] or missing
+end
+
+-- The variant suffixes edge/languages.py's `candidates` tries for one request, in its order.
 function M.suffixes(var)
     local language, fallback = var.arg_language, var.arg_fallback_language
     if (language == nil or language == "") and (fallback == nil or fallback == "") then
         return {""}
     end
     local list, seen = {}, {}
-    for _, suffix in ipairs({var.mq_language, var.mq_fallback, ".und", ""}) do
-        if suffix ~= ".none" and not seen[suffix] then
+    local fb = conf.no_fallback  -- no fallback_language: the step is skipped, as the edge skips it
+    if fallback ~= nil and fallback ~= "" then fb = suffix_for(fallback, conf.no_fallback) end
+    local tries = {suffix_for(language, conf.untranslated), fb, conf.untranslated, ""}
+    for _, suffix in ipairs(tries) do
+        if suffix ~= conf.no_fallback and not seen[suffix] then
             seen[suffix] = true
             list[#list + 1] = suffix
         end
@@ -157,17 +170,20 @@ function M.suffixes(var)
     return list
 end
 
--- A composite document's items (marquee/packs.py `assemble`): each `{"\u0001":"movie/603"}` is the
+-- Whether `language` asks for a variant other than the default document (a list must be localised).
+function M.translated(var)
+    return suffix_for(var.arg_language, conf.untranslated) ~= ""
+end
+
+-- A composite document's items (marquee/packs.py `assemble`, whose COMPOSITE_MARK, REFERENCE and ITEMS come
+-- here as conf.composite_mark, conf.reference and conf.items): each `{"\u0001":"movie/603"}` is the
 -- item `_items/movie/603.json`, and `{"\u0001":"movie/603",` the item with the entry's own fields
 -- after its own. The items are cached like documents: the same hot titles fill many lists.
-local MARK = '{"\\u0001":"'
-local REFERENCE = '{"\\u0001":"([%w_/]+)"([,}])'
-
 local function item(root, ref)
-    local key = root .. "|" .. ITEMS .. ref
+    local key = root .. "|" .. conf.items .. ref
     local entry = cache:get(key)
     if entry == nil then
-        local body = M.get(root, ITEMS .. ref .. ".json")
+        local body = M.get(root, conf.items .. ref .. ".json")
         entry = body or ABSENT
         cache:set(key, entry)
     end
@@ -177,16 +193,16 @@ end
 
 -- The assembled body, or nil when an item is missing (a broken release: answered as absent).
 local function assemble(root, body)
-    local pieces, n, at = {}, 0, 1
+    local pieces, n, at, ctx = {}, 0, 1, {pos = 1}
     while true do
-        local first, last, ref, after = find(body, REFERENCE, at)
-        if first == nil then break end
-        local part = item(root, ref)
+        local m = re_match(body, conf.reference, "jo", ctx)
+        if m == nil then break end
+        local part = item(root, m[1])
         if part == nil then return nil end
-        pieces[n + 1] = sub(body, at, first - 1)
-        pieces[n + 2] = after == "}" and part or sub(part, 1, -2) .. ","
+        pieces[n + 1] = sub(body, at, ctx.pos - #m[0] - 1)
+        pieces[n + 2] = m[2] == "}" and part or sub(part, 1, -2) .. ","
         n = n + 2
-        at = last + 1
+        at = ctx.pos
     end
     pieces[n + 1] = sub(body, at)
     return table.concat(pieces)
@@ -202,7 +218,7 @@ function M.document(root, uri, tries)
         else
             metrics.add("docs|miss")
             local body, etag = M.get(root, sub(uri, 2) .. tries[i] .. ".json")
-            if body and find(body, MARK, 1, true) then
+            if body and find(body, conf.composite_mark, 1, true) then
                 body = assemble(root, body)
                 etag = body and ngx.md5(body)  -- changes with the items, as the stored one would not
             end

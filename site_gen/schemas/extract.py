@@ -1,23 +1,32 @@
-"""Extract the 200-response schemas of the paths Marquee renders from TMDB's OpenAPI spec.
+"""Extract from TMDB's OpenAPI spec the 200-response schemas of the paths Marquee renders, and the
+parameters of every keyed GET path (the ones a client needs only an API key for).
 
 Run once when the set of rendered paths changes, and commit the output, so the repo never needs the
-spec at build time:
+spec at build or test time:
 
     python site_gen/schemas/extract.py ../shared/reference/tmdb-v3-openapi.json
 
-Only `type`, `properties` and `items` are kept: examples and defaults are documentation, and
-dropping them keeps the committed file small and its diffs meaningful.
+Only `type`, `properties` and `items` of a schema are kept, and only `name`, `in`, `required` and
+the type, format and enum of a parameter: examples and descriptions are documentation, and
+dropping them keeps the committed files small and their diffs meaningful. The parameters feed the
+test suite's fuzzing (tests/e2e/test_fuzz.py) and, with them, the list of keyed paths.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Any
 
 OUT = Path(__file__).resolve().parent / "tmdb_v3_responses.json"
+OPERATIONS_OUT = Path(__file__).resolve().parent / "tmdb_v3_operations.json"
+# GET paths that need a user or guest session (../shared/reference/tmdb-endpoints.md: 18 of the 135),
+# and the two that read user-made lists: the other 115 need only a key.
+SESSION_PATHS = re.compile(r"^/3/(account|guest_session)/|^/3/authentication/.|/account_states$|^/3/list/")
+_PARAMETER_KEEP = ("type", "format", "enum")
 
 # Every path template site_gen renders; extend it together with the renderer that adds a path.
 RENDERED_PATHS: tuple[str, ...] = (
@@ -127,6 +136,20 @@ def extract(spec: dict[str, Any], paths: tuple[str, ...] = RENDERED_PATHS) -> di
     return schemas
 
 
+def keyed_operations(spec: dict[str, Any]) -> dict[str, Any]:
+    """{path template: {operationId, parameters}} for every GET path that needs only a key."""
+    operations = {}
+    for path, methods in sorted(spec["paths"].items()):
+        if "get" not in methods or SESSION_PATHS.search(path):
+            continue
+        get = methods["get"]
+        parameters = [{"name": p["name"], "in": p["in"], "required": bool(p.get("required")),
+                       "schema": {k: v for k, v in p.get("schema", {}).items() if k in _PARAMETER_KEEP}}
+                      for p in get.get("parameters", [])]
+        operations[path] = {"operationId": get.get("operationId", ""), "parameters": parameters}
+    return operations
+
+
 def render(schemas: dict[str, Any]) -> str:
     return json.dumps(schemas, indent=1, ensure_ascii=False) + "\n"
 
@@ -139,6 +162,9 @@ def main(argv: list[str] | None = None) -> int:
     spec = json.loads(args.spec.read_text())
     args.out.write_text(render(extract(spec)))
     print(f"wrote {len(RENDERED_PATHS)} schemas to {args.out}")
+    operations = keyed_operations(spec)
+    OPERATIONS_OUT.write_text(render(operations))
+    print(f"wrote {len(operations)} keyed GET operations to {OPERATIONS_OUT}")
     return 0
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import httpx
 import orjson
 import pytest
 
@@ -111,3 +112,29 @@ def test_append_on_the_real_release(api):
     credits = orjson.loads((unpacked(api.settings.current_link) / f"3/movie/{movie_id}/credits.json").read_bytes())
     assert doc["credits"] == {k: v for k, v in credits.items() if k != "id"}
     assert doc["id"] == movie_id
+
+
+LANGUAGE_VALUES = [None, "", "de", "de-DE", "DE-at", "ja", "fr", "xx", "zz-ZZ", "en", "en-GB", "de DE", "de+DE", "d",
+                   "deu", "\xff", "ja-JP-x", "../../BUILD"]
+
+
+def test_nginx_and_the_edge_pick_the_same_variant(lang_api):
+    """The rule is edge/languages.py's, handed to nginx's Lua as data: for every pair of `language` and
+    `fallback_language`, the document nginx serves is the one the edge's content listener assembles."""
+    key = lang_api.account("same-variant", "pro")
+    edge = httpx.Client(transport=httpx.HTTPTransport(uds=str(lang_api.settings.content_socket)), base_url="http://edge")
+    titles = set()
+    for language in LANGUAGE_VALUES:
+        for fallback in (None, "", "de-DE", "xx", "ja"):
+            params = {name: value for name, value in (("language", language), ("fallback_language", fallback))
+                      if value is not None}
+            served = lang_api.client.get("/3/movie/7", params={"api_key": key, **params})
+            if served.status_code == 429:  # the window of 30 is spent: a new key, a new account
+                key = lang_api.account(f"same-variant-{language}-{fallback}", "pro")
+                served = lang_api.client.get("/3/movie/7", params={"api_key": key, **params})
+            assembled = edge.get("/3/movie/7", params=params, headers={"X-Marquee-Admitted": "30 29 1700000000"})
+            assert served.status_code == assembled.status_code == 200, params
+            assert served.content == assembled.content, params
+            titles.add(served.json()["title"])
+    edge.close()
+    assert titles == {"Seven", "Sieben", "セブン", "Sette"}
