@@ -29,20 +29,35 @@ def _number(text: str) -> float:
         return math.nan
 
 
+def _per_second(times: list[int], totals: list[float]) -> list[float]:
+    """Rates from running totals: what was added since the row before, over the seconds between."""
+    rates = [0.0]
+    for i in range(1, len(times)):
+        rates.append((totals[i] - totals[i - 1]) / max(times[i] - times[i - 1], 1))
+    return rates
+
+
 def read_history(path: Path) -> dict[str, list[float]]:
     """The history's all-requests rows ("Aggregated", one a second) as columns; `seconds` counts
-    from the first row."""
+    from the first row.
+
+    Rates come from the running totals, second by second: locust's own Requests/s column is an
+    average over the last 10 s, 2 s behind, so a ramp or a stall would show late and smoothed.
+    """
     with open(path, newline="") as f:
         rows = [row for row in csv.DictReader(f) if row["Name"] == "Aggregated"]
     if not rows:
         raise ValueError(f"{path}: no rows of aggregated stats (did locust run?)")
-    start = int(rows[0]["Timestamp"])
-    columns = {"seconds": [int(row["Timestamp"]) - start for row in rows],
+    times = [int(row["Timestamp"]) for row in rows]
+    columns = {"seconds": [t - times[0] for t in times],
                "users": [_number(row["User Count"]) for row in rows],
-               "requests/s": [_number(row["Requests/s"]) for row in rows],
-               "failures/s": [_number(row["Failures/s"]) for row in rows]}
+               "requests/s": _per_second(times, [_number(row["Total Request Count"]) for row in rows]),
+               "failures/s": _per_second(times, [_number(row["Total Failure Count"]) for row in rows])}
+    # Until locust has a window of responses (its first second or two) it reports a rate of 0 and
+    # percentiles of 0 ms, which would be drawn as the fastest answers of the run: leave them out.
     for percentile in PERCENTILES:
-        columns[percentile] = [_number(row[percentile]) for row in rows]
+        columns[percentile] = [_number(row[percentile]) if _number(row["Requests/s"]) > 0 else math.nan
+                               for row in rows]
     return columns
 
 
