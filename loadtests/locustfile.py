@@ -39,17 +39,15 @@ POSTER_SIZE = "w185"
 MISSING_MOVIE = 999_999_999  # no release has it: the 404 every client meets sooner or later
 
 
-def one(ids: list[tuple[int, ...]]) -> tuple[int, ...]:
-    return random.choice(ids)
-
-
 class Client(FastHttpUser):
+    """What both kinds of client share: a key of their account, and requests made with it."""
+
     abstract = True
     keys: list[str] = []
 
     def on_start(self) -> None:
         if not self.keys:
-            raise RuntimeError("no keys: run the load test with `make load` (python -m loadtests.run), which makes them")
+            raise RuntimeError("no keys: run the load test with `make load` (python -m loadtests.run)")
         self.key = random.choice(self.keys)
 
     def api(self, path: str, name: str, expect: int | None = None, **params: str):
@@ -78,57 +76,59 @@ class ApiClient(Client):
 
     @task(10)
     def movie(self) -> None:
-        self.api("/3/movie/{}".format(*one(TARGETS.movies)), "/3/movie/{id}")
+        self.api("/3/movie/{}".format(*random.choice(TARGETS.movies)), "/3/movie/{id}")
 
     @task(4)
     def movie_in_a_language(self) -> None:
-        self.api("/3/movie/{}".format(*one(TARGETS.movies)), "/3/movie/{id}?language",
+        self.api("/3/movie/{}".format(*random.choice(TARGETS.movies)), "/3/movie/{id}?language",
                  language=random.choice(LANGUAGES))
 
     @task(3)
     def movie_with_appends(self) -> None:
-        self.api("/3/movie/{}".format(*one(TARGETS.movies)), "/3/movie/{id}?append_to_response",
+        self.api("/3/movie/{}".format(*random.choice(TARGETS.movies)), "/3/movie/{id}?append_to_response",
                  append_to_response=",".join(random.sample(MOVIE_APPENDS, 3)))
 
     @task(3)
     def movie_credits(self) -> None:
-        self.api("/3/movie/{}/credits".format(*one(TARGETS.movies)), "/3/movie/{id}/credits")
+        self.api("/3/movie/{}/credits".format(*random.choice(TARGETS.movies)), "/3/movie/{id}/credits")
 
     @task(3)
     def movie_list_page(self) -> None:
         # Pages past the last answer 200 with no results, as at TMDB: page 2 is always a success.
         kind = random.choice(LISTS)
-        self.api(f"/3/movie/{one(TARGETS.movies)[0]}/{kind}", f"/3/movie/{{id}}/{kind}?page",
+        self.api("/3/movie/{}/{}".format(*random.choice(TARGETS.movies), kind), f"/3/movie/{{id}}/{kind}?page",
                  page=str(random.randint(1, 2)))
 
     @task(3)
     def series(self) -> None:
-        self.api("/3/tv/{}".format(*one(TARGETS.series)), "/3/tv/{id}?append_to_response",
+        self.api("/3/tv/{}".format(*random.choice(TARGETS.series)), "/3/tv/{id}?append_to_response",
                  append_to_response=",".join(random.sample(TV_APPENDS, 2)), language=random.choice(LANGUAGES))
 
     @task(2)
     def season(self) -> None:
-        self.api("/3/tv/{}/season/{}".format(*one(TARGETS.seasons)), "/3/tv/{id}/season/{n}")
+        self.api("/3/tv/{}/season/{}".format(*random.choice(TARGETS.seasons)), "/3/tv/{id}/season/{n}")
 
     @task(3)
     def episode(self) -> None:
-        self.api("/3/tv/{}/season/{}/episode/{}".format(*one(TARGETS.episodes)), "/3/tv/{id}/season/{n}/episode/{n}")
+        self.api("/3/tv/{}/season/{}/episode/{}".format(*random.choice(TARGETS.episodes)),
+                 "/3/tv/{id}/season/{n}/episode/{n}")
 
     @task(3)
     def person(self) -> None:
-        self.api("/3/person/{}".format(*one(TARGETS.people)), "/3/person/{id}")
+        self.api("/3/person/{}".format(*random.choice(TARGETS.people)), "/3/person/{id}")
 
     @task(2)
     def person_credits(self) -> None:
-        self.api("/3/person/{}/combined_credits".format(*one(TARGETS.people)), "/3/person/{id}/combined_credits")
+        self.api("/3/person/{}/combined_credits".format(*random.choice(TARGETS.people)),
+                 "/3/person/{id}/combined_credits")
 
     @task(2)
     def collection(self) -> None:
-        self.api("/3/collection/{}".format(*one(TARGETS.collections)), "/3/collection/{id}")
+        self.api("/3/collection/{}".format(*random.choice(TARGETS.collections)), "/3/collection/{id}")
 
     @task(2)
     def keyword_movies(self) -> None:
-        self.api("/3/keyword/{}/movies".format(*one(TARGETS.keywords)), "/3/keyword/{id}/movies")
+        self.api("/3/keyword/{}/movies".format(*random.choice(TARGETS.keywords)), "/3/keyword/{id}/movies")
 
     @task(2)
     def genres(self) -> None:
@@ -165,7 +165,7 @@ class OverRateClient(Client):
 
     @task
     def movie(self) -> None:
-        path = "/3/movie/{}".format(*one(TARGETS.movies))
+        path = "/3/movie/{}".format(*random.choice(TARGETS.movies))
         with self.client.get(path, params={"api_key": self.key}, name=FREE_200, catch_response=True) as response:
             if response.status_code == 429:
                 response.request_meta["name"] = FREE_429  # reported apart, so a run counts them
