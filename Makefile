@@ -59,8 +59,9 @@ bench: deps venv ## Measure the append and composite costs, then the authenticat
 bench-build: venv ## Generate and build 2,000 and 10,000 movies in 14 languages; growth and 1M projection
 	$(BIN)/python -m bench.build_scale $(BENCH_BUILD_SCALES) $(BENCH_BUILD_FLAGS)
 
-load: venv ## Locust against a running `make run` (MARQUEE_LOCUST_KEYS=key1,key2 required)
-	$(BIN)/locust -f loadtests/locustfile.py --headless -u 50 -r 10 -t 1m --host http://127.0.0.1:8080 --csv var/locust
+load: venv ## Load-test a running `make run` with its own keys; report in var/load (LOAD_USERS=50 LOAD_RATE=10 LOAD_TIME=1m LOAD_HOST)
+	$(BIN)/python -m loadtests.run $(if $(LOAD_USERS),--users $(LOAD_USERS)) $(if $(LOAD_RATE),--rate $(LOAD_RATE)) \
+	  $(if $(LOAD_TIME),--time $(LOAD_TIME)) $(if $(LOAD_HOST),--host $(LOAD_HOST))
 
 clean: ## Remove the state folder (releases, registry, logs) and the venv
 	rm -rf var $(VENV)

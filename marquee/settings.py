@@ -87,8 +87,9 @@ SETTINGS: tuple[Setting, ...] = (
             "images.base_url in /3/configuration (default: http://LISTEN_HOST:IMAGE_PORT/t/p/)."),
     Setting("image_secure_base_url", "MARQUEE_IMAGE_SECURE_BASE_URL", "", str,
             "images.secure_base_url in /3/configuration (default: the same as the base URL)."),
-    Setting("plans", "MARQUEE_PLANS", "free=20,standard=40,pro=120", _plans,
-            "Plan names and the requests each admits per rate window."),
+    Setting("plans", "MARQUEE_PLANS", "free=20,standard=40,pro=120,loadtest=1000000", _plans,
+            "Plan names and the requests each admits per rate window; `make load` puts its clients on "
+            "`loadtest`, wide enough never to limit them (and one on `free`, to be limited)."),
     Setting("languages", "MARQUEE_LANGUAGES",
             "en-US,es-ES,fr-FR,de-DE,it-IT,pt-BR,ru-RU,ja-JP,ko-KR,zh-CN,hi-IN,ar-SA,tr-TR,pl-PL", _languages,
             "Languages rendered and served (`language=xx-YY` or `xx`); the first is the default."),

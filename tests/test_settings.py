@@ -19,7 +19,7 @@ def test_every_setting_is_in_the_readme_configuration_table(setting):
 
 def test_defaults_and_derived_paths(tmp_path):
     settings = from_env({"MARQUEE_HOME": str(tmp_path)})
-    assert settings.plans == {"free": 20, "standard": 40, "pro": 120}
+    assert settings.plans == {"free": 20, "standard": 40, "pro": 120, "loadtest": 1_000_000}
     assert settings.rate_window_seconds == 60
     assert settings.registry_path == tmp_path / "registry.sqlite3"
     assert settings.image_base_url == "http://127.0.0.1:8081/t/p/"
