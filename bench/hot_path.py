@@ -59,6 +59,25 @@ def start_bare_nginx(home: Path, port: int) -> subprocess.Popen:
     return proc
 
 
+# --metrics-cost: nginx's metrics module with every counter a no-op, found first on the Lua path.
+NO_METRICS = """local M = {}
+local function none() end
+M.init, M.init_worker, M.add, M.observe_key_check, M.answered, M.log, M.serve = none, none, none, none, none, none, none
+return M
+"""
+
+
+class WithoutMetrics(Stack):
+    """The same stack, counting nothing for /metrics: what the counters cost the hot path."""
+
+    def nginx_conf(self) -> str:
+        stub = self.settings.run_dir / "no-metrics"
+        stub.mkdir(exist_ok=True)
+        (stub / "marquee_metrics.lua").write_text(NO_METRICS)
+        conf = super().nginx_conf()
+        return conf.replace('lua_package_path "', f'lua_package_path "{stub}/?.lua;', 1)
+
+
 def make_release(home: Path, body: bytes) -> str:
     """A release whose pack holds the document (and, as a real one would, 20,000 others), published
     in home; the same bytes as a plain file under home/static for bare nginx."""
@@ -84,6 +103,8 @@ def main() -> None:
     parser.add_argument("--connections", type=int, default=200)
     parser.add_argument("--accounts", type=int, default=200)
     parser.add_argument("--file", type=Path, help="a JSON document to serve (default: a 3 KB stand-in)")
+    parser.add_argument("--metrics-cost", action="store_true",
+                        help="also run the authenticated path with nginx's metrics counters off, in the same rounds")
     args = parser.parse_args()
 
     body = args.file.read_bytes() if args.file else b'{"id":1,"title":"Bench","overview":"' + b"x" * 3000 + b'"}'
@@ -100,6 +121,16 @@ def main() -> None:
         keys = wrk.bench_keys(settings, args.accounts, "bench")
         script = wrk.script_for(stack_home, "auth", [f"{path}?api_key={key}" for key in keys])
         stacks.append((f"authenticated ({settings.nginx_workers} workers)", Stack(settings).start(), script))
+        if args.metrics_cost:
+            quiet_home = home / "quiet"
+            quiet_home.mkdir()
+            quiet = from_env({**os.environ, "MARQUEE_HOME": str(quiet_home), "MARQUEE_API_PORT": str(free_port()),
+                              "MARQUEE_ADMIN_PORT": str(free_port()), "MARQUEE_IMAGE_PORT": str(free_port()),
+                              "MARQUEE_PLANS": "bench=20000", "MARQUEE_REDIS_URL": settings.redis_url,
+                              "MARQUEE_REGISTRY_PATH": str(settings.registry_path)})  # one fleet: same keys
+            make_release(quiet_home, body)
+            stacks.append(("authenticated, metrics off", WithoutMetrics(quiet).start(redis=False),
+                           wrk.script_for(quiet_home, "auth", [f"{path}?api_key={key}" for key in keys])))
         static_script = wrk.script_for(home, "static", [path])
         static_port = free_port()
         bare = start_bare_nginx(stack_home, static_port)
@@ -122,6 +153,10 @@ def main() -> None:
         for _, stack, _ in stacks:
             stack.stop()
         shutil.rmtree(home, ignore_errors=True)
+    if args.metrics_cost:
+        cost = [on / off for on, off in zip(ratios[0], ratios[1])]
+        print("metrics cost (throughput with counters / without), per round: " + ", ".join(f"{c:.3f}" for c in cost))
+        print(f"metrics cost: {wrk.median(cost):.2f}")
     print("per-round ratios: " + ", ".join(f"{r:.3f}" for r in ratios[0]))
     print(f"authenticated/static ratio: {wrk.median(ratios[0]):.2f}")
 

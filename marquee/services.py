@@ -278,6 +278,10 @@ class Stack:
         wait_for(lambda: all(unix_socket_open(p) for p in (self.settings.edge_socket, self.settings.content_socket)),
                  "edge", 20, proc, log)
 
+    def nginx_conf(self) -> str:
+        """nginx's configuration for these settings (a benchmark may change it: bench/hot_path.py)."""
+        return render_nginx_conf(self.settings)
+
     def start_nginx(self) -> None:
         host = self.settings.listen_host
         for where, port in ((host, self.settings.api_port), (host, self.settings.image_port),
@@ -286,7 +290,7 @@ class Stack:
                 raise ServiceError(f"port {where}:{port} is already in use "
                                    "(MARQUEE_API_PORT / MARQUEE_IMAGE_PORT / MARQUEE_ADMIN_PORT)")
         conf = self.settings.run_dir / "nginx.conf"
-        conf.write_text(render_nginx_conf(self.settings))
+        conf.write_text(self.nginx_conf())
         argv = [require_binary("nginx"), "-c", str(conf), "-p", str(self.settings.run_dir)]
         proc, log = self._spawn("nginx", argv)
         try:

@@ -17,6 +17,11 @@ def test_every_setting_is_in_the_readme_configuration_table(setting):
     assert rows, f"{setting.env} is missing from the README configuration table"
 
 
+def test_the_readme_documents_no_setting_that_does_not_exist():
+    documented = {line.split("`")[1] for line in README.read_text().splitlines() if line.startswith("| `MARQUEE_")}
+    assert documented == {setting.env for setting in SETTINGS}
+
+
 def test_defaults_and_derived_paths(tmp_path):
     settings = from_env({"MARQUEE_HOME": str(tmp_path)})
     assert settings.plans == {"free": 20, "standard": 40, "pro": 120, "loadtest": 1_000_000}
