@@ -70,11 +70,16 @@ def bench_keys(settings: Settings, accounts: int, plan: str) -> list[str]:
         registry.close()
 
 
-def rounds_of(rounds: int, runs: list[tuple[str, Callable[[], dict]]]) -> list[list[float]]:
-    """Alternate the runs; print each, and return per round each run's throughput over the first's."""
+def rounds_of(rounds: int, runs: list[tuple[str, Callable[[], dict]]],
+              results_by_run: dict[str, list[dict]] | None = None) -> list[list[float]]:
+    """Alternate the runs; print each, and return per round each run's throughput over the first's
+    (each run's own figures go to `results_by_run` by name, when given)."""
     ratios: list[list[float]] = [[] for _ in runs[1:]]
     for n in range(1, rounds + 1):
         results = [(name, run()) for name, run in runs]
+        if results_by_run is not None:
+            for name, r in results:
+                results_by_run.setdefault(name, []).append(r)
         for name, r in results:
             print(f"round {n}  {name:44s} {r['rps']:9,.0f} req/s   p50 {r['p50']:6.2f} ms   "
                   f"p99 {r['p99']:6.2f} ms   non-2xx {r['non2xx']}", flush=True)

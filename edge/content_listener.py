@@ -15,15 +15,20 @@ from pathlib import Path
 from urllib.parse import parse_qsl, unquote, urlsplit
 
 from edge import errors
-from edge.assemble import DocumentCache, assemble
-from edge.content import ContentError, Query
+from edge import routes
+from edge.assemble import DocumentCache
+from edge.content import ContentError
+from edge.routes.route import Context
 from edge.gate import Decision, Gate, key_from, window_headers
 from edge.metrics import CONTENT_ANSWERS
 from edge.policy import CACHE_CONTROL
 from edge.ratelimit import ADMITTED, WindowStats
+from edge.search_index import SearchIndex
 from edge.upstream_protocol import UpstreamProtocol, header_value
+from marquee.artefacts import SEARCH_INDEX, OpenArtefacts
 
 log = logging.getLogger("marquee.edge")
+ARTEFACT_READERS = {SEARCH_INDEX: SearchIndex}  # how the edge opens each artefact of a release
 
 JSON = b"application/json;charset=utf-8"
 REASONS = {200: "OK", 400: "Bad Request", 401: "Unauthorized", 402: "Payment Required", 404: "Not Found",
@@ -103,9 +108,11 @@ class CurrentRelease:
     only when the link changed, i.e. once per publish or rollback, not once per connection.
     """
 
-    def __init__(self, current: Path, cache: DocumentCache | None = None) -> None:
+    def __init__(self, current: Path, cache: DocumentCache | None = None,
+                 artefacts: OpenArtefacts | None = None) -> None:
         self.current = current
         self.cache = cache if cache is not None else DocumentCache()
+        self.artefacts = artefacts if artefacts is not None else OpenArtefacts(ARTEFACT_READERS)
         self._link: str | None = None
         self._root = ""
 
@@ -174,13 +181,5 @@ class ContentProtocol(UpstreamProtocol):
 
     def answer(self, path: str, params: dict[str, str]) -> bytes:
         root = self.release.root()
-        query = Query(
-            path=path,
-            language=params.get("language"),
-            fallback_language=params.get("fallback_language"),
-            append_to_response=params.get("append_to_response"),
-            page=params.get("page"),
-            include_image_language=params.get("include_image_language"),
-            include_video_language=params.get("include_video_language"),
-        )
-        return assemble(root, query, self.languages, self.release.cache)
+        context = Context(root, self.languages, self.release.cache, self.release.artefacts)
+        return routes.answer(context, path, params)

@@ -60,3 +60,14 @@ def for_refusal(refusal: str, limit: int) -> TmdbError:
 
 REFUSALS = {"invalid_key": INVALID_KEY, "suspended_key": SUSPENDED_KEY, "plan_expired": PLAN_EXPIRED,
             "service_offline": SERVICE_OFFLINE}
+LIMIT_PLACEHOLDER = "@LIMIT@"  # nginx's gate writes the account's limit here
+
+
+def refusal_answers() -> dict[str, dict[str, object]]:
+    """Every refusal as nginx's gate answers it in this dialect: HTTP status and body (the 429's with
+    LIMIT_PLACEHOLDER for the limit), handed to Lua by marquee/services.py."""
+    answers: dict[str, dict[str, object]] = {name: {"status": e.http_status, "body": tmdb_error_body(e)}
+                                             for name, e in REFUSALS.items()}
+    limited = rate_limited(LIMIT_PLACEHOLDER)  # type: ignore[arg-type]
+    answers["rate_limited"] = {"status": limited.http_status, "body": tmdb_error_body(limited)}
+    return answers

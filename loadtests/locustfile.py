@@ -7,7 +7,8 @@ loadtests/targets.py), so every request names a document the release has, unless
 Two kinds of client:
 - ApiClient: details, language variants, append_to_response, lists and their pages, credits, TV
   down to episodes, people, collections, keywords, reference lists, posters from the image host,
-  and now and then an id no release has. The only answer other than 2xx it accepts is the
+  searches typed as a search box sends them (a title's first letters, in a language), finds by
+  IMDb id, and now and then an id no release has. The only answer other than 2xx it accepts is the
   404 of that last request.
 - OverRateClient: one client of the free account asking well over its plan's rate. Its 429s are
   the limiter doing its job, reported apart under FREE_429 so a run shows how many there were.
@@ -88,6 +89,18 @@ class ApiClient(Client):
         self.api("/3/movie/{}".format(*random.choice(TARGETS.movies)), "/3/movie/{id}?append_to_response",
                  append_to_response=",".join(random.sample(MOVIE_APPENDS, 3)))
 
+    @task(4)
+    def search(self) -> None:
+        # As typed: the first letters of a title, two to all of them (a search box asks as it goes).
+        title = random.choice(TARGETS.titles)
+        typed = title[:random.randint(2, max(2, len(title)))]
+        kind = random.choice(("movie", "movie", "movie", "multi", "tv", "person"))
+        self.api(f"/3/search/{kind}", "/3/search/{kind}", query=typed, language=random.choice(LANGUAGES))
+
+    @task(1)
+    def find(self) -> None:
+        self.api("/3/find/{}".format(random.choice(TARGETS.imdb_ids)), "/3/find/{imdb_id}", external_source="imdb_id")
+
     @task(3)
     def movie_credits(self) -> None:
         self.api("/3/movie/{}/credits".format(*random.choice(TARGETS.movies)), "/3/movie/{id}/credits")
@@ -151,8 +164,7 @@ class ApiClient(Client):
     def missing_movie(self) -> None:
         self.api(f"/3/movie/{MISSING_MOVIE}", "/3/movie/{id} (404)", expect=404)
 
-    # TODO(issue 15): /3/search/movie?query= and /3/discover/movie?with_genres= tasks, once the
-    # edge answers them; they belong here with weights like the details calls'.
+    # /3/discover/movie?with_genres= joins the mix when discover answers (issue 17).
 
 
 class OverRateClient(Client):

@@ -37,8 +37,9 @@ KINDS = {
 
 @dataclass(frozen=True)
 class Targets:
-    """Ids by kind (a season is (series, season), an episode (series, season, episode)), and
-    poster paths as details documents give them (`/abc.jpg`)."""
+    """Ids by kind (a season is (series, season), an episode (series, season, episode)), and from
+    some films' details: poster paths as they give them (`/abc.jpg`), titles (what searches type)
+    and IMDb ids (what /3/find is asked)."""
 
     movies: list[tuple[int]]
     series: list[tuple[int]]
@@ -48,9 +49,11 @@ class Targets:
     collections: list[tuple[int]]
     keywords: list[tuple[int]]
     posters: list[str]
+    titles: list[str]
+    imdb_ids: list[str]
 
     def counts(self) -> str:
-        return ", ".join(f"{len(getattr(self, kind))} {kind}" for kind in (*KINDS, "posters"))
+        return ", ".join(f"{len(getattr(self, kind))} {kind}" for kind in (*KINDS, "posters", "titles", "imdb_ids"))
 
 
 def _pattern(template: str) -> re.Pattern:
@@ -76,13 +79,12 @@ def read_targets(release: Path | str, limit: int = LIMIT) -> Targets:
                         found[kind].append(tuple(map(int, match.groups())))
                 if all(len(found[kind]) >= limit for kind in kinds):
                     break
-        posters = []
-        for (movie,) in found["movies"][:POSTERS]:
-            body = pack.get(KINDS["movies"].format(movie))
-            poster = orjson.loads(body).get("poster_path") if body else None
-            if poster:
-                posters.append(poster)
-    missing = [kind for kind, ids in {**found, "posters": posters}.items() if not ids]
+        details = [orjson.loads(body) for (movie,) in found["movies"][:POSTERS]
+                   if (body := pack.get(KINDS["movies"].format(movie)))]
+    read = {"posters": [d["poster_path"] for d in details if d.get("poster_path")],
+            "titles": [d["title"] for d in details if d.get("title")],
+            "imdb_ids": [d["imdb_id"] for d in details if d.get("imdb_id")]}
+    missing = [kind for kind, ids in {**found, **read}.items() if not ids]
     if missing:
         raise LookupError(f"the release {release} has no {', '.join(missing)} to ask for")
-    return Targets(**found, posters=posters)
+    return Targets(**found, **read)

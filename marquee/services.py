@@ -24,6 +24,7 @@ from edge.languages import LANGUAGE_CODE, NO_FALLBACK, suffixes as language_suff
 from edge.assemble import FILTERED, LOCALIZED_LISTS
 from edge.content import APPENDABLE, DETAIL_PATHS, ID_PREFIX, LEGACY, MAX_APPEND
 from edge.policy import CACHE_CONTROL
+from edge.routes import ROUTES
 from edge.redis_wire import redis_address
 from edge.ratelimit import SCRIPT_PATH as GATE_SCRIPT
 from marquee.grants import GRANT_PREFIX
@@ -33,6 +34,7 @@ from marquee.settings import PROJECT_ROOT, Settings, to_env
 from site_gen.images import ALL_SIZES
 
 NGINX_TEMPLATE = PROJECT_ROOT / "nginx" / "marquee.conf.j2"
+DIALECTS = {"tmdb": errors}  # each renders the gate's refusals in its own envelope (OMDb's next)
 # The statuses nginx sets itself, before or beside our Lua, and the envelope each answers with
 # (494 is nginx's internal code for headers past large_client_header_buffers).
 NGINX_REFUSALS = {400: errors.BAD_REQUEST, 405: errors.METHOD_NOT_ALLOWED, 413: errors.BODY_TOO_LARGE,
@@ -55,6 +57,13 @@ def _nginx_literal(text: str) -> str:
     if "'" in text or "$" in text or "\\" in text:
         raise ValueError(f"cannot embed {text!r} in nginx.conf")
     return text
+
+
+def _nginx_regex(pattern: str) -> str:
+    # Location regexes go inside "..." (nginx does not expand variables in them, so `$` is an anchor).
+    if '"' in pattern or "\n" in pattern or "{" in pattern:
+        raise ValueError(f"cannot embed the pattern {pattern!r} in nginx.conf")
+    return pattern
 
 
 def lua_literal(value: object) -> str:
@@ -94,11 +103,9 @@ def gate_conf(settings: Settings) -> dict[str, str]:
         "redis_keepalive_ms": 60000,
         "redis_pool": 512,
         "redis_down_policy": settings.redis_down_policy,
-        "invalid_key_body": errors.tmdb_error_body(errors.INVALID_KEY),
-        "suspended_key_body": errors.tmdb_error_body(errors.SUSPENDED_KEY),
-        "plan_expired_body": errors.tmdb_error_body(errors.PLAN_EXPIRED),
-        "service_offline_body": errors.tmdb_error_body(errors.SERVICE_OFFLINE),
-        "rate_limited_body": errors.tmdb_error_body(errors.rate_limited("@LIMIT@")),  # type: ignore[arg-type]
+        # The gate decides; each dialect words its refusals ($mq_dialect, set per location).
+        "refusals": {dialect: module.refusal_answers() for dialect, module in DIALECTS.items()},
+        "limit_placeholder": errors.LIMIT_PLACEHOLDER,
     }
     if port is not None:
         values["redis_port"] = port
@@ -184,6 +191,8 @@ def render_nginx_conf(settings: Settings) -> str:
         image_dir=settings.image_dir,
         cache=CACHE_CONTROL,
         bodies={name: _nginx_literal(errors.tmdb_error_body(e)) for name, e in bodies.items()},
+        routes=[{"family": r.family, "pattern": _nginx_regex(r.pattern), "cacheable": r.cacheable, "dialect": r.dialect}
+                for r in ROUTES if r.location],
         refusals={status: {"http_status": e.http_status, "body": _nginx_literal(errors.tmdb_error_body(e))}
                   for status, e in NGINX_REFUSALS.items()},
     )

@@ -35,6 +35,7 @@ from site_gen import movie_extras
 from site_gen import images
 from site_gen import episode, season, tv
 from site_gen import scope
+from site_gen import search_index
 from site_gen.documents import (KEPT_WHOLE, OVER_PREVIOUS, Documents, Marker, create_item_ref, load_sql,
                                 use_previous_manifest)
 from site_gen.validate import ValidationError, Validator
@@ -68,8 +69,9 @@ class ReleaseSummary:
     steps_run: int = 0  # build SQL steps run: fewer than `steps` when the kept database was updated
     steps: int = 0
     # Seconds by phase: database (load and derive), collect (render SQL), write (validate and insert),
-    # images_after (waiting for the image store once the documents are written).
+    # search (the search index), images_after (waiting for the image store once the rest is written).
     phases: dict[str, float] = field(default_factory=dict)
+    search: str = ""  # the search index's summary (site_gen/search_index.py IndexSummary.line)
 
     def line(self) -> str:
         rate = self.documents / self.seconds if self.seconds else 0.0
@@ -78,8 +80,9 @@ class ReleaseSummary:
             unchanged += " (an update of its pack" + (", rendering only what changed)" if self.scoped else ")")
         if self.steps_run < self.steps:
             unchanged += f"; {self.steps_run} of {self.steps} database steps run"
+        search = f"; {self.search}" if self.search else ""
         return (f"release {self.release_id}: {self.documents} documents, {self.bytes:,} bytes written, "
-                f"{self.images} images in {self.seconds:.2f} s ({rate:,.0f} documents/s){unchanged}")
+                f"{self.images} images in {self.seconds:.2f} s ({rate:,.0f} documents/s){unchanged}{search}")
 
 
 class Laps:
@@ -267,6 +270,8 @@ def render_release(settings: Settings, catalogue_dir: Path, release_dir: Path,
                     write_all(collected, writer, Validator(), image_sync)
                     writer.finish()
                     laps.lap("write")
+                    index = search_index.build_for_release(con, settings.languages, release_dir)
+                    laps.lap("search")
                     scope.save_entities(con, release_dir, previous)
                     image_count = image_sync.result()
                     laps.lap("images_after")
@@ -280,7 +285,7 @@ def render_release(settings: Settings, catalogue_dir: Path, release_dir: Path,
     written = writer.summary()
     summary = ReleaseSummary(release_dir.name, written.documents, written.files, written.bytes, image_count,
                              laps.total(), writer.unchanged, writer.updating, scoped, loaded.steps_run,
-                             loaded.steps, laps.phases)
+                             loaded.steps, laps.phases, index.line())
     if echo is not None:
         echo(summary.line())
     return summary

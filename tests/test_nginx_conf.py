@@ -54,8 +54,9 @@ def test_the_lua_gate_gets_the_edges_bodies_window_and_redis(tmp_path):
     conf = gate_conf(settings)
     assert conf["window_us"] == "[==[2500000]==]"
     assert (conf["redis_host"], conf["redis_port"], conf["redis_db"]) == ("[==[127.0.0.1]==]", "6399", "[==[3]==]")
-    assert '"status_code":7' in conf["invalid_key_body"] and '"status_code":36' in conf["plan_expired_body"]
-    assert "(@LIMIT@)" in conf["rate_limited_body"]  # the gate puts each account's limit there
+    tmdb = conf["refusals"].split("[ [==[tmdb]==] ] = ", 1)[1]  # the TMDB dialect's table
+    assert '"status_code":7' in tmdb and '"status_code":36' in tmdb and "[ [==[status]==] ] = 402" in tmdb
+    assert "(@LIMIT@)" in tmdb and conf["limit_placeholder"] == "[==[@LIMIT@]==]"  # each account's limit goes there
     assert conf["grant_prefix"] == "[==[marquee:grant:]==]" and conf["script_path"].endswith("gate.lua]==]")
     unix = gate_conf(from_env({"MARQUEE_HOME": str(tmp_path)}))
     assert unix["redis_host"] == f"[==[unix:{tmp_path / 'run' / 'redis.sock'}]==]" and "redis_port" not in unix

@@ -1,0 +1,29 @@
+"""The edge's route table: which family answers which dynamic path, and how nginx reaches it.
+
+A family is one module here (append, search, find; discover, showtimes and compat later) with
+ROUTES rows whose `answer(context, path, params) -> bytes` raises ContentError for its dialect's
+errors. A route with a location of its own gets an nginx location rendered from its row
+(marquee/services.py): the same gate, its dialect's refusals, nginx's rate headers and, for a
+cacheable route, nginx's cache of its 200 answers keyed by release, so a repeated query costs the
+edge nothing until the next publish. `append` has no location: nginx sends it the /3 requests one
+document cannot answer (appends, pages, filters).
+
+Adding a family is one module and one line below.
+"""
+
+from __future__ import annotations
+
+from edge import errors
+from edge.content import ContentError
+from edge.routes import append, find, search
+from edge.routes.route import Context, Route
+
+# The most specific first: append takes whatever else reaches the edge under /3.
+ROUTES: list[Route] = [*search.ROUTES, *find.ROUTES, *append.ROUTES]
+
+
+def answer(context: Context, path: str, params: dict[str, str]) -> bytes:
+    for route in ROUTES:
+        if route.matches(path):
+            return route.answer(context, path, params)
+    raise ContentError(errors.NOT_FOUND)

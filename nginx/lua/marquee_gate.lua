@@ -25,7 +25,7 @@ local serial          -- the export's serial when `grants` was loaded
 local script_body, script_sha
 local window_arg      -- the window length, RESP-encoded once: every call sends the same
 local EMPTY_ARG = "$0\r\n\r\n"  -- no fallback: the key is not in the export
-local limited_bodies = {}  -- TMDB's 429 body by limit (it names the limit)
+local limited_bodies = {}  -- the 429 bodies by dialect and limit (TMDB's names the limit)
 
 ffi.cdef [[unsigned char *SHA256(const unsigned char *d, size_t n, unsigned char *md);]]
 local digest_buf = ffi.new("unsigned char[32]")
@@ -97,12 +97,26 @@ function M.init_worker()
     end)
 end
 
--- Refusals go to nginx's @denied location, which renders the envelope from these variables.
-local function deny(status, body, limit)
+-- TMDB's 429 names the account's limit: its body per dialect and limit, made once.
+local function rate_limited_body(dialect, template, limit)
+    local key = dialect .. "|" .. limit
+    local body = limited_bodies[key]
+    if body == nil then
+        body = template:gsub(conf.limit_placeholder, limit)
+        limited_bodies[key] = body
+    end
+    return body
+end
+
+-- Refusals go to nginx's @denied location, which answers from these variables. The gate decides
+-- (`refusal`: invalid_key, suspended_key, plan_expired, rate_limited, service_offline); the
+-- location's dialect ($mq_dialect) words it, from the table edge/errors.py renders for it.
+local function deny(refusal, limit)
     local var = ngx.var
-    metrics.answered(var.mq_door, status)
-    var.auth_status = status
-    var.auth_body = body
+    local answer = conf.refusals[var.mq_dialect][refusal]
+    metrics.answered(var.mq_door, answer.status)
+    var.auth_status = answer.status
+    var.auth_body = refusal == "rate_limited" and rate_limited_body(var.mq_dialect, answer.body, limit) or answer.body
     if limit then var.rl_limit = limit end
     return ngx.exit(401)
 end
@@ -111,27 +125,18 @@ local function count(what)
     ngx.shared.marquee_gate:incr(what, 1, 0)
 end
 
-local function rate_limited_body(limit)
-    local body = limited_bodies[limit]
-    if body == nil then
-        body = conf.rate_limited_body:gsub("@LIMIT@", limit)
-        limited_bodies[limit] = body
-    end
-    return body
-end
-
 -- Without Redis the key is checked against the export, then the policy decides. Counted here,
 -- logged by the worker's timer: a log line written inside a request would carry nginx's
 -- `request: "GET …?api_key=…"` suffix, and so the key.
 local function redis_down(grant, err)
-    if grant == nil then metrics.add("decision|unknown_key"); return deny(401, conf.invalid_key_body) end
+    if grant == nil then metrics.add("decision|unknown_key"); return deny("invalid_key") end
     if grant.key_state ~= "active" then
         metrics.add("decision|suspended_key")
-        return deny(401, conf.suspended_key_body)
+        return deny("suspended_key")
     end
     if grant.account_state ~= "active" then
         metrics.add("decision|plan_expired")
-        return deny(402, conf.plan_expired_body)
+        return deny("plan_expired")
     end
     ngx.var.mq_account = grant.account_id
     ngx.shared.marquee_gate:set("last_error", err)
@@ -145,7 +150,7 @@ local function redis_down(grant, err)
     metrics.add("decision|redis_down_refused")
     count("refused")
     ngx.var.retry_after = "5"
-    return deny(503, conf.service_offline_body, grant.limit)
+    return deny("service_offline", grant.limit)
 end
 
 local function key_of(var)
@@ -296,7 +301,7 @@ function M.access()
     var.mq_query = loggable_query(var.args, key)
     if key == nil or #key ~= 32 or key:find("[^0-9a-f]") then
         metrics.add("decision|malformed_key")
-        return deny(401, conf.invalid_key_body)
+        return deny("invalid_key")
     end
     local digest = sha256_bin(key)
     local grant = grants[digest]
@@ -305,17 +310,17 @@ function M.access()
     if window.err then return redis_down(grant, window.err) end
     local status = window.status
     metrics.add(DECISIONS[status])
-    if status == "1" then return deny(401, conf.invalid_key_body) end
+    if status == "1" then return deny("invalid_key") end
     var.mq_account = window.account
-    if status == "2" then return deny(401, conf.suspended_key_body) end
-    if status == "3" then return deny(402, conf.plan_expired_body) end
+    if status == "2" then return deny("suspended_key") end
+    if status == "3" then return deny("plan_expired") end
     var.rl_limit = window.limit
     var.rl_remaining = window.remaining
     var.rl_reset = -floor(-window.reset_ms / 1000)
     if status ~= "0" then
         local retry = -floor(-window.retry_ms / 1000)
         var.retry_after = retry > 1 and retry or 1
-        return deny(429, rate_limited_body(window.limit))
+        return deny("rate_limited", window.limit)
     end
 end
 

@@ -102,6 +102,13 @@ RENDERED_PATHS: tuple[str, ...] = (
     "/3/certification/movie/list",
     "/3/watch/providers/movie",
     "/3/watch/providers/regions",
+    # search (edge/routes/search.py, answered from the release's search index); marquee_search.json
+    # replaces person, multi and find, whose items are one of several shapes
+    "/3/search/movie",
+    "/3/search/tv",
+    "/3/search/collection",
+    "/3/search/company",
+    "/3/search/keyword",
 )
 _KEEP = ("type", "properties", "items")
 
@@ -158,13 +165,15 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("spec", type=Path, help="TMDB's OpenAPI 3.1 JSON file")
     parser.add_argument("--out", type=Path, default=OUT, help=f"output file (default: {OUT})")
+    parser.add_argument("--operations-out", type=Path, default=OPERATIONS_OUT,
+                        help=f"keyed GET operations file (default: {OPERATIONS_OUT})")
     args = parser.parse_args(argv)
     spec = json.loads(args.spec.read_text())
     args.out.write_text(render(extract(spec)))
     print(f"wrote {len(RENDERED_PATHS)} schemas to {args.out}")
     operations = keyed_operations(spec)
-    OPERATIONS_OUT.write_text(render(operations))
-    print(f"wrote {len(operations)} keyed GET operations to {OPERATIONS_OUT}")
+    args.operations_out.write_text(render(operations))
+    print(f"wrote {len(operations)} keyed GET operations to {args.operations_out}")
     return 0
 
 

@@ -26,7 +26,8 @@ KINDS = (
     "/3/movie/{id}/similar?page", "/3/movie/{id}/recommendations?page", "/3/tv/{id}?append_to_response",
     "/3/tv/{id}/season/{n}", "/3/tv/{id}/season/{n}/episode/{n}", "/3/person/{id}",
     "/3/person/{id}/combined_credits", "/3/collection/{id}", "/3/keyword/{id}/movies", "/3/genre/movie/list",
-    "/3/configuration", "/t/p/w185/{file}", "/3/movie/{id} (404)", FREE_200, FREE_429,
+    "/3/configuration", "/t/p/w185/{file}", "/3/movie/{id} (404)", "/3/search/{kind}", "/3/find/{imdb_id}",
+    FREE_200, FREE_429,
 )
 
 
@@ -65,7 +66,8 @@ def test_every_kind_of_request_is_sent_and_none_fails(loaded):
     missing = [kind for kind in KINDS if int(rows.get(kind, {}).get("Request Count", 0)) == 0]
     assert not missing, f"no requests of {missing}"
     assert rows["Aggregated"]["Failure Count"] == "0"
-    assert int(rows["Aggregated"]["Request Count"]) == sum(int(rows[kind]["Request Count"]) for kind in KINDS)
+    assert int(rows["Aggregated"]["Request Count"]) == sum(int(rows[kind]["Request Count"]) for kind in KINDS), \
+        sorted(set(rows) - set(KINDS))
     assert "0 failures" in run.stdout and "report: " in run.stdout
 
 

@@ -1,0 +1,185 @@
+"""Benchmark: /3/search and /3/find through nginx and the edge, against the authenticated details path.
+
+A generated catalogue (100k movies and 10k series with their people by default, every language) is
+indexed alone (site_gen/search_index.build_alone: no release is rendered), published beside a pack
+with one details document, and served by a real stack at 50 connections:
+
+- details: the authenticated details path, the reference;
+- realistic: searches as clients send them: query popularity follows a Zipf law over the catalogue's
+  titles and names in all 14 languages, typed as prefixes (two letters to the whole title), a tenth
+  with a typo, the language asked at random, mostly /3/search/movie, also multi, tv and person;
+- cold: every query distinct (each round its own), so nginx's cache of answers never helps;
+- find: /3/find by IMDb id, Zipf-distributed over the films.
+
+The rounds alternate the mixes; ratios are each mix's throughput over the details path's in the same
+round, the median over rounds. The last lines are `search p99 ms: X` (the worse mix's p99),
+`search/static ratio: X.XX` (realistic) and `find/static ratio: X.XX`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import resource
+import shutil
+import sqlite3
+import tempfile
+import time
+from pathlib import Path
+from urllib.parse import quote
+
+from bench import wrk
+from bench.hot_path import make_release
+from marquee.artefacts import SEARCH_INDEX
+from marquee.services import Stack, free_port
+from marquee.settings import from_env
+from marquee_datasets.synthetic import generate
+from site_gen.search_index import build_alone
+
+KINDS = ("movie",) * 6 + ("multi", "multi", "tv", "person")
+
+
+def catalogue_for(movies: int, cache: Path) -> Path:
+    """A generated catalogue of `movies`, kept under `cache` between runs (generating 100k takes minutes)."""
+    folder = cache / f"catalogue-{movies}"
+    if not (folder / ".complete").exists():
+        shutil.rmtree(folder, ignore_errors=True)
+        started = time.perf_counter()
+        generate(folder, movies, 42)
+        (folder / ".complete").write_text("")
+        print(f"generated {movies:,} movies in {time.perf_counter() - started:.1f} s", flush=True)
+    return folder
+
+
+def names_from(index: Path, limit: int) -> list[tuple[str, str]]:
+    """(kind, name) pairs to search for: names of the index's most popular entities, every language."""
+    con = sqlite3.connect(f"file:{index}?mode=ro", uri=True)
+    try:
+        out = []
+        for kind, share in (("movie", 0.6), ("tv", 0.2), ("person", 0.2)):
+            for (names,) in con.execute(f"SELECT names FROM {kind}_fts ORDER BY rowid LIMIT ?", (int(limit * share),)):
+                out.extend((kind, name) for name in names.split("\n"))
+        imdb = [v for (v,) in con.execute("SELECT value FROM external_ids WHERE source = 'imdb_id' AND kind = 'movie' "
+                                          "LIMIT ?", (limit,))]
+        return out, imdb
+    finally:
+        con.close()
+
+
+def typed(name: str, rng: random.Random) -> str:
+    """A name as a user types it: its first letters, sometimes with a typo in a long word."""
+    text = name[:rng.randint(min(2, len(name)), len(name))]
+    if rng.random() < 0.1:
+        words = text.split(" ")
+        long = [i for i, w in enumerate(words) if len(w) >= 5]
+        if long:
+            i = rng.choice(long)
+            w = words[i]
+            j = rng.randrange(1, len(w) - 1)
+            words[i] = w[:j] + w[j + 1] + w[j] + w[j + 2:]
+            text = " ".join(words)
+    return text
+
+
+def search_path(kind: str, query: str, language: str, key: str) -> str:
+    return f"/3/search/{kind}?query={quote(query)}&language={language}&api_key={key}"
+
+
+def zipf_choices(rng: random.Random, n: int, count: int, s: float = 1.07) -> list[int]:
+    weights = [1 / (rank ** s) for rank in range(1, n + 1)]
+    return rng.choices(range(n), weights=weights, k=count)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--movies", type=int, default=100_000)
+    parser.add_argument("--seconds", type=int, default=8)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--connections", type=int, default=50)
+    parser.add_argument("--cache", type=Path, default=Path("var/bench-search"), help="where generated catalogues are kept")
+    args = parser.parse_args()
+
+    rng = random.Random(7)
+    home = Path(tempfile.mkdtemp(prefix="marquee-bench-search-"))
+    stack = None
+    try:
+        catalogue = catalogue_for(args.movies, args.cache.resolve())
+        settings = from_env({**os.environ, "MARQUEE_HOME": str(home), "MARQUEE_API_PORT": str(free_port()),
+                             "MARQUEE_ADMIN_PORT": str(free_port()), "MARQUEE_IMAGE_PORT": str(free_port()),
+                             "MARQUEE_PLANS": "bench=100000000"})
+        details_path = make_release(home, b'{"id":1,"title":"Bench","overview":"' + b"x" * 3000 + b'"}')
+        index = home / "releases" / "bench" / SEARCH_INDEX
+        summary = build_alone(catalogue, settings, index, home)
+        print(summary.line(), flush=True)
+        keys = wrk.bench_keys(settings, 200, "bench")
+        stack = Stack(settings).start()
+
+        names, imdb = names_from(index, 40_000)
+        languages = settings.languages
+        vocabulary = [(rng.choice(KINDS) if kind == "movie" else kind, typed(name, rng), rng.choice(languages))
+                      for kind, name in names]
+        requests = args.seconds * 4000  # more than a round can send at these rates: no wrap-around
+        realistic = [search_path(*vocabulary[i], keys[n % len(keys)])
+                     for n, i in enumerate(zipf_choices(rng, len(vocabulary), requests))]
+        finds = [f"/3/find/{imdb[i]}?external_source=imdb_id&api_key={keys[n % len(keys)]}"
+                 for n, i in enumerate(zipf_choices(rng, len(imdb), requests))]
+        details = [f"{details_path}?api_key={key}" for key in keys]
+        work = home / "wrk"
+        work.mkdir()
+        scripts = {"details": wrk.script_for(work, "details", details),
+                   "realistic": wrk.script_for(work, "realistic", realistic),
+                   "find": wrk.script_for(work, "find", finds)}
+        # Cold: distinct queries, a list of its own each round, never seen by nginx's cache.
+        cold_lists = []
+        seen: set[str] = set()
+        pool = [(kind, name, language) for kind, name, language in vocabulary]
+        for round_number in range(args.rounds + 1):
+            paths = []
+            while len(paths) < requests // 4:
+                kind, name, language = rng.choice(pool)
+                query = typed(name, rng)
+                if (kind, query, language) in seen:
+                    continue
+                seen.add((kind, query, language))
+                paths.append(search_path(rng.choice(KINDS), query, language, keys[len(paths) % len(keys)]))
+            cold_lists.append(wrk.script_for(work, f"cold{round_number}", paths))
+        base = settings.api_base_url
+        wrk.run(base, 2, args.connections, scripts["details"])
+        wrk.run(base, 2, args.connections, cold_lists[0])  # warm the page cache with the index
+        cold = iter(cold_lists[1:])
+        print(f"wrk -t1 -c{args.connections} -d{args.seconds}s, {args.rounds} rounds, {len(vocabulary):,} distinct "
+              f"searches in the realistic mix, {len(imdb):,} IMDb ids", flush=True)
+        runs = [("details (authenticated)", lambda: wrk.run(base, args.seconds, args.connections, scripts["details"])),
+                ("search, realistic mix", lambda: wrk.run(base, args.seconds, args.connections, scripts["realistic"])),
+                ("search, cold mix", lambda: wrk.run(base, args.seconds, args.connections, next(cold))),
+                ("find by IMDb id", lambda: wrk.run(base, args.seconds, args.connections, scripts["find"]))]
+        results: dict[str, list[dict]] = {}
+        ratios = wrk.rounds_of(args.rounds, runs, results)
+        edge_rss = edge_memory(stack)
+    finally:
+        if stack is not None:
+            stack.stop()
+        shutil.rmtree(home, ignore_errors=True)
+    print(f"index: {summary.bytes / 1e6:,.1f} MB, built in {summary.seconds:.1f} s; edge memory {edge_rss / 1e6:,.0f} MB; "
+          f"this process {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e3:,.0f} MB")
+    p99 = {mix: [r["p99"] for r in results[name]] for mix, name in (("realistic", runs[1][0]), ("cold", runs[2][0]))}
+    print("p99 ms per round: realistic " + ", ".join(f"{p:.1f}" for p in p99["realistic"]) +
+          "; cold " + ", ".join(f"{p:.1f}" for p in p99["cold"]))
+    print(f"cold/static ratio: {wrk.median(ratios[1]):.2f}")
+    print(f"search p99 ms: {max(wrk.median(p99['realistic']), wrk.median(p99['cold'])):.1f}")
+    print(f"search/static ratio: {wrk.median(ratios[0]):.2f}")
+    print(f"find/static ratio: {wrk.median(ratios[2]):.2f}")
+
+
+def edge_memory(stack: Stack) -> int:
+    """Resident bytes of the edge process (its search index's pages included)."""
+    pid = stack.process("edge").pid
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) * 1024
+    return 0
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,51 @@
+"""What a route is, and what its answer reads (edge/routes/__init__.py holds the table)."""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from edge.assemble import DocumentCache, ReleaseDocuments
+from marquee.artefacts import OpenArtefacts
+
+
+@dataclass(frozen=True)
+class Context:
+    """What an answer reads: the release it began on (its documents through the edge's cache, its
+    artefacts such as the search index) and the configured languages."""
+
+    root: str
+    languages: list[str]
+    cache: DocumentCache
+    artefacts: OpenArtefacts
+
+    @property
+    def documents(self) -> ReleaseDocuments:
+        return ReleaseDocuments(self.root, self.languages, self.cache)
+
+    def artefact(self, name: str) -> Any:
+        return self.artefacts.open(self.root, name)
+
+
+Answer = Callable[[Context, str, dict[str, str]], bytes]
+
+
+@dataclass(frozen=True)
+class Route:
+    family: str
+    # The paths it answers: a Python regex, and a PCRE too (nginx's location is this very string).
+    pattern: str
+    answer: Answer
+    location: bool = True  # nginx has a location of its own for these paths
+    cacheable: bool = False  # its 200 answers depend only on the release and the query
+    dialect: str = "tmdb"  # whose envelope its errors and the gate's refusals take
+
+    def matches(self, path: str) -> bool:
+        return _compiled(self.pattern).match(path) is not None
+
+
+@functools.lru_cache(maxsize=None)
+def _compiled(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern)

@@ -1,0 +1,152 @@
+"""/3/search/{movie,tv,person,collection,company,keyword,multi}: pages of the release's search index
+(edge/search_index.py ranks them), as TMDB's list items in the requested language.
+
+Parameters as TMDB's OpenAPI lists them. A missing or empty `query` is an empty first page, as at
+TMDB; `page` outside 1..500 is 400/22; a year that is not one, or an `include_adult` that is not
+a boolean, is 422/5 naming the parameter. `region` is accepted and, for now, changes nothing.
+Titles, names and overviews come in `language` with the details' fallbacks: the translation, else
+(with our opt-in `fallback_language`) that language's, else the original title and an empty overview.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+import orjson
+
+from edge import errors
+from edge.content import ContentError, page_number
+from edge.languages import candidates
+from edge.routes.route import Context, Route
+from edge.search_index import PAGE_SIZE, Filters, SearchIndex
+from marquee.artefacts import SEARCH_INDEX, MissingArtefact
+from marquee.packs import UNTRANSLATED
+
+KINDS = {"movie": ("movie",), "tv": ("tv",), "person": ("person",), "collection": ("collection",),
+         "company": ("company",), "keyword": ("keyword",), "multi": ("movie", "tv", "person")}
+# The year parameters of each path and the filter token each becomes (site_gen/search_index.py).
+YEARS = {"movie": {"primary_release_year": "y", "year": "r"}, "tv": {"first_air_date_year": "y", "year": "r"}}
+ADULT = frozenset({"movie", "tv", "person", "collection", "multi"})  # the paths that take include_adult
+# The translatable text of each kind's item: (title field, original field), and its overview.
+TEXT_FIELDS = {"movie": ("title", "original_title"), "tv": ("name", "original_name"),
+               "collection": ("name", "original_name")}
+_YEAR = re.compile(r"^\d{4}$")
+
+
+def invalid(parameter: str, expected: str) -> ContentError:
+    return ContentError(errors.TmdbError(422, 5, f"Invalid parameters: `{parameter}` must be {expected}."))
+
+
+def filters_for(path_kind: str, params: dict[str, str]) -> Filters:
+    years = []
+    for name, prefix in YEARS.get(path_kind, {}).items():
+        value = params.get(name, "").strip()
+        if value:
+            if not _YEAR.match(value) or int(value) < 1000:
+                raise invalid(name, "a year from 1000 to 9999")
+            years.append(prefix + value)
+    adult = params.get("include_adult", "").strip().lower() if path_kind in ADULT else ""
+    if adult not in ("", "true", "false", "1", "0"):
+        raise invalid("include_adult", "true or false")
+    return Filters(tuple(years), adult in ("true", "1"))
+
+
+def index_of(context: Context) -> SearchIndex:
+    try:
+        return context.artefact(SEARCH_INDEX)
+    except MissingArtefact:  # a release built before search existed: say so, not "no results"
+        raise ContentError(errors.SERVICE_OFFLINE) from None
+
+
+def variant_suffixes(context: Context, params: dict[str, str]) -> list[str]:
+    """The variants a document would be read from for these `language` and `fallback_language`, in
+    order (edge/languages.py's candidates, whose names are `x<suffix>.json`)."""
+    names = candidates("/x", params.get("language"), params.get("fallback_language"), context.languages)
+    return [name[1:-len(".json")] for name in names]
+
+
+class Localizer:
+    """Items' titles and overviews in a language, by the details' rule: the first variant the
+    details would be read from that the title has (a translation), `.und` being the original title
+    and no overview, and the default variant the item's own text."""
+
+    def __init__(self, index: SearchIndex, suffixes: list[str]) -> None:
+        self.index = index
+        self.suffixes = suffixes
+
+    def apply(self, items: list[tuple[str, int, dict]]) -> None:
+        """Rewrite, in place, the text of each (kind, id, item) of a translatable kind."""
+        if self.suffixes == [""]:
+            return  # the default language: items are rendered in it
+        by_kind: dict[str, dict[int, list[dict]]] = {}
+        for kind, entity, item in items:
+            if kind in TEXT_FIELDS:
+                by_kind.setdefault(kind, {}).setdefault(entity, []).append(item)
+        for kind, pending in by_kind.items():
+            title_field, original_field = TEXT_FIELDS[kind]
+            for suffix in self.suffixes:
+                if not pending or suffix == "":
+                    break  # what is left keeps the default variant's text, its own
+                if suffix == UNTRANSLATED:
+                    for same in pending.values():
+                        for item in same:
+                            item[title_field], item["overview"] = item[original_field], ""
+                    break
+                for entity, (title, overview) in self.index.texts(kind, list(pending), suffix).items():
+                    for item in pending.pop(entity):
+                        item[title_field], item["overview"] = title, overview
+
+
+def known_for_refs(bodies: dict[tuple[str, int], tuple[str, str | None]]) -> list[tuple[str, int]]:
+    """The titles people are known for (`movie:603` in the index) as (kind, id)."""
+    refs = []
+    for (kind, _), (_, known_for) in bodies.items():
+        for ref in (known_for.split(",") if kind == "person" and known_for else ()):
+            ref_kind, _, ref_id = ref.partition(":")
+            refs.append((ref_kind, int(ref_id)))
+    return refs
+
+
+def result_items(index: SearchIndex, found: list[tuple[str, int]], localizer: Localizer,
+                 media_type: bool) -> list[dict]:
+    """Each (kind, id) as its result object, people with their `known_for`, in the language asked."""
+    bodies = index.items(found)
+    refs = known_for_refs(bodies)
+    known = index.items(refs) if refs else {}
+    items, translatable = [], []
+    for kind, entity in found:
+        body, known_for = bodies[(kind, entity)]
+        item = orjson.loads(body)
+        if media_type:
+            item["media_type"] = kind
+        translatable.append((kind, entity, item))
+        if kind == "person":
+            item["known_for"] = []
+            for ref in (known_for.split(",") if known_for else ()):
+                ref_kind, _, ref_id = ref.partition(":")
+                entry = orjson.loads(known[(ref_kind, int(ref_id))][0]) | {"media_type": ref_kind}
+                item["known_for"].append(entry)
+                translatable.append((ref_kind, int(ref_id), entry))
+        items.append(item)
+    localizer.apply(translatable)
+    return items
+
+
+def answer(context: Context, path: str, params: dict[str, str]) -> bytes:
+    path_kind = path.rstrip("/").rsplit("/", 1)[1]
+    page = page_number(params.get("page"))
+    filters = filters_for(path_kind, params)
+    query = params.get("query", "")
+    if not query.strip():
+        return orjson.dumps({"page": page, "results": [], "total_pages": 1, "total_results": 0})
+    index = index_of(context)
+    found, total = index.page(KINDS[path_kind], query, filters, page)
+    localizer = Localizer(index, variant_suffixes(context, params))
+    items = result_items(index, found, localizer, media_type=path_kind == "multi")
+    return orjson.dumps({"page": page, "results": items, "total_pages": max(1, math.ceil(total / PAGE_SIZE)),
+                         "total_results": total})
+
+
+ROUTES = [Route("search", r"^/3/search/(movie|tv|person|collection|company|keyword|multi)/?$", answer,
+                cacheable=True)]

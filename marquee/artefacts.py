@@ -1,0 +1,52 @@
+"""Named files a release holds beside its pack (marquee/packs.py), each built by the release's
+build and read by the doors that need it.
+
+A release is one folder, so an artefact is published, rolled back and pruned with its pack by the
+same rename and the same `rm -r`, and a door that reads it opens the one of the release its answer
+began on. Artefacts, by name:
+
+- `search.sqlite`: the search index (site_gen/search_index.py writes it; edge/search_index.py reads it).
+
+Readers are opened read-only, once per release, and the two newest releases' stay open (as packs
+do), so answers in flight during a publish finish on the release they began with.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from pathlib import Path
+from typing import Any, Callable
+
+SEARCH_INDEX = "search.sqlite"
+ARTEFACTS = (SEARCH_INDEX,)
+
+
+class MissingArtefact(LookupError):
+    """The release has no such artefact (built by an older Marquee, or a broken release)."""
+
+
+class OpenArtefacts:
+    """Readers of release artefacts by release root and name; `openers` makes a reader from a path."""
+
+    KEEP = 2  # releases whose readers stay open
+
+    def __init__(self, openers: dict[str, Callable[[Path], Any]]) -> None:
+        self.openers = openers
+        self.roots: OrderedDict[str, dict[str, Any]] = OrderedDict()
+
+    def open(self, root: str, name: str) -> Any:
+        readers = self.roots.get(root)
+        if readers is None:
+            readers = self.roots[root] = {}
+            while len(self.roots) > self.KEEP:
+                for old in self.roots.popitem(last=False)[1].values():
+                    close = getattr(old, "close", None)
+                    if close is not None:
+                        close()
+        reader = readers.get(name)
+        if reader is None:
+            path = Path(root) / name
+            if not path.exists():
+                raise MissingArtefact(f"{path}: the release has no {name}")
+            reader = readers[name] = self.openers[name](path)
+        return reader

@@ -1,0 +1,24 @@
+-- Movies for the search index (site_gen/search_index.py): every name a film is found by (original,
+-- each translation's title, each alternative title), the tokens filters match (`y2001` its primary
+-- release year, `r2001` each year it was released in anywhere, `adult`), and its result item in the
+-- default language: movie_list_results.sql's, the item of similar lists, so both show a film alike.
+WITH names AS (
+    SELECT movie_id AS id, title AS name FROM movie_translations WHERE title <> ''
+    UNION ALL
+    SELECT movie_id, title FROM movie_alternative_titles WHERE title <> ''
+), grouped AS (
+    SELECT id, list(name) AS names FROM names GROUP BY id
+), released AS (
+    SELECT movie_id AS id, list(DISTINCT 'r' || year(release_date)) AS years
+    FROM movie_release_dates WHERE release_date IS NOT NULL GROUP BY movie_id
+)
+SELECT m.id, m.popularity,
+       list_prepend(m.original_title, coalesce(g.names, [])) AS names,
+       list_concat(CASE WHEN m.release_date IS NULL THEN [] ELSE ['y' || year(m.release_date), 'r' || year(m.release_date)] END,
+                   coalesce(r.years, []), CASE WHEN m.adult THEN ['adult'] ELSE [] END) AS filters,
+       to_json(i.item)::VARCHAR AS item,
+       NULL::VARCHAR[] AS known_for
+FROM movies m
+JOIN (__ITEMS__) i ON i.id = m.id
+LEFT JOIN grouped g ON g.id = m.id
+LEFT JOIN released r ON r.id = m.id

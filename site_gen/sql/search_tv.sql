@@ -1,0 +1,25 @@
+-- Series for the search index: original name, translated and alternative names; `y` the first air
+-- year (first_air_date_year), `r` that and every episode's air year (TMDB's `year` on search/tv);
+-- the item of similar series (person_tv_items.sql), in the default language.
+WITH names AS (
+    SELECT series_id AS id, name FROM series_translations WHERE name <> ''
+    UNION ALL
+    SELECT series_id, title FROM series_alternative_titles WHERE title <> ''
+), grouped AS (
+    SELECT id, list(name) AS names FROM names GROUP BY id
+), aired AS (
+    SELECT series_id AS id, list(DISTINCT 'r' || year(air_date)) AS years
+    FROM tv_episodes WHERE air_date IS NOT NULL GROUP BY series_id
+)
+SELECT s.id, s.popularity,
+       list_concat([s.original_name], CASE WHEN s.name <> s.original_name THEN [s.name] ELSE [] END,
+                   coalesce(g.names, [])) AS names,
+       list_concat(CASE WHEN s.first_air_date IS NULL THEN [] ELSE ['y' || year(s.first_air_date),
+                                                                    'r' || year(s.first_air_date)] END,
+                   coalesce(a.years, []), CASE WHEN s.adult THEN ['adult'] ELSE [] END) AS filters,
+       to_json(i.item)::VARCHAR AS item,
+       NULL::VARCHAR[] AS known_for
+FROM tv_series s
+JOIN (__ITEMS__) i ON i.id = s.id
+LEFT JOIN grouped g ON g.id = s.id
+LEFT JOIN aired a ON a.id = s.id

@@ -1,0 +1,33 @@
+"""edge/routes/: the route table, and the nginx locations rendered from it."""
+
+from __future__ import annotations
+
+import re
+
+from edge.routes import ROUTES
+from marquee.services import render_nginx_conf
+from marquee.settings import from_env
+
+
+def test_every_route_with_a_location_is_an_nginx_location(tmp_path):
+    conf = render_nginx_conf(from_env({"MARQUEE_HOME": str(tmp_path)}))
+    own = [route for route in ROUTES if route.location]
+    assert {route.family for route in own} >= {"search", "find"}
+    for route in own:
+        block = conf.split(f'location ~ "{route.pattern}" {{', 1)[1].split("\n        }", 1)[0]
+        assert f"set $mq_door {route.family};" in block and f"set $mq_dialect {route.dialect};" in block
+        assert 'require("marquee_gate").access()' in block and "proxy_pass http://edge_content;" in block
+        assert ("proxy_cache marquee_answers;" in block) == route.cacheable
+        assert "proxy_hide_header X-RateLimit-Remaining;" in block  # the window's headers are nginx's own
+
+
+def test_paths_go_to_the_family_that_answers_them():
+    def family(path: str) -> str:
+        return next(route.family for route in ROUTES if route.matches(path))
+    assert family("/3/search/movie") == family("/3/search/multi/") == "search"
+    assert family("/3/find/tt0133093") == family("/3/movie/tt0133093/credits") == "find"
+    assert family("/3/movie/603") == family("/3/search/films") == family("/3/movie/603/similar") == "append"
+    assert [r.family for r in ROUTES][-1] == "append" and not ROUTES[-1].location
+    for route in ROUTES:  # each pattern is a PCRE nginx can take as it is, and a Python regex
+        re.compile(route.pattern)
+        assert '"' not in route.pattern and "{" not in route.pattern
