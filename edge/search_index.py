@@ -36,15 +36,19 @@ from rapidfuzz.distance import OSA
 from marquee import search_text
 
 PAGE_SIZE = 20
-WINDOW = 200  # candidates ordered by score; the rest follow by popularity
+WINDOW = 60  # candidates ordered by score (three pages); the rest follow by popularity
 CHUNK = 500
-POPULARITY_SLOTS = (1 << 30) - 1  # site_gen/search_index.py's rowid layout
 
 
 @dataclass(frozen=True)
 class Filters:
     years: tuple[str, ...] = ()  # filter tokens: `y2001` (primary year), `r2001` (any release year)
     include_adult: bool = False
+
+    def accept(self, tokens: str) -> bool:
+        """Whether an entity with these filter tokens passes (what filter_clause asks of FTS5)."""
+        present = set(tokens.split())
+        return all(year in present for year in self.years) and (self.include_adult or "adult" not in present)
 
 
 @dataclass(frozen=True)
@@ -112,10 +116,9 @@ class SearchIndex:
         plan = self.plan(query)
         if plan is None:
             return [], 0
-        narrowed = filter_clause(filters)
-        strict_counts = {kind: self.count(kind, plan.strict + narrowed) for kind in kinds}
-        fuzzy = plan.fuzzy if plan.fuzzy and sum(strict_counts.values()) < PAGE_SIZE else None
-        sequences = [KindResults(self, kind, plan, narrowed, strict_counts[kind], fuzzy) for kind in kinds]
+        sequences = [KindResults(self, kind, plan, filters, None) for kind in kinds]
+        if plan.fuzzy and sum(s.strict_total for s in sequences) < PAGE_SIZE:  # less than a page: forgive a typo
+            sequences = [KindResults(self, kind, plan, filters, plan.fuzzy) for kind in kinds]
         merged = heapq.merge(*(s.hits() for s in sequences))
         start = (page - 1) * PAGE_SIZE
         found = [(kind, entity) for _, kind, entity in itertools.islice(merged, start, start + PAGE_SIZE)]
@@ -131,17 +134,19 @@ class SearchIndex:
         return self.con.execute(f"SELECT {columns} FROM {kind}_fts WHERE {kind}_fts MATCH ?{bound} "
                                 f"ORDER BY rowid LIMIT ?", args).fetchall()
 
-    def exact(self, kind: str, plan: Plan, narrowed: str) -> list[tuple[int, int]]:
-        """(rowid, id) of the entities with a name equal to the query, most popular first."""
-        found = self.con.execute("SELECT ord, id FROM exact WHERE kind = ? AND name = ? ORDER BY ord",
-                                 (kind, plan.exact)).fetchall()
-        if not found or not narrowed:
-            return found
-        marks = ",".join("?" * len(found))
-        kept = {rowid for (rowid,) in self.con.execute(
-            f"SELECT rowid FROM {kind}_fts WHERE {kind}_fts MATCH ? AND rowid IN ({marks})",
-            (plan.strict + narrowed, *(r for r, _ in found)))}
-        return [(r, i) for r, i in found if r in kept]
+    def exact(self, kind: str, plan: Plan, filters: Filters) -> Iterator[tuple[int, int]]:
+        """(rowid, id) of the entities with a name equal to the query that pass the filters, most
+        popular first, read a chunk at a time (a common name can belong to thousands)."""
+        after = -1
+        while True:
+            rows = self.con.execute("SELECT ord, id, filters FROM exact WHERE kind = ? AND name = ? AND ord > ? "
+                                    "ORDER BY ord LIMIT ?", (kind, plan.exact, after, CHUNK)).fetchall()
+            for rowid, entity, tokens in rows:
+                if filters.accept(tokens):
+                    yield rowid, entity
+            if len(rows) < CHUNK:
+                return
+            after = rows[-1][0]
 
     # -- items ---------------------------------------------------------------------------------
 
@@ -173,49 +178,56 @@ def filter_clause(filters: Filters) -> str:
     return clause if filters.include_adult else clause + ' NOT filters : "adult"'
 
 
-def popularity_of(rowid: int) -> float:
-    return (POPULARITY_SLOTS - (rowid >> 32)) / 100
-
-
 def coverage(names: str, alternatives: list[frozenset[str]]) -> float:
     """The best share of one name's words the query finds (the last query word as a prefix)."""
+    *whole, last = alternatives
+    prefixes = tuple(last)
     best = 0.0
-    last = len(alternatives) - 1
     for name in names.split("\n"):
+        # A word can be in a name only if it is in its text: a substring test (C, no split) drops
+        # most names at once (an entity has one in each of its languages).
+        if not any(p in name for p in prefixes):
+            continue
         tokens = name.split(" ")
-        found = 0
-        for i, options in enumerate(alternatives):
-            if any(t in options or (i == last and any(t.startswith(o) for o in options)) for t in tokens):
-                found += 1
-        best = max(best, min(1.0, found / len(tokens)))
-    return best
+        present = set(tokens)
+        found = sum(1 for options in whole if not options.isdisjoint(present))
+        if not last.isdisjoint(present) or any(t.startswith(prefixes) for t in tokens):
+            found += 1
+        if found > best * len(tokens):
+            best = found / len(tokens)
+    return min(best, 1.0)
 
 
 def score(names: str, rowid: int, alternatives: list[frozenset[str]]) -> float:
-    return (0.25 + coverage(names, alternatives)) * math.log(2 + popularity_of(rowid))
+    return (0.25 + coverage(names, alternatives)) * math.log(2 + search_text.popularity_of(rowid))
 
 
 class KindResults:
     """One kind's results in rank order, as merge keys: (tier, band, order, tie) + kind and id."""
 
-    def __init__(self, index: SearchIndex, kind: str, plan: Plan, narrowed: str, strict_total: int,
-                 fuzzy: str | None) -> None:
-        self.index, self.kind, self.plan, self.narrowed = index, kind, plan, narrowed
+    def __init__(self, index: SearchIndex, kind: str, plan: Plan, filters: Filters, fuzzy: str | None) -> None:
+        self.index, self.kind, self.plan, self.filters = index, kind, plan, filters
+        narrowed = filter_clause(filters)
         self.strict = plan.strict + narrowed
         self.fuzzy = f"({fuzzy}) NOT ({plan.strict})" + narrowed if fuzzy else None
-        self.total = strict_total + (index.count(kind, self.fuzzy) if self.fuzzy else 0)
+        # The most popular strict matches: a window not full is every match, and the count is free.
+        self.window = index.rows(kind, self.strict, None, WINDOW, names=True)
+        self.strict_total = len(self.window) if len(self.window) < WINDOW else index.count(kind, self.strict)
+
+    @property
+    def total(self) -> int:
+        return self.strict_total + (self.index.count(self.kind, self.fuzzy) if self.fuzzy else 0)
 
     def hits(self) -> Iterator[tuple[tuple, str, int]]:
         seen: set[int] = set()
-        for rowid, entity in self.index.exact(self.kind, self.plan, self.narrowed):
+        for rowid, entity in self.index.exact(self.kind, self.plan, self.filters):
             seen.add(entity)
             yield (0, 0, rowid, 0), self.kind, entity
-        yield from self.tier(1, self.strict, seen)
+        yield from self.tier(1, self.strict, self.window, seen)
         if self.fuzzy:
-            yield from self.tier(2, self.fuzzy, seen)
+            yield from self.tier(2, self.fuzzy, self.index.rows(self.kind, self.fuzzy, None, WINDOW, names=True), seen)
 
-    def tier(self, tier: int, expression: str, seen: set[int]) -> Iterator[tuple[tuple, str, int]]:
-        window = self.index.rows(self.kind, expression, None, WINDOW, names=True)
+    def tier(self, tier: int, expression: str, window: list[tuple], seen: set[int]) -> Iterator[tuple[tuple, str, int]]:
         ranked = sorted(((-score(names, rowid, self.plan.alternatives), rowid, entity)
                          for rowid, entity, names in window if entity not in seen))
         for negative, rowid, entity in ranked:

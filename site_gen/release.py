@@ -270,7 +270,8 @@ def render_release(settings: Settings, catalogue_dir: Path, release_dir: Path,
                     write_all(collected, writer, Validator(), image_sync)
                     writer.finish()
                     laps.lap("write")
-                    index = search_index.build_for_release(con, settings.languages, release_dir)
+                    index = search_index.for_release(con, settings.languages, release_dir,
+                                                     previous if updating else None, scoped)
                     laps.lap("search")
                     scope.save_entities(con, release_dir, previous)
                     image_count = image_sync.result()

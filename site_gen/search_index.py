@@ -8,10 +8,12 @@ Format (SQLite, written once, opened read-only and immutable):
   `tokens` every token of every name it has (original, translated, alternative, also known as),
   `filters` the tokens a filter matches (`y2001` primary year, `r2001` any year it came out,
   `adult`), and, not indexed, `id` and `names` (its names folded, one a line, for relevance).
-  The rowid orders the rows by popularity: (POPULARITY_SLOTS - popularity in hundredths) << 32 |
-  a sequence number. FTS5 returns matches in rowid order, so the most popular come first and a
-  LIMIT stops early: a query costs the candidates it looks at, not everything it matches.
-- `exact(kind, name, id, ord)`: each folded name -> its entity (`ord`, its rowid), for the exact tier.
+  The rowid orders the rows by popularity (marquee/search_text.py `order_key`, ties by id). FTS5
+  returns matches in rowid order, so the most popular come first and a LIMIT stops early: a query
+  costs the candidates it looks at, not everything it matches. The rowid depends on the entity
+  alone, so an update of some entities equals a build of all of them.
+- `exact(kind, name, ord, id, filters)`: each folded name -> its entities, most popular first (`ord`
+  is the rowid), with their filter tokens: the exact tier reads only as many as its page needs.
 - `items(kind, id, body, known_for)`: each entity's result object in the default language, TMDB's
   list-item shape (the items of similar lists for films and series); a person's `known_for`
   names its three most popular titles (`movie:603`).
@@ -25,8 +27,10 @@ Format (SQLite, written once, opened read-only and immutable):
 
 from __future__ import annotations
 
+import shutil
 import sqlite3
 import time
+from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable
@@ -37,117 +41,204 @@ from marquee import search_text
 from marquee.artefacts import SEARCH_INDEX
 from site_gen.documents import load_sql
 
-FORMAT = "1"
+FORMAT = "2"
 KINDS = ("movie", "tv", "person", "collection", "company", "keyword")
 ITEM_QUERIES = {"movie": "movie_list_results.sql", "tv": "person_tv_items.sql"}  # shared with similar lists
-POPULARITY_SLOTS = (1 << 30) - 1
 BATCH = 20_000
 
 SCHEMA = """
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;
+CREATE TABLE rows(kind TEXT, id INTEGER, ord INTEGER, PRIMARY KEY (kind, id)) WITHOUT ROWID;
 CREATE TABLE items(kind TEXT, id INTEGER, body TEXT, known_for TEXT, PRIMARY KEY (kind, id)) WITHOUT ROWID;
 CREATE TABLE texts(kind TEXT, id INTEGER, suffix TEXT, title TEXT, overview TEXT,
                    PRIMARY KEY (kind, id, suffix)) WITHOUT ROWID;
-CREATE TABLE exact(kind TEXT, name TEXT, id INTEGER, ord INTEGER, PRIMARY KEY (kind, name, id)) WITHOUT ROWID;
+CREATE TABLE exact(kind TEXT, name TEXT, ord INTEGER, id INTEGER, filters TEXT, PRIMARY KEY (kind, name, ord)) WITHOUT ROWID;
 CREATE TABLE terms(term TEXT PRIMARY KEY) WITHOUT ROWID;
 CREATE TABLE near(variant TEXT, term TEXT, PRIMARY KEY (variant, term)) WITHOUT ROWID;
-CREATE TABLE external_ids(source TEXT, value TEXT, kind TEXT, id INTEGER, series_id INTEGER,
-                          season_number INTEGER, episode_number INTEGER);
+CREATE TABLE external_ids(kind TEXT, id INTEGER, source TEXT, value TEXT, series_id INTEGER,
+                          season_number INTEGER, episode_number INTEGER,
+                          PRIMARY KEY (kind, id, source, value)) WITHOUT ROWID;
+CREATE INDEX external_ids_value ON external_ids(source, value);
 """
 FTS = ("CREATE VIRTUAL TABLE {kind}_fts USING fts5(tokens, filters, id UNINDEXED, names UNINDEXED, "
        "tokenize='ascii', prefix='1 2 3', detail=column)")
+# An update writes again the entities a scoped build found changed (site_gen/scope.py's
+# changed_entities), and those whose index row shows what changed elsewhere: the people credited in
+# a changed film or series (known_for follows the titles' popularity) and the companies that made
+# one (ranked by the popularity of their work). A collection's and a keyword's rank already change
+# with their films' rows.
+SCOPE_SQL = """
+CREATE OR REPLACE TEMP TABLE search_scope AS
+WITH changed AS (SELECT DISTINCT kind, id FROM changed_entities)
+SELECT CASE kind WHEN 'series' THEN 'tv' ELSE kind END AS kind, id FROM changed
+WHERE kind IN ('movie', 'series', 'person', 'collection', 'company', 'keyword', 'season', 'episode')
+UNION SELECT 'person', person_id FROM "cast" WHERE movie_id IN (SELECT id FROM changed WHERE kind = 'movie')
+UNION SELECT 'person', person_id FROM crew WHERE movie_id IN (SELECT id FROM changed WHERE kind = 'movie')
+UNION SELECT 'person', person_id FROM series_cast WHERE series_id IN (SELECT id FROM changed WHERE kind = 'series')
+UNION SELECT 'person', person_id FROM series_crew WHERE series_id IN (SELECT id FROM changed WHERE kind = 'series')
+UNION SELECT 'company', company_id FROM movie_companies WHERE movie_id IN (SELECT id FROM changed WHERE kind = 'movie')
+UNION SELECT 'company', company_id FROM series_companies WHERE series_id IN (SELECT id FROM changed WHERE kind = 'series')
+"""
 
 
 @dataclass(frozen=True)
 class IndexSummary:
-    entities: dict[str, int]
+    entities: dict[str, int]  # written (all of them, or those an update wrote again)
     terms: int
     external_ids: int
     bytes: int
     seconds: float
+    updated: bool = False
 
     def line(self) -> str:
         kinds = ", ".join(f"{n:,} {kind}" for kind, n in self.entities.items())
-        return (f"search index: {kinds}; {self.terms:,} words, {self.external_ids:,} external ids; "
+        how = "updated" if self.updated else "built"
+        return (f"search index {how}: {kinds}; {self.terms:,} words, {self.external_ids:,} external ids; "
                 f"{self.bytes / 1e6:,.1f} MB in {self.seconds:.1f} s")
-
-
-def order_key(popularity: float | None, sequence: int) -> int:
-    """The rowid: most popular first, then in the order rows were written."""
-    slots = min(POPULARITY_SLOTS, max(0, round((popularity or 0.0) * 100)))
-    return (POPULARITY_SLOTS - slots) << 32 | sequence
 
 
 def deletions(term: str) -> set[str]:
     return {term[:i] + term[i + 1:] for i in range(len(term))}
 
 
-def entity_query(con: duckdb.DuckDBPyConnection, kind: str) -> str:
+def entity_query(kind: str) -> str:
     query = load_sql(f"search_{kind}.sql")
     if kind in ITEM_QUERIES:
         query = query.replace("__ITEMS__", load_sql(ITEM_QUERIES[kind]))
     return query
 
 
+def _in_scope(query: str, kind_column: str | None, kind: str | None = None) -> str:
+    """`query` narrowed to the update's scope (search_scope), by its `kind` column or as `kind`."""
+    which = f"s.kind = q.{kind_column}" if kind_column else f"s.kind = '{kind}'"
+    return f"SELECT q.* FROM ({query}) q WHERE EXISTS (SELECT 1 FROM search_scope s WHERE {which} AND s.id = q.id)"
+
+
 def build(con: duckdb.DuckDBPyConnection, languages: list[str], target: Path) -> IndexSummary:
     """Write the index of the database `con` holds (after site_gen.languages.prepare) to `target`."""
+    return _write(con, languages, target, previous=None)
+
+
+def update(con: duckdb.DuckDBPyConnection, languages: list[str], previous: Path, target: Path) -> IndexSummary:
+    """`previous` (an earlier release's index) with what this scoped build changed written again;
+    equal to a build of the whole database (tests/test_site_gen_scope.py)."""
+    con.execute(SCOPE_SQL)
+    return _write(con, languages, target, previous=previous)
+
+
+def can_update(previous: Path | None, languages: list[str]) -> bool:
+    """Whether `previous` is an index of this format and these languages, that an update may start from."""
+    if previous is None or not previous.is_file():
+        return False
+    try:
+        with closing(sqlite3.connect(f"file:{previous}?mode=ro", uri=True)) as old:
+            meta = dict(old.execute("SELECT key, value FROM meta"))
+    except sqlite3.Error:
+        return False
+    return meta.get("format") == FORMAT and meta.get("languages") == ",".join(languages)
+
+
+def _write(con: duckdb.DuckDBPyConnection, languages: list[str], target: Path, previous: Path | None) -> IndexSummary:
     started = time.perf_counter()
     partial = target.with_name(target.name + ".partial")
     partial.unlink(missing_ok=True)
+    if previous is not None:
+        shutil.copyfile(previous, partial)  # SQLite file: the previous release's stays as it was
     out = sqlite3.connect(partial)
     try:
-        out.executescript("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA page_size=8192;" + SCHEMA)
-        out.executemany("INSERT INTO meta VALUES (?, ?)", [("format", FORMAT), ("languages", ",".join(languages))])
+        out.executescript("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;")
+        if previous is None:
+            out.executescript("PRAGMA page_size=8192;" + SCHEMA + "".join(FTS.format(kind=k) + ";" for k in KINDS))
+            out.executemany("INSERT INTO meta VALUES (?, ?)", [("format", FORMAT), ("languages", ",".join(languages))])
         vocabulary: set[str] = set()
-        counts = {kind: write_kind(con, out, kind, vocabulary) for kind in KINDS}
+        counts = {kind: write_kind(con, out, kind, vocabulary, updating=previous is not None) for kind in KINDS}
         write_vocabulary(out, vocabulary)
-        out.executemany("INSERT INTO texts VALUES (?, ?, ?, ?, ?)", con.execute(load_sql("search_texts.sql")).fetchall())
-        external = con.execute(load_sql("search_external_ids.sql")).fetchall()
-        out.executemany("INSERT INTO external_ids VALUES (?, ?, ?, ?, ?, ?, ?)", external)
-        out.execute("CREATE INDEX external_ids_value ON external_ids(source, value)")
-        for kind in KINDS:
-            out.execute(f"INSERT INTO {kind}_fts({kind}_fts) VALUES ('optimize')")
+        texts, external = load_sql("search_texts.sql"), load_sql("search_external_ids.sql")
+        if previous is not None:
+            forget(out, con, "texts", ("movie", "tv", "collection"))
+            forget(out, con, "external_ids", ("movie", "tv", "person", "season", "episode"))
+            texts, external = _in_scope(texts, "kind"), _in_scope(external, "kind")
+        out.executemany("INSERT INTO texts VALUES (?, ?, ?, ?, ?)", con.execute(texts).fetchall())
+        rows = con.execute(external).fetchall()
+        out.executemany("INSERT INTO external_ids VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
+        if previous is None:
+            for kind in KINDS:
+                out.execute(f"INSERT INTO {kind}_fts({kind}_fts) VALUES ('optimize')")
         out.commit()
     finally:
         out.close()
     partial.replace(target)
-    return IndexSummary(counts, len(vocabulary), len(external), target.stat().st_size, time.perf_counter() - started)
+    return IndexSummary(counts, len(vocabulary), len(rows), target.stat().st_size, time.perf_counter() - started,
+                        updated=previous is not None)
 
 
-def write_kind(con: duckdb.DuckDBPyConnection, out: sqlite3.Connection, kind: str, vocabulary: set[str]) -> int:
-    out.execute(FTS.format(kind=kind))
-    reader = con.sql(entity_query(con, kind) + " ORDER BY popularity DESC, id").to_arrow_reader(BATCH)
-    sequence = 0
+def forget(out: sqlite3.Connection, con: duckdb.DuckDBPyConnection, table: str, kinds: tuple[str, ...]) -> None:
+    """Delete the rows of `table` of every entity of `kinds` in the update's scope."""
+    for kind in kinds:
+        ids = [i for (i,) in con.execute("SELECT id FROM search_scope WHERE kind = ?", [kind]).fetchall()]
+        out.executemany(f"DELETE FROM {table} WHERE kind = ? AND id = ?", ((kind, i) for i in ids))
+
+
+def write_kind(con: duckdb.DuckDBPyConnection, out: sqlite3.Connection, kind: str, vocabulary: set[str],
+               updating: bool = False) -> int:
+    """Every entity of `kind` (an update: those in scope, their previous rows deleted first)."""
+    query = entity_query(kind)
+    if updating:
+        scope = [i for (i,) in con.execute("SELECT id FROM search_scope WHERE kind = ?", [kind]).fetchall()]
+        for entity_id in scope:
+            found = out.execute("SELECT ord FROM rows WHERE kind = ? AND id = ?", (kind, entity_id)).fetchone()
+            if found is None:
+                continue
+            names = out.execute(f"SELECT names FROM {kind}_fts WHERE rowid = ?", found).fetchone()[0]
+            out.executemany("DELETE FROM exact WHERE kind = ? AND name = ? AND ord = ?",
+                            ((kind, name, found[0]) for name in names.split("\n")))
+            out.execute(f"DELETE FROM {kind}_fts WHERE rowid = ?", found)
+            out.execute("DELETE FROM rows WHERE kind = ? AND id = ?", (kind, entity_id))
+            out.execute("DELETE FROM items WHERE kind = ? AND id = ?", (kind, entity_id))
+        query = _in_scope(query, None, kind)
+    reader = con.sql(query + " ORDER BY popularity DESC, id").to_arrow_reader(BATCH)
+    count = 0
     for batch in reader:
-        rows, exact, items = [], [], []
+        fts, exact, items, rows = [], [], [], []
         columns = batch.to_pydict()
         for entity_id, popularity, names, filters, item, known_for in zip(
                 columns["id"], columns["popularity"], columns["names"], columns["filters"], columns["item"],
                 columns["known_for"]):
-            sequence += 1
-            rowid = order_key(popularity, sequence)
-            folded = list(dict.fromkeys(n for n in (search_text.normalized(name) for name in names if name) if n))
-            tokens = list(dict.fromkeys(t for name in folded for t in name.split(" ")))
+            count += 1
+            rowid = search_text.order_key(popularity, entity_id)
+            # Sorted, so a row depends on its entity alone (SQL's lists come in no particular order).
+            folded = sorted({n for n in (search_text.normalized(name) for name in names if name) if n})
+            tokens = sorted({t for name in folded for t in name.split(" ")})
             vocabulary.update(t for t in tokens if len(t) >= search_text.MIN_FUZZY and not search_text.is_cjk(t))
-            rows.append((rowid, " ".join(tokens), " ".join(filters or ()), entity_id, "\n".join(folded)))
-            exact.extend((kind, name, entity_id, rowid) for name in folded)
+            filter_text = " ".join(sorted(set(filters or ())))
+            fts.append((rowid, " ".join(tokens), filter_text, entity_id, "\n".join(folded)))
+            exact.extend((kind, name, rowid, entity_id, filter_text) for name in folded)
             items.append((kind, entity_id, item, ",".join(known_for) if known_for else None))
-        out.executemany(f"INSERT INTO {kind}_fts(rowid, tokens, filters, id, names) VALUES (?, ?, ?, ?, ?)", rows)
-        out.executemany("INSERT OR IGNORE INTO exact VALUES (?, ?, ?, ?)", exact)
+            rows.append((kind, entity_id, rowid))
+        out.executemany(f"INSERT INTO {kind}_fts(rowid, tokens, filters, id, names) VALUES (?, ?, ?, ?, ?)", fts)
+        out.executemany("INSERT INTO exact VALUES (?, ?, ?, ?, ?)", exact)
         out.executemany("INSERT INTO items VALUES (?, ?, ?, ?)", items)
-    return sequence
+        out.executemany("INSERT INTO rows VALUES (?, ?, ?)", rows)
+    return count
 
 
 def write_vocabulary(out: sqlite3.Connection, vocabulary: Iterable[str]) -> None:
+    """New words and their deletions (an update keeps words no name has any more: they find nothing)."""
     terms = sorted(vocabulary)
-    out.executemany("INSERT INTO terms VALUES (?)", ((t,) for t in terms))
+    out.executemany("INSERT OR IGNORE INTO terms VALUES (?)", ((t,) for t in terms))
     out.executemany("INSERT OR IGNORE INTO near VALUES (?, ?)",
                     ((variant, term) for term in terms for variant in (term, *deletions(term))))
 
 
-def build_for_release(con: duckdb.DuckDBPyConnection, languages: list[str], release_dir: Path) -> IndexSummary:
-    return build(con, languages, Path(release_dir) / SEARCH_INDEX)
-
+def for_release(con: duckdb.DuckDBPyConnection, languages: list[str], release_dir: Path,
+                previous: Path | None, scoped: bool) -> IndexSummary:
+    """The index of a release: an update of the previous release's when the build is scoped (it
+    knows what changed), else built whole."""
+    target = Path(release_dir) / SEARCH_INDEX
+    old = Path(previous) / SEARCH_INDEX if previous is not None else None
+    if scoped and can_update(old, languages):
+        return update(con, languages, old, target)
+    return build(con, languages, target)
 
 
 def build_alone(catalogue_dir: Path, settings, target: Path, work_dir: Path) -> IndexSummary:

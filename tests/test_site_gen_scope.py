@@ -3,7 +3,9 @@ still equals a full build's, row for row, whatever table the change is in."""
 
 from __future__ import annotations
 
+import contextlib
 import shutil
+import sqlite3
 from pathlib import Path
 
 import duckdb
@@ -12,9 +14,10 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 import pytest
 
+from marquee.artefacts import SEARCH_INDEX
 from marquee.packs import Pack
 from marquee_build.catalogue import load_database
-from site_gen import scope
+from site_gen import scope, search_index
 from site_gen.manifests import MANIFEST_NAME, manifest_rows
 from site_gen.release import render_release
 
@@ -70,7 +73,21 @@ def rebuild_equals_full_build(catalogue: Path, settings, previous: Path, work: P
         stale = sorted({row[0] for row in rebuilt} ^ {row[0] for row in expected}
                        | {a[0] for a, b in zip(rebuilt, expected) if a != b})
         pytest.fail(f"the rebuild differs from a full build in {len(stale)} documents, e.g. {stale[:5]}")
+    index_equals_full_build(work / "again" / SEARCH_INDEX, work / "fresh" / SEARCH_INDEX)
     return again, fresh
+
+
+def index_equals_full_build(updated: Path, built: Path) -> None:
+    """Every table of the two search indexes holds the same rows, the FTS rows by the same rowids;
+    an update may keep words no name has any more (they find nothing)."""
+    with contextlib.closing(sqlite3.connect(updated)) as new, contextlib.closing(sqlite3.connect(built)) as full:
+        tables = [f"{kind}_fts" for kind in search_index.KINDS] + ["rows", "items", "texts", "exact", "external_ids", "meta"]
+        for table in tables:
+            columns = "rowid, tokens, filters, id, names" if table.endswith("_fts") else "*"
+            query = f"SELECT {columns} FROM {table}"
+            a, b = (sorted(con.execute(query).fetchall(), key=repr) for con in (new, full))
+            assert a == b, f"{table}: {sorted(set(a) ^ set(b))[:3]}"
+        assert {t for (t,) in full.execute("SELECT term FROM terms")} <= {t for (t,) in new.execute("SELECT term FROM terms")}
 
 
 def test_template_kinds():

@@ -12,7 +12,8 @@ import pytest
 from marquee import search_text
 from marquee.artefacts import SEARCH_INDEX
 from marquee.packs import Pack
-from site_gen.search_index import KINDS, POPULARITY_SLOTS, deletions
+from marquee.search_text import popularity_of
+from site_gen.search_index import KINDS, deletions
 
 TABLES = {"movie": "movies", "tv": "tv_series", "person": "people", "collection": "collections",
           "company": "companies", "keyword": "keywords"}
@@ -48,7 +49,7 @@ def test_rows_come_most_popular_first(index, catalogue):
     rows = index.execute("SELECT rowid, id FROM movie_fts ORDER BY rowid").fetchall()
     in_order = [popularity[i] for _, i in rows]
     assert in_order == sorted(in_order, reverse=True)
-    assert all((POPULARITY_SLOTS - (rowid >> 32)) / 100 == pytest.approx(popularity[i], abs=0.006) for rowid, i in rows)
+    assert all(popularity_of(rowid) == pytest.approx(popularity[i], abs=0.0006) for rowid, i in rows)
 
 
 def test_every_name_of_a_film_is_indexed(index, catalogue):

@@ -31,5 +31,5 @@ WITH ids AS (
     UNION ALL SELECT 'imdb_id', imdb_id, 'episode', id, series_id, season_number, episode_number FROM tv_episodes
     UNION ALL SELECT 'tvdb_id', tvdb_id::VARCHAR, 'episode', id, series_id, season_number, episode_number FROM tv_episodes
 )
-SELECT DISTINCT source, value, kind, id, series_id, season_number, episode_number
+SELECT DISTINCT kind, id, source, value, series_id, season_number, episode_number
 FROM ids WHERE value IS NOT NULL AND value <> ''
