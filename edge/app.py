@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
+import os
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -67,9 +68,11 @@ def create_app(settings: Settings, name: str = "marquee_edge") -> Sanic:
         app.ctx.gate = Gate(app.ctx.snapshot, app.ctx.limiter, settings.redis_down_policy)
         export_grants(app.ctx.snapshot.grants, settings.gate_grants)  # before nginx starts
         release = CurrentRelease(settings.current_link)  # one for every nginx connection
+        # Search and find answers (edge/routes/route.py `threaded`): one thread a core.
+        app.ctx.answer_pool = ThreadPoolExecutor(os.cpu_count() or 2, thread_name_prefix="answers")
         app.ctx.metrics = Metrics(app.ctx.gate, release.cache, settings.current_link)
         app.ctx.content_listener = await start_unix_listener(
-            lambda: ContentProtocol(app.ctx.gate, release, settings.languages),
+            lambda: ContentProtocol(app.ctx.gate, release, settings.languages, app.ctx.answer_pool),
             str(settings.content_socket), settings.edge_backlog)
         if settings.image_sizes == "request":
             app.ctx.image_pool = ThreadPoolExecutor(2, thread_name_prefix="image-sizes")
@@ -88,6 +91,7 @@ def create_app(settings: Settings, name: str = "marquee_edge") -> Sanic:
     @app.after_server_stop
     async def close_resources(app: Sanic) -> None:
         app.ctx.content_listener.close()
+        app.ctx.answer_pool.shutdown(wait=False)
         if settings.image_sizes == "request":
             app.ctx.image_listener.close()
             app.ctx.image_pool.shutdown(wait=False)

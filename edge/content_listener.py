@@ -9,8 +9,10 @@ through the edge's Gate, the same script call as nginx's gate.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from urllib.parse import parse_qsl, unquote, urlsplit
 
@@ -127,11 +129,13 @@ class CurrentRelease:
 
 
 class ContentProtocol(UpstreamProtocol):
-    def __init__(self, gate: Gate, release: CurrentRelease, languages: list[str]) -> None:
+    def __init__(self, gate: Gate, release: CurrentRelease, languages: list[str],
+                 pool: ThreadPoolExecutor | None = None) -> None:
         super().__init__()
         self.gate = gate
         self.release = release
         self.languages = languages
+        self.pool = pool  # answers of threaded routes run here (edge/routes/route.py `threaded`)
 
     def handle(self, head: bytes, slot: list) -> None:
         line_end = head.find(b"\r\n")
@@ -141,18 +145,30 @@ class ContentProtocol(UpstreamProtocol):
         path, params = parse_target(target)
         head_only = method == "HEAD"
 
+        def answered(headers: dict[str, str], body: bytes | None, error: BaseException | None) -> None:
+            if isinstance(error, ContentError):
+                self.fill(slot, error_response(error.error, headers, head_only))
+            elif error is not None:  # a bug must still answer in TMDB's envelope, never hang nginx
+                log.error("content_error path=%s", path, exc_info=error)
+                self.fill(slot, error_response(errors.INTERNAL, headers, head_only))
+            else:
+                headers["Cache-Control"] = CACHE_CONTROL["catalogue"]
+                self.fill(slot, response(200, body, headers, head_only))
+
         def serve(headers: dict[str, str]) -> None:
+            route = routes.route_for(path)
+            if route.threaded and self.pool is not None:
+                loop = asyncio.get_running_loop()
+                future = self.pool.submit(self.answer, path, params)
+                future.add_done_callback(lambda f: loop.call_soon_threadsafe(
+                    answered, headers, None if f.exception() else f.result(), f.exception()))
+                return
             try:
                 body = self.answer(path, params)
-            except ContentError as exc:
-                self.fill(slot, error_response(exc.error, headers, head_only))
+            except Exception as exc:
+                answered(headers, None, exc)
                 return
-            except Exception:  # a bug must still answer in TMDB's envelope, never hang nginx
-                log.exception("content_error path=%s", path)
-                self.fill(slot, error_response(errors.INTERNAL, headers, head_only))
-                return
-            headers["Cache-Control"] = CACHE_CONTROL["catalogue"]
-            self.fill(slot, response(200, body, headers, head_only))
+            answered(headers, body, None)
 
         def done(window: object) -> None:
             if isinstance(window, WindowStats) and window.admitted:

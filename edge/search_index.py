@@ -23,10 +23,12 @@ Several kinds (search/multi) are merged by the same keys, tier first.
 
 from __future__ import annotations
 
+import functools
 import heapq
 import itertools
 import math
 import sqlite3
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator
@@ -76,11 +78,26 @@ class SearchIndex:
     """One release's index, opened read-only (a published release never changes)."""
 
     def __init__(self, path: Path | str) -> None:
-        self.con = sqlite3.connect(f"file:{path}?mode=ro&immutable=1", uri=True, check_same_thread=False)
+        self.uri = f"file:{path}?mode=ro&immutable=1"
+        # A connection per thread: answers run in the edge's thread pool, and SQLite runs one
+        # statement at a time per connection.
+        self.local = threading.local()
+        self.opened: list[sqlite3.Connection] = []
         self.languages = dict(self.con.execute("SELECT key, value FROM meta"))["languages"].split(",")
+        # Counts by expression: the short prefixes people type first are the costly ones to count.
+        self.count = functools.lru_cache(maxsize=20_000)(self._count)
+
+    @property
+    def con(self) -> sqlite3.Connection:
+        con = getattr(self.local, "con", None)
+        if con is None:
+            con = self.local.con = sqlite3.connect(self.uri, uri=True, check_same_thread=False)
+            self.opened.append(con)
+        return con
 
     def close(self) -> None:
-        self.con.close()
+        for con in self.opened:
+            con.close()
 
     # -- planning ------------------------------------------------------------------------------
 
@@ -124,7 +141,7 @@ class SearchIndex:
         found = [(kind, entity) for _, kind, entity in itertools.islice(merged, start, start + PAGE_SIZE)]
         return found, sum(s.total for s in sequences)
 
-    def count(self, kind: str, expression: str) -> int:
+    def _count(self, kind: str, expression: str) -> int:
         return self.con.execute(f"SELECT count(*) FROM {kind}_fts WHERE {kind}_fts MATCH ?", (expression,)).fetchone()[0]
 
     def rows(self, kind: str, expression: str, after: int | None, limit: int, names: bool = False) -> list[tuple]:

@@ -22,8 +22,20 @@ from edge.routes.route import Context, Route
 ROUTES: list[Route] = [*search.ROUTES, *find.ROUTES, *append.ROUTES]
 
 
-def answer(context: Context, path: str, params: dict[str, str]) -> bytes:
+def route_for(path: str) -> Route:
+    """The route answering `path` (append takes whatever else starts with /3/)."""
     for route in ROUTES:
         if route.matches(path):
-            return route.answer(context, path, params)
+            return route
+    return NOT_FOUND
+
+
+def answer(context: Context, path: str, params: dict[str, str]) -> bytes:
+    return route_for(path).answer(context, path, params)
+
+
+def _not_found(context: Context, path: str, params: dict[str, str]) -> bytes:
     raise ContentError(errors.NOT_FOUND)
+
+
+NOT_FOUND = Route("none", r"^$", _not_found, location=False)
