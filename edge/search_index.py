@@ -1,10 +1,14 @@
 """Ranked pages of a release's search index (site_gen/search_index.py writes it, its format is there).
 
-A query's words are folded and split as names were (marquee/search_text.py). Results come in tiers,
-and filters (years, adult) narrow every tier without reordering it:
+A query's words are folded and split as names were (marquee/search_text.py). Each word is the
+bitmap of the ranks of the entities that have it (the last word: of those with a word it begins,
+a search box searching as the user types); the matches are their AND, less what the filters
+exclude. Counting them and taking the most popular (the smallest ranks) cost microseconds.
+
+Results come in tiers, and filters (years, adult) narrow every tier without reordering it:
 
 0. exact: the query is one of the entity's names;
-1. every word is in its names, the last one as a prefix (a search box searches as the user types);
+1. every word is in its names, the last one as a prefix;
 2. when tier 1 has less than a page: the same with one typo in any word of MIN_FUZZY letters or
    more (a letter missing, added, changed, or two swapped).
 
@@ -15,10 +19,9 @@ Within tiers 1 and 2 the WINDOW most popular matches are ordered by
 where p is the popularity and c the query's best coverage of one of the entity's names (the
 query's words found in the name ÷ the name's words): "the hunger" covers two thirds of "The
 Hunger Games" and a third of an obscure "The Hunger of Men and Wolves". Past the window, matches
-follow by popularity alone; FTS5 hands rows over most popular first (the rowid is the popularity
-rank), so no query looks at more than the window and the page it was asked for.
+follow by popularity alone.
 
-Several kinds (search/multi) are merged by the same keys, tier first.
+Several kinds (search/multi) are merged by the same keys, tier first, then by popularity.
 """
 
 from __future__ import annotations
@@ -27,12 +30,14 @@ import functools
 import heapq
 import itertools
 import math
+import re
 import sqlite3
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
+from pyroaring import BitMap
 from rapidfuzz.distance import OSA
 
 from marquee import search_text
@@ -40,6 +45,7 @@ from marquee import search_text
 PAGE_SIZE = 20
 WINDOW = 60  # candidates ordered by score (three pages); the rest follow by popularity
 CHUNK = 500
+EMPTY = BitMap()
 
 
 @dataclass(frozen=True)
@@ -47,31 +53,21 @@ class Filters:
     years: tuple[str, ...] = ()  # filter tokens: `y2001` (primary year), `r2001` (any release year)
     include_adult: bool = False
 
-    def accept(self, tokens: str) -> bool:
-        """Whether an entity with these filter tokens passes (what filter_clause asks of FTS5)."""
-        present = set(tokens.split())
-        return all(year in present for year in self.years) and (self.include_adult or "adult" not in present)
-
 
 @dataclass(frozen=True)
 class Plan:
-    """One query's words and FTS5 expressions, shared by every kind it searches."""
+    """One query's words, and per word what matches it: the word itself (the last as a prefix), and
+    with `fuzzy` the indexed words one typo away."""
 
     words: list[str]
     exact: str
-    strict: str
-    fuzzy: str | None  # None: no word has a neighbour one typo away
-    alternatives: list[frozenset[str]] = field(default_factory=list)  # per word: what matches it
+    alternatives: list[frozenset[str]]  # per word: the word and its neighbours (coverage counts them)
+    fuzzy: bool  # some word has a neighbour
 
 
-def _quoted(token: str) -> str:
-    return '"' + token.replace('"', '""') + '"'
-
-
-def _term(word: str, last: bool) -> str:
+def prefixable(word: str, last: bool) -> bool:
     # The last word is a prefix, as typed; a CJK pair is whole (a lone CJK character is a prefix).
-    prefix = last and (not search_text.is_cjk(word) or len(word) == 1)
-    return _quoted(word) + ("*" if prefix else "")
+    return last and (not search_text.is_cjk(word) or len(word) == 1)
 
 
 class SearchIndex:
@@ -84,8 +80,9 @@ class SearchIndex:
         self.local = threading.local()
         self.opened: list[sqlite3.Connection] = []
         self.languages = dict(self.con.execute("SELECT key, value FROM meta"))["languages"].split(",")
-        # Counts by expression: the short prefixes people type first are the costly ones to count.
-        self.count = functools.lru_cache(maxsize=20_000)(self._count)
+        # Bitmaps by term, deserialised once: the words people type repeat, and a bitmap is read-only.
+        self.posting = functools.lru_cache(maxsize=50_000)(self._posting)
+        self.prefix = functools.lru_cache(maxsize=20_000)(self._prefix)
 
     @property
     def con(self) -> sqlite3.Connection:
@@ -99,23 +96,48 @@ class SearchIndex:
         for con in self.opened:
             con.close()
 
+    # -- bitmaps -------------------------------------------------------------------------------
+
+    def _posting(self, kind: str, term: str) -> BitMap:
+        row = self.con.execute("SELECT ranks FROM postings WHERE kind = ? AND term = ?", (kind, term)).fetchone()
+        return BitMap.deserialize(row[0]) if row else EMPTY
+
+    def _prefix(self, kind: str, start: str) -> BitMap:
+        """The entities with a word beginning with `start`: stored for short prefixes, else the
+        union of the (few) words that begin so."""
+        if len(start) <= search_text.STORED_PREFIX:
+            return self.posting(kind, search_text.PREFIX_MARK + start)
+        rows = self.con.execute("SELECT ranks FROM postings WHERE kind = ? AND term >= ? AND term < ?",
+                                (kind, start, start + "\U0010ffff")).fetchall()
+        return BitMap.union(*(BitMap.deserialize(r) for (r,) in rows)) if rows else EMPTY
+
+    def matches(self, kind: str, plan: Plan, filters: Filters, fuzzy: bool) -> BitMap:
+        """The ranks of the entities the plan's words match (each word or, with `fuzzy`, any of its
+        alternatives), filtered."""
+        last = len(plan.words) - 1
+        found: BitMap | None = None
+        for i, word in enumerate(plan.words):
+            options = plan.alternatives[i] if fuzzy else (word,)
+            parts = [self.prefix(kind, o) if o == word and prefixable(word, i == last) else self.posting(kind, o)
+                     for o in options]
+            bitmap = parts[0] if len(parts) == 1 else BitMap.union(*parts)
+            found = bitmap if found is None else found & bitmap
+            if not found:
+                return EMPTY
+        for year in filters.years:
+            found = found & self.posting(kind, search_text.FILTER_MARK + year)
+        if not filters.include_adult:
+            found = found - self.posting(kind, search_text.FILTER_MARK + "adult")
+        return found
+
     # -- planning ------------------------------------------------------------------------------
 
     def plan(self, query: str) -> Plan | None:
         words = search_text.words(query)
         if not words:
             return None
-        last = len(words) - 1
-        strict = " AND ".join(_term(w, i == last) for i, w in enumerate(words))
-        alternatives, fuzzy_terms, any_fuzzy = [], [], False
-        for i, word in enumerate(words):
-            near = self.neighbours(word)
-            any_fuzzy = any_fuzzy or bool(near)
-            alternatives.append(frozenset({word, *near}))
-            options = [_term(word, i == last), *(_quoted(n) for n in sorted(near))]
-            fuzzy_terms.append(options[0] if len(options) == 1 else "(" + " OR ".join(options) + ")")
-        return Plan(words, " ".join(words), f"tokens : ({strict})",
-                    f"tokens : ({' AND '.join(fuzzy_terms)})" if any_fuzzy else None, alternatives)
+        alternatives = [frozenset({word, *self.neighbours(word)}) for word in words]
+        return Plan(words, " ".join(words), alternatives, any(len(a) > 1 for a in alternatives))
 
     def neighbours(self, word: str) -> list[str]:
         """Indexed words one typo away from `word` (none for short words and CJK pairs)."""
@@ -133,37 +155,30 @@ class SearchIndex:
         plan = self.plan(query)
         if plan is None:
             return [], 0
-        sequences = [KindResults(self, kind, plan, filters, None) for kind in kinds]
-        if plan.fuzzy and sum(s.strict_total for s in sequences) < PAGE_SIZE:  # less than a page: forgive a typo
-            sequences = [KindResults(self, kind, plan, filters, plan.fuzzy) for kind in kinds]
+        sequences = [KindResults(self, kind, plan, filters) for kind in kinds]
+        if plan.fuzzy and sum(len(s.strict) for s in sequences) < PAGE_SIZE:  # less than a page: forgive a typo
+            for sequence in sequences:
+                sequence.add_fuzzy()
         merged = heapq.merge(*(s.hits() for s in sequences))
         start = (page - 1) * PAGE_SIZE
         found = [(kind, entity) for _, kind, entity in itertools.islice(merged, start, start + PAGE_SIZE)]
         return found, sum(s.total for s in sequences)
 
-    def _count(self, kind: str, expression: str) -> int:
-        return self.con.execute(f"SELECT count(*) FROM {kind}_fts WHERE {kind}_fts MATCH ?", (expression,)).fetchone()[0]
+    def ranked(self, kind: str, ranks: list[int], names: bool = False) -> list[tuple]:
+        """(rank, id, popularity[, names]) of each rank, in rank order."""
+        if not ranks:
+            return []
+        marks = ",".join("?" * len(ranks))
+        if names:
+            sql = (f"SELECT r.rank, r.id, r.popularity, e.names FROM ranks r JOIN entities e "
+                   f"ON e.kind = r.kind AND e.id = r.id WHERE r.kind = ? AND r.rank IN ({marks}) ORDER BY r.rank")
+        else:
+            sql = f"SELECT rank, id, popularity FROM ranks WHERE kind = ? AND rank IN ({marks}) ORDER BY rank"
+        return self.con.execute(sql, (kind, *ranks)).fetchall()
 
-    def rows(self, kind: str, expression: str, after: int | None, limit: int, names: bool = False) -> list[tuple]:
-        columns = "rowid, id, names" if names else "rowid, id"
-        bound = " AND rowid > ?" if after is not None else ""
-        args = (expression, after, limit) if after is not None else (expression, limit)
-        return self.con.execute(f"SELECT {columns} FROM {kind}_fts WHERE {kind}_fts MATCH ?{bound} "
-                                f"ORDER BY rowid LIMIT ?", args).fetchall()
-
-    def exact(self, kind: str, plan: Plan, filters: Filters) -> Iterator[tuple[int, int]]:
-        """(rowid, id) of the entities with a name equal to the query that pass the filters, most
-        popular first, read a chunk at a time (a common name can belong to thousands)."""
-        after = -1
-        while True:
-            rows = self.con.execute("SELECT ord, id, filters FROM exact WHERE kind = ? AND name = ? AND ord > ? "
-                                    "ORDER BY ord LIMIT ?", (kind, plan.exact, after, CHUNK)).fetchall()
-            for rowid, entity, tokens in rows:
-                if filters.accept(tokens):
-                    yield rowid, entity
-            if len(rows) < CHUNK:
-                return
-            after = rows[-1][0]
+    def exact_ranks(self, kind: str, name: str) -> list[int]:
+        return [r for (r,) in self.con.execute("SELECT rank FROM exact WHERE kind = ? AND name = ? ORDER BY rank",
+                                               (kind, name))]
 
     # -- items ---------------------------------------------------------------------------------
 
@@ -190,70 +205,65 @@ class SearchIndex:
                                 "WHERE source = ? AND value = ? ORDER BY kind, id", (source, value)).fetchall()
 
 
-def filter_clause(filters: Filters) -> str:
-    clause = "".join(f" AND filters : {_quoted(token)}" for token in filters.years)
-    return clause if filters.include_adult else clause + ' NOT filters : "adult"'
+@functools.lru_cache(maxsize=4096)
+def _lines_with(options: frozenset[str]) -> re.Pattern[str]:
+    """The lines (names) with a word beginning with one of `options`."""
+    return re.compile("(?m)^(?:.* )?(?:" + "|".join(map(re.escape, sorted(options, key=len, reverse=True))) + ").*$")
 
 
 def coverage(names: str, alternatives: list[frozenset[str]]) -> float:
-    """The best share of one name's words the query finds (the last query word as a prefix)."""
+    """The best share of one name's words the query finds (the last query word as a prefix).
+
+    Only names with a word beginning as the last word does can cover anything: one regex over all of
+    an entity's names (C) finds them, and only those are split (an entity has a name per language)."""
     *whole, last = alternatives
-    prefixes = tuple(last)
     best = 0.0
-    for name in names.split("\n"):
-        # A word can be in a name only if it is in its text: a substring test (C, no split) drops
-        # most names at once (an entity has one in each of its languages).
-        if not any(p in name for p in prefixes):
-            continue
-        tokens = name.split(" ")
+    for match in _lines_with(last).finditer(names):
+        tokens = match.group(0).split(" ")
         present = set(tokens)
-        found = sum(1 for options in whole if not options.isdisjoint(present))
-        if not last.isdisjoint(present) or any(t.startswith(prefixes) for t in tokens):
-            found += 1
+        found = 1 + sum(1 for options in whole if not options.isdisjoint(present))
         if found > best * len(tokens):
             best = found / len(tokens)
     return min(best, 1.0)
 
 
-def score(names: str, rowid: int, alternatives: list[frozenset[str]]) -> float:
-    return (0.25 + coverage(names, alternatives)) * math.log(2 + search_text.popularity_of(rowid))
+def score(names: str, popularity: float, alternatives: list[frozenset[str]]) -> float:
+    return (0.25 + coverage(names, alternatives)) * math.log(2 + popularity)
 
 
 class KindResults:
-    """One kind's results in rank order, as merge keys: (tier, band, order, tie) + kind and id."""
+    """One kind's results in rank order, as merge keys (tier, band, order, id) with kind and id."""
 
-    def __init__(self, index: SearchIndex, kind: str, plan: Plan, filters: Filters, fuzzy: str | None) -> None:
+    def __init__(self, index: SearchIndex, kind: str, plan: Plan, filters: Filters) -> None:
         self.index, self.kind, self.plan, self.filters = index, kind, plan, filters
-        narrowed = filter_clause(filters)
-        self.strict = plan.strict + narrowed
-        self.fuzzy = f"({fuzzy}) NOT ({plan.strict})" + narrowed if fuzzy else None
-        # The most popular strict matches: a window not full is every match, and the count is free.
-        self.window = index.rows(kind, self.strict, None, WINDOW, names=True)
-        self.strict_total = len(self.window) if len(self.window) < WINDOW else index.count(kind, self.strict)
+        self.strict = index.matches(kind, plan, filters, fuzzy=False)
+        self.fuzzy = EMPTY
+
+    def add_fuzzy(self) -> None:
+        self.fuzzy = self.index.matches(self.kind, self.plan, self.filters, fuzzy=True) - self.strict
 
     @property
     def total(self) -> int:
-        return self.strict_total + (self.index.count(self.kind, self.fuzzy) if self.fuzzy else 0)
+        return len(self.strict) + len(self.fuzzy)
 
     def hits(self) -> Iterator[tuple[tuple, str, int]]:
         seen: set[int] = set()
-        for rowid, entity in self.index.exact(self.kind, self.plan, self.filters):
-            seen.add(entity)
-            yield (0, 0, rowid, 0), self.kind, entity
-        yield from self.tier(1, self.strict, self.window, seen)
+        exact = [rank for rank in self.index.exact_ranks(self.kind, self.plan.exact) if rank in self.strict]
+        for start in range(0, len(exact), CHUNK):
+            for rank, entity, popularity in self.index.ranked(self.kind, exact[start:start + CHUNK]):
+                seen.add(rank)
+                yield (0, 0, -popularity, entity), self.kind, entity
+        yield from self.tier(1, self.strict, seen)
         if self.fuzzy:
-            yield from self.tier(2, self.fuzzy, self.index.rows(self.kind, self.fuzzy, None, WINDOW, names=True), seen)
+            yield from self.tier(2, self.fuzzy, seen)
 
-    def tier(self, tier: int, expression: str, window: list[tuple], seen: set[int]) -> Iterator[tuple[tuple, str, int]]:
-        ranked = sorted(((-score(names, rowid, self.plan.alternatives), rowid, entity)
-                         for rowid, entity, names in window if entity not in seen))
-        for negative, rowid, entity in ranked:
-            seen.add(entity)
-            yield (tier, 0, negative, rowid), self.kind, entity
-        after = window[-1][0] if len(window) == WINDOW else None
-        while after is not None:
-            rows = self.index.rows(self.kind, expression, after, CHUNK)
-            for rowid, entity in rows:
-                if entity not in seen:
-                    yield (tier, 1, rowid, 0), self.kind, entity
-            after = rows[-1][0] if len(rows) == CHUNK else None
+    def tier(self, tier: int, matches: BitMap, seen: set[int]) -> Iterator[tuple[tuple, str, int]]:
+        window = self.index.ranked(self.kind, [r for r in matches[:WINDOW] if r not in seen], names=True)
+        ranked = sorted((-score(names, popularity, self.plan.alternatives), -popularity, entity)
+                        for _, entity, popularity, names in window)
+        for negative, negative_popularity, entity in ranked:
+            yield (tier, 0, negative, negative_popularity, entity), self.kind, entity
+        for start in range(WINDOW, len(matches), CHUNK):
+            rest = [r for r in matches[start:start + CHUNK] if r not in seen]
+            for _, entity, popularity in self.index.ranked(self.kind, rest):
+                yield (tier, 1, -popularity, 0, entity), self.kind, entity

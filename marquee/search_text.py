@@ -1,6 +1,6 @@
 """What the search index's writer (site_gen/search_index.py) and its reader (edge/search_index.py)
 must agree on: how names and queries become tokens, so a name is found by the words it was indexed
-under, and how a row's rowid orders it by popularity.
+under, and how the index names its filter tokens and stored prefixes.
 
 - Case and accents are folded: `Amélie` is `amelie`, `CAFÉ` is `cafe`, `Łódź` is `lodz`. Letters
   that do not decompose are mapped (ø, æ, œ, ł, đ, ð, þ, ß by casefold). Japanese kana keep their
@@ -62,18 +62,9 @@ def normalized(text: str) -> str:
     return " ".join(words(text))
 
 
-# The rowid of an entity's row: (POPULARITY_SLOTS - popularity in thousandths) << 32 | id, so rows
-# in rowid order are the most popular first (ties by id), and the rowid depends on the entity alone.
-POPULARITY_SLOTS = (1 << 30) - 1
-POPULARITY_SCALE = 1000
-
-
-def order_key(popularity: float | None, entity_id: int) -> int:
-    if not 0 <= entity_id < 1 << 32:
-        raise ValueError(f"id {entity_id} does not fit the search index's rowid (0 to 2**32 - 1)")
-    slots = min(POPULARITY_SLOTS, max(0, round((popularity or 0.0) * POPULARITY_SCALE)))
-    return (POPULARITY_SLOTS - slots) << 32 | entity_id
-
-
-def popularity_of(rowid: int) -> float:
-    return (POPULARITY_SLOTS - (rowid >> 32)) / POPULARITY_SCALE
+# The index's postings (site_gen/search_index.py): a filter token is kept apart from the words by a
+# mark no word has (marquee folds words to letters and digits), and a kind's stored prefixes of one to
+# STORED_PREFIX characters are terms of their own.
+FILTER_MARK = "¤"
+PREFIX_MARK = "prefix:"
+STORED_PREFIX = 3

@@ -3,17 +3,19 @@ collection, company and keyword by the names it is known under, for /3/search/*,
 id, for /3/find. edge/search_index.py reads it.
 
 Format (SQLite, written once, opened read-only and immutable):
-- `<kind>_fts`, an FTS5 table per kind (tokenizer `ascii`: tokens are folded and split beforehand by
-  marquee/search_text.py, and space is the only separator left), one row per entity:
-  `tokens` every token of every name it has (original, translated, alternative, also known as),
-  `filters` the tokens a filter matches (`y2001` primary year, `r2001` any year it came out,
-  `adult`), and, not indexed, `id` and `names` (its names folded, one a line, for relevance).
-  The rowid orders the rows by popularity (marquee/search_text.py `order_key`, ties by id). FTS5
-  returns matches in rowid order, so the most popular come first and a LIMIT stops early: a query
-  costs the candidates it looks at, not everything it matches. The rowid depends on the entity
-  alone, so an update of some entities equals a build of all of them.
-- `exact(kind, name, ord, id, filters)`: each folded name -> its entities, most popular first (`ord`
-  is the rowid), with their filter tokens: the exact tier reads only as many as its page needs.
+- `entities(kind, id, popularity, tokens, filters, names)`: what each entity is found by. `tokens`
+  every token (marquee/search_text.py) of every name it has (original, translated, alternative,
+  also known as), `filters` the tokens a filter matches (`y2001` its primary year, `r2001` any year
+  it came out, `adult`), `names` its names folded, one a line (for relevance and the exact tier).
+  An update copies the rows of the entities it did not change.
+- `ranks(kind, rank, id, popularity)`: a kind's entities most popular first (ties by id), numbered
+  from 0.
+- `postings(kind, term, ranks)`: the ranks of the entities with each token and filter token
+  (`¤y2001`, `¤adult`), and with each prefix of one to three characters (`prefix:th`), as roaring
+  bitmaps (pyroaring's portable serialisation). A query ANDs a few of them: counting its matches
+  and taking its most popular (the smallest ranks) cost microseconds, where SQLite FTS5 took a
+  millisecond a query at 100k titles (docs/benchmarks.md).
+- `exact(kind, name, rank)`: each folded name -> the ranks of the entities that have it.
 - `items(kind, id, body, known_for)`: each entity's result object in the default language, TMDB's
   list-item shape (the items of similar lists for films and series); a person's `known_for`
   names its three most popular titles (`movie:603`).
@@ -21,7 +23,7 @@ Format (SQLite, written once, opened read-only and immutable):
   collections in every other served language they are translated into (site_gen/sql/search_texts.sql).
 - `terms(term)` and `near(variant, term)`: every word of MIN_FUZZY letters or more, and each of its
   one-letter deletions: a query word one typo away shares a deletion with it (SymSpell's idea).
-- `external_ids(source, value, kind, id, series_id, season_number, episode_number)` for /3/find.
+- `external_ids(kind, id, source, value, series_id, season_number, episode_number)` for /3/find.
 - `meta(key, value)`: the languages and the format version.
 """
 
@@ -30,29 +32,34 @@ from __future__ import annotations
 import shutil
 import sqlite3
 import time
+from collections import defaultdict
 from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable
 
 import duckdb
+from pyroaring import BitMap
 
 from marquee import search_text
 from marquee.artefacts import SEARCH_INDEX
 from site_gen.documents import load_sql
 
-FORMAT = "2"
+FORMAT = "3"
 KINDS = ("movie", "tv", "person", "collection", "company", "keyword")
 ITEM_QUERIES = {"movie": "movie_list_results.sql", "tv": "person_tv_items.sql"}  # shared with similar lists
 BATCH = 20_000
 
 SCHEMA = """
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;
-CREATE TABLE rows(kind TEXT, id INTEGER, ord INTEGER, PRIMARY KEY (kind, id)) WITHOUT ROWID;
+CREATE TABLE entities(kind TEXT, id INTEGER, popularity REAL, tokens TEXT, filters TEXT, names TEXT,
+                      PRIMARY KEY (kind, id)) WITHOUT ROWID;
+CREATE TABLE ranks(kind TEXT, rank INTEGER, id INTEGER, popularity REAL, PRIMARY KEY (kind, rank)) WITHOUT ROWID;
+CREATE TABLE postings(kind TEXT, term TEXT, ranks BLOB, PRIMARY KEY (kind, term)) WITHOUT ROWID;
+CREATE TABLE exact(kind TEXT, name TEXT, rank INTEGER, PRIMARY KEY (kind, name, rank)) WITHOUT ROWID;
 CREATE TABLE items(kind TEXT, id INTEGER, body TEXT, known_for TEXT, PRIMARY KEY (kind, id)) WITHOUT ROWID;
 CREATE TABLE texts(kind TEXT, id INTEGER, suffix TEXT, title TEXT, overview TEXT,
                    PRIMARY KEY (kind, id, suffix)) WITHOUT ROWID;
-CREATE TABLE exact(kind TEXT, name TEXT, ord INTEGER, id INTEGER, filters TEXT, PRIMARY KEY (kind, name, ord)) WITHOUT ROWID;
 CREATE TABLE terms(term TEXT PRIMARY KEY) WITHOUT ROWID;
 CREATE TABLE near(variant TEXT, term TEXT, PRIMARY KEY (variant, term)) WITHOUT ROWID;
 CREATE TABLE external_ids(kind TEXT, id INTEGER, source TEXT, value TEXT, series_id INTEGER,
@@ -60,8 +67,6 @@ CREATE TABLE external_ids(kind TEXT, id INTEGER, source TEXT, value TEXT, series
                           PRIMARY KEY (kind, id, source, value)) WITHOUT ROWID;
 CREATE INDEX external_ids_value ON external_ids(source, value);
 """
-FTS = ("CREATE VIRTUAL TABLE {kind}_fts USING fts5(tokens, filters, id UNINDEXED, names UNINDEXED, "
-       "tokenize='ascii', prefix='1 2 3', detail=column)")
 # An update writes again the entities a scoped build found changed (site_gen/scope.py's
 # changed_entities), and those whose index row shows what changed elsewhere: the people credited in
 # a changed film or series (known_for follows the titles' popularity) and the companies that made
@@ -148,10 +153,15 @@ def _write(con: duckdb.DuckDBPyConnection, languages: list[str], target: Path, p
     try:
         out.executescript("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;")
         if previous is None:
-            out.executescript("PRAGMA page_size=8192;" + SCHEMA + "".join(FTS.format(kind=k) + ";" for k in KINDS))
+            out.executescript("PRAGMA page_size=8192;" + SCHEMA)
             out.executemany("INSERT INTO meta VALUES (?, ?)", [("format", FORMAT), ("languages", ",".join(languages))])
         vocabulary: set[str] = set()
         counts = {kind: write_kind(con, out, kind, vocabulary, updating=previous is not None) for kind in KINDS}
+        touched = set(KINDS) if previous is None else {
+            kind for (kind,) in con.execute("SELECT DISTINCT kind FROM search_scope").fetchall()}
+        for kind in KINDS:
+            if kind in touched:
+                derive(out, kind)
         write_vocabulary(out, vocabulary)
         texts, external = load_sql("search_texts.sql"), load_sql("search_external_ids.sql")
         if previous is not None:
@@ -161,10 +171,9 @@ def _write(con: duckdb.DuckDBPyConnection, languages: list[str], target: Path, p
         out.executemany("INSERT INTO texts VALUES (?, ?, ?, ?, ?)", con.execute(texts).fetchall())
         rows = con.execute(external).fetchall()
         out.executemany("INSERT INTO external_ids VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
-        if previous is None:
-            for kind in KINDS:
-                out.execute(f"INSERT INTO {kind}_fts({kind}_fts) VALUES ('optimize')")
         out.commit()
+        if previous is None:
+            out.execute("VACUUM")
     finally:
         out.close()
     partial.replace(target)
@@ -181,45 +190,61 @@ def forget(out: sqlite3.Connection, con: duckdb.DuckDBPyConnection, table: str, 
 
 def write_kind(con: duckdb.DuckDBPyConnection, out: sqlite3.Connection, kind: str, vocabulary: set[str],
                updating: bool = False) -> int:
-    """Every entity of `kind` (an update: those in scope, their previous rows deleted first)."""
+    """Every entity of `kind` (an update: those in scope, their previous rows deleted first), as
+    `entities` and `items` rows; the number written."""
     query = entity_query(kind)
     if updating:
-        scope = [i for (i,) in con.execute("SELECT id FROM search_scope WHERE kind = ?", [kind]).fetchall()]
-        for entity_id in scope:
-            found = out.execute("SELECT ord FROM rows WHERE kind = ? AND id = ?", (kind, entity_id)).fetchone()
-            if found is None:
-                continue
-            names = out.execute(f"SELECT names FROM {kind}_fts WHERE rowid = ?", found).fetchone()[0]
-            out.executemany("DELETE FROM exact WHERE kind = ? AND name = ? AND ord = ?",
-                            ((kind, name, found[0]) for name in names.split("\n")))
-            out.execute(f"DELETE FROM {kind}_fts WHERE rowid = ?", found)
-            out.execute("DELETE FROM rows WHERE kind = ? AND id = ?", (kind, entity_id))
-            out.execute("DELETE FROM items WHERE kind = ? AND id = ?", (kind, entity_id))
+        forget(out, con, "entities", (kind,))
+        forget(out, con, "items", (kind,))
         query = _in_scope(query, None, kind)
-    reader = con.sql(query + " ORDER BY popularity DESC, id").to_arrow_reader(BATCH)
     count = 0
-    for batch in reader:
-        fts, exact, items, rows = [], [], [], []
+    for batch in con.sql(query).to_arrow_reader(BATCH):
+        entities, items = [], []
         columns = batch.to_pydict()
         for entity_id, popularity, names, filters, item, known_for in zip(
                 columns["id"], columns["popularity"], columns["names"], columns["filters"], columns["item"],
                 columns["known_for"]):
             count += 1
-            rowid = search_text.order_key(popularity, entity_id)
             # Sorted, so a row depends on its entity alone (SQL's lists come in no particular order).
             folded = sorted({n for n in (search_text.normalized(name) for name in names if name) if n})
             tokens = sorted({t for name in folded for t in name.split(" ")})
             vocabulary.update(t for t in tokens if len(t) >= search_text.MIN_FUZZY and not search_text.is_cjk(t))
-            filter_text = " ".join(sorted(set(filters or ())))
-            fts.append((rowid, " ".join(tokens), filter_text, entity_id, "\n".join(folded)))
-            exact.extend((kind, name, rowid, entity_id, filter_text) for name in folded)
+            entities.append((kind, entity_id, popularity or 0.0, " ".join(tokens),
+                             " ".join(sorted(set(filters or ()))), "\n".join(folded)))
             items.append((kind, entity_id, item, ",".join(known_for) if known_for else None))
-            rows.append((kind, entity_id, rowid))
-        out.executemany(f"INSERT INTO {kind}_fts(rowid, tokens, filters, id, names) VALUES (?, ?, ?, ?, ?)", fts)
-        out.executemany("INSERT INTO exact VALUES (?, ?, ?, ?, ?)", exact)
+        out.executemany("INSERT INTO entities VALUES (?, ?, ?, ?, ?, ?)", entities)
         out.executemany("INSERT INTO items VALUES (?, ?, ?, ?)", items)
-        out.executemany("INSERT INTO rows VALUES (?, ?, ?)", rows)
     return count
+
+
+def derive(out: sqlite3.Connection, kind: str) -> None:
+    """A kind's ranks, postings and exact names, from its `entities` rows: written whole, since a
+    change of one popularity moves the ranks of every entity between its old and new place."""
+    for table in ("ranks", "postings", "exact"):
+        out.execute(f"DELETE FROM {table} WHERE kind = ?", (kind,))
+    postings: dict[str, list[int]] = defaultdict(list)
+    ranks, exact = [], []
+    rows = out.execute("SELECT id, popularity, tokens, filters, names FROM entities WHERE kind = ? "
+                       "ORDER BY popularity DESC, id", (kind,))
+    for rank, (entity_id, popularity, tokens, filters, names) in enumerate(rows):
+        ranks.append((kind, rank, entity_id, popularity))
+        for token in tokens.split(" ") if tokens else ():
+            postings[token].append(rank)
+        for token in filters.split(" ") if filters else ():
+            postings[search_text.FILTER_MARK + token].append(rank)
+        exact.extend((kind, name, rank) for name in names.split("\n") if name)
+    prefixes: dict[str, BitMap] = defaultdict(BitMap)
+    serialized = []
+    for term, found in postings.items():
+        bitmap = BitMap(found)
+        serialized.append((kind, term, bitmap.serialize()))
+        if not term.startswith(search_text.FILTER_MARK):
+            for length in range(1, min(search_text.STORED_PREFIX, len(term)) + 1):
+                prefixes[term[:length]] |= bitmap
+    serialized.extend((kind, search_text.PREFIX_MARK + p, b.serialize()) for p, b in prefixes.items())
+    out.executemany("INSERT INTO ranks VALUES (?, ?, ?, ?)", ranks)
+    out.executemany("INSERT INTO postings VALUES (?, ?, ?)", serialized)
+    out.executemany("INSERT INTO exact VALUES (?, ?, ?)", exact)
 
 
 def write_vocabulary(out: sqlite3.Connection, vocabulary: Iterable[str]) -> None:

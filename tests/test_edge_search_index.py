@@ -7,9 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from edge.search_index import PAGE_SIZE, WINDOW, Filters, SearchIndex, coverage, score
+from edge.search_index import PAGE_SIZE, WINDOW, Filters, SearchIndex, coverage, prefixable, score
 from marquee.artefacts import SEARCH_INDEX
-from marquee.search_text import order_key
 
 
 @pytest.fixture(scope="module")
@@ -30,11 +29,16 @@ def every(index: SearchIndex, kinds, query: str, filters: Filters = Filters()) -
 
 
 def test_the_last_word_is_a_prefix_and_cjk_pairs_are_whole(index):
-    plan = index.plan("The Matr")
-    assert plan.strict == 'tokens : ("the" AND "matr"*)'
-    assert index.plan("千と千尋").strict == 'tokens : ("千と" AND "と千" AND "千尋")'
-    assert index.plan("影").strict == 'tokens : ("影"*)'
+    assert prefixable("matr", last=True) and not prefixable("the", last=False)
+    assert not prefixable("千尋", last=True) and prefixable("影", last=True)
+    assert index.plan("The Matr").words == ["the", "matr"]
     assert index.plan(" ,.; ") is None
+    name = index.con.execute("SELECT names FROM entities WHERE kind = 'movie' AND names LIKE '% %' LIMIT 1").fetchone()[0]
+    name = name.split("\n")[0]
+    typed = name[:-1]  # the last word not finished
+    plan = index.plan(typed)
+    rank = index.con.execute("SELECT rank FROM exact WHERE kind = 'movie' AND name = ?", (name,)).fetchone()[0]
+    assert rank in index.matches("movie", plan, Filters(include_adult=True), fuzzy=False)
 
 
 def test_a_word_one_typo_away_is_a_neighbour(index):
@@ -52,9 +56,8 @@ def test_coverage_and_score_favour_the_fuller_match_then_popularity():
     words = [frozenset({"the"}), frozenset({"hunger"})]
     assert coverage("the hunger games", words) == pytest.approx(2 / 3)
     assert coverage("the hunger of men and wolves\nla faim", words) == pytest.approx(2 / 6)
-    popular, obscure = order_key(100.0, 1), order_key(1.0, 2)
-    assert score("the hunger games", popular, words) > score("the hunger of men and wolves", obscure, words)
-    assert score("the hunger games", popular, words) == pytest.approx((0.25 + 2 / 3) * math.log(102))
+    assert score("the hunger games", 100.0, words) > score("the hunger of men and wolves", 1.0, words)
+    assert score("the hunger games", 100.0, words) == pytest.approx((0.25 + 2 / 3) * math.log(102))
 
 
 def test_pages_cover_every_match_once_in_every_kind_mix(index):
@@ -64,35 +67,38 @@ def test_pages_cover_every_match_once_in_every_kind_mix(index):
 
 
 def test_an_exact_name_comes_first_whatever_its_popularity(index):
-    least = index.con.execute("SELECT id, names FROM movie_fts ORDER BY rowid DESC LIMIT 1").fetchone()
-    name = least[1].split("\n")[0]
+    least_id, names = index.con.execute("SELECT e.id, e.names FROM ranks r JOIN entities e ON e.kind = r.kind "
+                                        "AND e.id = r.id WHERE r.kind = 'movie' ORDER BY r.rank DESC LIMIT 1").fetchone()
+    name = names.split("\n")[0]
     results, _ = index.page(("movie",), name, Filters(include_adult=True), 1)
-    exact = {i for (i,) in index.con.execute("SELECT id FROM exact WHERE kind = 'movie' AND name = ?", (name,))}
-    assert least[0] in exact and {i for _, i in results[:len(exact)]} == exact
+    exact = {i for (i,) in index.con.execute("SELECT r.id FROM exact x JOIN ranks r ON r.kind = x.kind AND r.rank = x.rank "
+                                             "WHERE x.kind = 'movie' AND x.name = ?", (name,))}
+    assert least_id in exact and {i for _, i in results[:len(exact)]} == exact
 
 
 def test_filters_narrow_without_reordering(index):
     everything, _ = every(index, ("movie",), "a")
-    year = next(t for t in index.con.execute("SELECT filters FROM movie_fts WHERE filters LIKE '%y%' LIMIT 1")
-                .fetchone()[0].split() if t.startswith("y"))
+    filters = [f for _, i in everything[:20]
+               for (f,) in index.con.execute("SELECT filters FROM entities WHERE kind = 'movie' AND id = ?", (i,))]
+    year = next(t for f in filters for t in f.split() if t.startswith("y"))
     narrowed, total = every(index, ("movie",), "a", Filters(years=(year,)))
     assert 0 < total < len(everything)
-    with_year = {i for (i,) in index.con.execute("SELECT id FROM movie_fts WHERE movie_fts MATCH ?",
-                                                 (f'filters : "{year}"',))}
+    with_year = {i for (i, f) in index.con.execute("SELECT id, filters FROM entities WHERE kind = 'movie'")
+                 if year in f.split()}
     assert narrowed == [hit for hit in everything if hit[1] in with_year]
 
 
 def test_typos_rank_below_every_strict_match(index):
-    name = index.con.execute("SELECT names FROM movie_fts WHERE names GLOB '*[a-z][a-z][a-z][a-z][a-z][a-z]*' "
-                             "ORDER BY rowid LIMIT 1").fetchone()[0].split("\n")[0]
-    word = max(name.split(" "), key=len)
+    names = index.con.execute("SELECT names FROM entities WHERE kind = 'movie' AND names GLOB '*[a-z][a-z][a-z][a-z][a-z][a-z]*' "
+                              "LIMIT 1").fetchone()[0]
+    word = max((w for n in names.split("\n") for w in n.split(" ") if w.isascii()), key=len)
     typo = word[:2] + word[3:]
-    strict, strict_total = index.page(("movie",), typo, Filters(), 1)
-    if strict_total >= PAGE_SIZE:
+    plan = index.plan(typo)
+    strict = index.matches("movie", plan, Filters(), fuzzy=False)
+    if len(strict) >= PAGE_SIZE:
         pytest.skip("the typo is itself a common prefix here")
     found, total = every(index, ("movie",), typo)
-    plain = {i for (i,) in index.con.execute("SELECT id FROM movie_fts WHERE movie_fts MATCH ?",
-                                             (index.plan(typo).strict + ' NOT filters : "adult"',))}
-    tiers = [0 if i in plain else 1 for _, i in found]
+    rank_of = dict(index.con.execute("SELECT id, rank FROM ranks WHERE kind = 'movie'").fetchall())
+    tiers = [0 if rank_of[i] in strict else 1 for _, i in found]
     assert tiers == sorted(tiers) and 1 in tiers  # the strict matches first, then the typo's
     assert WINDOW >= PAGE_SIZE

@@ -12,7 +12,9 @@ import pytest
 from marquee import search_text
 from marquee.artefacts import SEARCH_INDEX
 from marquee.packs import Pack
-from marquee.search_text import popularity_of
+from pyroaring import BitMap
+
+from marquee.search_text import FILTER_MARK, PREFIX_MARK
 from site_gen.search_index import KINDS, deletions
 
 TABLES = {"movie": "movies", "tv": "tv_series", "person": "people", "collection": "collections",
@@ -33,35 +35,47 @@ def catalogue(catalogue_dir: Path):
     con.close()
 
 
-def test_every_entity_once_with_its_item(index, catalogue):
+def test_every_entity_once_with_its_item_and_rank(index, catalogue):
     table, con = catalogue
     for kind in KINDS:
         expected = {i for (i,) in con.execute(f"SELECT id FROM {table(TABLES[kind])}").fetchall()}
-        indexed = [i for (i,) in index.execute(f"SELECT id FROM {kind}_fts")]
+        indexed = [i for (i,) in index.execute("SELECT id FROM entities WHERE kind = ?", (kind,))]
         assert sorted(indexed) == sorted(expected), kind
         items = {i for (i,) in index.execute("SELECT id FROM items WHERE kind = ?", (kind,))}
         assert items == expected, kind
+        ranks = [r for (r,) in index.execute("SELECT rank FROM ranks WHERE kind = ? ORDER BY rank", (kind,))]
+        assert ranks == list(range(len(expected))), kind
 
 
-def test_rows_come_most_popular_first(index, catalogue):
+def test_ranks_are_the_most_popular_first(index, catalogue):
     table, con = catalogue
     popularity = dict(con.execute(f"SELECT id, popularity FROM {table('movies')}").fetchall())
-    rows = index.execute("SELECT rowid, id FROM movie_fts ORDER BY rowid").fetchall()
-    in_order = [popularity[i] for _, i in rows]
-    assert in_order == sorted(in_order, reverse=True)
-    assert all(popularity_of(rowid) == pytest.approx(popularity[i], abs=0.0006) for rowid, i in rows)
+    rows = index.execute("SELECT id FROM ranks WHERE kind = 'movie' ORDER BY rank").fetchall()
+    assert [i for (i,) in rows] == sorted(popularity, key=lambda i: (-popularity[i], i))
 
 
-def test_every_name_of_a_film_is_indexed(index, catalogue):
+def postings(index, kind: str, term: str) -> BitMap:
+    row = index.execute("SELECT ranks FROM postings WHERE kind = ? AND term = ?", (kind, term)).fetchone()
+    return BitMap.deserialize(row[0]) if row else BitMap()
+
+
+def test_postings_hold_every_name_word_prefix_and_filter(index, catalogue):
     table, con = catalogue
+    rank_of = dict(index.execute("SELECT id, rank FROM ranks WHERE kind = 'movie'").fetchall())
     names = con.execute(f"SELECT movie_id, list(title) FROM {table('movie_translations')} WHERE title <> '' "
                         "GROUP BY movie_id LIMIT 40").fetchall()
     for movie_id, titles in names:
-        tokens = set(index.execute("SELECT tokens FROM movie_fts WHERE id = ?", (movie_id,)).fetchone()[0].split(" "))
-        exact = {n for (n,) in index.execute("SELECT name FROM exact WHERE kind = 'movie' AND id = ?", (movie_id,))}
+        rank = rank_of[movie_id]
+        exact = {n for (n,) in index.execute("SELECT name FROM exact WHERE kind = 'movie' AND rank = ?", (rank,))}
         for title in titles:
-            assert set(search_text.words(title)) <= tokens
             assert search_text.normalized(title) in exact
+            for word in search_text.words(title):
+                assert rank in postings(index, "movie", word)
+                assert rank in postings(index, "movie", PREFIX_MARK + word[:2])
+    for movie_id, adult, released in con.execute(f"SELECT id, adult, year(release_date) FROM {table('movies')} LIMIT 60").fetchall():
+        assert (rank_of[movie_id] in postings(index, "movie", FILTER_MARK + "adult")) == adult
+        if released:
+            assert rank_of[movie_id] in postings(index, "movie", f"{FILTER_MARK}y{released}")
 
 
 def test_items_and_translations_are_the_documents_own(index, built_pack: Path):

@@ -236,6 +236,8 @@ def test_the_index_is_the_current_releases_through_publish_and_rollback(start_st
     import shutil
     import sqlite3
 
+    from pyroaring import BitMap
+
     from marquee.artefacts import SEARCH_INDEX
     from tests.e2e.test_packs_served import point_current
 
@@ -248,9 +250,13 @@ def test_the_index_is_the_current_releases_through_publish_and_rollback(start_st
         shutil.copytree(e2e_release, folder, copy_function=os.link, ignore=shutil.ignore_patterns(SEARCH_INDEX))
         shutil.copyfile(e2e_release / SEARCH_INDEX, folder / SEARCH_INDEX)
         releases.append(folder)
-    index = sqlite3.connect(releases[1] / SEARCH_INDEX)
-    index.execute("DELETE FROM movie_fts WHERE id = ?", (movie_id,))
-    index.execute("DELETE FROM exact WHERE kind = 'movie' AND id = ?", (movie_id,))
+    index = sqlite3.connect(releases[1] / SEARCH_INDEX)  # the film taken out of every posting
+    rank = index.execute("SELECT rank FROM ranks WHERE kind = 'movie' AND id = ?", (movie_id,)).fetchone()[0]
+    for term, blob in index.execute("SELECT term, ranks FROM postings WHERE kind = 'movie'").fetchall():
+        bitmap = BitMap.deserialize(blob)
+        bitmap.discard(rank)
+        index.execute("UPDATE postings SET ranks = ? WHERE kind = 'movie' AND term = ?", (bitmap.serialize(), term))
+    index.execute("DELETE FROM exact WHERE kind = 'movie' AND rank = ?", (rank,))
     index.commit()
     index.close()
     stack = start_stack(release=releases[0])
