@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import duckdb
 import pytest
 
-from tests.e2e.conftest import assert_tmdb_error
+from tests.e2e.conftest import assert_tmdb_error, rotating_get
 
 pytestmark = pytest.mark.e2e
 
@@ -28,26 +27,8 @@ KNOWN = [
 
 
 @pytest.fixture(scope="module")
-def catalogue(catalogue_dir):
-    con = duckdb.connect()
-    for table in {k[1] for k in KNOWN} | {"movie_translations"}:
-        con.execute(f"CREATE VIEW {table} AS SELECT * FROM read_parquet('{catalogue_dir}/{table}.parquet')")
-    yield con
-    con.close()
-
-
-@pytest.fixture(scope="module")
 def find(api):
-    keys = iter(api.account(f"finder{n}", "pro") for n in range(100))
-    key = [next(keys)]
-
-    def get(path: str, **params):
-        response = api.client.get(path, params={"api_key": key[0], **params})
-        if response.status_code == 429:
-            key[0] = next(keys)
-            response = api.client.get(path, params={"api_key": key[0], **params})
-        return response
-    return get
+    return rotating_get(api, "finder")
 
 
 @pytest.mark.parametrize("source, table, column, id_column, array", KNOWN, ids=[f"{k[0]}-{k[1]}" for k in KNOWN])

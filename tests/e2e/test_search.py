@@ -2,38 +2,23 @@
 
 from __future__ import annotations
 
-import duckdb
 import pytest
 
 from marquee import search_text
-from tests.e2e.conftest import assert_tmdb_error
+from tests.e2e.conftest import assert_tmdb_error, rotating_get
 
 pytestmark = pytest.mark.e2e
 
 
 @pytest.fixture(scope="module")
-def catalogue(catalogue_dir):
-    con = duckdb.connect()
-    for table in ("movies", "movie_translations", "movie_release_dates", "people", "tv_series", "cast", "crew",
-                  "series_cast", "series_crew", "collections", "companies", "keywords"):
-        con.execute(f"CREATE VIEW \"{table}\" AS SELECT * FROM read_parquet('{catalogue_dir}/{table}.parquet')")
-    yield con
-    con.close()
-
-
-@pytest.fixture(scope="module")
 def search(api):
-    keys = iter(api.account(f"searcher{n}", "pro") for n in range(1000))
-    key = [next(keys)]
+    get = rotating_get(api, "searcher")
 
-    def get(kind: str, expect: int = 200, **params):
-        response = api.client.get(f"/3/search/{kind}", params={"api_key": key[0], **params})
-        if response.status_code == 429:  # a window of 30 a key here: take the next account's
-            key[0] = next(keys)
-            response = api.client.get(f"/3/search/{kind}", params={"api_key": key[0], **params})
+    def answer(kind: str, expect: int = 200, **params):
+        response = get(f"/3/search/{kind}", **params)
         assert response.status_code == expect, response.text
         return response.json()
-    return get
+    return answer
 
 
 def english_title(catalogue, movie_id: int) -> str:
