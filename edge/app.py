@@ -23,7 +23,7 @@ from sanic import Request, Sanic
 from sanic.response import HTTPResponse
 
 from edge import errors
-from edge.content_listener import ContentProtocol, CurrentRelease
+from edge.content_listener import AnswerPool, ContentProtocol, CurrentRelease
 from edge.image_listener import ImageProtocol
 from edge.upstream_protocol import start_unix_listener
 from edge.gate import Gate, poll_registry
@@ -68,8 +68,8 @@ def create_app(settings: Settings, name: str = "marquee_edge") -> Sanic:
         app.ctx.gate = Gate(app.ctx.snapshot, app.ctx.limiter, settings.redis_down_policy)
         export_grants(app.ctx.snapshot.grants, settings.gate_grants)  # before nginx starts
         release = CurrentRelease(settings.current_link)  # one for every nginx connection
-        # Search and find answers (edge/routes/route.py `threaded`): one thread a core.
-        app.ctx.answer_pool = ThreadPoolExecutor(os.cpu_count() or 2, thread_name_prefix="answers")
+        # Search and find answers (edge/routes/route.py `apart`): a worker process a core.
+        app.ctx.answer_pool = AnswerPool(os.cpu_count() or 2)
         app.ctx.metrics = Metrics(app.ctx.gate, release.cache, settings.current_link)
         app.ctx.content_listener = await start_unix_listener(
             lambda: ContentProtocol(app.ctx.gate, release, settings.languages, app.ctx.answer_pool),
@@ -91,7 +91,7 @@ def create_app(settings: Settings, name: str = "marquee_edge") -> Sanic:
     @app.after_server_stop
     async def close_resources(app: Sanic) -> None:
         app.ctx.content_listener.close()
-        app.ctx.answer_pool.shutdown(wait=False)
+        app.ctx.answer_pool.shutdown()
         if settings.image_sizes == "request":
             app.ctx.image_listener.close()
             app.ctx.image_pool.shutdown(wait=False)

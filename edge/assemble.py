@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import threading
 from collections import OrderedDict
 
 import orjson
@@ -64,13 +63,8 @@ class DocumentCache:
         self.size = 0
         self.entries: OrderedDict[tuple[str, str], bytes | None] = OrderedDict()
         self.hits = self.misses = 0  # edge/metrics.py reports them
-        self.lock = threading.Lock()
 
     def read(self, root: str, name: str) -> bytes | None:
-        with self.lock:  # threaded answers (find) read documents beside the event loop
-            return self._read(root, name)
-
-    def _read(self, root: str, name: str) -> bytes | None:
         key = (root, name)
         try:
             value = self.entries[key]
@@ -90,9 +84,8 @@ class DocumentCache:
         return value
 
     def clear(self) -> None:
-        with self.lock:
-            self.entries.clear()
-            self.size = 0
+        self.entries.clear()
+        self.size = 0
 
 
 class ReleaseDocuments:

@@ -54,6 +54,9 @@ class ContentError(Exception):
         super().__init__(error.message)
         self.error = error
 
+    def __reduce__(self):  # raised in a worker process, it comes back whole
+        return ContentError, (self.error,)
+
 
 INVALID_PAGE = errors.TmdbError(400, 22, "Invalid page: Pages start at 1 and max at 500. They are expected to be an integer.")
 TOO_MANY_APPENDS = errors.TmdbError(

@@ -32,7 +32,6 @@ import itertools
 import math
 import re
 import sqlite3
-import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
@@ -45,6 +44,7 @@ from marquee import search_text
 PAGE_SIZE = 20
 WINDOW = 60  # candidates ordered by score (three pages); the rest follow by popularity
 CHUNK = 500
+MAX_WORDS = 32  # a query's words looked at: a title is shorter, and a longer query costs the rest for nothing
 EMPTY = BitMap()
 
 
@@ -56,13 +56,13 @@ class Filters:
 
 @dataclass(frozen=True)
 class Plan:
-    """One query's words, and per word what matches it: the word itself (the last as a prefix), and
-    with `fuzzy` the indexed words one typo away."""
+    """One query's words, and per word what matches it in each tier: the word itself (the last as a
+    prefix) in tiers 0 and 1, also the indexed words one typo away in tier 2."""
 
     words: list[str]
     exact: str
-    alternatives: list[frozenset[str]]  # per word: the word and its neighbours (coverage counts them)
-    fuzzy: bool  # some word has a neighbour
+    strict: list[frozenset[str]]  # per word: the word
+    fuzzy: list[frozenset[str]] | None  # per word: the word and its neighbours; None when none has any
 
 
 def prefixable(word: str, last: bool) -> bool:
@@ -74,27 +74,14 @@ class SearchIndex:
     """One release's index, opened read-only (a published release never changes)."""
 
     def __init__(self, path: Path | str) -> None:
-        self.uri = f"file:{path}?mode=ro&immutable=1"
-        # A connection per thread: answers run in the edge's thread pool, and SQLite runs one
-        # statement at a time per connection.
-        self.local = threading.local()
-        self.opened: list[sqlite3.Connection] = []
+        self.con = sqlite3.connect(f"file:{path}?mode=ro&immutable=1", uri=True)
         self.languages = dict(self.con.execute("SELECT key, value FROM meta"))["languages"].split(",")
         # Bitmaps by term, deserialised once: the words people type repeat, and a bitmap is read-only.
         self.posting = functools.lru_cache(maxsize=50_000)(self._posting)
         self.prefix = functools.lru_cache(maxsize=20_000)(self._prefix)
 
-    @property
-    def con(self) -> sqlite3.Connection:
-        con = getattr(self.local, "con", None)
-        if con is None:
-            con = self.local.con = sqlite3.connect(self.uri, uri=True, check_same_thread=False)
-            self.opened.append(con)
-        return con
-
     def close(self) -> None:
-        for con in self.opened:
-            con.close()
+        self.con.close()
 
     # -- bitmaps -------------------------------------------------------------------------------
 
@@ -117,7 +104,7 @@ class SearchIndex:
         last = len(plan.words) - 1
         found: BitMap | None = None
         for i, word in enumerate(plan.words):
-            options = plan.alternatives[i] if fuzzy else (word,)
+            options = plan.fuzzy[i] if fuzzy and plan.fuzzy else (word,)
             parts = [self.prefix(kind, o) if o == word and prefixable(word, i == last) else self.posting(kind, o)
                      for o in options]
             bitmap = parts[0] if len(parts) == 1 else BitMap.union(*parts)
@@ -133,11 +120,15 @@ class SearchIndex:
     # -- planning ------------------------------------------------------------------------------
 
     def plan(self, query: str) -> Plan | None:
-        words = search_text.words(query)
+        words = search_text.words(query)[:MAX_WORDS]
         if not words:
             return None
-        alternatives = [frozenset({word, *self.neighbours(word)}) for word in words]
-        return Plan(words, " ".join(words), alternatives, any(len(a) > 1 for a in alternatives))
+        return Plan(words, " ".join(words), [frozenset({w}) for w in words], None)
+
+    def with_typos(self, plan: Plan) -> Plan:
+        """The plan with each word's neighbours, looked up only when tier 1 has less than a page."""
+        fuzzy = [frozenset({word, *self.neighbours(word)}) for word in plan.words]
+        return Plan(plan.words, plan.exact, plan.strict, fuzzy if any(len(f) > 1 for f in fuzzy) else None)
 
     def neighbours(self, word: str) -> list[str]:
         """Indexed words one typo away from `word` (none for short words and CJK pairs)."""
@@ -156,9 +147,11 @@ class SearchIndex:
         if plan is None:
             return [], 0
         sequences = [KindResults(self, kind, plan, filters) for kind in kinds]
-        if plan.fuzzy and sum(len(s.strict) for s in sequences) < PAGE_SIZE:  # less than a page: forgive a typo
-            for sequence in sequences:
-                sequence.add_fuzzy()
+        if sum(len(s.strict) for s in sequences) < PAGE_SIZE:  # less than a page: forgive a typo
+            plan = self.with_typos(plan)
+            if plan.fuzzy:
+                for sequence in sequences:
+                    sequence.add_fuzzy(plan)
         merged = heapq.merge(*(s.hits() for s in sequences))
         start = (page - 1) * PAGE_SIZE
         found = [(kind, entity) for _, kind, entity in itertools.islice(merged, start, start + PAGE_SIZE)]
@@ -169,12 +162,9 @@ class SearchIndex:
         if not ranks:
             return []
         marks = ",".join("?" * len(ranks))
-        if names:
-            sql = (f"SELECT r.rank, r.id, r.popularity, e.names FROM ranks r JOIN entities e "
-                   f"ON e.kind = r.kind AND e.id = r.id WHERE r.kind = ? AND r.rank IN ({marks}) ORDER BY r.rank")
-        else:
-            sql = f"SELECT rank, id, popularity FROM ranks WHERE kind = ? AND rank IN ({marks}) ORDER BY rank"
-        return self.con.execute(sql, (kind, *ranks)).fetchall()
+        columns = "rank, id, popularity, names" if names else "rank, id, popularity"
+        return self.con.execute(f"SELECT {columns} FROM ranks WHERE kind = ? AND rank IN ({marks}) ORDER BY rank",
+                                (kind, *ranks)).fetchall()
 
     def exact_ranks(self, kind: str, name: str) -> list[int]:
         return [r for (r,) in self.con.execute("SELECT rank FROM exact WHERE kind = ? AND name = ? ORDER BY rank",
@@ -239,8 +229,9 @@ class KindResults:
         self.strict = index.matches(kind, plan, filters, fuzzy=False)
         self.fuzzy = EMPTY
 
-    def add_fuzzy(self) -> None:
-        self.fuzzy = self.index.matches(self.kind, self.plan, self.filters, fuzzy=True) - self.strict
+    def add_fuzzy(self, plan: Plan) -> None:
+        self.plan = plan
+        self.fuzzy = self.index.matches(self.kind, plan, self.filters, fuzzy=True) - self.strict
 
     @property
     def total(self) -> int:
@@ -253,13 +244,14 @@ class KindResults:
             for rank, entity, popularity in self.index.ranked(self.kind, exact[start:start + CHUNK]):
                 seen.add(rank)
                 yield (0, 0, -popularity, entity), self.kind, entity
-        yield from self.tier(1, self.strict, seen)
+        yield from self.tier(1, self.strict, seen, self.plan.strict)
         if self.fuzzy:
-            yield from self.tier(2, self.fuzzy, seen)
+            yield from self.tier(2, self.fuzzy, seen, self.plan.fuzzy)
 
-    def tier(self, tier: int, matches: BitMap, seen: set[int]) -> Iterator[tuple[tuple, str, int]]:
+    def tier(self, tier: int, matches: BitMap, seen: set[int],
+             alternatives: list[frozenset[str]]) -> Iterator[tuple[tuple, str, int]]:
         window = self.index.ranked(self.kind, [r for r in matches[:WINDOW] if r not in seen], names=True)
-        ranked = sorted((-score(names, popularity, self.plan.alternatives), -popularity, entity)
+        ranked = sorted((-score(names, popularity, alternatives), -popularity, entity)
                         for _, entity, popularity, names in window)
         for negative, negative_popularity, entity in ranked:
             yield (tier, 0, negative, negative_popularity, entity), self.kind, entity

@@ -13,7 +13,6 @@ do), so answers in flight during a publish finish on the release they began with
 
 from __future__ import annotations
 
-import threading
 from collections import OrderedDict
 from pathlib import Path
 from typing import Any, Callable
@@ -34,13 +33,8 @@ class OpenArtefacts:
     def __init__(self, openers: dict[str, Callable[[Path], Any]]) -> None:
         self.openers = openers
         self.roots: OrderedDict[str, dict[str, Any]] = OrderedDict()
-        self.lock = threading.Lock()  # answers open artefacts from several threads
 
     def open(self, root: str, name: str) -> Any:
-        with self.lock:
-            return self._open(root, name)
-
-    def _open(self, root: str, name: str) -> Any:
         readers = self.roots.get(root)
         if readers is None:
             readers = self.roots[root] = {}

@@ -6,6 +6,7 @@ same configuration a user runs.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
@@ -351,6 +352,9 @@ class Stack:
                 except subprocess.TimeoutExpired:
                     proc.kill()
                     proc.wait()
+                if n == "edge":  # and its worker processes, in its process group (start_new_session)
+                    with contextlib.suppress(ProcessLookupError, PermissionError):
+                        os.killpg(proc.pid, signal.SIGKILL)
 
     def stop(self) -> None:
         for name, _ in reversed(self.procs):

@@ -8,8 +8,8 @@ Format (SQLite, written once, opened read-only and immutable):
   also known as), `filters` the tokens a filter matches (`y2001` its primary year, `r2001` any year
   it came out, `adult`), `names` its names folded, one a line (for relevance and the exact tier).
   An update copies the rows of the entities it did not change.
-- `ranks(kind, rank, id, popularity)`: a kind's entities most popular first (ties by id), numbered
-  from 0.
+- `ranks(kind, rank, id, popularity, names)`: a kind's entities most popular first (ties by id),
+  numbered from 0, with their names (a query reads the names of its window of candidates by rank).
 - `postings(kind, term, ranks)`: the ranks of the entities with each token and filter token
   (`¤y2001`, `¤adult`), and with each prefix of one to three characters (`prefix:th`), as roaring
   bitmaps (pyroaring's portable serialisation). A query ANDs a few of them: counting its matches
@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import shutil
 import sqlite3
+from array import array
 import time
 from collections import defaultdict
 from contextlib import closing
@@ -45,7 +46,7 @@ from marquee import search_text
 from marquee.artefacts import SEARCH_INDEX
 from site_gen.documents import load_sql
 
-FORMAT = "3"
+FORMAT = "4"
 KINDS = ("movie", "tv", "person", "collection", "company", "keyword")
 ITEM_QUERIES = {"movie": "movie_list_results.sql", "tv": "person_tv_items.sql"}  # shared with similar lists
 BATCH = 20_000
@@ -54,7 +55,7 @@ SCHEMA = """
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;
 CREATE TABLE entities(kind TEXT, id INTEGER, popularity REAL, tokens TEXT, filters TEXT, names TEXT,
                       PRIMARY KEY (kind, id)) WITHOUT ROWID;
-CREATE TABLE ranks(kind TEXT, rank INTEGER, id INTEGER, popularity REAL, PRIMARY KEY (kind, rank)) WITHOUT ROWID;
+CREATE TABLE ranks(kind TEXT, rank INTEGER, id INTEGER, popularity REAL, names TEXT, PRIMARY KEY (kind, rank)) WITHOUT ROWID;
 CREATE TABLE postings(kind TEXT, term TEXT, ranks BLOB, PRIMARY KEY (kind, term)) WITHOUT ROWID;
 CREATE TABLE exact(kind TEXT, name TEXT, rank INTEGER, PRIMARY KEY (kind, name, rank)) WITHOUT ROWID;
 CREATE TABLE items(kind TEXT, id INTEGER, body TEXT, known_for TEXT, PRIMARY KEY (kind, id)) WITHOUT ROWID;
@@ -168,17 +169,27 @@ def _write(con: duckdb.DuckDBPyConnection, languages: list[str], target: Path, p
             forget(out, con, "texts", ("movie", "tv", "collection"))
             forget(out, con, "external_ids", ("movie", "tv", "person", "season", "episode"))
             texts, external = _in_scope(texts, "kind"), _in_scope(external, "kind")
-        out.executemany("INSERT INTO texts VALUES (?, ?, ?, ?, ?)", con.execute(texts).fetchall())
-        rows = con.execute(external).fetchall()
-        out.executemany("INSERT INTO external_ids VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
+        copy_rows(con, texts, out, "texts")
+        external_count = copy_rows(con, external, out, "external_ids")
         out.commit()
         if previous is None:
             out.execute("VACUUM")
     finally:
         out.close()
     partial.replace(target)
-    return IndexSummary(counts, len(vocabulary), len(rows), target.stat().st_size, time.perf_counter() - started,
-                        updated=previous is not None)
+    return IndexSummary(counts, len(vocabulary), external_count, target.stat().st_size,
+                        time.perf_counter() - started, updated=previous is not None)
+
+
+def copy_rows(con: duckdb.DuckDBPyConnection, query: str, out: sqlite3.Connection, table: str) -> int:
+    """Every row of a DuckDB query into an SQLite table of the same columns, a batch at a time."""
+    count = 0
+    for batch in con.sql(query).to_arrow_reader(BATCH):
+        columns = batch.to_pydict()
+        rows = list(zip(*columns.values()))
+        out.executemany(f"INSERT INTO {table} VALUES ({', '.join('?' * len(columns))})", rows)
+        count += len(rows)
+    return count
 
 
 def forget(out: sqlite3.Connection, con: duckdb.DuckDBPyConnection, table: str, kinds: tuple[str, ...]) -> None:
@@ -222,29 +233,35 @@ def derive(out: sqlite3.Connection, kind: str) -> None:
     change of one popularity moves the ranks of every entity between its old and new place."""
     for table in ("ranks", "postings", "exact"):
         out.execute(f"DELETE FROM {table} WHERE kind = ?", (kind,))
-    postings: dict[str, list[int]] = defaultdict(list)
+    # Ranks go into an array per term (4 bytes each, not a Python int), and rows are written a batch
+    # at a time: a million titles' people are millions of rows.
+    postings: dict[str, array] = defaultdict(lambda: array("I"))
     ranks, exact = [], []
-    rows = out.execute("SELECT id, popularity, tokens, filters, names FROM entities WHERE kind = ? "
-                       "ORDER BY popularity DESC, id", (kind,))
+    rows = out.cursor().execute("SELECT id, popularity, tokens, filters, names FROM entities WHERE kind = ? "
+                                "ORDER BY popularity DESC, id", (kind,))
     for rank, (entity_id, popularity, tokens, filters, names) in enumerate(rows):
-        ranks.append((kind, rank, entity_id, popularity))
+        ranks.append((kind, rank, entity_id, popularity, names))
         for token in tokens.split(" ") if tokens else ():
             postings[token].append(rank)
         for token in filters.split(" ") if filters else ():
             postings[search_text.FILTER_MARK + token].append(rank)
         exact.extend((kind, name, rank) for name in names.split("\n") if name)
+        if len(ranks) >= BATCH:
+            out.executemany("INSERT INTO ranks VALUES (?, ?, ?, ?, ?)", ranks)
+            out.executemany("INSERT INTO exact VALUES (?, ?, ?)", exact)
+            ranks, exact = [], []
+    out.executemany("INSERT INTO ranks VALUES (?, ?, ?, ?, ?)", ranks)
+    out.executemany("INSERT INTO exact VALUES (?, ?, ?)", exact)
     prefixes: dict[str, BitMap] = defaultdict(BitMap)
     serialized = []
-    for term, found in postings.items():
-        bitmap = BitMap(found)
+    for term in list(postings):
+        bitmap = BitMap(postings.pop(term))
         serialized.append((kind, term, bitmap.serialize()))
         if not term.startswith(search_text.FILTER_MARK):
             for length in range(1, min(search_text.STORED_PREFIX, len(term)) + 1):
                 prefixes[term[:length]] |= bitmap
     serialized.extend((kind, search_text.PREFIX_MARK + p, b.serialize()) for p, b in prefixes.items())
-    out.executemany("INSERT INTO ranks VALUES (?, ?, ?, ?)", ranks)
     out.executemany("INSERT INTO postings VALUES (?, ?, ?)", serialized)
-    out.executemany("INSERT INTO exact VALUES (?, ?, ?)", exact)
 
 
 def write_vocabulary(out: sqlite3.Connection, vocabulary: Iterable[str]) -> None:

@@ -75,6 +75,6 @@ def by_imdb_id(context: Context, path: str, params: dict[str, str]) -> bytes:
 
 
 ROUTES = [
-    Route("find", r"^/3/find/.+$", answer, cacheable=True, threaded=True),
+    Route("find", r"^/3/find/.+$", answer, cacheable=True, apart=True),
     Route("find", r"^/3/movie/tt[0-9]+(/[a-z_/]+)?/?$", by_imdb_id),
 ]

@@ -41,9 +41,9 @@ class Route:
     location: bool = True  # nginx has a location of its own for these paths
     cacheable: bool = False  # its 200 answers depend only on the release and the query
     dialect: str = "tmdb"  # whose envelope its errors and the gate's refusals take
-    # Its answers spend their time in SQLite, which releases the GIL: they run in the edge's thread
-    # pool, so two of them use both cores while the event loop goes on.
-    threaded: bool = False
+    # Its answers cost a millisecond of Python or more (a search): they run in the edge's worker
+    # processes (edge/app.py), a core each, while the event loop goes on with the rest.
+    apart: bool = False
 
     def matches(self, path: str) -> bool:
         return _compiled(self.pattern).match(path) is not None

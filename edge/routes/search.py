@@ -149,4 +149,4 @@ def answer(context: Context, path: str, params: dict[str, str]) -> bytes:
 
 
 ROUTES = [Route("search", r"^/3/search/(movie|tv|person|collection|company|keyword|multi)/?$", answer,
-                cacheable=True, threaded=True)]
+                cacheable=True, apart=True)]
