@@ -1,0 +1,51 @@
+"""A short run of every benchmark, so `make bench`, `make bench-build` and `make bench-search` cannot
+break unseen: each runs as its make target runs it, on a small scale, and prints its last lines."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+
+import pytest
+
+from marquee.settings import PROJECT_ROOT
+
+pytestmark = pytest.mark.e2e
+
+
+def bench(module: str, *args: str, timeout: int = 280) -> str:
+    run = subprocess.run([sys.executable, "-m", module, *args], cwd=PROJECT_ROOT, capture_output=True, text=True,
+                         timeout=timeout)
+    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-3000:]
+    return run.stdout
+
+
+def figure(output: str, line: str) -> float:
+    match = re.search(rf"^{re.escape(line)}[^:\n]*:\s*([\d.]+)", output, re.M)
+    assert match, f"no `{line}` line in:\n{output[-1500:]}"
+    return float(match.group(1))
+
+
+def test_hot_path_and_metrics_cost():
+    out = bench("bench.hot_path", "--seconds", "1", "--rounds", "1", "--accounts", "10", "--connections", "20",
+                "--metrics-cost")
+    assert 0 < figure(out, "authenticated/static ratio") and 0 < figure(out, "metrics cost")
+    assert out.strip().splitlines()[-1].startswith("authenticated/static ratio")
+
+
+def test_append_cost():
+    out = bench("bench.append_cost", "--seconds", "1", "--rounds", "1", "--movies", "150", "--connections", "20")
+    assert 0 < figure(out, "append cost ratio")
+
+
+def test_build_scale():
+    out = bench("bench.build_scale", "150", "300", "--image-sizes", "request")
+    assert "projected for" in out and "incremental rebuild after" in out
+
+
+def test_search(tmp_path):
+    out = bench("bench.search", "--movies", "300", "--seconds", "1", "--rounds", "1", "--cache", str(tmp_path))
+    lines = out.strip().splitlines()
+    assert [line.split(":")[0] for line in lines[-3:]] == ["search p99 ms", "search/static ratio", "find/static ratio"]
+    assert figure(out, "search/static ratio") > 0 and figure(out, "find/static ratio") > 0
