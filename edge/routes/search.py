@@ -98,36 +98,31 @@ class Localizer:
                         item[title_field], item["overview"] = title, overview
 
 
-def known_for_refs(bodies: dict[tuple[str, int], tuple[str, str | None]]) -> list[tuple[str, int]]:
-    """The titles people are known for (`movie:603` in the index) as (kind, id)."""
-    refs = []
-    for (kind, _), (_, known_for) in bodies.items():
-        for ref in (known_for.split(",") if kind == "person" and known_for else ()):
-            ref_kind, _, ref_id = ref.partition(":")
-            refs.append((ref_kind, int(ref_id)))
-    return refs
+def refs(known_for: str | None) -> list[tuple[str, int]]:
+    """The titles a person is known for, `movie:603,tv:1` in the index, as (kind, id)."""
+    return [(kind, int(entity)) for kind, _, entity in (ref.partition(":") for ref in known_for.split(","))] \
+        if known_for else []
 
 
 def result_items(index: SearchIndex, found: list[tuple[str, int]], localizer: Localizer,
                  media_type: bool) -> list[dict]:
     """Each (kind, id) as its result object, people with their `known_for`, in the language asked."""
     bodies = index.items(found)
-    refs = known_for_refs(bodies)
-    known = index.items(refs) if refs else {}
+    titles = {found_kind: refs(known_for) for found_kind, (_, known_for) in bodies.items() if found_kind[0] == "person"}
+    wanted = [ref for listed in titles.values() for ref in listed]
+    known = index.items(wanted) if wanted else {}
     items, translatable = [], []
     for kind, entity in found:
-        body, known_for = bodies[(kind, entity)]
-        item = orjson.loads(body)
+        item = orjson.loads(bodies[(kind, entity)][0])
         if media_type:
             item["media_type"] = kind
         translatable.append((kind, entity, item))
         if kind == "person":
             item["known_for"] = []
-            for ref in (known_for.split(",") if known_for else ()):
-                ref_kind, _, ref_id = ref.partition(":")
-                entry = orjson.loads(known[(ref_kind, int(ref_id))][0]) | {"media_type": ref_kind}
+            for ref_kind, ref_id in titles[(kind, entity)]:
+                entry = orjson.loads(known[(ref_kind, ref_id)][0]) | {"media_type": ref_kind}
                 item["known_for"].append(entry)
-                translatable.append((ref_kind, int(ref_id), entry))
+                translatable.append((ref_kind, ref_id, entry))
         items.append(item)
     localizer.apply(translatable)
     return items

@@ -53,7 +53,10 @@ local function assemble(var)
     local names_arg = var.arg_append_to_response
     if namespace == nil or names_arg == nil then return nil end
     names_arg = ngx.unescape_uri((names_arg:gsub("%+", " ")))  -- a query string's `+` is a space
-    local appendable, translated = conf.appendable[namespace], docs.translated(var)
+    -- The variants every part is read from; the first is not the default document when `language`
+    -- asks for another (then a title list must be localised, which only the edge does).
+    local tries = docs.suffixes(var)
+    local appendable, translated = conf.appendable[namespace], tries[1] ~= ""
     local language_given = (var.arg_language or "") ~= ""
     local names, seen, count = {}, {}, 0
     for raw in gmatch(names_arg, "[^,]+") do
@@ -78,7 +81,6 @@ local function assemble(var)
 
     local root = docs.release_root()
     if root == nil then return nil end
-    local tries = docs.suffixes(var)
     local body = docs.document(root, uri, tries)
     if body == nil then return nil end  -- the edge answers 404/34
     local pieces = {sub(body, 1, -2)}

@@ -170,11 +170,6 @@ function M.suffixes(var)
     return list
 end
 
--- Whether `language` asks for a variant other than the default document (a list must be localised).
-function M.translated(var)
-    return suffix_for(var.arg_language, conf.untranslated) ~= ""
-end
-
 -- A composite document's items (marquee/packs.py `assemble`, whose COMPOSITE_MARK, REFERENCE and ITEMS come
 -- here as conf.composite_mark, conf.reference and conf.items): each `{"\u0001":"movie/603"}` is the
 -- item `_items/movie/603.json`, and `{"\u0001":"movie/603",` the item with the entry's own fields
