@@ -165,8 +165,8 @@ def main() -> None:
         if stack is not None:
             stack.stop()
         shutil.rmtree(home, ignore_errors=True)
-    print(f"index: {summary.bytes / 1e6:,.1f} MB, built in {summary.seconds:.1f} s; edge memory (its workers "
-          f"included) {edge_rss / 1e6:,.0f} MB; "
+    print(f"index: {summary.bytes / 1e6:,.1f} MB, built in {summary.seconds:.1f} s; edge memory (PSS, its answer "
+          f"workers included) {edge_rss / 1e6:,.0f} MB; "
           f"this process {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e3:,.0f} MB")
     p99 = {mix: [r["p99"] for r in results[name]] for mix, name in (("realistic", runs[1][0]), ("cold", runs[2][0]))}
     if max(r["rps"] for r in results[runs[2][0]]) * args.seconds > cold_requests:
@@ -180,10 +180,11 @@ def main() -> None:
 
 
 def edge_memory(stack: Stack) -> int:
-    """Resident bytes of the edge and its worker processes (their search index's pages included)."""
-    def rss(pid: int) -> int:
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
+    """Proportional bytes (PSS) of the edge and its answer workers: the index's pages that the
+    workers share are counted once between them, not once each as their resident sizes would."""
+    def pss(pid: int) -> int:
+        for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+            if line.startswith("Pss:"):
                 return int(line.split()[1]) * 1024
         return 0
 
@@ -191,7 +192,7 @@ def edge_memory(stack: Stack) -> int:
         children = Path(f"/proc/{pid}/task/{pid}/children")
         kids = [int(c) for c in children.read_text().split()] if children.exists() else []
         return [pid] + [p for kid in kids for p in tree(kid)]
-    return sum(rss(pid) for pid in tree(stack.process("edge").pid))
+    return sum(pss(pid) for pid in tree(stack.process("edge").pid))
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@
 nginx answers every precomputed document itself, after its own key check (nginx/lua/marquee_gate.lua).
 The edge owns:
 - the content listener (edge/content_listener.py): appends, filters and pages nginx cannot splice;
+- the answer workers (edge/answer_workers.py) for search and find: it starts them and restarts them;
 - the image-size listener (edge/image_listener.py) with MARQUEE_IMAGE_SIZES=request;
 - the registry's copies: it loads the registry into Redis at start and after Redis lost it, and
   exports it for nginx's gate as its fallback without Redis (edge/gate.py `poll_registry`);
@@ -14,7 +15,6 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
-import os
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -23,7 +23,8 @@ from sanic import Request, Sanic
 from sanic.response import HTTPResponse
 
 from edge import errors
-from edge.content_listener import AnswerPool, ContentProtocol, CurrentRelease
+from edge.answer_workers import AnswerWorkers
+from edge.content_listener import ContentProtocol, CurrentRelease
 from edge.image_listener import ImageProtocol
 from edge.upstream_protocol import start_unix_listener
 from edge.gate import Gate, poll_registry
@@ -68,11 +69,12 @@ def create_app(settings: Settings, name: str = "marquee_edge") -> Sanic:
         app.ctx.gate = Gate(app.ctx.snapshot, app.ctx.limiter, settings.redis_down_policy)
         export_grants(app.ctx.snapshot.grants, settings.gate_grants)  # before nginx starts
         release = CurrentRelease(settings.current_link)  # one for every nginx connection
-        # Search and find answers (edge/routes/route.py `apart`): a worker process a core.
-        app.ctx.answer_pool = AnswerPool(os.cpu_count() or 2)
+        # Search and find (edge/routes/route.py `apart`): processes of their own, nginx's upstream.
+        app.ctx.answer_workers = AnswerWorkers(settings)
+        app.ctx.answer_workers.start()
         app.ctx.metrics = Metrics(app.ctx.gate, release.cache, settings.current_link)
         app.ctx.content_listener = await start_unix_listener(
-            lambda: ContentProtocol(app.ctx.gate, release, settings.languages, app.ctx.answer_pool),
+            lambda: ContentProtocol(app.ctx.gate, release, settings.languages),
             str(settings.content_socket), settings.edge_backlog)
         if settings.image_sizes == "request":
             app.ctx.image_pool = ThreadPoolExecutor(2, thread_name_prefix="image-sizes")
@@ -87,11 +89,13 @@ def create_app(settings: Settings, name: str = "marquee_edge") -> Sanic:
             poll_registry(app.ctx.snapshot, settings.registry_poll_seconds, settings.gate_grants)
         )
         app.ctx.lag_probe = loop.create_task(app.ctx.metrics.probe_loop_lag())
+        app.ctx.supervisor = loop.create_task(app.ctx.answer_workers.supervise())
 
     @app.after_server_stop
     async def close_resources(app: Sanic) -> None:
         app.ctx.content_listener.close()
-        app.ctx.answer_pool.shutdown()
+        app.ctx.supervisor.cancel()
+        app.ctx.answer_workers.stop()
         if settings.image_sizes == "request":
             app.ctx.image_listener.close()
             app.ctx.image_pool.shutdown(wait=False)
@@ -134,7 +138,7 @@ def serve(settings: Settings) -> None:
     """Run one edge process on the unix socket nginx proxies to (one worker beats two on 2 cores)."""
     socket_path = Path(settings.edge_socket)
     socket_path.parent.mkdir(parents=True, exist_ok=True)
-    for stale in (socket_path, settings.content_socket, settings.image_socket):
+    for stale in (socket_path, settings.content_socket, settings.image_socket, *settings.answer_sockets):
         if stale.exists():
             stale.unlink()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")

@@ -9,12 +9,8 @@ through the edge's Gate, the same script call as nginx's gate.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import os
-import multiprocessing
-from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from urllib.parse import parse_qsl, unquote, urlsplit
 
@@ -130,53 +126,12 @@ class CurrentRelease:
         return self._root
 
 
-class AnswerPool:
-    """The edge's worker processes for routes that answer apart: a core each, started by a fork
-    server (not forked from the edge, whose threads and sockets they must not share). A worker that
-    dies breaks a ProcessPoolExecutor for good: the next answer starts a new pool."""
-
-    def __init__(self, workers: int) -> None:
-        self.workers = workers
-        self.pool: ProcessPoolExecutor | None = None
-
-    def submit(self, *args) -> Future:
-        if self.pool is None:
-            self.pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("forkserver"))
-        try:
-            return self.pool.submit(answer_apart, *args)
-        except BrokenProcessPool:
-            log.error("answer_pool_broken: starting a new one")
-            self.pool.shutdown(wait=False, cancel_futures=True)
-            self.pool = None
-            return self.submit(*args)
-
-    def shutdown(self) -> None:
-        if self.pool is not None:
-            self.pool.shutdown(wait=False, cancel_futures=True)
-
-
-# What answers apart (in the edge's worker processes) read: their own caches, by release.
-_APART_CACHE: DocumentCache | None = None
-_APART_ARTEFACTS: OpenArtefacts | None = None
-
-
-def answer_apart(root: str, languages: list[str], path: str, params: dict[str, str]) -> bytes:
-    """A route's answer in a worker process (edge/app.py's answer pool): the search index and the
-    documents opened there once per release, as the edge opens them."""
-    global _APART_CACHE, _APART_ARTEFACTS
-    if _APART_CACHE is None:
-        _APART_CACHE, _APART_ARTEFACTS = DocumentCache(16 << 20), OpenArtefacts(ARTEFACT_READERS)
-    return routes.answer(Context(root, languages, _APART_CACHE, _APART_ARTEFACTS), path, params)
-
-
 class ContentProtocol(UpstreamProtocol):
-    def __init__(self, gate: Gate, release: CurrentRelease, languages: list[str],
-                 pool: AnswerPool | None = None) -> None:
+    def __init__(self, gate: Gate | None, release: CurrentRelease, languages: list[str]) -> None:
         super().__init__()
-        self.gate = gate
+        self.gate = gate  # None in an answer worker (edge/answer_workers.py): nginx's gate only
         self.release = release
         self.languages = languages
-        self.pool = pool  # answers of routes that run apart go here (edge/routes/route.py `apart`)
 
     def handle(self, head: bytes, slot: list) -> None:
         line_end = head.find(b"\r\n")
@@ -197,14 +152,6 @@ class ContentProtocol(UpstreamProtocol):
                 self.fill(slot, response(200, body, headers, head_only))
 
         def serve(headers: dict[str, str]) -> None:
-            route = routes.route_for(path)
-            if route.apart and self.pool is not None:
-                loop = asyncio.get_running_loop()
-                # The release is resolved here, so the answer is the release's it began on.
-                future = self.pool.submit(self.release.root(), self.languages, path, params)
-                future.add_done_callback(lambda f: loop.call_soon_threadsafe(
-                    answered, headers, None if f.exception() else f.result(), f.exception()))
-                return
             try:
                 body = self.answer(path, params)
             except Exception as exc:
@@ -223,6 +170,9 @@ class ContentProtocol(UpstreamProtocol):
                 self.fill(slot, refused(decision, head_only))
 
         admitted = admitted_headers(header_value(head, b"\r\nX-Marquee-Admitted:"))
+        if admitted is None and self.gate is None:  # an answer worker trusts nginx's gate alone
+            self.fill(slot, error_response(errors.INVALID_KEY, {}, head_only))
+            return
         if admitted is None:
             hit = self.gate.check_key(key_from(params.get("api_key"), header_value(head, b"\r\nAuthorization:")))
             if isinstance(hit, Decision):

@@ -178,6 +178,7 @@ def render_nginx_conf(settings: Settings) -> str:
         log_dir=settings.log_dir,
         edge_socket=settings.edge_socket,
         content_socket=settings.content_socket,
+        answer_sockets=settings.answer_sockets,
         image_socket=settings.image_socket,
         image_sizes=settings.image_sizes,
         image_sizes_pattern="|".join((*ALL_SIZES, "original")),
@@ -192,7 +193,8 @@ def render_nginx_conf(settings: Settings) -> str:
         image_dir=settings.image_dir,
         cache=CACHE_CONTROL,
         bodies={name: _nginx_literal(errors.tmdb_error_body(e)) for name, e in bodies.items()},
-        routes=[{"family": r.family, "pattern": _nginx_regex(r.pattern), "cacheable": r.cacheable, "dialect": r.dialect}
+        routes=[{"family": r.family, "pattern": _nginx_regex(r.pattern), "cacheable": r.cacheable, "dialect": r.dialect,
+                 "apart": r.apart}
                 for r in ROUTES if r.location],
         refusals={status: {"http_status": e.http_status, "body": _nginx_literal(errors.tmdb_error_body(e))}
                   for status, e in NGINX_REFUSALS.items()},
@@ -285,7 +287,8 @@ class Stack:
     def start_edge(self) -> None:
         env = dict(os.environ, **to_env(self.settings))
         proc, log = self._spawn("edge", [sys.executable, "-m", "marquee", "edge"], env)
-        wait_for(lambda: all(unix_socket_open(p) for p in (self.settings.edge_socket, self.settings.content_socket)),
+        sockets = (self.settings.edge_socket, self.settings.content_socket, *self.settings.answer_sockets)
+        wait_for(lambda: all(unix_socket_open(p) for p in sockets),
                  "edge", 20, proc, log)
 
     def nginx_conf(self) -> str:

@@ -25,10 +25,12 @@ def _plans(text: str) -> dict[str, int]:
     return plans
 
 
-def _workers(text: str) -> int:
-    if not text.isdigit() or int(text) < 1:
-        raise ValueError(f"MARQUEE_NGINX_WORKERS must be a whole number of at least 1, not {text!r}")
-    return int(text)
+def _processes(env: str) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        if not text.isdigit() or int(text) < 1:
+            raise ValueError(f"{env} must be a whole number of at least 1, not {text!r}")
+        return int(text)
+    return parse
 
 
 def _languages(text: str) -> list[str]:
@@ -109,8 +111,11 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("sample_movies", "MARQUEE_SAMPLE_MOVIES", "2000", int,
             "Size of the bundled sample catalogue that `make run` generates."),
     Setting("sample_seed", "MARQUEE_SAMPLE_SEED", "42", int, "Seed of the bundled sample catalogue."),
-    Setting("nginx_workers", "MARQUEE_NGINX_WORKERS", "", _workers,
+    Setting("nginx_workers", "MARQUEE_NGINX_WORKERS", "", _processes("MARQUEE_NGINX_WORKERS"),
             "nginx worker processes (default: one per core: nginx does the hot path's work, key check included)."),
+    Setting("answer_workers", "MARQUEE_ANSWER_WORKERS", "", _processes("MARQUEE_ANSWER_WORKERS"),
+            "The edge's answer processes for search and find, each on its own socket that nginx balances "
+            "over (default: one per core)."),
     Setting("edge_backlog", "MARQUEE_EDGE_BACKLOG", "4096", int,
             "Listen backlog of the edge socket (Sanic's default of 100 gives 502s at 200 connections)."),
 )
@@ -142,6 +147,7 @@ class Settings:
     sample_movies: int
     sample_seed: int
     nginx_workers: int
+    answer_workers: int
     edge_backlog: int
 
     @property
@@ -169,6 +175,11 @@ class Settings:
     def content_socket(self) -> Path:
         """nginx proxies append_to_response, filtered and paged requests here (edge/content_listener.py)."""
         return self.run_dir / "content.sock"
+
+    @property
+    def answer_sockets(self) -> list[Path]:
+        """One socket an answer worker (edge/answer_workers.py): nginx sends search and find there."""
+        return [self.run_dir / f"answers-{n}.sock" for n in range(self.answer_workers)]
 
     @property
     def image_socket(self) -> Path:
@@ -202,6 +213,7 @@ def from_env(environ: Mapping[str, str] | None = None) -> Settings:
     values["image_dir"] = Path(values["image_dir"] or home / "images")
     cores = os.cpu_count() or 2
     values["nginx_workers"] = values["nginx_workers"] or cores
+    values["answer_workers"] = values["answer_workers"] or cores
     # A unix socket by default: a TCP round trip to Redis cost the edge twice the CPU on loopback.
     values["redis_url"] = values["redis_url"] or f"unix://{home / 'run' / 'redis.sock'}"
     base = values["image_base_url"] or f"http://{values['listen_host']}:{values['image_port']}/t/p/"

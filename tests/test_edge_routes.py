@@ -16,9 +16,18 @@ def test_every_route_with_a_location_is_an_nginx_location(tmp_path):
     for route in own:
         block = conf.split(f'location ~ "{route.pattern}" {{', 1)[1].split("\n        }", 1)[0]
         assert f"set $mq_door {route.family};" in block and f"set $mq_dialect {route.dialect};" in block
-        assert 'require("marquee_gate").access()' in block and "proxy_pass http://edge_content;" in block
+        upstream = "edge_answers" if route.apart else "edge_content"  # apart: the answer workers
+        assert 'require("marquee_gate").access()' in block and f"proxy_pass http://{upstream};" in block
         assert ("proxy_cache marquee_answers;" in block) == route.cacheable
         assert "proxy_hide_header X-RateLimit-Remaining;" in block  # the window's headers are nginx's own
+
+
+def test_the_answer_workers_upstream_has_a_socket_each(tmp_path):
+    settings = from_env({"MARQUEE_HOME": str(tmp_path), "MARQUEE_ANSWER_WORKERS": "3"})
+    upstream = render_nginx_conf(settings).split("upstream edge_answers {", 1)[1].split("}", 1)[0]
+    assert re.findall(r"server unix:(\S+) ", upstream) == [str(p) for p in settings.answer_sockets]
+    assert len(set(settings.answer_sockets)) == 3 and "least_conn;" in upstream
+    assert {route.family for route in ROUTES if route.apart} == {"search", "find"}
 
 
 def test_paths_go_to_the_family_that_answers_them():

@@ -41,8 +41,8 @@ class Route:
     location: bool = True  # nginx has a location of its own for these paths
     cacheable: bool = False  # its 200 answers depend only on the release and the query
     dialect: str = "tmdb"  # whose envelope its errors and the gate's refusals take
-    # Its answers cost a millisecond of Python or more (a search): they run in the edge's worker
-    # processes (edge/app.py), a core each, while the event loop goes on with the rest.
+    # Its answers cost a millisecond of Python or so (a search): nginx sends them to the edge's
+    # answer workers (edge/answer_workers.py), a process a core, not to the content listener.
     apart: bool = False
 
     def matches(self, path: str) -> bool:
