@@ -23,12 +23,13 @@ from edge.gate import Decision, Gate, key_from, window_headers
 from edge.metrics import CONTENT_ANSWERS
 from edge.policy import CACHE_CONTROL
 from edge.ratelimit import ADMITTED, WindowStats
+from edge.discover_index import DiscoverIndex
 from edge.search_index import SearchIndex
 from edge.upstream_protocol import UpstreamProtocol, header_value
-from marquee.artefacts import SEARCH_INDEX, OpenArtefacts
+from marquee.artefacts import DISCOVER_INDEX, SEARCH_INDEX, OpenArtefacts
 
 log = logging.getLogger("marquee.edge")
-ARTEFACT_READERS = {SEARCH_INDEX: SearchIndex}  # how the edge opens each artefact of a release
+ARTEFACT_READERS = {SEARCH_INDEX: SearchIndex, DISCOVER_INDEX: DiscoverIndex}  # how the edge opens each artefact of a release
 
 JSON = b"application/json;charset=utf-8"
 REASONS = {200: "OK", 400: "Bad Request", 401: "Unauthorized", 402: "Payment Required", 404: "Not Found",

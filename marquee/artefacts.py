@@ -6,6 +6,8 @@ same rename and the same `rm -r`, and a door that reads it opens the one of the 
 began on. Artefacts, by name:
 
 - `search.sqlite`: the search index (site_gen/search_index.py writes it; edge/search_index.py reads it).
+- `discover.sqlite`: films and series by facet and in each sort order, for /3/discover
+  (site_gen/discover_index.py writes it; edge/discover_index.py reads it).
 
 Readers are opened read-only, once per release, and the two newest releases' stay open (as packs
 do), so answers in flight during a publish finish on the release they began with.
@@ -18,7 +20,8 @@ from pathlib import Path
 from typing import Any, Callable
 
 SEARCH_INDEX = "search.sqlite"
-ARTEFACTS = (SEARCH_INDEX,)
+DISCOVER_INDEX = "discover.sqlite"
+ARTEFACTS = (SEARCH_INDEX, DISCOVER_INDEX)
 
 
 class MissingArtefact(LookupError):

@@ -35,7 +35,7 @@ from site_gen import movie_extras
 from site_gen import images
 from site_gen import episode, season, tv
 from site_gen import scope
-from site_gen import search_index
+from site_gen import discover_index, search_index
 from site_gen.documents import (KEPT_WHOLE, OVER_PREVIOUS, Documents, Marker, create_item_ref, load_sql,
                                 use_previous_manifest)
 from site_gen.validate import ValidationError, Validator
@@ -273,6 +273,8 @@ def render_release(settings: Settings, catalogue_dir: Path, release_dir: Path,
                     index = search_index.for_release(con, settings.languages, release_dir,
                                                      previous if updating else None, scoped)
                     laps.lap("search")
+                    discover_index.for_release(con, release_dir)
+                    laps.lap("discover")
                     scope.save_entities(con, release_dir, previous)
                     image_count = image_sync.result()
                     laps.lap("images_after")

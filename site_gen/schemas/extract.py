@@ -109,6 +109,9 @@ RENDERED_PATHS: tuple[str, ...] = (
     "/3/search/collection",
     "/3/search/company",
     "/3/search/keyword",
+    # discover (edge/routes/discover.py, answered from the release's discover index)
+    "/3/discover/movie",
+    "/3/discover/tv",
 )
 _KEEP = ("type", "properties", "items")
 

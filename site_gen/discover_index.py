@@ -1,0 +1,250 @@
+"""The release's discover index, `discover.sqlite` (marquee/artefacts.py): every film and series by
+each value /3/discover/{movie,tv} filters on, and in each order it sorts by. edge/discover_index.py
+reads it; the items themselves come from the search index (`items`, `texts`).
+
+Films and series are numbered by popularity, most popular first (ties by id): a kind's `rank`.
+
+Format (SQLite, written once, opened read-only and immutable):
+- `facets(kind, facet, ranks)`: the ranks with each facet value, a roaring bitmap (pyroaring's
+  portable serialisation). The facets and the SQL that lists them are FACETS below: `genre:28`,
+  `cast:287`, `provider:US:8:flatrate` (region, provider, monetization; `*` for any region),
+  `monetization:US:rent`, `release_type:US:3`, `certification:US:PG-13`, `mood:cozy`, `adult`, ...
+- `columns(kind, name, sortable, valued, "values", ranks, positions)`: a number (or day, or text) per
+  entity, as arrays (`array` module, machine order: the reader is the same machine's Python):
+  `ranks` are the ranks in ascending order of (value, id), entities without a value last by id;
+  `valued` how many have a value; `values` (numbers and days) the float64 values of those, in the same order, for range filters (binary
+  search, then a slice of `ranks` as a bitmap); `positions` (sortable columns) each rank's place in
+  `ranks`, so a small result set is sorted without walking the whole order. A column that is not
+  sortable may list an entity several times (a film's release dates) and lists no entity without one.
+  The column `id` holds each rank's id (`values` as int64, in rank order). `title` and `name` are
+  the default language's; `title.de-DE` (the variant's suffix) another served language's.
+- `meta(key, value)`: the format version, per kind the number of entities (`count:movie`), and per
+  country its film certifications from the mildest (`certifications:US`, one a line), for
+  `certification.gte` and `.lte`.
+
+Built whole by every build: at 100k films it takes seconds, and a scoped update would have to
+renumber every rank after a popularity change anyway.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from array import array
+from dataclasses import dataclass
+from pathlib import Path
+
+import duckdb
+from pyroaring import BitMap
+
+from marquee.artefacts import DISCOVER_INDEX
+
+FORMAT = "1"
+KINDS = {"movie": "movies", "tv": "tv_series"}  # kind -> its table (popularity, id)
+BATCH = 10_000
+
+SCHEMA = """
+CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;
+CREATE TABLE facets(kind TEXT, facet TEXT, ranks BLOB, PRIMARY KEY (kind, facet)) WITHOUT ROWID;
+CREATE TABLE columns(kind TEXT, name TEXT, sortable INTEGER, valued INTEGER, "values" BLOB, ranks BLOB,
+                     positions BLOB, PRIMARY KEY (kind, name)) WITHOUT ROWID;
+"""
+
+DAYS = "date_diff('day', DATE '1970-01-01', CAST({} AS DATE))"
+
+# (facet, id) per kind: each query lists the entities of one facet family. Values are parsed by
+# edge/routes/discover.py into these very names.
+FACETS: dict[str, list[str]] = {
+    "movie": [
+        "SELECT 'genre:' || genre_id, movie_id FROM movie_genres",
+        "SELECT 'keyword:' || keyword_id, movie_id FROM movie_keywords",
+        "SELECT 'company:' || company_id, movie_id FROM movie_companies",
+        'SELECT DISTINCT \'cast:\' || person_id, movie_id FROM "cast"',
+        "SELECT DISTINCT 'crew:' || person_id, movie_id FROM crew",
+        "SELECT DISTINCT 'country:' || c, id FROM (SELECT id, unnest(origin_country) AS c FROM movies)",
+        "SELECT 'language:' || original_language, id FROM movies WHERE original_language IS NOT NULL",
+        "SELECT 'year:' || year(release_date), id FROM movies WHERE release_date IS NOT NULL",
+        # `year` looks at every release date, the primary one included.
+        "SELECT DISTINCT 'release_year:' || y, id FROM (SELECT year(release_date) AS y, movie_id AS id "
+        "FROM movie_release_dates WHERE release_date IS NOT NULL UNION ALL SELECT year(release_date), id "
+        "FROM movies WHERE release_date IS NOT NULL)",
+        "SELECT DISTINCT 'release_type:' || iso_3166_1 || ':' || type, movie_id FROM movie_release_dates",
+        "SELECT DISTINCT 'release_type:*:' || type, movie_id FROM movie_release_dates",
+        "SELECT DISTINCT 'certification:' || iso_3166_1 || ':' || certification, movie_id "
+        "FROM movie_release_dates WHERE coalesce(certification, '') <> ''",
+        "SELECT DISTINCT 'provider:' || iso_3166_1 || ':' || provider_id || ':' || kind, movie_id "
+        "FROM movie_watch_providers",
+        "SELECT DISTINCT 'provider:*:' || provider_id || ':' || kind, movie_id FROM movie_watch_providers",
+        "SELECT DISTINCT 'monetization:' || iso_3166_1 || ':' || kind, movie_id FROM movie_watch_providers",
+        "SELECT DISTINCT 'monetization:*:' || kind, movie_id FROM movie_watch_providers",
+        "SELECT 'mood:' || lower(mood), owner_id FROM moods WHERE owner = 'movie'",
+        "SELECT 'adult', id FROM movies WHERE adult",
+        "SELECT 'video', id FROM movies WHERE video",
+    ],
+    "tv": [
+        "SELECT 'genre:' || genre_id, series_id FROM series_genres",
+        "SELECT 'keyword:' || keyword_id, series_id FROM series_keywords",
+        "SELECT 'company:' || company_id, series_id FROM series_companies",
+        "SELECT 'network:' || network_id, series_id FROM series_networks",
+        "SELECT DISTINCT 'country:' || c, id FROM (SELECT id, unnest(origin_country) AS c FROM tv_series)",
+        "SELECT 'language:' || original_language, id FROM tv_series WHERE original_language IS NOT NULL",
+        "SELECT 'year:' || year(first_air_date), id FROM tv_series WHERE first_air_date IS NOT NULL",
+        "SELECT 'status:' || status, id FROM tv_series WHERE status IS NOT NULL",
+        "SELECT 'type:' || type, id FROM tv_series WHERE type IS NOT NULL",
+        "SELECT DISTINCT 'provider:' || iso_3166_1 || ':' || provider_id || ':' || kind, series_id "
+        "FROM series_watch_providers",
+        "SELECT DISTINCT 'provider:*:' || provider_id || ':' || kind, series_id FROM series_watch_providers",
+        "SELECT DISTINCT 'monetization:' || iso_3166_1 || ':' || kind, series_id FROM series_watch_providers",
+        "SELECT DISTINCT 'monetization:*:' || kind, series_id FROM series_watch_providers",
+        "SELECT 'mood:' || lower(mood), owner_id FROM moods WHERE owner = 'tv'",
+        "SELECT 'adult', id FROM tv_series WHERE adult",
+        "SELECT 'no_first_air_date', id FROM tv_series WHERE first_air_date IS NULL",
+    ],
+}
+
+# name -> (SQL of (id, value), sortable). A sortable column has a row for every entity (NULL when
+# it has no value); the others list (id, value) pairs, as many as an entity has.
+COLUMNS: dict[str, dict[str, tuple[str, bool]]] = {
+    "movie": {
+        "vote_average": ("SELECT id, vote_average FROM movies", True),
+        "vote_count": ("SELECT id, vote_count FROM movies", True),
+        "revenue": ("SELECT id, revenue FROM movies", True),
+        "primary_release_date": (f"SELECT id, {DAYS.format('release_date')} FROM movies", True),
+        "title": ("SELECT m.id, lower(coalesce(nullif(t.title, ''), m.original_title)) FROM movies m "
+                  "LEFT JOIN movie_translations t ON t.movie_id = m.id AND t.iso_639_1 = getvariable('iso_639_1') "
+                  "AND t.iso_3166_1 = getvariable('iso_3166_1')", True),
+        "original_title": ("SELECT id, lower(original_title) FROM movies", True),
+        "runtime": ("SELECT id, runtime FROM movies WHERE runtime IS NOT NULL", False),
+        # release_date.gte/lte: a film's release dates of a type in a region (`*`: any).
+        "release:*:*": (f"SELECT movie_id, {DAYS.format('release_date')} FROM movie_release_dates "
+                        "WHERE release_date IS NOT NULL", False),
+        **{f"release:*:{t}": (f"SELECT movie_id, {DAYS.format('release_date')} FROM movie_release_dates "
+                              f"WHERE release_date IS NOT NULL AND type = {t}", False) for t in range(1, 7)},
+    },
+    "tv": {
+        "vote_average": ("SELECT id, vote_average FROM tv_series", True),
+        "vote_count": ("SELECT id, vote_count FROM tv_series", True),
+        "first_air_date": (f"SELECT id, {DAYS.format('first_air_date')} FROM tv_series", True),
+        "name": ("SELECT id, lower(name) FROM tv_series_listed", True),
+        "original_name": ("SELECT id, lower(original_name) FROM tv_series", True),
+        "runtime": ("SELECT id, episode_run_time[1] FROM tv_series WHERE episode_run_time[1] IS NOT NULL", False),
+        "air_date": (f"SELECT series_id, {DAYS.format('air_date')} FROM tv_episodes WHERE air_date IS NOT NULL",
+                     False),
+    },
+}
+# Per region, the same release columns: written for each country with a release (see regional_columns).
+REGIONAL_RELEASES = ("SELECT movie_id, {days} FROM movie_release_dates WHERE release_date IS NOT NULL "
+                     "AND iso_3166_1 = '{region}'{type}")
+
+
+@dataclass(frozen=True)
+class DiscoverSummary:
+    counts: dict[str, int]
+    facets: int
+    bytes: int
+    seconds: float
+
+    def line(self) -> str:
+        kinds = ", ".join(f"{n:,} {kind}" for kind, n in self.counts.items())
+        return f"discover index built: {kinds}; {self.facets:,} facet values; {self.bytes / 1e6:,.1f} MB in {self.seconds:.1f} s"
+
+
+# Per served language other than the default, the title (name) as the items show it there: the
+# translation's, else the original (site_gen/sql/search_texts.sql's rule), for sort_by=title.
+LANGUAGE_TITLES = {
+    "movie": ("title", "SELECT m.id, lower(coalesce(nullif(t.title, ''), m.original_title)) FROM movies m "
+                       "LEFT JOIN movie_translations t ON t.movie_id = m.id AND t.iso_639_1 = '{language}' "
+                       "AND t.iso_3166_1 = '{region}'"),
+    "tv": ("name", "SELECT s.id, lower(coalesce(nullif(t.name, ''), s.original_name)) FROM tv_series s "
+                   "LEFT JOIN series_translations t ON t.series_id = s.id AND t.iso_639_1 = '{language}' "
+                   "AND t.iso_3166_1 = '{region}'"),
+}
+
+
+def language_columns(con: duckdb.DuckDBPyConnection, kind: str) -> dict[str, tuple[str, bool]]:
+    name, query = LANGUAGE_TITLES[kind]
+    variants = con.execute("SELECT suffix, iso_639_1, iso_3166_1 FROM render_variants WHERE kind = 'other' "
+                           "ORDER BY suffix").fetchall()
+    return {name + suffix: (query.format(language=language, region=region), True)
+            for suffix, language, region in variants}
+
+
+def regional_columns(con: duckdb.DuckDBPyConnection) -> dict[str, tuple[str, bool]]:
+    regions = [r for (r,) in con.execute("SELECT DISTINCT iso_3166_1 FROM movie_release_dates ORDER BY 1").fetchall()]
+    days = DAYS.format("release_date")
+    return {f"release:{region}:{t}": (REGIONAL_RELEASES.format(days=days, region=region,
+                                                                 type="" if t == "*" else f" AND type = {t}"), False)
+            for region in regions for t in ("*", *range(1, 7))}
+
+
+def build(con: duckdb.DuckDBPyConnection, target: Path) -> DiscoverSummary:
+    """Write the discover index of the database `con` holds (after site_gen.languages.prepare)."""
+    started = time.perf_counter()
+    partial = target.with_name(target.name + ".partial")
+    partial.unlink(missing_ok=True)
+    out = sqlite3.connect(partial)
+    counts, facets = {}, 0
+    try:
+        out.executescript("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA page_size=8192;" + SCHEMA)
+        out.execute("INSERT INTO meta VALUES ('format', ?)", (FORMAT,))
+        out.executemany("INSERT INTO meta VALUES (?, ?)", (
+            (f"certifications:{country}", "\n".join(ordered)) for country, ordered in con.execute(
+                'SELECT iso_3166_1, list(certification ORDER BY "order", certification) FROM certifications '
+                "GROUP BY iso_3166_1").fetchall()))
+        for kind, table in KINDS.items():
+            con.execute(f"CREATE OR REPLACE TEMP TABLE discover_ranks AS SELECT id, "
+                        f"(row_number() OVER (ORDER BY popularity DESC NULLS LAST, id) - 1)::INTEGER AS rank "
+                        f"FROM {table}")
+            ids = [i for (i,) in con.execute("SELECT id FROM discover_ranks ORDER BY rank").fetchall()]
+            counts[kind] = len(ids)
+            out.execute("INSERT INTO meta VALUES (?, ?)", (f"count:{kind}", str(len(ids))))
+            out.execute("INSERT INTO columns VALUES (?, 'id', 0, ?, ?, NULL, NULL)",
+                        (kind, len(ids), array("q", ids).tobytes()))
+            facets += write_facets(con, out, kind)
+            columns = dict(COLUMNS[kind], **language_columns(con, kind),
+                           **(regional_columns(con) if kind == "movie" else {}))
+            for name, (query, sortable) in columns.items():
+                write_column(con, out, kind, name, query, sortable, len(ids))
+        out.commit()
+    finally:
+        out.close()
+    partial.replace(target)
+    return DiscoverSummary(counts, facets, target.stat().st_size, time.perf_counter() - started)
+
+
+def write_facets(con: duckdb.DuckDBPyConnection, out: sqlite3.Connection, kind: str) -> int:
+    union = " UNION ALL ".join(f"SELECT * FROM ({query})" for query in FACETS[kind])
+    written = 0
+    query = (f"SELECT f.facet, list(r.rank ORDER BY r.rank) AS ranks FROM ({union}) f(facet, id) "
+             f"JOIN discover_ranks r ON r.id = f.id WHERE f.facet IS NOT NULL GROUP BY f.facet")
+    for batch in con.sql(query).to_arrow_reader(BATCH):
+        columns = batch.to_pydict()
+        rows = [(kind, facet, BitMap(ranks).serialize()) for facet, ranks in zip(columns["facet"], columns["ranks"])]
+        out.executemany("INSERT INTO facets VALUES (?, ?, ?)", rows)
+        written += len(rows)
+    return written
+
+
+def write_column(con: duckdb.DuckDBPyConnection, out: sqlite3.Connection, kind: str, name: str, query: str,
+                 sortable: bool, count: int) -> None:
+    rows = con.execute(f"SELECT r.rank, c.value FROM ({query}) c(id, value) JOIN discover_ranks r ON r.id = c.id "
+                       f"ORDER BY c.value NULLS LAST, c.id").fetchall()
+    if not rows and not sortable:
+        return
+    numeric = not any(isinstance(value, str) for _, value in rows)
+    values = array("d", (float(v) for _, v in rows if v is not None)) if numeric else None
+    ranks = array("I", (rank for rank, _ in rows))
+    positions = None
+    if sortable:
+        assert len(ranks) == count, f"{kind}.{name}: a sortable column needs a row for every entity"
+        positions = array("I", bytes(4 * count))
+        for place, rank in enumerate(ranks):
+            positions[rank] = place
+    valued = sum(1 for _, v in rows if v is not None)
+    out.execute("INSERT INTO columns VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (kind, name, int(sortable), valued, values.tobytes() if values is not None else None, ranks.tobytes(),
+                 positions.tobytes() if positions is not None else None))
+
+
+def for_release(con: duckdb.DuckDBPyConnection, release_dir: Path) -> DiscoverSummary:
+    return build(con, Path(release_dir) / DISCOVER_INDEX)
