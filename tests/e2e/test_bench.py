@@ -1,4 +1,4 @@
-"""A short run of every benchmark, so `make bench`, `make bench-build` and `make bench-search` cannot
+"""A short run of every benchmark, so `make bench`, `make bench-build`, `make bench-search` and `make bench-discover` cannot
 break unseen: each runs as its make target runs it, on a small scale, and prints its last lines."""
 
 from __future__ import annotations
@@ -49,3 +49,11 @@ def test_search(tmp_path):
     lines = out.strip().splitlines()
     assert [line.split(":")[0] for line in lines[-3:]] == ["search p99 ms", "search/static ratio", "find/static ratio"]
     assert figure(out, "search/static ratio") > 0 and figure(out, "find/static ratio") > 0
+
+
+def test_discover(tmp_path):
+    out = bench("bench.discover", "--movies", "300", "--seconds", "1", "--rounds", "1", "--distinct", "300",
+                "--cache", str(tmp_path))
+    lines = out.strip().splitlines()
+    assert [line.split(":")[0] for line in lines[-2:]] == ["discover p99 ms", "discover/static ratio"]
+    assert figure(out, "discover/static ratio") > 0

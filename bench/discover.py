@@ -1,0 +1,168 @@
+"""Benchmark: /3/discover through nginx and the edge, against the authenticated details path.
+
+A generated catalogue (100k movies and 10k series by default, shared with `make bench-search`) is
+indexed alone (the search index for the items, the discover index; no release is rendered),
+published beside a pack with one details document, and served by a real stack at 50 connections:
+
+- details: the authenticated details path, the reference;
+- discover: a realistic mix of filters and sorts, Zipf-distributed over a few thousand distinct
+  requests as a browsing app sends them (mostly popularity order and the first pages; genres, years,
+  providers in a region, a rating floor, a cast member, tv by network or status), the language asked
+  at random; nginx keeps what repeats, the edge answers the rest.
+
+The rounds alternate the two; the ratio is discover's throughput over details' in the same round,
+the median over rounds. The last lines are `discover p99 ms: X` and `discover/static ratio: X.XX`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import shutil
+import tempfile
+from pathlib import Path
+from urllib.parse import urlencode
+
+import duckdb
+
+from bench import wrk
+from bench.hot_path import make_release
+from bench.search import catalogue_for, edge_memory, zipf_choices
+from marquee.artefacts import DISCOVER_INDEX, SEARCH_INDEX
+from marquee.services import Stack, free_port
+from marquee.settings import from_env
+from site_gen import discover_index, search_index
+
+
+def build_indexes(catalogue: Path, settings, release: Path, work: Path) -> list[str]:
+    """Both indexes of the catalogue, from one load of it (what a build would write beside its pack)."""
+    from marquee_build.catalogue import load_database
+    from site_gen import languages
+
+    loaded = load_database(catalogue, work / "discover-database.duckdb")
+    try:
+        languages.prepare(loaded.con, settings)
+        found = search_index.build(loaded.con, list(settings.languages), release / SEARCH_INDEX)
+        discovered = discover_index.build(loaded.con, release / DISCOVER_INDEX)
+        return [found.line(), discovered.line()]
+    finally:
+        loaded.con.close()
+
+
+def facts(catalogue: Path) -> dict[str, list]:
+    """Values browsing filters on, the most common first (read from the catalogue's Parquet)."""
+    con = duckdb.connect()
+
+    def column(query: str) -> list:
+        return [v for (v,) in con.execute(query).fetchall()]
+    try:
+        return {
+            "genre": column(f"SELECT genre_id FROM '{catalogue}/movie_genres.parquet' GROUP BY 1 ORDER BY count(*) DESC"),
+            "tv_genre": column(f"SELECT genre_id FROM '{catalogue}/series_genres.parquet' GROUP BY 1 ORDER BY count(*) DESC"),
+            "network": column(f"SELECT network_id FROM '{catalogue}/series_networks.parquet' GROUP BY 1 "
+                              "ORDER BY count(*) DESC LIMIT 30"),
+            "region": column(f"SELECT iso_3166_1 FROM '{catalogue}/movie_watch_providers.parquet' GROUP BY 1 "
+                             "ORDER BY count(*) DESC LIMIT 10"),
+            "provider": column(f"SELECT provider_id FROM '{catalogue}/movie_watch_providers.parquet' GROUP BY 1 "
+                               "ORDER BY count(*) DESC LIMIT 15"),
+            "cast": column(f"SELECT person_id FROM '{catalogue}/cast.parquet' GROUP BY 1 ORDER BY count(*) DESC "
+                           "LIMIT 500"),
+        }
+    finally:
+        con.close()
+
+
+SORTS = ["popularity.desc"] * 6 + ["vote_average.desc", "primary_release_date.desc", "revenue.desc", "title.asc"]
+TV_SORTS = ["popularity.desc"] * 6 + ["vote_average.desc", "first_air_date.desc", "name.asc"]
+
+
+def browse(rng: random.Random, known: dict[str, list], languages: list[str]) -> str:
+    """One discover request as a browsing client sends it."""
+    page = str(min(500, int(rng.paretovariate(1.5))))
+    if rng.random() < 0.25:
+        params = {"sort_by": rng.choice(TV_SORTS), "page": page}
+        choice = rng.random()
+        if choice < 0.4:
+            params["with_genres"] = str(rng.choice(known["tv_genre"][:8]))
+        elif choice < 0.7:
+            params["with_networks"] = str(rng.choice(known["network"]))
+        else:
+            params["with_status"] = rng.choice(["0", "3", "0|2"])
+        if rng.random() < 0.3:
+            params["first_air_date.gte"] = f"{rng.randint(1990, 2024)}-01-01"
+        path = "/3/discover/tv"
+    else:
+        params = {"sort_by": rng.choice(SORTS), "page": page}
+        if rng.random() < 0.6:
+            params["with_genres"] = ("," if rng.random() < 0.5 else "|").join(
+                str(g) for g in rng.sample(known["genre"][:12], rng.choice((1, 1, 2))))
+        if rng.random() < 0.3:
+            params["primary_release_year"] = str(rng.randint(1970, 2025))
+        if rng.random() < 0.2:
+            params.update(watch_region=rng.choice(known["region"]), with_watch_providers=str(rng.choice(known["provider"])))
+        if params["sort_by"] == "vote_average.desc" or rng.random() < 0.1:
+            params["vote_count.gte"] = str(rng.choice((50, 100, 200)))
+        if rng.random() < 0.05:
+            params["with_cast"] = str(rng.choice(known["cast"]))
+        path = "/3/discover/movie"
+    params["language"] = rng.choice(languages)
+    return f"{path}?{urlencode(params)}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--movies", type=int, default=100_000)
+    parser.add_argument("--seconds", type=int, default=8)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--connections", type=int, default=50)
+    parser.add_argument("--distinct", type=int, default=20_000, help="distinct discover requests in the mix")
+    parser.add_argument("--cache", type=Path, default=Path("var/bench-search"), help="where generated catalogues are kept")
+    args = parser.parse_args()
+
+    rng = random.Random(11)
+    home = Path(tempfile.mkdtemp(prefix="marquee-bench-discover-"))
+    stack = None
+    try:
+        catalogue = catalogue_for(args.movies, args.cache.resolve())
+        settings = from_env({**os.environ, "MARQUEE_HOME": str(home), "MARQUEE_API_PORT": str(free_port()),
+                             "MARQUEE_ADMIN_PORT": str(free_port()), "MARQUEE_IMAGE_PORT": str(free_port()),
+                             "MARQUEE_PLANS": "bench=100000000"})
+        details_path = make_release(home, b'{"id":1,"title":"Bench","overview":"' + b"x" * 3000 + b'"}')
+        for line in build_indexes(catalogue, settings, home / "releases" / "bench", home):
+            print(line, flush=True)
+        keys = wrk.bench_keys(settings, 200, "bench")
+        stack = Stack(settings).start()
+
+        known = facts(catalogue)
+        distinct = list(dict.fromkeys(browse(rng, known, settings.languages) for _ in range(args.distinct)))
+        requests = args.seconds * 6000
+        mix = [f"{distinct[i]}&api_key={keys[n % len(keys)]}"
+               for n, i in enumerate(zipf_choices(rng, len(distinct), requests))]
+        details = [f"{details_path}?api_key={key}" for key in keys]
+        work = home / "wrk"
+        work.mkdir()
+        scripts = {"details": wrk.script_for(work, "details", details), "discover": wrk.script_for(work, "discover", mix)}
+        base = settings.api_base_url
+        wrk.run(base, 2, args.connections, scripts["details"])
+        wrk.run(base, args.seconds, args.connections, scripts["discover"])  # steady traffic: repeats in nginx's cache
+        print(f"wrk -t1 -c{args.connections} -d{args.seconds}s, {args.rounds} rounds, {len(distinct):,} distinct "
+              f"discover requests", flush=True)
+        runs = [("details (authenticated)", lambda: wrk.run(base, args.seconds, args.connections, scripts["details"])),
+                ("discover, browsing mix", lambda: wrk.run(base, args.seconds, args.connections, scripts["discover"]))]
+        results: dict[str, list[dict]] = {}
+        ratios = wrk.rounds_of(args.rounds, runs, results)
+        edge_pss = edge_memory(stack)
+    finally:
+        if stack is not None:
+            stack.stop()
+        shutil.rmtree(home, ignore_errors=True)
+    p99 = [r["p99"] for r in results[runs[1][0]]]
+    print(f"edge memory (PSS, its answer workers included) {edge_pss / 1e6:,.0f} MB")
+    print("p99 ms per round: " + ", ".join(f"{p:.1f}" for p in p99))
+    print(f"discover p99 ms: {wrk.median(p99):.1f}")
+    print(f"discover/static ratio: {wrk.median(ratios[0]):.2f}")
+
+
+if __name__ == "__main__":
+    main()
