@@ -8,7 +8,8 @@ Two kinds of client:
 - ApiClient: details, language variants, append_to_response, lists and their pages, credits, TV
   down to episodes, people, collections, keywords, reference lists, posters from the image host,
   searches typed as a search box sends them (a title's first letters, in a language), finds by
-  IMDb id, and now and then an id no release has. The only answer other than 2xx it accepts is the
+  IMDb id, discover rows as a browsing app asks for them (a genre or two, a year, an order, the
+  first pages), and now and then an id no release has. The only answer other than 2xx it accepts is the
   404 of that last request.
 - OverRateClient: one client of the free account asking well over its plan's rate. Its 429s are
   the limiter doing its job, reported apart under FREE_429 so a run shows how many there were.
@@ -36,6 +37,11 @@ LANGUAGES = SETTINGS.languages
 MOVIE_APPENDS = ("credits", "videos", "images", "keywords", "external_ids", "release_dates", "recommendations")
 TV_APPENDS = ("aggregate_credits", "content_ratings", "external_ids", "keywords", "videos")
 LISTS = ("similar", "recommendations")
+# TMDB's genre ids, which the catalogue uses: one, two of them (and), or either (or).
+DISCOVER_GENRES = {"movie": ("", "28", "35", "18", "28,12", "35|10749", "27", "878"),
+                   "tv": ("", "18", "35", "10759", "80|9648")}
+DISCOVER_SORTS = {"movie": ("popularity.desc", "popularity.desc", "vote_average.desc", "primary_release_date.desc"),
+                  "tv": ("popularity.desc", "first_air_date.desc", "vote_average.desc")}
 POSTER_SIZE = "w185"
 MISSING_MOVIE = 999_999_999  # no release has it: the 404 every client meets sooner or later
 
@@ -100,6 +106,15 @@ class ApiClient(Client):
     @task(1)
     def find(self) -> None:
         self.api("/3/find/{}".format(random.choice(TARGETS.imdb_ids)), "/3/find/{imdb_id}", external_source="imdb_id")
+
+    @task(2)
+    def discover(self) -> None:
+        kind = random.choice(("movie", "movie", "movie", "tv"))
+        params = {"sort_by": random.choice(DISCOVER_SORTS[kind]), "page": str(random.choice((1, 1, 1, 2, 3))),
+                  "with_genres": random.choice(DISCOVER_GENRES[kind]), "language": random.choice(LANGUAGES)}
+        if kind == "movie" and random.random() < 0.3:
+            params["primary_release_year"] = str(random.randint(1990, 2025))
+        self.api(f"/3/discover/{kind}", "/3/discover/{kind}", **params)
 
     @task(3)
     def movie_credits(self) -> None:
