@@ -149,7 +149,7 @@ class ContentProtocol(UpstreamProtocol):
                 log.error("content_error path=%s", path, exc_info=error)
                 self.fill(slot, error_response(errors.INTERNAL, headers, head_only))
             else:
-                headers["Cache-Control"] = CACHE_CONTROL["catalogue"]
+                headers["Cache-Control"] = CACHE_CONTROL[routes.route_for(path).cache_control]
                 self.fill(slot, response(200, body, headers, head_only))
 
         def serve(headers: dict[str, str]) -> None:

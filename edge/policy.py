@@ -12,6 +12,10 @@ HOUR = 60 * 60
 CACHE_CONTROL = {
     "catalogue": f"public, max-age={6 * HOUR}",  # 6 hours: /3 details, credits, collections
     "reference": f"public, max-age={24 * HOUR}",  # 1 day: configuration, genre lists
+    "lists": "public, max-age=1800",  # 30 minutes: title lists that depend on today's date
     "images": f"public, max-age={365 * 24 * HOUR}, immutable",  # 1 year: /t/p/...
     "errors": "no-store",
 }
+
+MAX_AGE = {name: int(policy.split("max-age=")[1].split(",")[0]) for name, policy in CACHE_CONTROL.items()
+           if "max-age=" in policy}

@@ -108,6 +108,7 @@ class SearchIndex:
         self.posting = functools.lru_cache(maxsize=50_000)(self._posting)
         self.prefix = functools.lru_cache(maxsize=20_000)(self._prefix)
         self.rows = RowCache(ROW_CACHE)  # windows' ranks, items and texts
+        self._everyone: dict[str, BitMap] = {}
 
     def close(self) -> None:
         self.con.close()
@@ -203,6 +204,17 @@ class SearchIndex:
                 yield (kind, row[0]), row
         found = self.rows.get([(kind, r) for r in ranks], fetch)
         return [found[(kind, r)] for r in ranks if (kind, r) in found]
+
+    def everyone(self, kind: str) -> BitMap:
+        """Every rank of `kind` (person/popular pages through them)."""
+        if kind not in self._everyone:
+            count = self.con.execute("SELECT count(*) FROM ranks WHERE kind = ?", (kind,)).fetchone()[0]
+            self._everyone[kind] = BitMap(range(count))
+        return self._everyone[kind]
+
+    def newest(self, kind: str) -> int | None:
+        """The highest id of `kind` (/3/{kind}/latest)."""
+        return self.con.execute("SELECT max(id) FROM ranks WHERE kind = ?", (kind,)).fetchone()[0]
 
     def exact_ranks(self, kind: str, name: str) -> list[int]:
         return [r for (r,) in self.con.execute("SELECT rank FROM exact WHERE kind = ? AND name = ? ORDER BY rank",

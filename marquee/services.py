@@ -24,7 +24,7 @@ from edge import errors
 from edge.languages import LANGUAGE_CODE, NO_FALLBACK, suffixes as language_suffixes
 from edge.assemble import FILTERED, LOCALIZED_LISTS
 from edge.content import APPENDABLE, DETAIL_PATHS, ID_PREFIX, LEGACY, MAX_APPEND
-from edge.policy import CACHE_CONTROL
+from edge.policy import CACHE_CONTROL, MAX_AGE
 from edge.routes import ROUTES
 from edge.redis_wire import redis_address
 from edge.ratelimit import SCRIPT_PATH as GATE_SCRIPT
@@ -194,7 +194,7 @@ def render_nginx_conf(settings: Settings) -> str:
         cache=CACHE_CONTROL,
         bodies={name: _nginx_literal(errors.tmdb_error_body(e)) for name, e in bodies.items()},
         routes=[{"family": r.family, "pattern": _nginx_regex(r.pattern), "cacheable": r.cacheable, "dialect": r.dialect,
-                 "apart": r.apart}
+                 "apart": r.apart, "cache_seconds": min(MAX_AGE[r.cache_control], 3600)}
                 for r in ROUTES if r.location],
         refusals={status: {"http_status": e.http_status, "body": _nginx_literal(errors.tmdb_error_body(e))}
                   for status, e in NGINX_REFUSALS.items()},

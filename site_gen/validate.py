@@ -220,7 +220,9 @@ class Validator:
     def __init__(self, schemas: dict[str, Any] | None = None) -> None:
         self._schemas = load_schemas() if schemas is None else schemas
         self._checkers = {template: compile_schema(s) for template, s in self._schemas.items()}
-        self._routes = [(_template_regex(t), t) for t in self._schemas]
+        # A literal path before a template it also matches (/3/movie/popular, not /3/movie/{movie_id}):
+        # templates with fewer parameters first, then as listed.
+        self._routes = [(_template_regex(t), t) for t in sorted(self._schemas, key=lambda t: t.count("{"))]
 
     @property
     def templates(self) -> list[str]:

@@ -285,8 +285,12 @@ def discover_index_of(context: Context) -> DiscoverIndex:
 def answer(context: Context, path: str, params: dict[str, str]) -> bytes:
     kind = path.rstrip("/").rsplit("/", 1)[1]
     page = page_number(params.get("page"))
+    return orjson.dumps(discovered(context, discover_index_of(context), kind, params, page))
+
+
+def discovered(context: Context, index: DiscoverIndex, kind: str, params: dict[str, str], page: int) -> dict:
+    """The page of the films or series `params` asks for, as TMDB's paginated list (a dict)."""
     order, descending = sort_of(kind, params)
-    index = discover_index_of(context)
     if order in ("title", "name"):  # in the language the items come in: the first variant they are read from
         suffix = variant_suffixes(context, params)[0]
         order = ("original_" + order) if suffix == UNTRANSLATED else order + suffix
@@ -298,8 +302,7 @@ def answer(context: Context, path: str, params: dict[str, str]) -> bytes:
     search = index_of(context)
     items = result_items(search, found, Localizer(search, variant_suffixes(context, params)), media_type=False)
     total = len(matches)
-    return orjson.dumps({"page": page, "results": items, "total_pages": max(1, math.ceil(total / PAGE_SIZE)),
-                         "total_results": total})
+    return {"page": page, "results": items, "total_pages": max(1, math.ceil(total / PAGE_SIZE)), "total_results": total}
 
 
 def _zones() -> set[str]:

@@ -44,6 +44,7 @@ class Route:
     # Its answers cost a millisecond of Python or so (a search): nginx sends them to the edge's
     # answer workers (edge/answer_workers.py), a process a core, not to the content listener.
     apart: bool = False
+    cache_control: str = "catalogue"  # its 200 answers' policy (edge/policy.py), nginx's cache of them too
 
     def matches(self, path: str) -> bool:
         return _compiled(self.pattern).match(path) is not None

@@ -112,6 +112,17 @@ RENDERED_PATHS: tuple[str, ...] = (
     # discover (edge/routes/discover.py, answered from the release's discover index)
     "/3/discover/movie",
     "/3/discover/tv",
+    # title lists (edge/routes/lists.py, from the discover and search indexes; marquee_lists.json
+    # corrects them); /3/{kind}/latest answers a details document and is checked as one
+    "/3/movie/popular",
+    "/3/movie/top_rated",
+    "/3/movie/now_playing",
+    "/3/movie/upcoming",
+    "/3/tv/popular",
+    "/3/tv/top_rated",
+    "/3/tv/airing_today",
+    "/3/tv/on_the_air",
+    "/3/person/popular",
 )
 _KEEP = ("type", "properties", "items")
 

@@ -5,7 +5,7 @@ Run after extract.py whenever the TV paths change, and commit the output:
     python site_gen/schemas/tv_patches.py
 
 The corrections (each is what api.themoviedb.org actually sends):
-- `seasons[].vote_average` (series details) and `results[].vote_average` (similar, discover) are decimals such
+- `seasons[].vote_average` (series details) and `results[].vote_average` (similar) are decimals such
   as 7.5, not integers (the spec's examples happened to be 0);
 - `next_episode_to_air` has the same shape as `last_episode_to_air`, and either is null when there
   is no such episode; `last_air_date` is null before the first episode airs;
@@ -51,9 +51,6 @@ def patched(tmdb: dict[str, Any]) -> dict[str, Any]:
     similar = copy.deepcopy(tmdb[SERIES + "/similar"])
     similar["properties"]["results"]["items"]["properties"]["vote_average"]["type"] = "number"
     out[SERIES + "/similar"] = similar
-    discovered = copy.deepcopy(tmdb["/3/discover/tv"])
-    discovered["properties"]["results"]["items"]["properties"]["vote_average"]["type"] = "number"
-    out["/3/discover/tv"] = discovered
     for path, names in _NULLABLE_IDS.items():
         schema = copy.deepcopy(tmdb[path])
         for name in names:

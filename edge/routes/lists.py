@@ -1,0 +1,141 @@
+"""The title lists of a home screen: /3/movie/{popular,top_rated,now_playing,upcoming},
+/3/tv/{popular,top_rated,airing_today,on_the_air} and /3/person/popular, and the newest entry,
+/3/{movie,tv,person}/latest.
+
+A title list is a discover query (edge/routes/discover.py) with the dates of the day it is asked:
+the rules are the table LISTS below, so a list and the discover request that means the same agree
+by construction. They depend on today's date, so nginx keeps their answers for 30 minutes
+(CACHE_CONTROL["lists"]), as clients are told to. Dates are UTC; `timezone` moves the day of the
+tv lists, as at TMDB.
+
+- popular: every title by popularity (with `region`, those released there);
+- top_rated: by vote average, among the titles with at least MIN_VOTES votes, or, in a catalogue
+  where fewer than a tenth have that many, as many as the tenth most voted has;
+- now_playing: theatrical releases (types 2 and 3) in the 6 weeks up to today, in `region` or
+  anywhere, with TMDB's `dates` (minimum, maximum); upcoming: those of the next 4 weeks;
+- airing_today: series with an episode that airs today; on_the_air: in the next 7 days.
+- person/popular: people by popularity (the search index's order), with their `known_for`.
+- latest: the details of the highest id, as the release renders them.
+"""
+
+from __future__ import annotations
+
+import math
+import zoneinfo
+from datetime import date, datetime, timedelta, timezone
+
+import orjson
+
+from edge import errors
+from edge.content import ContentError, page_number
+from edge.routes import append, discover
+from edge.routes.route import Context, Route
+from edge.routes.search import Localizer, index_of, result_items, variant_suffixes
+from edge.search_index import PAGE_SIZE
+from marquee import search_text
+
+MIN_VOTES = 300
+NOW_PLAYING_DAYS = 42
+UPCOMING_DAYS = 28
+ON_THE_AIR_DAYS = 7
+THEATRICAL = "2|3"
+
+
+def today_in(params: dict[str, str], zoned: bool) -> date:
+    zone = params.get("timezone", "").strip() if zoned else ""
+    if not zone:
+        return datetime.now(timezone.utc).date()
+    try:
+        return datetime.now(zoneinfo.ZoneInfo(zone)).date()
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        raise ContentError(errors.TmdbError(400, 28, "Invalid timezone: Please consult the documentation for "
+                                                     "a valid timezone.")) from None
+
+
+def min_votes(index, kind: str) -> int:
+    """MIN_VOTES, or the votes of the title at the top tenth by votes when that is fewer."""
+    column = index.column(kind, "vote_count")
+    if column is None or not column.valued:
+        return 0
+    tenth = column.values[max(0, column.valued - max(1, column.valued // 10))]
+    return int(min(MIN_VOTES, tenth))
+
+
+def released_in(region: str) -> dict[str, str]:
+    return {"region": region, "with_release_type": "1|2|3|4|5|6"} if region else {}
+
+
+# path -> (kind, the discover parameters for (today, region, index), whether it answers `dates`)
+LISTS = {
+    "/3/movie/popular": ("movie", lambda day, region, index: released_in(region), None),
+    "/3/movie/top_rated": ("movie", lambda day, region, index: {
+        **released_in(region), "sort_by": "vote_average.desc", "vote_count.gte": str(min_votes(index, "movie"))}, None),
+    "/3/movie/now_playing": ("movie", lambda day, region, index: {
+        "region": region, "with_release_type": THEATRICAL}, (-NOW_PLAYING_DAYS, 0)),
+    "/3/movie/upcoming": ("movie", lambda day, region, index: {
+        "region": region, "with_release_type": THEATRICAL}, (1, UPCOMING_DAYS)),
+    "/3/tv/popular": ("tv", lambda day, region, index: {}, None),
+    "/3/tv/top_rated": ("tv", lambda day, region, index: {
+        "sort_by": "vote_average.desc", "vote_count.gte": str(min_votes(index, "tv"))}, None),
+    "/3/tv/airing_today": ("tv", lambda day, region, index: {
+        "air_date.gte": day.isoformat(), "air_date.lte": day.isoformat()}, None),
+    "/3/tv/on_the_air": ("tv", lambda day, region, index: {
+        "air_date.gte": day.isoformat(), "air_date.lte": (day + timedelta(days=ON_THE_AIR_DAYS - 1)).isoformat()},
+        None),
+}
+
+
+def title_list(context: Context, path: str, params: dict[str, str]) -> bytes:
+    kind, rule, window = LISTS[path]
+    page = page_number(params.get("page"))
+    day = today_in(params, zoned=kind == "tv")
+    region = discover.region_of(params, "region") if kind == "movie" else "*"
+    region = "" if region == "*" else region
+    index = discover.discover_index_of(context)
+    query = rule(day, region, index)
+    dates = None
+    if window is not None:
+        first, last = (day + timedelta(days=d) for d in window)
+        query.update({"release_date.gte": first.isoformat(), "release_date.lte": last.isoformat()})
+        dates = {"maximum": last.isoformat(), "minimum": first.isoformat()}
+    query = {k: v for k, v in query.items() if v}
+    body = discover.discovered(context, index, kind, {**query, "language": params.get("language", ""),
+                                                      "fallback_language": params.get("fallback_language", "")}, page)
+    return orjson.dumps({"dates": dates, **body} if dates else body)
+
+
+def popular_people(context: Context, path: str, params: dict[str, str]) -> bytes:
+    page = page_number(params.get("page"))
+    search = index_of(context)
+    everyone = search.everyone("person") - search.posting("person", search_text.FILTER_MARK + "adult")
+    start = (page - 1) * PAGE_SIZE
+    ranks = list(everyone[start:start + PAGE_SIZE]) if start < len(everyone) else []
+    found = [("person", entity) for _, entity, _ in search.ranked("person", ranks)]
+    items = result_items(search, found, Localizer(search, variant_suffixes(context, params)), media_type=False)
+    total = len(everyone)
+    return orjson.dumps({"page": page, "results": items, "total_pages": max(1, math.ceil(total / PAGE_SIZE)),
+                         "total_results": total})
+
+
+def latest(context: Context, path: str, params: dict[str, str]) -> bytes:
+    kind = path.strip("/").split("/")[1]
+    newest = index_of(context).newest(kind)
+    if newest is None:
+        raise ContentError(errors.NOT_FOUND)
+    return append.answer(context, f"/3/{kind}/{newest}", params)
+
+
+def answer(context: Context, path: str, params: dict[str, str]) -> bytes:
+    path = path.rstrip("/")
+    if path.endswith("/latest"):
+        return latest(context, path, params)
+    if path == "/3/person/popular":
+        return popular_people(context, path, params)
+    return title_list(context, path, params)
+
+
+ROUTES = [
+    Route("lists", r"^/3/(movie/(popular|top_rated|now_playing|upcoming)|tv/(popular|top_rated|airing_today|on_the_air)"
+                   r"|person/popular)/?$", answer, cacheable=True, apart=True, cache_control="lists"),
+    Route("latest", r"^/3/(movie|tv|person)/latest/?$", answer, cacheable=True, apart=True),
+]
