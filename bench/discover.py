@@ -10,8 +10,12 @@ published beside a pack with one details document, and served by a real stack at
   providers in a region, a rating floor, a cast member, tv by network or status), the language asked
   at random; nginx keeps what repeats, the edge answers the rest.
 
-The rounds alternate the two; the ratio is discover's throughput over details' in the same round,
-the median over rounds. The last lines are `discover p99 ms: X` and `discover/static ratio: X.XX`.
+- lists: the title lists (popular, top rated, now playing, upcoming, airing today, on the air,
+  popular people), their first five pages in every language, the first page most.
+
+The rounds alternate the three; each ratio is a mix's throughput over details' in the same round, the
+median over rounds. The last lines are `discover p99 ms: X`, `discover/static ratio: X.XX` and
+`lists/static ratio: X.XX`.
 """
 
 from __future__ import annotations
@@ -110,6 +114,15 @@ def browse(rng: random.Random, known: dict[str, list], languages: list[str]) -> 
     return f"{path}?{urlencode(params)}"
 
 
+LIST_PATHS = ("/3/movie/popular", "/3/movie/top_rated", "/3/movie/now_playing", "/3/movie/upcoming", "/3/tv/popular",
+              "/3/tv/top_rated", "/3/tv/airing_today", "/3/tv/on_the_air", "/3/person/popular")
+
+
+def title_lists(rng: random.Random, languages: list[str], count: int) -> list[str]:
+    return [f"{rng.choice(LIST_PATHS)}?{urlencode({'page': rng.choice((1, 1, 1, 1, 2, 2, 3, 4, 5)), 'language': rng.choice(languages)})}"
+            for _ in range(count)]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--movies", type=int, default=100_000)
@@ -142,14 +155,19 @@ def main() -> None:
         details = [f"{details_path}?api_key={key}" for key in keys]
         work = home / "wrk"
         work.mkdir()
-        scripts = {"details": wrk.script_for(work, "details", details), "discover": wrk.script_for(work, "discover", mix)}
+        listed = [f"{target}&api_key={keys[n % len(keys)]}"
+                  for n, target in enumerate(title_lists(rng, settings.languages, requests))]
+        scripts = {"details": wrk.script_for(work, "details", details), "discover": wrk.script_for(work, "discover", mix),
+                   "lists": wrk.script_for(work, "lists", listed)}
         base = settings.api_base_url
         wrk.run(base, 2, args.connections, scripts["details"])
         wrk.run(base, args.seconds, args.connections, scripts["discover"])  # steady traffic: repeats in nginx's cache
+        wrk.run(base, 2, args.connections, scripts["lists"])
         print(f"wrk -t1 -c{args.connections} -d{args.seconds}s, {args.rounds} rounds, {len(distinct):,} distinct "
               f"discover requests", flush=True)
         runs = [("details (authenticated)", lambda: wrk.run(base, args.seconds, args.connections, scripts["details"])),
-                ("discover, browsing mix", lambda: wrk.run(base, args.seconds, args.connections, scripts["discover"]))]
+                ("discover, browsing mix", lambda: wrk.run(base, args.seconds, args.connections, scripts["discover"])),
+                ("title lists", lambda: wrk.run(base, args.seconds, args.connections, scripts["lists"]))]
         results: dict[str, list[dict]] = {}
         ratios = wrk.rounds_of(args.rounds, runs, results)
         edge_pss = edge_memory(stack)
@@ -162,6 +180,7 @@ def main() -> None:
     print("p99 ms per round: " + ", ".join(f"{p:.1f}" for p in p99))
     print(f"discover p99 ms: {wrk.median(p99):.1f}")
     print(f"discover/static ratio: {wrk.median(ratios[0]):.2f}")
+    print(f"lists/static ratio: {wrk.median(ratios[1]):.2f}")
 
 
 if __name__ == "__main__":

@@ -9,7 +9,7 @@ Two kinds of client:
   down to episodes, people, collections, keywords, reference lists, posters from the image host,
   searches typed as a search box sends them (a title's first letters, in a language), finds by
   IMDb id, discover rows as a browsing app asks for them (a genre or two, a year, an order, the
-  first pages), and now and then an id no release has. The only answer other than 2xx it accepts is the
+  first pages), the home screen's title lists, and now and then an id no release has. The only answer other than 2xx it accepts is the
   404 of that last request.
 - OverRateClient: one client of the free account asking well over its plan's rate. Its 429s are
   the limiter doing its job, reported apart under FREE_429 so a run shows how many there were.
@@ -40,6 +40,8 @@ LISTS = ("similar", "recommendations")
 # TMDB's genre ids, which the catalogue uses: one, two of them (and), or either (or).
 DISCOVER_GENRES = {"movie": ("", "28", "35", "18", "28,12", "35|10749", "27", "878"),
                    "tv": ("", "18", "35", "10759", "80|9648")}
+TITLE_LISTS = ("/3/movie/popular", "/3/movie/top_rated", "/3/movie/now_playing", "/3/movie/upcoming", "/3/tv/popular",
+               "/3/tv/airing_today", "/3/tv/on_the_air", "/3/person/popular")
 DISCOVER_SORTS = {"movie": ("popularity.desc", "popularity.desc", "vote_average.desc", "primary_release_date.desc"),
                   "tv": ("popularity.desc", "first_air_date.desc", "vote_average.desc")}
 POSTER_SIZE = "w185"
@@ -115,6 +117,11 @@ class ApiClient(Client):
         if kind == "movie" and random.random() < 0.3:
             params["primary_release_year"] = str(random.randint(1990, 2025))
         self.api(f"/3/discover/{kind}", "/3/discover/{kind}", **params)
+
+    @task(2)
+    def title_list(self) -> None:
+        path = random.choice(TITLE_LISTS)
+        self.api(path, "/3/{kind}/{list}", page=str(random.choice((1, 1, 1, 2))), language=random.choice(LANGUAGES))
 
     @task(3)
     def movie_credits(self) -> None:

@@ -55,5 +55,6 @@ def test_discover(tmp_path):
     out = bench("bench.discover", "--movies", "300", "--seconds", "1", "--rounds", "1", "--distinct", "300",
                 "--cache", str(tmp_path))
     lines = out.strip().splitlines()
-    assert [line.split(":")[0] for line in lines[-2:]] == ["discover p99 ms", "discover/static ratio"]
-    assert figure(out, "discover/static ratio") > 0
+    assert [line.split(":")[0] for line in lines[-3:]] == ["discover p99 ms", "discover/static ratio",
+                                                            "lists/static ratio"]
+    assert figure(out, "discover/static ratio") > 0 and figure(out, "lists/static ratio") > 0
