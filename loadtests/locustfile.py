@@ -41,7 +41,8 @@ LISTS = ("similar", "recommendations")
 DISCOVER_GENRES = {"movie": ("", "28", "35", "18", "28,12", "35|10749", "27", "878"),
                    "tv": ("", "18", "35", "10759", "80|9648")}
 TITLE_LISTS = ("/3/movie/popular", "/3/movie/top_rated", "/3/movie/now_playing", "/3/movie/upcoming", "/3/tv/popular",
-               "/3/tv/airing_today", "/3/tv/on_the_air", "/3/person/popular")
+               "/3/tv/airing_today", "/3/tv/on_the_air", "/3/person/popular", "/3/trending/all/day",
+               "/3/trending/movie/week")
 DISCOVER_SORTS = {"movie": ("popularity.desc", "popularity.desc", "vote_average.desc", "primary_release_date.desc"),
                   "tv": ("popularity.desc", "first_air_date.desc", "vote_average.desc")}
 POSTER_SIZE = "w185"

@@ -106,6 +106,7 @@ FACETS: dict[str, list[str]] = {
 # it has no value); the others list (id, value) pairs, as many as an entity has.
 COLUMNS: dict[str, dict[str, tuple[str, bool]]] = {
     "movie": {
+        "popularity": ("SELECT id, popularity FROM movies", True),
         "vote_average": ("SELECT id, vote_average FROM movies", True),
         "vote_count": ("SELECT id, vote_count FROM movies", True),
         "revenue": ("SELECT id, revenue FROM movies", True),
@@ -122,6 +123,7 @@ COLUMNS: dict[str, dict[str, tuple[str, bool]]] = {
                               f"WHERE release_date IS NOT NULL AND type = {t}", False) for t in range(1, 7)},
     },
     "tv": {
+        "popularity": ("SELECT id, popularity FROM tv_series", True),
         "vote_average": ("SELECT id, vote_average FROM tv_series", True),
         "vote_count": ("SELECT id, vote_count FROM tv_series", True),
         "first_air_date": (f"SELECT id, {DAYS.format('first_air_date')} FROM tv_series", True),

@@ -38,7 +38,7 @@ def test_every_rendered_file_validates(built_release: Path, validator: Validator
     # Search, find and discover are answered by the edge from the release's indexes (tests/e2e/
     # test_search.py, test_discover.py and test_fuzz.py validate those answers); every other
     # schema's path is a rendered document.
-    answered = {t for t in validator.templates if t.startswith(("/3/search/", "/3/find/", "/3/discover/"))
+    answered = {t for t in validator.templates if t.startswith(("/3/search/", "/3/find/", "/3/discover/", "/3/trending/"))
                 or t.rsplit("/", 1)[1] in ("popular", "top_rated", "now_playing", "upcoming", "airing_today",
                                            "on_the_air")}
     assert answered and seen == set(validator.templates) - answered

@@ -123,6 +123,11 @@ RENDERED_PATHS: tuple[str, ...] = (
     "/3/tv/airing_today",
     "/3/tv/on_the_air",
     "/3/person/popular",
+    # trending (edge/routes/trending.py; marquee_lists.json corrects them too)
+    "/3/trending/all/{time_window}",
+    "/3/trending/movie/{time_window}",
+    "/3/trending/tv/{time_window}",
+    "/3/trending/person/{time_window}",
 )
 _KEEP = ("type", "properties", "items")
 

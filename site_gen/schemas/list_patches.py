@@ -7,8 +7,9 @@ Run after extract.py whenever these paths change, and commit the output:
 
 The corrections (what api.themoviedb.org actually sends): `results[].vote_average` is a decimal such
 as 7.5 on every list, where the spec says integer on some (its examples happened to be 0); a popular
-person's `known_for` holds films and series, so /3/person/popular takes the shape of our
-/3/search/person (marquee_search.json), whose items are the same.
+person's `known_for` holds films and series, and trending/all mixes films, series and people, so
+those take the shape of our /3/search/person and /3/search/multi (marquee_search.json), whose
+items are the same.
 """
 
 from __future__ import annotations
@@ -24,11 +25,15 @@ TMDB = HERE / "tmdb_v3_responses.json"
 OUT = HERE / "marquee_lists.json"
 SEARCH = HERE / "marquee_search.json"
 LISTS = ("/3/movie/popular", "/3/movie/top_rated", "/3/movie/now_playing", "/3/movie/upcoming", "/3/tv/popular",
-         "/3/tv/top_rated", "/3/tv/airing_today", "/3/tv/on_the_air", "/3/discover/movie", "/3/discover/tv")
+         "/3/tv/top_rated", "/3/tv/airing_today", "/3/tv/on_the_air", "/3/discover/movie", "/3/discover/tv",
+         "/3/trending/movie/{time_window}", "/3/trending/tv/{time_window}")
+# Lists of several kinds or of people take the shape of our search answers with the same items.
+LIKE_SEARCH = {"/3/person/popular": "/3/search/person", "/3/trending/person/{time_window}": "/3/search/person",
+               "/3/trending/all/{time_window}": "/3/search/multi"}
 
 
 def patched(tmdb: dict[str, Any], ours: dict[str, Any]) -> dict[str, Any]:
-    out = {"/3/person/popular": copy.deepcopy(ours["/3/search/person"])}
+    out = {path: copy.deepcopy(ours[like]) for path, like in LIKE_SEARCH.items()}
     for path in LISTS:
         schema = copy.deepcopy(tmdb[path])
         schema["properties"]["results"]["items"]["properties"]["vote_average"]["type"] = "number"

@@ -1,0 +1,102 @@
+"""/3/trending/{all,movie,tv,person}/{day,week}: what is trending today, as TMDB's list items with
+their `media_type`, 20 a page.
+
+TMDB ranks by its users' activity over the last day or week. A catalogue without an activity signal
+(every catalogue today: the generator and the importers have none yet) falls back on popularity and
+recency, from the discover index:
+- a film trends while it has a release (any country, any type) in the last CANDIDATE_DAYS days, a
+  series while it has an episode that aired in them;
+- its score is its popularity halved for every HALF_LIFE[window] days since that latest release or
+  episode: `day` favours what came out in the last days, `week` keeps a month's titles in view;
+- `all` merges films and series by that score; people trend in popularity order (person/popular).
+Ties go by id. Like the title lists, the answers depend on today's date and are kept 30 minutes.
+"""
+
+from __future__ import annotations
+
+import bisect
+import math
+from datetime import date, datetime, timezone
+
+import orjson
+
+from edge.content import page_number
+from edge.discover_index import DiscoverIndex
+from edge.routes import discover
+from edge.routes.route import Context, Route
+from edge.routes.search import Localizer, index_of, result_items, variant_suffixes
+from edge.search_index import PAGE_SIZE
+from marquee import search_text
+
+CANDIDATE_DAYS = 120
+HALF_LIFE = {"day": 7.0, "week": 28.0}
+RECENT = {"movie": "release:*:*", "tv": "air_date"}  # the discover index's column of a title's dates
+EPOCH = date(1970, 1, 1)
+_SCORES: dict[tuple, list[tuple[float, str, int]]] = {}  # (release root, kind, window, day) -> ranked
+
+
+def scored(index: DiscoverIndex, kind: str, window: str, today: int) -> list[tuple[float, str, int]]:
+    """(-score, kind, id) of every title trending on day `today` (days since 1970), best first."""
+    recent = index.column(kind, RECENT[kind])
+    popularity = index.column(kind, "popularity")
+    if recent is None or popularity is None or recent.values is None:
+        return []
+    start = bisect.bisect_left(recent.values, today - CANDIDATE_DAYS)
+    end = bisect.bisect_right(recent.values, today)
+    latest: dict[int, float] = {}
+    for place in range(start, end):  # ascending dates: the last one seen is the latest
+        latest[recent.ranks[place]] = recent.values[place]
+    excluded = index.facet(kind, "adult")
+    if kind == "movie":
+        excluded = excluded | index.facet(kind, "video")
+    ids = index.column(kind, "id").values
+    half_life = HALF_LIFE[window]
+    out = []
+    for rank, day in latest.items():
+        if rank in excluded:
+            continue
+        place = popularity.positions[rank]
+        value = popularity.values[place] if place < popularity.valued else 0.0
+        out.append((-value * math.pow(0.5, (today - day) / half_life), kind, int(ids[rank])))
+    out.sort()
+    return out
+
+
+def trending(context: Context, index: DiscoverIndex, kinds: tuple[str, ...], window: str, day: date) -> list:
+    key = (context.root, kinds, window, day)
+    if key not in _SCORES:
+        if len(_SCORES) > 64:
+            _SCORES.clear()
+        today = (day - EPOCH).days
+        merged = [entry for kind in kinds for entry in scored(index, kind, window, today)]
+        merged.sort()
+        _SCORES[key] = merged
+    return _SCORES[key]
+
+
+def today() -> date:
+    return datetime.now(timezone.utc).date()
+
+
+def answer(context: Context, path: str, params: dict[str, str]) -> bytes:
+    _, _, media_type, window = path.strip("/").split("/")
+    page = page_number(params.get("page"))
+    start = (page - 1) * PAGE_SIZE
+    search = index_of(context)
+    if media_type == "person":
+        everyone = search.everyone("person") - search.posting("person", search_text.FILTER_MARK + "adult")
+        total = len(everyone)
+        ranks = list(everyone[start:start + PAGE_SIZE]) if start < total else []
+        found = [("person", entity) for _, entity, _ in search.ranked("person", ranks)]
+    else:
+        kinds = ("movie", "tv") if media_type == "all" else (media_type,)
+        ranked = trending(context, discover.discover_index_of(context), kinds, window, today())
+        total = len(ranked)
+        found = [(kind, entity) for _, kind, entity in ranked[start:start + PAGE_SIZE]]
+    items = result_items(search, found, Localizer(search, variant_suffixes(context, params)), media_type=True)
+    return orjson.dumps({"page": page, "results": items, "total_pages": max(1, math.ceil(total / PAGE_SIZE)),
+                         "total_results": total})
+
+
+ROUTES = [Route("trending", r"^/3/trending/(all|movie|tv|person)/(day|week)/?$", answer, cacheable=True,
+                apart=True, cache_control="lists")]
