@@ -9,6 +9,7 @@ files. Every column is built vectorised so that a million movies stays a matter 
 from __future__ import annotations
 
 import shutil
+from datetime import date
 from pathlib import Path
 
 import numpy as np
@@ -44,11 +45,14 @@ TABLES: tuple[str, ...] = (
 
 
 def generate(out_dir: Path, movies: int, seed: int, images: bool = True,
-             series: int | None = None) -> dict[str, int]:
+             series: int | None = None, today: date | None = None) -> dict[str, int]:
     """Write the catalogue into out_dir (tables as Parquet, placeholder originals in out_dir/images).
 
     Returns {table name: row count}. `images=False` skips the placeholder JPEGs (for very large runs).
-    `series` is the number of TV series (default: one per ten movies, at least one).
+    `series` is the number of TV series (default: one per ten movies, at least one). `today` moves
+    every date so that the catalogue's "today" (REFERENCE_DATE) is that day: `marquee generate`
+    dates the sample around the day it is made, so that now playing, upcoming, airing today and
+    trending have titles; without it the catalogue is the same whatever the day (tests).
     """
     if movies < 1:
         raise ValueError("movies must be at least 1")
@@ -68,6 +72,9 @@ def generate(out_dir: Path, movies: int, seed: int, images: bool = True,
     tables.update(tv_translations_module.translation_tables(tables, seed))
     tables.update(tv_images_module.image_tables(tables, seed))
     assert set(tables) == set(TABLES)
+    if today is not None:
+        tables = {name: shifted(table, int((np.datetime64(today, "D") - REFERENCE_DATE).astype(np.int64)))
+                  for name, table in tables.items()}
     for name in TABLES:
         pq.write_table(tables[name], out_dir / f"{name}.parquet", compression="zstd")
     image_dir = out_dir / "images"
@@ -126,6 +133,23 @@ def _original_titles(rng: np.random.Generator, languages: np.ndarray, english: p
         b = np.asarray(words, object)[second[rows] % len(words)]
         titles[rows] = np.where(two_words[rows] & (a != b), a + sep + b, a)
     return pa.array(titles, pa.string())
+
+
+def shifted(table: pa.Table, days: int) -> pa.Table:
+    """`table` with every date and timestamp column `days` later (nulls stay null)."""
+    if days == 0:
+        return table
+    for index, field in enumerate(table.schema):
+        if pa.types.is_date32(field.type):
+            moved = pc.cast(pc.add(pc.cast(table.column(index), pa.int32()), pa.scalar(days, pa.int32())), pa.date32())
+        elif pa.types.is_timestamp(field.type):
+            per_day = {"s": 86_400, "ms": 86_400_000, "us": 86_400_000_000, "ns": 86_400_000_000_000}[field.type.unit]
+            moved = pc.cast(pc.add(pc.cast(table.column(index), pa.int64()), pa.scalar(days * per_day, pa.int64())),
+                            field.type)
+        else:
+            continue
+        table = table.set_column(index, field, moved)
+    return table
 
 
 def _release_dates(rng: np.random.Generator, n: int) -> np.ndarray:

@@ -133,3 +133,34 @@ def test_two_thousand_movies_without_images_take_seconds(tmp_path: Path):
     counts = generate(tmp_path, 2000, 1, images=False)
     assert time.perf_counter() - started < 5
     assert counts["movies"] == 2000 and 4 * 2000 < counts["people"] < 6 * 2000 + 1
+
+
+def test_a_catalogue_dated_around_a_day_has_that_days_lists(tmp_path):
+    """`today` moves every date by the same days (the catalogue is otherwise the same), so a sample
+    made on any day has films out in the last weeks, films coming and episodes airing this week."""
+    from datetime import date, timedelta
+
+    import duckdb
+
+    from marquee_datasets.synthetic import REFERENCE_DATE, generate
+
+    plain, dated = tmp_path / "plain", tmp_path / "dated"
+    day = date(2031, 2, 14)
+    generate(plain, 2000, 42, images=False)
+    generate(dated, 2000, 42, images=False, today=day)
+    shift = (day - date.fromisoformat(str(REFERENCE_DATE))).days
+    con = duckdb.connect()
+    for table, column in (("movies", "release_date"), ("tv_episodes", "air_date"), ("people", "birthday")):
+        moved = con.execute(f"SELECT count(*), count(*) FILTER (WHERE d.{column} = p.{column} + {shift}) "
+                            f"FROM '{plain}/{table}.parquet' p JOIN '{dated}/{table}.parquet' d ON d.id = p.id "
+                            f"WHERE p.{column} IS NOT NULL").fetchone()
+        assert moved[0] > 0 and moved[0] == moved[1], table
+    released = con.execute(f"SELECT count(DISTINCT movie_id) FROM '{dated}/movie_release_dates.parquet' WHERE type IN "
+                           f"(2, 3) AND CAST(release_date AS DATE) BETWEEN ? AND ?", [day - timedelta(days=42), day]
+                           ).fetchone()[0]
+    coming = con.execute(f"SELECT count(DISTINCT movie_id) FROM '{dated}/movie_release_dates.parquet' WHERE type IN "
+                         f"(2, 3) AND CAST(release_date AS DATE) BETWEEN ? AND ?",
+                         [day + timedelta(days=1), day + timedelta(days=28)]).fetchone()[0]
+    airing = con.execute(f"SELECT count(DISTINCT series_id) FROM '{dated}/tv_episodes.parquet' WHERE air_date "
+                         f"BETWEEN ? AND ?", [day, day + timedelta(days=6)]).fetchone()[0]
+    assert released > 0 and coming > 0 and airing > 0, (released, coming, airing)

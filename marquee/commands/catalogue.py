@@ -25,19 +25,25 @@ from marquee.settings import Settings
               help="Output folder (default: MARQUEE_CATALOGUE_DIR).")
 @click.option("--images/--no-images", default=True, show_default=True,
               help="Also draw placeholder image originals.")
+@click.option("--today", type=click.DateTime(formats=["%Y-%m-%d"]), default=None,
+              help="The day the catalogue is dated around (default: today, UTC): films come out and "
+                   "episodes air around it, so the dated lists have titles.")
 @click.pass_obj
 def generate(settings: Settings, movies: int | None, series: int | None, seed: int | None, out: Path | None,
-             images: bool) -> None:
-    """Generate a deterministic synthetic catalogue as Parquet files."""
+             images: bool, today) -> None:
+    """Generate a deterministic synthetic catalogue (for a seed and a day) as Parquet files."""
+    from datetime import datetime, timezone
+
     from marquee_datasets.synthetic import generate as generate_catalogue
 
     movies = settings.sample_movies if movies is None else movies
     seed = settings.sample_seed if seed is None else seed
     out = settings.catalogue_dir if out is None else out
     started = time.perf_counter()
-    counts = generate_catalogue(out, movies, seed, images=images, series=series)
+    day = (today or datetime.now(timezone.utc)).date()
+    counts = generate_catalogue(out, movies, seed, images=images, series=series, today=day)
     rows = ", ".join(f"{name} {count}" for name, count in counts.items())
-    click.echo(f"catalogue {out}: {rows} (seed {seed}) in {time.perf_counter() - started:.2f} s")
+    click.echo(f"catalogue {out}: {rows} (seed {seed}, dated around {day}) in {time.perf_counter() - started:.2f} s")
 
 
 @click.command()
