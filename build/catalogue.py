@@ -40,6 +40,12 @@ REQUIRED_TABLES: tuple[str, ...] = (
 )
 
 
+# Tables a catalogue may hold; a build without them answers their paths with nothing to show.
+OPTIONAL_TABLES: tuple[str, ...] = (
+    "cinemas", "showtimes",  # cinema showtimes (marquee_datasets.showtimes; site_gen/showtimes.py)
+)
+
+
 class CatalogueError(Exception):
     """The catalogue folder is missing, incomplete or inconsistent."""
 

@@ -21,6 +21,7 @@ from marquee_datasets import images as images_module
 from marquee_datasets import movie_extras as movie_extras_module
 from marquee_datasets import people as people_module
 from marquee_datasets import people_details as people_details_module
+from marquee_datasets import showtimes as showtimes_module
 from marquee_datasets import tv as tv_module
 from marquee_datasets import translations as translations_module
 from marquee_datasets import tv_images as tv_images_module
@@ -41,7 +42,7 @@ TABLES: tuple[str, ...] = (
     "movie_companies", "countries", "movie_countries", "languages", "movie_spoken_languages",
     "people", "cast", "crew",
     "person_details", "person_images", "company_alternative_names", "company_images",
-) + tv_module.TV_TABLES + movie_extras_module.TABLES + ("collection_translations", "genre_translations") + tv_translations_module.TABLES + tv_images_module.TABLES
+) + tv_module.TV_TABLES + movie_extras_module.TABLES + ("collection_translations", "genre_translations") + tv_translations_module.TABLES + tv_images_module.TABLES + showtimes_module.TABLES
 
 
 def generate(out_dir: Path, movies: int, seed: int, images: bool = True,
@@ -71,10 +72,14 @@ def generate(out_dir: Path, movies: int, seed: int, images: bool = True,
                                       tables.get("watch_provider_regions")))
     tables.update(tv_translations_module.translation_tables(tables, seed))
     tables.update(tv_images_module.image_tables(tables, seed))
-    assert set(tables) == set(TABLES)
+    reference = REFERENCE_DATE
     if today is not None:
-        tables = {name: shifted(table, int((np.datetime64(today, "D") - REFERENCE_DATE).astype(np.int64)))
+        reference = np.datetime64(today, "D")
+        tables = {name: shifted(table, int((reference - REFERENCE_DATE).astype(np.int64)))
                   for name, table in tables.items()}
+    # After the shift, from the (moved) releases: local start times are the cinemas' on those very days.
+    tables.update(showtimes_module.showtime_tables(tables["movies"], tables["movie_release_dates"], seed, reference))
+    assert set(tables) == set(TABLES)
     for name in TABLES:
         pq.write_table(tables[name], out_dir / f"{name}.parquet", compression="zstd")
     image_dir = out_dir / "images"

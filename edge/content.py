@@ -30,7 +30,7 @@ DETAIL_PATHS = (
 APPENDABLE = {
     "movie": frozenset({"alternative_titles", "changes", "credits", "external_ids", "images", "keywords", "lists",
                         "recommendations", "release_dates", "reviews", "similar", "translations", "videos",
-                        "watch/providers", "soundtracks", "moods", "ratings"}),
+                        "watch/providers", "soundtracks", "moods", "ratings", "showtimes"}),
     "tv": frozenset({"aggregate_credits", "alternative_titles", "changes", "content_ratings", "credits",
                      "episode_groups", "external_ids", "images", "keywords", "lists", "recommendations", "reviews",
                      "screened_theatrically", "similar", "translations", "videos", "watch/providers", "moods"}),

@@ -25,11 +25,12 @@ from edge.policy import CACHE_CONTROL
 from edge.ratelimit import ADMITTED, WindowStats
 from edge.discover_index import DiscoverIndex
 from edge.search_index import SearchIndex
+from edge.showtimes import ShowtimesIndex
 from edge.upstream_protocol import UpstreamProtocol, header_value
-from marquee.artefacts import DISCOVER_INDEX, SEARCH_INDEX, OpenArtefacts
+from marquee.artefacts import DISCOVER_INDEX, SEARCH_INDEX, SHOWTIMES, OpenArtefacts
 
 log = logging.getLogger("marquee.edge")
-ARTEFACT_READERS = {SEARCH_INDEX: SearchIndex, DISCOVER_INDEX: DiscoverIndex}  # how the edge opens each artefact of a release
+ARTEFACT_READERS = {SEARCH_INDEX: SearchIndex, DISCOVER_INDEX: DiscoverIndex, SHOWTIMES: ShowtimesIndex}  # how the edge opens each artefact of a release
 
 JSON = b"application/json;charset=utf-8"
 REASONS = {200: "OK", 400: "Bad Request", 401: "Unauthorized", 402: "Payment Required", 404: "Not Found",
@@ -149,7 +150,7 @@ class ContentProtocol(UpstreamProtocol):
                 log.error("content_error path=%s", path, exc_info=error)
                 self.fill(slot, error_response(errors.INTERNAL, headers, head_only))
             else:
-                headers["Cache-Control"] = CACHE_CONTROL[routes.route_for(path).cache_control]
+                headers["Cache-Control"] = CACHE_CONTROL[routes.route_for(path).policy(params)]
                 self.fill(slot, response(200, body, headers, head_only))
 
         def serve(headers: dict[str, str]) -> None:

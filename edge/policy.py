@@ -13,6 +13,7 @@ CACHE_CONTROL = {
     "catalogue": f"public, max-age={6 * HOUR}",  # 6 hours: /3 details, credits, collections
     "reference": f"public, max-age={24 * HOUR}",  # 1 day: configuration, genre lists
     "lists": "public, max-age=1800",  # 30 minutes: title lists that depend on today's date
+    "showtimes": "public, max-age=60",  # a minute: a showtime that has begun is not listed
     "images": f"public, max-age={365 * 24 * HOUR}, immutable",  # 1 year: /t/p/...
     "errors": "no-store",
 }

@@ -8,6 +8,7 @@ began on. Artefacts, by name:
 - `search.sqlite`: the search index (site_gen/search_index.py writes it; edge/search_index.py reads it).
 - `discover.sqlite`: films and series by facet and in each sort order, for /3/discover
   (site_gen/discover_index.py writes it; edge/discover_index.py reads it).
+- `showtimes.sqlite`: cinemas and their showtimes (site_gen/showtimes.py; edge/showtimes.py).
 
 Readers are opened read-only, once per release, and the two newest releases' stay open (as packs
 do), so answers in flight during a publish finish on the release they began with.
@@ -21,7 +22,8 @@ from typing import Any, Callable
 
 SEARCH_INDEX = "search.sqlite"
 DISCOVER_INDEX = "discover.sqlite"
-ARTEFACTS = (SEARCH_INDEX, DISCOVER_INDEX)
+SHOWTIMES = "showtimes.sqlite"
+ARTEFACTS = (SEARCH_INDEX, DISCOVER_INDEX, SHOWTIMES)
 
 
 class MissingArtefact(LookupError):

@@ -142,7 +142,7 @@ def append_conf(settings: Settings) -> dict[str, str]:
         "id_prefix": ID_PREFIX.pattern.decode(),
         "appendable": dict(APPENDABLE),
         "legacy": LEGACY,
-        "needs_edge": {"trailers"},  # a JSON rewrite, not a splice
+        "needs_edge": {"trailers", "showtimes"},  # a JSON rewrite, and what is on from now: not a splice
         "localized": set(LOCALIZED_LISTS),
         "max_append": MAX_APPEND,
         "cache_control": CACHE_CONTROL["catalogue"],

@@ -1,6 +1,6 @@
 """The edge's route table: which family answers which dynamic path, and how nginx reaches it.
 
-A family is one module here (append, search, find, discover, lists, trending; showtimes and compat
+A family is one module here (append, search, find, discover, lists, trending, showtimes; compat
 later) with
 ROUTES rows whose `answer(context, path, params) -> bytes` raises ContentError for its dialect's
 errors. A route with a location of its own gets an nginx location rendered from its row
@@ -16,12 +16,12 @@ from __future__ import annotations
 
 from edge import errors
 from edge.content import ContentError
-from edge.routes import append, discover, find, lists, search, trending
+from edge.routes import append, discover, find, lists, search, showtimes, trending
 from edge.routes.route import Context, Route
 
 # The most specific first: append takes whatever else reaches the edge under /3.
-ROUTES: list[Route] = [*search.ROUTES, *discover.ROUTES, *lists.ROUTES, *trending.ROUTES, *find.ROUTES,
-                       *append.ROUTES]
+ROUTES: list[Route] = [*search.ROUTES, *discover.ROUTES, *lists.ROUTES, *trending.ROUTES, *showtimes.ROUTES,
+                       *find.ROUTES, *append.ROUTES]
 
 
 def route_for(path: str) -> Route:

@@ -12,7 +12,9 @@ tv lists, as at TMDB.
 - top_rated: by vote average, among the titles with at least MIN_VOTES votes, or, in a catalogue
   where fewer than a tenth have that many, as many as the tenth most voted has;
 - now_playing: theatrical releases (types 2 and 3) in the 6 weeks up to today, in `region` or
-  anywhere, with TMDB's `dates` (minimum, maximum); upcoming: those of the next 4 weeks;
+  anywhere, with TMDB's `dates` (minimum, maximum); with our `with_showtimes=true`, only those with
+  showtimes in `region` (or anywhere) in the coming week, each with its next three;
+  upcoming: those of the next 4 weeks;
 - airing_today: series with an episode that airs today; on_the_air: in the next 7 days.
 - person/popular: people by popularity (the search index's order), with their `known_for`.
 - latest: the details of the highest id, as the release renders them.
@@ -28,7 +30,7 @@ import orjson
 
 from edge import errors
 from edge.content import ContentError, page_number
-from edge.routes import append, discover
+from edge.routes import append, discover, showtimes
 from edge.routes.route import Context, Route
 from edge.routes.search import Localizer, index_of, result_items, variant_suffixes
 from edge.search_index import PAGE_SIZE
@@ -39,6 +41,7 @@ NOW_PLAYING_DAYS = 42
 UPCOMING_DAYS = 28
 ON_THE_AIR_DAYS = 7
 THEATRICAL = "2|3"
+NEXT_SHOWTIMES = 3
 
 
 def today_in(params: dict[str, str], zoned: bool) -> date:
@@ -99,9 +102,34 @@ def title_list(context: Context, path: str, params: dict[str, str]) -> bytes:
         query.update({"release_date.gte": first.isoformat(), "release_date.lte": last.isoformat()})
         dates = {"maximum": last.isoformat(), "minimum": first.isoformat()}
     query = {k: v for k, v in query.items() if v}
-    body = discover.discovered(context, index, kind, {**query, "language": params.get("language", ""),
-                                                      "fallback_language": params.get("fallback_language", "")}, page)
+    query.update(language=params.get("language", ""), fallback_language=params.get("fallback_language", ""))
+    if path == "/3/movie/now_playing" and discover.boolean(params, "with_showtimes"):
+        body = playing_with_showtimes(context, index, query, region or None, page)
+    else:
+        body = discover.discovered(context, index, kind, query, page)
     return orjson.dumps({"dates": dates, **body} if dates else body)
+
+
+def playing_with_showtimes(context: Context, index, query: dict[str, str], region: str | None, page: int) -> dict:
+    """now_playing?with_showtimes=true: only the films with showtimes in `region` (or anywhere) in the
+    coming week, each with its next NEXT_SHOWTIMES there (edge/routes/showtimes.py)."""
+    start = showtimes.now()
+    listings = showtimes.showtimes_of(context)
+    on = listings.films(start + 1, start + showtimes.WEEK, region)
+    ranks = list(discover.matches_for(index, "movie", query))
+    films = [film for film in index.ids("movie", ranks) if film in on]  # in popularity order
+    shown = films[(page - 1) * PAGE_SIZE:page * PAGE_SIZE]
+    search = index_of(context)
+    items = result_items(search, [("movie", film) for film in shown], Localizer(search, variant_suffixes(context, query)),
+                         media_type=False)
+    for item in items:
+        coming = [s for s in listings.between(item["id"], start + 1, start + showtimes.WEEK)
+                  if region is None or s[1]["country"] == region][:NEXT_SHOWTIMES]
+        item["showtimes"] = [{"start": showtimes.local(at, cinema["timezone"]), "cinema_id": cinema["id"],
+                              "cinema": cinema["name"], "city": cinema["city"], "format": fmt}
+                             for at, cinema, fmt, _, _ in coming]
+    return {"page": page, "results": items, "total_pages": max(1, math.ceil(len(films) / PAGE_SIZE)),
+            "total_results": len(films)}
 
 
 def popular_people(context: Context, path: str, params: dict[str, str]) -> bytes:

@@ -45,6 +45,11 @@ class Route:
     # answer workers (edge/answer_workers.py), a process a core, not to the content listener.
     apart: bool = False
     cache_control: str = "catalogue"  # its 200 answers' policy (edge/policy.py), nginx's cache of them too
+    # The policy of one answer when it depends on what was asked (an append of showtimes), else cache_control.
+    cache_policy: Callable[[dict[str, str]], str] | None = None
+
+    def policy(self, params: dict[str, str]) -> str:
+        return self.cache_policy(params) if self.cache_policy is not None else self.cache_control
 
     def matches(self, path: str) -> bool:
         return _compiled(self.pattern).match(path) is not None

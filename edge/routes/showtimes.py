@@ -1,0 +1,87 @@
+"""/3/movie/{movie_id}/showtimes: where a film is on in cinemas over the next 7 days (our extension).
+
+- With `country=XX`: the cinemas there showing it (id, name, address, city, coordinates, time zone),
+  each with its showtimes, soonest first: `start` in ISO 8601 with the cinema's UTC offset, `format`
+  (2D, 3D, IMAX), `audio_language` and `subtitle_language` (null when none).
+- Without: a summary by country: how many cinemas and showtimes, and the next start.
+A showtime that has begun is never listed; an unknown country is an empty list, not an error; an
+unknown film is TMDB's 404. What is to come is decided per request (the current time), so nginx does
+not keep these answers; clients may for a minute.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+import orjson
+
+from edge import errors
+from edge.content import ContentError
+from edge.routes.route import Context, Route
+from edge.routes.search import index_of, invalid
+from edge.showtimes import ShowtimesIndex
+from marquee.artefacts import SHOWTIMES, MissingArtefact
+
+WEEK = 7 * 24 * 3600
+_COUNTRY = re.compile(r"^[A-Za-z]{2}$")
+
+
+def local(at: int, zone: str) -> str:
+    return datetime.fromtimestamp(at, ZoneInfo(zone)).isoformat()
+
+
+def now() -> int:
+    return int(time.time())
+
+
+def showtimes_of(context: Context) -> ShowtimesIndex:
+    try:
+        return context.artefact(SHOWTIMES)
+    except MissingArtefact:
+        raise ContentError(errors.SERVICE_OFFLINE) from None
+
+
+def country_of(params: dict[str, str]) -> str:
+    country = params.get("country", "").strip()
+    if country and not _COUNTRY.match(country):
+        raise invalid("country", "a country code (ISO 3166-1)")
+    return country.upper()
+
+
+def showtimes(context: Context, movie_id: int, params: dict[str, str]) -> dict:
+    """The film's showtimes as the `showtimes` answer (and append) holds them."""
+    country = country_of(params)
+    start = now()
+    upcoming = showtimes_of(context).between(movie_id, start + 1, start + WEEK)
+    if country:
+        cinemas: dict[int, dict] = {}
+        for at, cinema, fmt, audio, subtitles in upcoming:
+            if cinema["country"] != country:
+                continue
+            entry = cinemas.setdefault(cinema["id"], {**{k: v for k, v in cinema.items() if k != "country"},
+                                                      "showtimes": []})
+            entry["showtimes"].append({"start": local(at, cinema["timezone"]), "format": fmt,
+                                       "audio_language": audio, "subtitle_language": subtitles})
+        return {"country": country, "cinemas": sorted(cinemas.values(), key=lambda c: (c["city"], c["name"],
+                                                                                                 c["id"]))}
+    countries: dict[str, dict] = {}
+    for at, cinema, _, _, _ in upcoming:
+        entry = countries.setdefault(cinema["country"], {"country": cinema["country"], "cinemas": set(), "showtimes": 0,
+                                                         "next_start": local(at, cinema["timezone"])})
+        entry["cinemas"].add(cinema["id"])
+        entry["showtimes"] += 1
+    return {"countries": [dict(c, cinemas=len(c["cinemas"])) for _, c in sorted(countries.items())]}
+
+
+def answer(context: Context, path: str, params: dict[str, str]) -> bytes:
+    movie_id = int(path.strip("/").split("/")[2])
+    country_of(params)  # a bad value is the answer whether or not the film exists
+    if not index_of(context).items([("movie", movie_id)]):
+        raise ContentError(errors.NOT_FOUND)
+    return orjson.dumps({"id": movie_id, **showtimes(context, movie_id, params)})
+
+
+ROUTES = [Route("showtimes", r"^/3/movie/[0-9]+/showtimes/?$", answer, apart=True, cache_control="showtimes")]
