@@ -35,7 +35,7 @@ from site_gen import movie_extras
 from site_gen import images
 from site_gen import episode, season, tv
 from site_gen import scope
-from site_gen import discover_index, search_index, showtimes
+from site_gen import discover_index, exports, search_index, showtimes
 from site_gen.documents import (KEPT_WHOLE, OVER_PREVIOUS, Documents, Marker, create_item_ref, load_sql,
                                 use_previous_manifest)
 from site_gen.validate import ValidationError, Validator
@@ -275,6 +275,7 @@ def render_release(settings: Settings, catalogue_dir: Path, release_dir: Path,
                     laps.lap("search")
                     discover_index.for_release(con, release_dir)
                     showtimes.for_release(con, catalogue_dir, release_dir)
+                    exports.for_release(con, release_dir)
                     laps.lap("discover")
                     scope.save_entities(con, release_dir, previous)
                     image_count = image_sync.result()

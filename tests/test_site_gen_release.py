@@ -10,6 +10,7 @@ import pytest
 from site_gen.documents import load_sql
 from site_gen.release import ReleaseBuildError, render_release
 from marquee.artefacts import ARTEFACTS
+from site_gen.exports import EXPORTS
 from marquee.packs import BASE_NAME, PACK_NAME, Pack, etag_of
 from site_gen.scope import ENTITIES_NAME
 from site_gen.writer import COMPACT_FRACTION, MANIFEST_NAME
@@ -29,9 +30,10 @@ def _image_paths(value, found: set[str]) -> None:
 
 def test_release_layout(image_store: Path, built_pack: Path):
     assert (built_pack / "BUILD").read_text().strip() == built_pack.name
-    # The release is its BUILD file, one pack (no file per document) and its artefacts beside it.
+    # The release is its BUILD file, one pack (no file per document), its artefacts and the ID
+    # export files beside it.
     assert sorted(p.name for p in built_pack.iterdir()) == sorted(
-        ["BUILD", ENTITIES_NAME, MANIFEST_NAME, PACK_NAME, *ARTEFACTS])
+        ["BUILD", ENTITIES_NAME, MANIFEST_NAME, PACK_NAME, *ARTEFACTS, EXPORTS])
     with Pack(built_pack) as pack:
         for name in ("3/configuration.json", "3/authentication.json", "3/genre/movie/list.json"):
             body = pack.get(name)

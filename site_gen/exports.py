@@ -1,0 +1,52 @@
+"""The daily ID export files, in TMDB's format, beside the release's pack: `exports/<kind>_ids_MM_DD_YYYY.json.gz`,
+gzipped JSON lines, one an entity, served by the image host at `/p/exports/` as files.tmdb.org
+serves TMDB's (nginx/marquee.conf.j2). Clients that sync a whole catalogue read them to learn every
+id; they are dated the day the release was built and published with it.
+
+The lines are TMDB's: films `{"adult","id","original_title","popularity","video"}`, series
+`{"id","original_name","popularity"}`, people `{"adult","id","name","popularity"}`, collections,
+keywords, networks and companies `{"id","name"}`.
+"""
+
+from __future__ import annotations
+
+import gzip
+from datetime import date, datetime, timezone
+from pathlib import Path
+
+import duckdb
+import orjson
+
+EXPORTS = "exports"
+# file stem -> the SQL of its lines' fields, in TMDB's key order
+FILES = {
+    "movie_ids": "SELECT adult, id, original_title, popularity, video FROM movies ORDER BY id",
+    "tv_series_ids": "SELECT id, original_name, popularity FROM tv_series ORDER BY id",
+    "person_ids": "SELECT adult, id, name, popularity FROM people ORDER BY id",
+    "collection_ids": "SELECT id, name FROM collections ORDER BY id",
+    "keyword_ids": "SELECT id, name FROM keywords ORDER BY id",
+    "tv_network_ids": "SELECT id, name FROM networks ORDER BY id",
+    "production_company_ids": "SELECT id, name FROM companies ORDER BY id",
+}
+BATCH = 50_000
+
+
+def file_name(stem: str, day: date) -> str:
+    return f"{stem}_{day:%m_%d_%Y}.json.gz"
+
+
+def for_release(con: duckdb.DuckDBPyConnection, release_dir: Path, day: date | None = None) -> int:
+    """Write every export file of the release (dated `day`, default today in UTC); the lines written."""
+    day = day or datetime.now(timezone.utc).date()
+    folder = Path(release_dir) / EXPORTS
+    folder.mkdir(exist_ok=True)
+    lines = 0
+    for stem, query in FILES.items():
+        cursor = con.execute(query)
+        names = [d[0] for d in cursor.description]
+        # Level 6 as gzip's default; mtime 0 so that the same catalogue gives the same bytes.
+        with gzip.GzipFile(folder / file_name(stem, day), "wb", compresslevel=6, mtime=0) as out:
+            while rows := cursor.fetchmany(BATCH):
+                out.write(b"".join(orjson.dumps(dict(zip(names, row))) + b"\n" for row in rows))
+                lines += len(rows)
+    return lines
