@@ -26,11 +26,13 @@ from edge.ratelimit import ADMITTED, WindowStats
 from edge.discover_index import DiscoverIndex
 from edge.search_index import SearchIndex
 from edge.showtimes import ShowtimesIndex
+from edge.routes.changes import ChangeLog
 from edge.upstream_protocol import UpstreamProtocol, header_value
-from marquee.artefacts import DISCOVER_INDEX, SEARCH_INDEX, SHOWTIMES, OpenArtefacts
+from marquee.artefacts import CHANGES, DISCOVER_INDEX, SEARCH_INDEX, SHOWTIMES, OpenArtefacts
 
 log = logging.getLogger("marquee.edge")
-ARTEFACT_READERS = {SEARCH_INDEX: SearchIndex, DISCOVER_INDEX: DiscoverIndex, SHOWTIMES: ShowtimesIndex}  # how the edge opens each artefact of a release
+ARTEFACT_READERS = {SEARCH_INDEX: SearchIndex, DISCOVER_INDEX: DiscoverIndex, SHOWTIMES: ShowtimesIndex,
+                    CHANGES: ChangeLog}  # how the edge opens each artefact of a release
 
 JSON = b"application/json;charset=utf-8"
 REASONS = {200: "OK", 400: "Bad Request", 401: "Unauthorized", 402: "Payment Required", 404: "Not Found",

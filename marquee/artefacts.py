@@ -9,6 +9,7 @@ began on. Artefacts, by name:
 - `discover.sqlite`: films and series by facet and in each sort order, for /3/discover
   (site_gen/discover_index.py writes it; edge/discover_index.py reads it).
 - `showtimes.sqlite`: cinemas and their showtimes (site_gen/showtimes.py; edge/showtimes.py).
+- `changes.sqlite`: what each build changed, kept across builds (site_gen/changes.py; edge/routes/changes.py).
 
 Readers are opened read-only, once per release, and the two newest releases' stay open (as packs
 do), so answers in flight during a publish finish on the release they began with.
@@ -23,7 +24,8 @@ from typing import Any, Callable
 SEARCH_INDEX = "search.sqlite"
 DISCOVER_INDEX = "discover.sqlite"
 SHOWTIMES = "showtimes.sqlite"
-ARTEFACTS = (SEARCH_INDEX, DISCOVER_INDEX, SHOWTIMES)
+CHANGES = "changes.sqlite"
+ARTEFACTS = (SEARCH_INDEX, DISCOVER_INDEX, SHOWTIMES, CHANGES)
 
 
 class MissingArtefact(LookupError):

@@ -35,7 +35,7 @@ from site_gen import movie_extras
 from site_gen import images
 from site_gen import episode, season, tv
 from site_gen import scope
-from site_gen import discover_index, exports, search_index, showtimes
+from site_gen import changes, discover_index, exports, search_index, showtimes
 from site_gen.documents import (KEPT_WHOLE, OVER_PREVIOUS, Documents, Marker, create_item_ref, load_sql,
                                 use_previous_manifest)
 from site_gen.validate import ValidationError, Validator
@@ -234,7 +234,8 @@ def check_batch(template: str, batch: pa.RecordBatch, validator: Validator) -> N
 
 
 def render_release(settings: Settings, catalogue_dir: Path, release_dir: Path,
-                   echo: Callable[[str], None] | None = print, previous: Path | None = None) -> ReleaseSummary:
+                   echo: Callable[[str], None] | None = print, previous: Path | None = None,
+                   history: Path | None = None) -> ReleaseSummary:
     """Render catalogue_dir into the new, empty release_dir; returns (and echoes) a summary.
 
     With `previous` (an earlier release with a manifest), the build is an update. The database kept
@@ -242,6 +243,9 @@ def render_release(settings: Settings, catalogue_dir: Path, release_dir: Path,
     changed are rendered (site_gen/scope.py), and of those only the ones whose hash changed are
     checked and written, into a delta over the previous pack (site_gen/writer.py); the summary
     counts the unchanged.
+
+    The change log (site_gen/changes.py) continues `history`'s (the release served so far, default
+    `previous`), so a full build keeps it too.
     """
     laps = Laps()
     catalogue_dir, release_dir = Path(catalogue_dir), Path(release_dir)
@@ -276,7 +280,8 @@ def render_release(settings: Settings, catalogue_dir: Path, release_dir: Path,
                     discover_index.for_release(con, release_dir)
                     showtimes.for_release(con, catalogue_dir, release_dir)
                     exports.for_release(con, release_dir)
-                    laps.lap("discover")
+                    changes.for_release(release_dir, history or previous)
+                    laps.lap("artefacts")
                     scope.save_entities(con, release_dir, previous)
                     image_count = image_sync.result()
                     laps.lap("images_after")

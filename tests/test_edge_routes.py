@@ -28,7 +28,8 @@ def test_the_answer_workers_upstream_has_a_socket_each(tmp_path):
     assert re.findall(r"server unix:(\S+) ", upstream) == [str(p) for p in settings.answer_sockets]
     assert len(set(settings.answer_sockets)) == 3 and "least_conn;" in upstream
     assert {route.family for route in ROUTES if route.apart} == {"search", "find", "discover", "lists",
-                                                                    "latest", "trending", "showtimes"}
+                                                                    "latest", "trending", "showtimes", "changes",
+                                                                    "item_changes"}
 
 
 def test_paths_go_to_the_family_that_answers_them():

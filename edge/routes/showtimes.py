@@ -79,7 +79,7 @@ def showtimes(context: Context, movie_id: int, params: dict[str, str]) -> dict:
 def answer(context: Context, path: str, params: dict[str, str]) -> bytes:
     movie_id = int(path.strip("/").split("/")[2])
     country_of(params)  # a bad value is the answer whether or not the film exists
-    if not index_of(context).items([("movie", movie_id)]):
+    if movie_id > 2**63 - 1 or not index_of(context).items([("movie", movie_id)]):
         raise ContentError(errors.NOT_FOUND)
     return orjson.dumps({"id": movie_id, **showtimes(context, movie_id, params)})
 

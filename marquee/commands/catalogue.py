@@ -66,8 +66,9 @@ def build(settings: Settings, catalogue_dir: Path | None, do_publish: bool, incr
     try:
         check_catalogue(catalogue_dir)
         release_dir = release_store.new_release_dir(settings)
-        previous = settings.current_link.resolve() if incremental and settings.current_link.exists() else None
-        render_release(settings, catalogue_dir, release_dir, echo=click.echo, previous=previous)
+        served = settings.current_link.resolve() if settings.current_link.exists() else None
+        render_release(settings, catalogue_dir, release_dir, echo=click.echo, previous=served if incremental else None,
+                       history=served)
         if do_publish:
             release_store.publish(settings, release_dir.name)
             click.echo(f"published {release_dir.name}")

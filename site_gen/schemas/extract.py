@@ -128,6 +128,15 @@ RENDERED_PATHS: tuple[str, ...] = (
     "/3/trending/movie/{time_window}",
     "/3/trending/tv/{time_window}",
     "/3/trending/person/{time_window}",
+    # changes (edge/routes/changes.py, from the release's change log)
+    "/3/movie/changes",
+    "/3/tv/changes",
+    "/3/person/changes",
+    "/3/movie/{movie_id}/changes",
+    "/3/tv/{series_id}/changes",
+    "/3/person/{person_id}/changes",
+    "/3/tv/season/{season_id}/changes",
+    "/3/tv/episode/{episode_id}/changes",
 )
 _KEEP = ("type", "properties", "items")
 

@@ -39,3 +39,8 @@ def test_showtimes_errors(api):
     assert_tmdb_error(api.client.get("/3/movie/1/showtimes", params={"api_key": "0" * 32}), 401, 7)
     assert_tmdb_error(api.client.get("/3/movie/now_playing", params={"api_key": key, "with_showtimes": "maybe"}),
                       422, 5)
+
+
+def test_an_id_past_64_bits_is_unknown_not_an_error(api):
+    key = api.account("showtimes-huge", "pro")
+    assert_tmdb_error(api.client.get("/3/movie/99999999999999999999/showtimes", params={"api_key": key}), 404, 34)
