@@ -48,7 +48,7 @@ def build_indexes(catalogue: Path, settings, release: Path, work: Path) -> list[
     try:
         languages.prepare(loaded.con, settings)
         found = search_index.build(loaded.con, list(settings.languages), release / SEARCH_INDEX)
-        discovered = discover_index.build(loaded.con, release / DISCOVER_INDEX)
+        discovered = discover_index.build(loaded.con, release / DISCOVER_INDEX, catalogue)
         return [found.line(), discovered.line()]
     finally:
         loaded.con.close()

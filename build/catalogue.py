@@ -43,6 +43,7 @@ REQUIRED_TABLES: tuple[str, ...] = (
 # Tables a catalogue may hold; a build without them answers their paths with nothing to show.
 OPTIONAL_TABLES: tuple[str, ...] = (
     "cinemas", "showtimes",  # cinema showtimes (marquee_datasets.showtimes; site_gen/showtimes.py)
+    "activity",  # daily views of films and series, for trending (marquee_datasets.activity; site_gen/discover_index.py)
 )
 
 

@@ -21,6 +21,7 @@ from marquee_datasets import images as images_module
 from marquee_datasets import movie_extras as movie_extras_module
 from marquee_datasets import people as people_module
 from marquee_datasets import people_details as people_details_module
+from marquee_datasets import activity as activity_module
 from marquee_datasets import showtimes as showtimes_module
 from marquee_datasets import tv as tv_module
 from marquee_datasets import translations as translations_module
@@ -42,7 +43,7 @@ TABLES: tuple[str, ...] = (
     "movie_companies", "countries", "movie_countries", "languages", "movie_spoken_languages",
     "people", "cast", "crew",
     "person_details", "person_images", "company_alternative_names", "company_images",
-) + tv_module.TV_TABLES + movie_extras_module.TABLES + ("collection_translations", "genre_translations") + tv_translations_module.TABLES + tv_images_module.TABLES + showtimes_module.TABLES
+) + tv_module.TV_TABLES + movie_extras_module.TABLES + ("collection_translations", "genre_translations") + tv_translations_module.TABLES + tv_images_module.TABLES + showtimes_module.TABLES + activity_module.TABLES
 
 
 def generate(out_dir: Path, movies: int, seed: int, images: bool = True,
@@ -77,8 +78,11 @@ def generate(out_dir: Path, movies: int, seed: int, images: bool = True,
         reference = np.datetime64(today, "D")
         tables = {name: shifted(table, int((reference - REFERENCE_DATE).astype(np.int64)))
                   for name, table in tables.items()}
-    # After the shift, from the (moved) releases: local start times are the cinemas' on those very days.
+    # After the shift, from the (moved) dates: showtimes at the cinemas' local times on those very days,
+    # activity around that day.
     tables.update(showtimes_module.showtime_tables(tables["movies"], tables["movie_release_dates"], seed, reference))
+    tables.update(activity_module.activity_table(tables["movies"], tables["tv_series"], tables["tv_episodes"], seed,
+                                                 reference))
     assert set(tables) == set(TABLES)
     for name in TABLES:
         pq.write_table(tables[name], out_dir / f"{name}.parquet", compression="zstd")

@@ -61,6 +61,12 @@ class DiscoverIndex:
         valued, values, ranks, positions = row
         return Column(valued, _array("q" if name == "id" else "d", values), _array("I", ranks), _array("I", positions))
 
+    def activity(self, kind: str, first_day: int, last_day: int) -> list[tuple[int, int]]:
+        """(id, views) of every `kind` with views from `first_day` to `last_day` (days since 1970), the
+        most viewed first (ties by id); empty when the catalogue has no activity then."""
+        return self.con.execute("SELECT id, sum(views) AS total FROM activity WHERE kind = ? AND day BETWEEN ? AND ? "
+                                "GROUP BY id ORDER BY total DESC, id", (kind, first_day, last_day)).fetchall()
+
     def ids(self, kind: str, ranks: list[int]) -> list[int]:
         by_rank = self.column(kind, "id")
         return [int(by_rank.values[r]) for r in ranks] if by_rank else []

@@ -18,6 +18,11 @@ Format (SQLite, written once, opened read-only and immutable):
   sortable may list an entity several times (a film's release dates) and lists no entity without one.
   The column `id` holds each rank's id (`values` as int64, in rank order). `title` and `name` are
   the default language's; `title.de-DE` (the variant's suffix) another served language's.
+- `activity(kind, day, id, views)`: views by day (days since 1970) of films, series and people, from
+  the catalogue's optional `activity` table (marquee_datasets/activity.py), for /3/trending; adult
+  titles (and videos) are left out, and a person has a share of the views of the titles they are
+  billed first, second or third in (ACTIVITY_SHARES). Empty without one: trending falls back on
+  popularity and recency (edge/routes/trending.py).
 - `meta(key, value)`: the format version, per kind the number of entities (`count:movie`), and per
   country its film certifications from the mildest (`certifications:US`, one a line), for
   `certification.gte` and `.lte`.
@@ -46,6 +51,7 @@ BATCH = 10_000
 SCHEMA = """
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;
 CREATE TABLE facets(kind TEXT, facet TEXT, ranks BLOB, PRIMARY KEY (kind, facet)) WITHOUT ROWID;
+CREATE TABLE activity(kind TEXT, day INTEGER, id INTEGER, views INTEGER, PRIMARY KEY (kind, day, id)) WITHOUT ROWID;
 CREATE TABLE columns(kind TEXT, name TEXT, sortable INTEGER, valued INTEGER, "values" BLOB, ranks BLOB,
                      positions BLOB, PRIMARY KEY (kind, name)) WITHOUT ROWID;
 """
@@ -139,6 +145,23 @@ REGIONAL_RELEASES = ("SELECT movie_id, {days} FROM movie_release_dates WHERE rel
                      "AND iso_3166_1 = '{region}'{type}")
 
 
+ACTIVITY_SHARES = (0.5, 0.3, 0.2)  # of a title's views, to its cast billed first, second and third
+ACTIVITY = """
+WITH a AS (SELECT kind, id, date_diff('day', DATE '1970-01-01', day) AS day, views FROM read_parquet(?)),
+titles AS (
+    SELECT a.* FROM a JOIN movies m ON a.kind = 'movie' AND m.id = a.id WHERE NOT m.adult AND NOT m.video
+    UNION ALL SELECT a.* FROM a JOIN tv_series s ON a.kind = 'tv' AND s.id = a.id WHERE NOT s.adult),
+billed AS (
+    SELECT 'movie' AS kind, movie_id AS title, person_id, "order" AS billed FROM "cast" WHERE "order" < 3
+    UNION ALL SELECT 'tv', series_id, person_id, "order" FROM series_cast WHERE "order" < 3)
+SELECT kind, day, id, views FROM titles
+UNION ALL
+SELECT 'person', t.day, b.person_id, sum(floor(t.views * list_extract(?, b.billed + 1)))::BIGINT
+FROM titles t JOIN billed b ON b.kind = t.kind AND b.title = t.id JOIN people p ON p.id = b.person_id
+WHERE NOT p.adult GROUP BY ALL
+"""
+
+
 @dataclass(frozen=True)
 class DiscoverSummary:
     counts: dict[str, int]
@@ -179,8 +202,9 @@ def regional_columns(con: duckdb.DuckDBPyConnection) -> dict[str, tuple[str, boo
             for region in regions for t in ("*", *range(1, 7))}
 
 
-def build(con: duckdb.DuckDBPyConnection, target: Path) -> DiscoverSummary:
-    """Write the discover index of the database `con` holds (after site_gen.languages.prepare)."""
+def build(con: duckdb.DuckDBPyConnection, target: Path, catalogue_dir: Path | None = None) -> DiscoverSummary:
+    """Write the discover index of the database `con` holds (after site_gen.languages.prepare), with
+    the activity of `catalogue_dir` when it has some."""
     started = time.perf_counter()
     partial = target.with_name(target.name + ".partial")
     partial.unlink(missing_ok=True)
@@ -207,6 +231,11 @@ def build(con: duckdb.DuckDBPyConnection, target: Path) -> DiscoverSummary:
                            **(regional_columns(con) if kind == "movie" else {}))
             for name, (query, sortable) in columns.items():
                 write_column(con, out, kind, name, query, sortable, len(ids))
+        activity = Path(catalogue_dir) / "activity.parquet" if catalogue_dir is not None else None
+        if activity is not None and activity.is_file():
+            cursor = con.execute(ACTIVITY, [str(activity), list(ACTIVITY_SHARES)])
+            while rows := cursor.fetchmany(BATCH):
+                out.executemany("INSERT INTO activity VALUES (?, ?, ?, ?)", rows)
         out.commit()
     finally:
         out.close()
@@ -248,5 +277,5 @@ def write_column(con: duckdb.DuckDBPyConnection, out: sqlite3.Connection, kind: 
                  positions.tobytes() if positions is not None else None))
 
 
-def for_release(con: duckdb.DuckDBPyConnection, release_dir: Path) -> DiscoverSummary:
-    return build(con, Path(release_dir) / DISCOVER_INDEX)
+def for_release(con: duckdb.DuckDBPyConnection, release_dir: Path, catalogue_dir: Path) -> DiscoverSummary:
+    return build(con, Path(release_dir) / DISCOVER_INDEX, catalogue_dir)

@@ -277,7 +277,7 @@ def render_release(settings: Settings, catalogue_dir: Path, release_dir: Path,
                     index = search_index.for_release(con, settings.languages, release_dir,
                                                      previous if updating else None, scoped)
                     laps.lap("search")
-                    discover_index.for_release(con, release_dir)
+                    discover_index.for_release(con, release_dir, catalogue_dir)
                     showtimes.for_release(con, catalogue_dir, release_dir)
                     exports.for_release(con, release_dir)
                     changes.for_release(release_dir, history or previous)

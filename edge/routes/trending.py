@@ -1,9 +1,11 @@
 """/3/trending/{all,movie,tv,person}/{day,week}: what is trending today, as TMDB's list items with
 their `media_type`, 20 a page.
 
-TMDB ranks by its users' activity over the last day or week. A catalogue without an activity signal
-(every catalogue today: the generator and the importers have none yet) falls back on popularity and
-recency, from the discover index:
+TMDB ranks by its users' activity over the last day or week, and so does this: the views of
+films, series and people (the discover index's `activity`, from the catalogue's) today (`day`) or
+in the 7 days up to today (`week`), the most viewed first, ties by id; `all` merges films, series
+and people by views. A catalogue without activity for those days (an import without it, or a
+sample generated more than two weeks ago) falls back on popularity and recency:
 - a film trends while it has a release (any country, any type) in the last CANDIDATE_DAYS days, a
   series while it has an episode that aired in them;
 - its score is its popularity halved for every HALF_LIFE[window] days since that latest release or
@@ -28,6 +30,7 @@ from edge.routes.search import Localizer, index_of, result_items, variant_suffix
 from edge.search_index import PAGE_SIZE
 from marquee import search_text
 
+WINDOW_DAYS = {"day": 1, "week": 7}
 CANDIDATE_DAYS = 120
 HALF_LIFE = {"day": 7.0, "week": 28.0}
 RECENT = {"movie": "release:*:*", "tv": "air_date"}  # the discover index's column of a title's dates
@@ -62,13 +65,21 @@ def scored(index: DiscoverIndex, kind: str, window: str, today: int) -> list[tup
     return out
 
 
+def viewed(index: DiscoverIndex, kind: str, window: str, today: int) -> list[tuple[float, str, int]]:
+    """(-views, kind, id) of the `kind` viewed in the window up to day `today`, the most viewed first."""
+    first = today - (WINDOW_DAYS[window] - 1)
+    return [(-views, kind, entity) for entity, views in index.activity(kind, first, today)]
+
+
 def trending(context: Context, index: DiscoverIndex, kinds: tuple[str, ...], window: str, day: date) -> list:
     key = (context.root, kinds, window, day)
     if key not in _SCORES:
         if len(_SCORES) > 64:
             _SCORES.clear()
         today = (day - EPOCH).days
-        merged = [entry for kind in kinds for entry in scored(index, kind, window, today)]
+        merged = [entry for kind in kinds for entry in viewed(index, kind, window, today)]
+        if not merged:  # no activity for these days: popularity and recency
+            merged = [entry for kind in kinds if kind != "person" for entry in scored(index, kind, window, today)]
         merged.sort()
         _SCORES[key] = merged
     return _SCORES[key]
@@ -83,16 +94,16 @@ def answer(context: Context, path: str, params: dict[str, str]) -> bytes:
     page = page_number(params.get("page"))
     start = (page - 1) * PAGE_SIZE
     search = index_of(context)
-    if media_type == "person":
+    kinds = {"all": ("movie", "tv", "person"), "person": ("person",)}.get(media_type, (media_type,))
+    ranked = trending(context, discover.discover_index_of(context), kinds, window, today())
+    if ranked or media_type != "person":
+        total = len(ranked)
+        found = [(kind, entity) for _, kind, entity in ranked[start:start + PAGE_SIZE]]
+    else:  # people without activity: in popularity order (person/popular)
         everyone = search.everyone("person") - search.posting("person", search_text.FILTER_MARK + "adult")
         total = len(everyone)
         ranks = list(everyone[start:start + PAGE_SIZE]) if start < total else []
         found = [("person", entity) for _, entity, _ in search.ranked("person", ranks)]
-    else:
-        kinds = ("movie", "tv") if media_type == "all" else (media_type,)
-        ranked = trending(context, discover.discover_index_of(context), kinds, window, today())
-        total = len(ranked)
-        found = [(kind, entity) for _, kind, entity in ranked[start:start + PAGE_SIZE]]
     items = result_items(search, found, Localizer(search, variant_suffixes(context, params)), media_type=True)
     return orjson.dumps({"page": page, "results": items, "total_pages": max(1, math.ceil(total / PAGE_SIZE)),
                          "total_results": total})
