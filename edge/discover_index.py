@@ -67,6 +67,14 @@ class DiscoverIndex:
         return self.con.execute("SELECT id, sum(views) AS total FROM activity WHERE kind = ? AND day BETWEEN ? AND ? "
                                 "GROUP BY id ORDER BY total DESC, id", (kind, first_day, last_day)).fetchall()
 
+    def regional_dates(self, ids: list[int], region: str) -> dict[int, str]:
+        """The release date in `region` of each film of `ids` released there."""
+        if not ids:
+            return {}
+        marks = ",".join("?" * len(ids))
+        return dict(self.con.execute(f"SELECT id, day FROM regional_releases WHERE region = ? AND id IN ({marks})",
+                                     (region, *ids)).fetchall())
+
     def ids(self, kind: str, ranks: list[int]) -> list[int]:
         by_rank = self.column(kind, "id")
         return [int(by_rank.values[r]) for r in ranks] if by_rank else []
@@ -108,6 +116,14 @@ class DiscoverIndex:
                 if len(found) >= wanted:
                     break
         return found[start:end]
+
+
+def show_regional_dates(index: DiscoverIndex, items: list[dict], region: str) -> None:
+    """`region` as TMDB's presentation filter: each film item shows its release date in that country
+    (ISO 3166-1, upper case) where it has one, else its primary one."""
+    dates = index.regional_dates([item["id"] for item in items], region)
+    for item in items:
+        item["release_date"] = dates.get(item["id"], item.get("release_date"))
 
 
 def _walk(ranks: array, valued: int, descending: bool):

@@ -18,6 +18,9 @@ Format (SQLite, written once, opened read-only and immutable):
   sortable may list an entity several times (a film's release dates) and lists no entity without one.
   The column `id` holds each rank's id (`values` as int64, in rank order). `title` and `name` are
   the default language's; `title.de-DE` (the variant's suffix) another served language's.
+- `regional_releases(id, region, day)`: a film's release date in each country, its first theatrical
+  one there (types 2, 3), else its first of any type: the date its items show with `region`
+  (TMDB's presentation filter; without a release there they keep the primary date).
 - `activity(kind, day, id, views)`: views by day (days since 1970) of films, series and people, from
   the catalogue's optional `activity` table (marquee_datasets/activity.py), for /3/trending; adult
   titles (and videos) are left out, and a person has a share of the views of the titles they are
@@ -51,6 +54,7 @@ BATCH = 10_000
 SCHEMA = """
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;
 CREATE TABLE facets(kind TEXT, facet TEXT, ranks BLOB, PRIMARY KEY (kind, facet)) WITHOUT ROWID;
+CREATE TABLE regional_releases(id INTEGER, region TEXT, day TEXT, PRIMARY KEY (id, region)) WITHOUT ROWID;
 CREATE TABLE activity(kind TEXT, day INTEGER, id INTEGER, views INTEGER, PRIMARY KEY (kind, day, id)) WITHOUT ROWID;
 CREATE TABLE columns(kind TEXT, name TEXT, sortable INTEGER, valued INTEGER, "values" BLOB, ranks BLOB,
                      positions BLOB, PRIMARY KEY (kind, name)) WITHOUT ROWID;
@@ -145,6 +149,11 @@ REGIONAL_RELEASES = ("SELECT movie_id, {days} FROM movie_release_dates WHERE rel
                      "AND iso_3166_1 = '{region}'{type}")
 
 
+FIRST_RELEASES = """
+SELECT movie_id, iso_3166_1, strftime(coalesce(min(CAST(release_date AS DATE)) FILTER (WHERE type IN (2, 3)),
+                                               min(CAST(release_date AS DATE))), '%Y-%m-%d')
+FROM movie_release_dates WHERE release_date IS NOT NULL GROUP BY movie_id, iso_3166_1
+"""
 ACTIVITY_SHARES = (0.5, 0.3, 0.2)  # of a title's views, to its cast billed first, second and third
 ACTIVITY = """
 WITH a AS (SELECT kind, id, date_diff('day', DATE '1970-01-01', day) AS day, views FROM read_parquet(?)),
@@ -231,6 +240,9 @@ def build(con: duckdb.DuckDBPyConnection, target: Path, catalogue_dir: Path | No
                            **(regional_columns(con) if kind == "movie" else {}))
             for name, (query, sortable) in columns.items():
                 write_column(con, out, kind, name, query, sortable, len(ids))
+        cursor = con.execute(FIRST_RELEASES)
+        while rows := cursor.fetchmany(BATCH):
+            out.executemany("INSERT INTO regional_releases VALUES (?, ?, ?)", rows)
         activity = Path(catalogue_dir) / "activity.parquet" if catalogue_dir is not None else None
         if activity is not None and activity.is_file():
             cursor = con.execute(ACTIVITY, [str(activity), list(ACTIVITY_SHARES)])

@@ -29,7 +29,7 @@ from pyroaring import BitMap
 
 from edge import errors
 from edge.content import ContentError, page_number
-from edge.discover_index import DiscoverIndex
+from edge.discover_index import DiscoverIndex, show_regional_dates
 from edge.routes.route import Context, Route
 from edge.routes.search import Localizer, index_of, invalid, result_items, variant_suffixes
 from edge.search_index import PAGE_SIZE
@@ -301,6 +301,9 @@ def discovered(context: Context, index: DiscoverIndex, kind: str, params: dict[s
     found = [(kind, entity) for entity in index.ids(kind, ranks)]
     search = index_of(context)
     items = result_items(search, found, Localizer(search, variant_suffixes(context, params)), media_type=False)
+    region = region_of(params, "region")
+    if kind == "movie" and region != "*":
+        show_regional_dates(index, items, region)
     total = len(matches)
     return {"page": page, "results": items, "total_pages": max(1, math.ceil(total / PAGE_SIZE)), "total_results": total}
 

@@ -3,7 +3,8 @@
 
 Parameters as TMDB's OpenAPI lists them. A missing or empty `query` is an empty first page, as at
 TMDB; `page` outside 1..500 is 400/22; a year that is not one, or an `include_adult` that is not
-a boolean, is 422/5 naming the parameter. `region` is accepted and, for now, changes nothing.
+a boolean, is 422/5 naming the parameter. `region` on search/movie shows each film's release date
+in that country where it has one (TMDB's presentation filter; edge/routes/discover.py `regional`).
 Titles, names and overviews come in `language` with the details' fallbacks: the translation, else
 (with our opt-in `fallback_language`) that language's, else the original title and an empty overview.
 """
@@ -19,8 +20,9 @@ from edge import errors
 from edge.content import ContentError, page_number
 from edge.languages import candidates
 from edge.routes.route import Context, Route
+from edge.discover_index import show_regional_dates
 from edge.search_index import PAGE_SIZE, Filters, SearchIndex
-from marquee.artefacts import SEARCH_INDEX, MissingArtefact
+from marquee.artefacts import DISCOVER_INDEX, SEARCH_INDEX, MissingArtefact
 from marquee.packs import UNTRANSLATED
 
 KINDS = {"movie": ("movie",), "tv": ("tv",), "person": ("person",), "collection": ("collection",),
@@ -32,6 +34,7 @@ ADULT = frozenset({"movie", "tv", "person", "collection", "multi"})  # the paths
 TEXT_FIELDS = {"movie": ("title", "original_title"), "tv": ("name", "original_name"),
                "collection": ("name", "original_name")}
 _YEAR = re.compile(r"^\d{4}$")
+_REGION = re.compile(r"^[A-Za-z]{2}$")
 
 
 def invalid(parameter: str, expected: str) -> ContentError:
@@ -139,6 +142,14 @@ def answer(context: Context, path: str, params: dict[str, str]) -> bytes:
     found, total = index.page(KINDS[path_kind], query, filters, page)
     localizer = Localizer(index, variant_suffixes(context, params))
     items = result_items(index, found, localizer, media_type=path_kind == "multi")
+    region = params.get("region", "").strip()
+    if path_kind == "movie" and region:
+        if not _REGION.match(region):
+            raise invalid("region", "a country code (ISO 3166-1)")
+        try:
+            show_regional_dates(context.artefact(DISCOVER_INDEX), items, region.upper())
+        except MissingArtefact:
+            pass  # a release without a discover index: the primary dates
     return orjson.dumps({"page": page, "results": items, "total_pages": max(1, math.ceil(total / PAGE_SIZE)),
                          "total_results": total})
 

@@ -201,3 +201,25 @@ def test_malformed_values_get_tmdb_errors_naming_the_parameter(api, discover):
     assert_tmdb_error(api.client.get("/3/discover/tv", params={"api_key": key, "timezone": "Mars/Base"}), 400, 28)
     assert discover("tv", timezone="Europe/Berlin")["page"] == 1
     assert_tmdb_error(api.client.get("/3/discover/movie", params={"api_key": "0" * 32}), 401, 7)
+
+
+def test_region_shows_each_films_release_date_there(discover, catalogue, api):
+    region = catalogue.execute("SELECT iso_3166_1 FROM movie_release_dates GROUP BY 1 ORDER BY count(*) DESC LIMIT 1"
+                               ).fetchone()[0]
+    there = dict(catalogue.execute(
+        "SELECT movie_id, strftime(coalesce(min(CAST(release_date AS DATE)) FILTER (WHERE type IN (2, 3)), "
+        "min(CAST(release_date AS DATE))), '%Y-%m-%d') FROM movie_release_dates WHERE iso_3166_1 = ? "
+        "GROUP BY movie_id", [region]).fetchall())
+    primary = {i: d.isoformat() if d else None for i, d in catalogue.execute("SELECT id, release_date FROM movies"
+                                                                              ).fetchall()}
+    films = every_page(discover, "movie", region=region.lower())
+    assert any(f["id"] in there and there[f["id"]] != primary[f["id"]] for f in films)  # the date moves for some
+    for film in films:
+        assert film["release_date"] == there.get(film["id"], primary[film["id"]]), film["id"]
+    title = films[0]["title"]
+    key = api.account("region-search", "pro")
+    found = api.client.get("/3/search/movie", params={"api_key": key, "query": title, "region": region}).json()
+    for film in found["results"]:
+        assert film["release_date"] == there.get(film["id"], primary[film["id"]]) or film["release_date"] == ""
+    assert_tmdb_error(api.client.get("/3/search/movie", params={"api_key": key, "query": "a", "region": "USA"}),
+                      422, 5)
