@@ -114,8 +114,8 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("nginx_workers", "MARQUEE_NGINX_WORKERS", "", _processes("MARQUEE_NGINX_WORKERS"),
             "nginx worker processes (default: one per core: nginx does the hot path's work, key check included)."),
     Setting("answer_workers", "MARQUEE_ANSWER_WORKERS", "", _processes("MARQUEE_ANSWER_WORKERS"),
-            "The edge's answer processes for search and find, each on its own socket that nginx balances "
-            "over (default: one per core)."),
+            "The edge's answer processes for search, find, discover, the lists and changes, each on its own "
+            "socket that nginx balances over (default: one per core)."),
     Setting("edge_backlog", "MARQUEE_EDGE_BACKLOG", "4096", int,
             "Listen backlog of the edge socket (Sanic's default of 100 gives 502s at 200 connections)."),
 )
