@@ -21,7 +21,6 @@ median over rounds. The last lines are `discover p99 ms: X`, `discover/static ra
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import shutil
 import tempfile
@@ -31,27 +30,18 @@ from urllib.parse import urlencode
 import duckdb
 
 from bench import wrk
-from bench.hot_path import make_release
-from bench.search import catalogue_for, edge_memory, zipf_choices
+from bench.search import bench_home, catalogue_for, edge_memory, zipf_choices
 from marquee.artefacts import DISCOVER_INDEX, SEARCH_INDEX
-from marquee.services import Stack, free_port
-from marquee.settings import from_env
+from marquee.services import Stack
 from site_gen import discover_index, search_index
 
 
 def build_indexes(catalogue: Path, settings, release: Path, work: Path) -> list[str]:
     """Both indexes of the catalogue, from one load of it (what a build would write beside its pack)."""
-    from marquee_build.catalogue import load_database
-    from site_gen import languages
-
-    loaded = load_database(catalogue, work / "discover-database.duckdb")
-    try:
-        languages.prepare(loaded.con, settings)
-        found = search_index.build(loaded.con, list(settings.languages), release / SEARCH_INDEX)
-        discovered = discover_index.build(loaded.con, release / DISCOVER_INDEX, catalogue)
+    with search_index.prepared_database(catalogue, settings, work) as con:
+        found = search_index.build(con, list(settings.languages), release / SEARCH_INDEX)
+        discovered = discover_index.build(con, release / DISCOVER_INDEX, catalogue)
         return [found.line(), discovered.line()]
-    finally:
-        loaded.con.close()
 
 
 def facts(catalogue: Path) -> dict[str, list]:
@@ -138,10 +128,7 @@ def main() -> None:
     stack = None
     try:
         catalogue = catalogue_for(args.movies, args.cache.resolve())
-        settings = from_env({**os.environ, "MARQUEE_HOME": str(home), "MARQUEE_API_PORT": str(free_port()),
-                             "MARQUEE_ADMIN_PORT": str(free_port()), "MARQUEE_IMAGE_PORT": str(free_port()),
-                             "MARQUEE_PLANS": "bench=100000000"})
-        details_path = make_release(home, b'{"id":1,"title":"Bench","overview":"' + b"x" * 3000 + b'"}')
+        settings, details_path = bench_home(home)
         for line in build_indexes(catalogue, settings, home / "releases" / "bench", home):
             print(line, flush=True)
         keys = wrk.bench_keys(settings, 200, "bench")

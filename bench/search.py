@@ -33,7 +33,7 @@ from bench import wrk
 from bench.hot_path import make_release
 from marquee.artefacts import SEARCH_INDEX
 from marquee.services import Stack, free_port
-from marquee.settings import from_env
+from marquee.settings import Settings, from_env
 from marquee_datasets.synthetic import generate
 from site_gen.search_index import build_alone
 
@@ -92,6 +92,16 @@ def zipf_choices(rng: random.Random, n: int, count: int, s: float = 1.07) -> lis
     return rng.choices(range(n), weights=weights, k=count)
 
 
+def bench_home(home: Path) -> tuple[Settings, str]:
+    """Settings for a stack in `home` on free ports, with a plan no run exhausts, and the path of the
+    3 KB details document of a release published there: what the search and discover benches
+    measure against."""
+    settings = from_env({**os.environ, "MARQUEE_HOME": str(home), "MARQUEE_API_PORT": str(free_port()),
+                         "MARQUEE_ADMIN_PORT": str(free_port()), "MARQUEE_IMAGE_PORT": str(free_port()),
+                         "MARQUEE_PLANS": "bench=100000000"})
+    return settings, make_release(home, b'{"id":1,"title":"Bench","overview":"' + b"x" * 3000 + b'"}')
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--movies", type=int, default=100_000)
@@ -106,10 +116,7 @@ def main() -> None:
     stack = None
     try:
         catalogue = catalogue_for(args.movies, args.cache.resolve())
-        settings = from_env({**os.environ, "MARQUEE_HOME": str(home), "MARQUEE_API_PORT": str(free_port()),
-                             "MARQUEE_ADMIN_PORT": str(free_port()), "MARQUEE_IMAGE_PORT": str(free_port()),
-                             "MARQUEE_PLANS": "bench=100000000"})
-        details_path = make_release(home, b'{"id":1,"title":"Bench","overview":"' + b"x" * 3000 + b'"}')
+        settings, details_path = bench_home(home)
         index = home / "releases" / "bench" / SEARCH_INDEX
         summary = build_alone(catalogue, settings, index, home)
         print(summary.line(), flush=True)

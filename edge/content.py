@@ -8,6 +8,7 @@ details document, with no JSON parsing of the large parts.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 
@@ -102,6 +103,11 @@ def page_number(value: str | None) -> int:
     if not _PAGE.match(value) or int(value) > MAX_PAGE:
         raise ContentError(INVALID_PAGE)
     return int(value)
+
+
+def list_page(page: int, results: list, total: int, size: int) -> dict:
+    """TMDB's paginated list: page `page` of `total` results, `size` a page."""
+    return {"page": page, "results": results, "total_pages": max(1, math.ceil(total / size)), "total_results": total}
 
 
 def legacy_trailers(videos: bytes) -> bytes:

@@ -145,23 +145,19 @@ class ContentProtocol(UpstreamProtocol):
         path, params = parse_target(target)
         head_only = method == "HEAD"
 
-        def answered(headers: dict[str, str], body: bytes | None, error: BaseException | None) -> None:
-            if isinstance(error, ContentError):
-                self.fill(slot, error_response(error.error, headers, head_only))
-            elif error is not None:  # a bug must still answer in TMDB's envelope, never hang nginx
-                log.error("content_error path=%s", path, exc_info=error)
-                self.fill(slot, error_response(errors.INTERNAL, headers, head_only))
-            else:
-                headers["Cache-Control"] = CACHE_CONTROL[routes.route_for(path).policy(params)]
-                self.fill(slot, response(200, body, headers, head_only))
-
         def serve(headers: dict[str, str]) -> None:
+            route = routes.route_for(path)
             try:
-                body = self.answer(path, params)
-            except Exception as exc:
-                answered(headers, None, exc)
+                body = route.answer(self.context(), path, params)
+            except ContentError as exc:
+                self.fill(slot, error_response(exc.error, headers, head_only))
                 return
-            answered(headers, body, None)
+            except Exception:  # a bug must still answer in TMDB's envelope, never hang nginx
+                log.exception("content_error path=%s", path)
+                self.fill(slot, error_response(errors.INTERNAL, headers, head_only))
+                return
+            headers["Cache-Control"] = CACHE_CONTROL[route.policy(params)]
+            self.fill(slot, response(200, body, headers, head_only))
 
         def done(window: object) -> None:
             if isinstance(window, WindowStats) and window.admitted:
@@ -191,7 +187,6 @@ class ContentProtocol(UpstreamProtocol):
 
         self.gate.limiter.hit(hit.grant, hit.fallback, done)
 
-    def answer(self, path: str, params: dict[str, str]) -> bytes:
-        root = self.release.root()
-        context = Context(root, self.languages, self.release.cache, self.release.artefacts)
-        return routes.answer(context, path, params)
+    def context(self) -> Context:
+        """What this answer reads: the release `current` points at now, through the shared caches."""
+        return Context(self.release.root(), self.languages, self.release.cache, self.release.artefacts)

@@ -34,10 +34,10 @@ import sqlite3
 from array import array
 import time
 from collections import defaultdict
-from contextlib import closing
+from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable
+from typing import Iterable, Iterator
 
 import duckdb
 from pyroaring import BitMap
@@ -283,15 +283,23 @@ def for_release(con: duckdb.DuckDBPyConnection, languages: list[str], release_di
     return build(con, languages, target)
 
 
-def build_alone(catalogue_dir: Path, settings, target: Path, work_dir: Path) -> IndexSummary:
-    """The index of a catalogue without rendering its release: what the search benchmark builds at
-    a million titles (the database is loaded into `work_dir`, as a build would)."""
+@contextmanager
+def prepared_database(catalogue_dir: Path, settings, work_dir: Path) -> Iterator[duckdb.DuckDBPyConnection]:
+    """The catalogue loaded into `work_dir` and its languages prepared, as a build has them before it
+    writes a release's indexes: for building indexes without rendering a release (the benchmarks)."""
     from marquee_build.catalogue import load_database
     from site_gen import languages
 
     loaded = load_database(Path(catalogue_dir), Path(work_dir) / "search-database.duckdb")
     try:
         languages.prepare(loaded.con, settings)
-        return build(loaded.con, list(settings.languages), Path(target))
+        yield loaded.con
     finally:
         loaded.con.close()
+
+
+def build_alone(catalogue_dir: Path, settings, target: Path, work_dir: Path) -> IndexSummary:
+    """The index of a catalogue without rendering its release: what the search benchmark builds at
+    a million titles."""
+    with prepared_database(catalogue_dir, settings, work_dir) as con:
+        return build(con, list(settings.languages), Path(target))

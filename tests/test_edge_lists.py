@@ -14,6 +14,7 @@ from edge.assemble import DocumentCache
 from edge.content_listener import ARTEFACT_READERS
 from edge.routes import lists
 from edge.routes.route import Context
+from tests.e2e.conftest import all_pages
 from marquee.artefacts import OpenArtefacts
 
 
@@ -33,14 +34,8 @@ def catalogue(catalogue_dir):
 
 def listed(context, monkeypatch, path: str, day: date, **params) -> list[int]:
     monkeypatch.setattr(lists, "today_in", lambda params, zoned: day)
-    found, page = [], 1
-    while True:
-        body = orjson.loads(lists.answer(context, path, {"page": str(page), **params}))
-        found.extend(r["id"] for r in body["results"])
-        if page >= body["total_pages"]:
-            assert len(found) == body["total_results"]
-            return found
-        page += 1
+    return [r["id"] for r in all_pages(lambda target, **given: orjson.loads(lists.answer(context, target, given)),
+                                       path, **params)]
 
 
 def test_now_playing_and_upcoming_on_a_busy_day(context, catalogue, monkeypatch):

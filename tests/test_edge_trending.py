@@ -12,18 +12,14 @@ import pytest
 
 from edge.routes import trending
 from marquee_datasets.synthetic import REFERENCE_DATE
+from tests.e2e.conftest import all_pages
 from tests.test_edge_lists import catalogue, context  # noqa: F401 (fixtures)
 
 
 def ranked(context, monkeypatch, path: str, day) -> list[tuple[str, int]]:
     monkeypatch.setattr(trending, "today", lambda: day)
-    out, page = [], 1
-    while True:
-        body = orjson.loads(trending.answer(context, path, {"page": str(page)}))
-        out.extend((r["media_type"], r["id"]) for r in body["results"])
-        if page >= body["total_pages"]:
-            return out
-        page += 1
+    return [(r["media_type"], r["id"])
+            for r in all_pages(lambda target, **given: orjson.loads(trending.answer(context, target, given)), path)]
 
 
 @pytest.fixture(scope="module")

@@ -32,10 +32,6 @@ def route_for(path: str) -> Route:
     return NOT_FOUND
 
 
-def answer(context: Context, path: str, params: dict[str, str]) -> bytes:
-    return route_for(path).answer(context, path, params)
-
-
 def _not_found(context: Context, path: str, params: dict[str, str]) -> bytes:
     raise ContentError(errors.NOT_FOUND)
 

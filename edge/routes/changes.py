@@ -11,24 +11,21 @@
 
 from __future__ import annotations
 
-import math
-import re
 import sqlite3
 import time
-from datetime import date, datetime, timedelta, timezone
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import orjson
 
 from edge import errors
-from edge.content import ContentError, page_number
+from edge.content import ContentError, list_page, page_number
+from edge.routes.parameters import MAX_ID, day
 from edge.routes.route import Context, Route
 from marquee.artefacts import CHANGES, MissingArtefact
 
 PAGE = 100
-MAX_ID = 2**63 - 1
 MAX_DAYS = 14
-_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 INVALID_RANGE = errors.TmdbError(422, 20, "Invalid date range: Should be a range no longer than 14 days.")
 
 
@@ -56,21 +53,9 @@ def now() -> float:
     return time.time()
 
 
-def day_of(params: dict[str, str], name: str) -> date | None:
-    value = params.get(name, "").strip()
-    if not value:
-        return None
-    try:
-        if not _DATE.match(value):
-            raise ValueError(value)
-        return date.fromisoformat(value)
-    except ValueError:
-        raise ContentError(errors.TmdbError(400, 23, f"Invalid date: `{name}` needs to be YYYY-MM-DD.")) from None
-
-
 def window(params: dict[str, str]) -> tuple[int, int]:
     """[start, end) in Unix seconds: whole UTC days from start_date to end_date, or the last 24 hours."""
-    first, last = day_of(params, "start_date"), day_of(params, "end_date")
+    first, last = day(params, "start_date"), day(params, "end_date")
     if first is None and last is None:
         end = int(now()) + 1
         return end - 86400, end
@@ -97,8 +82,7 @@ def changed_ids(context: Context, path: str, params: dict[str, str]) -> bytes:
     start, end = window(params)
     changed = log_of(context).changed(kind, start, end)
     results = [{"id": i, "adult": adult} for i, adult in changed[(page - 1) * PAGE:page * PAGE]]
-    return orjson.dumps({"results": results, "page": page, "total_pages": max(1, math.ceil(len(changed) / PAGE)),
-                         "total_results": len(changed)})
+    return orjson.dumps(list_page(page, results, len(changed), PAGE))
 
 
 def item_changes(context: Context, path: str, params: dict[str, str]) -> bytes:
@@ -106,7 +90,7 @@ def item_changes(context: Context, path: str, params: dict[str, str]) -> bytes:
     kind, entity = (parts[2], int(parts[3])) if parts[2] in ("season", "episode") else (parts[1], int(parts[2]))
     start, end = window(params)
     grouped: dict[str, list] = {}
-    if entity > MAX_ID:  # no id is that large (SQLite's integers are 64-bit)
+    if entity > MAX_ID:
         return orjson.dumps({"changes": []})
     for key, item in log_of(context).of(kind, entity, start, end):
         grouped.setdefault(key, []).append(orjson.loads(item))

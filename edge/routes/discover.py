@@ -18,9 +18,7 @@ Errors as TMDB words them, naming the parameter: 400/22 a page outside 1..500, 4
 
 from __future__ import annotations
 
-import math
 import re
-import zoneinfo
 from datetime import date
 from typing import Callable
 
@@ -28,10 +26,11 @@ import orjson
 from pyroaring import BitMap
 
 from edge import errors
-from edge.content import ContentError, page_number
+from edge.content import ContentError, list_page, page_number
 from edge.discover_index import DiscoverIndex, show_regional_dates
+from edge.routes.parameters import COUNTRY_CODE, country, day, invalid, zone
 from edge.routes.route import Context, Route
-from edge.routes.search import Localizer, index_of, invalid, result_items, variant_suffixes
+from edge.routes.search import Localizer, index_of, result_items, variant_suffixes
 from edge.search_index import PAGE_SIZE
 from marquee.artefacts import DISCOVER_INDEX, MissingArtefact
 from marquee.packs import UNTRANSLATED
@@ -47,10 +46,8 @@ STATUSES = ("Returning Series", "Planned", "In Production", "Ended", "Canceled",
 TYPES = ("Documentary", "News", "Miniseries", "Reality", "Scripted", "Talk Show", "Video")
 MONETIZATIONS = ("flatrate", "free", "ads", "rent", "buy")
 _INT = re.compile(r"^\d{1,12}$")
-_COUNTRY = re.compile(r"^[A-Za-z]{2}$")
 _LANGUAGE = re.compile(r"^[A-Za-z]{2,3}$")
 _MOOD = re.compile(r"^[\w -]{1,40}$")
-_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _YEAR = re.compile(r"^\d{4}$")
 _NUMBER = re.compile(r"^-?\d+(\.\d+)?$")
 BOOLEANS = {"true": True, "1": True, "false": False, "0": False}
@@ -87,7 +84,7 @@ LISTS: dict[str, tuple[tuple[str, ...], str, Callable[[str, str], str]]] = {
     "with_cast": (("movie",), "cast:", integer),
     "with_crew": (("movie",), "crew:", integer),
     "with_networks": (("tv",), "network:", integer),
-    "with_origin_country": (("movie", "tv"), "country:", coded(_COUNTRY, "country codes (ISO 3166-1)", str.upper)),
+    "with_origin_country": (("movie", "tv"), "country:", coded(COUNTRY_CODE, "country codes (ISO 3166-1)", str.upper)),
     "with_original_language": (("movie", "tv"), "language:",
                                coded(_LANGUAGE, "language codes (ISO 639-1)", str.lower)),
     "with_moods": (("movie", "tv"), "mood:", coded(_MOOD, "mood names", str.lower)),
@@ -129,12 +126,7 @@ def bound(params: dict[str, str], name: str, kind: str) -> float | None:
     if not value:
         return None
     if kind == "date":
-        try:
-            if not _DATE.match(value):
-                raise ValueError(value)
-            return float((date.fromisoformat(value) - EPOCH).days)
-        except ValueError:
-            raise ContentError(errors.TmdbError(400, 23, f"Invalid date: `{name}` needs to be YYYY-MM-DD.")) from None
+        return float((day(params, name) - EPOCH).days)
     if not _NUMBER.match(value):
         raise invalid(name, "a number")
     return float(value)
@@ -197,18 +189,13 @@ def matches_for(index: DiscoverIndex, kind: str, params: dict[str, str]) -> BitM
             query.exclude(index.facet(kind, "no_first_air_date"))
         if boolean(params, "screened_theatrically"):
             query.require(BitMap())
-        zone = params.get("timezone", "").strip()
-        if zone and zone not in _zones():
-            raise ContentError(errors.TmdbError(400, 28, "Invalid timezone: Please consult the documentation for "
-                                                         "a valid timezone."))
+        zone(params)  # a time zone that does not exist is TMDB's 400/28, even where it changes nothing
     return query.matches
 
 
 def region_of(params: dict[str, str], name: str) -> str:
-    value = params.get(name, "").strip()
-    if value and not _COUNTRY.match(value):
-        raise invalid(name, "a country code (ISO 3166-1)")
-    return value.upper() or "*"
+    """The country `name` gives, or `*` (any: the facets' and columns' name for anywhere)."""
+    return country(params, name) or "*"
 
 
 def releases(query: Query, params: dict[str, str]) -> None:
@@ -305,16 +292,7 @@ def discovered(context: Context, index: DiscoverIndex, kind: str, params: dict[s
     if kind == "movie" and region != "*":
         show_regional_dates(index, items, region)
     total = len(matches)
-    return {"page": page, "results": items, "total_pages": max(1, math.ceil(total / PAGE_SIZE)), "total_results": total}
+    return list_page(page, items, total, PAGE_SIZE)
 
-
-def _zones() -> set[str]:
-    global _ZONES
-    if _ZONES is None:
-        _ZONES = zoneinfo.available_timezones()
-    return _ZONES
-
-
-_ZONES: set[str] | None = None
 
 ROUTES = [Route("discover", r"^/3/discover/(movie|tv)/?$", answer, cacheable=True, apart=True)]

@@ -22,18 +22,17 @@ tv lists, as at TMDB.
 
 from __future__ import annotations
 
-import math
-import zoneinfo
 from datetime import date, datetime, timedelta, timezone
 
 import orjson
 
 from edge import errors
-from edge.content import ContentError, page_number
+from edge.content import ContentError, list_page, page_number
 from edge.routes import append, discover, showtimes
+from edge.routes.parameters import zone
 from edge.routes.route import Context, Route
 from edge.routes.search import Localizer, index_of, result_items, variant_suffixes
-from edge.search_index import PAGE_SIZE
+from edge.search_index import PAGE_SIZE, SearchIndex
 from marquee import search_text
 
 MIN_VOTES = 300
@@ -45,14 +44,7 @@ NEXT_SHOWTIMES = 3
 
 
 def today_in(params: dict[str, str], zoned: bool) -> date:
-    zone = params.get("timezone", "").strip() if zoned else ""
-    if not zone:
-        return datetime.now(timezone.utc).date()
-    try:
-        return datetime.now(zoneinfo.ZoneInfo(zone)).date()
-    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-        raise ContentError(errors.TmdbError(400, 28, "Invalid timezone: Please consult the documentation for "
-                                                     "a valid timezone.")) from None
+    return datetime.now((zone(params) if zoned else None) or timezone.utc).date()
 
 
 def min_votes(index, kind: str) -> int:
@@ -128,21 +120,23 @@ def playing_with_showtimes(context: Context, index, query: dict[str, str], regio
         item["showtimes"] = [{"start": showtimes.local(at, cinema["timezone"]), "cinema_id": cinema["id"],
                               "cinema": cinema["name"], "city": cinema["city"], "format": fmt}
                              for at, cinema, fmt, _, _ in coming]
-    return {"page": page, "results": items, "total_pages": max(1, math.ceil(len(films) / PAGE_SIZE)),
-            "total_results": len(films)}
+    return list_page(page, items, len(films), PAGE_SIZE)
+
+
+def popular_people_page(search: SearchIndex, start: int) -> tuple[list[tuple[str, int]], int]:
+    """(("person", id) of the PAGE_SIZE people from `start` in popularity order, how many there are),
+    people of adult films left out: person/popular, and trending people without activity."""
+    everyone = search.everyone("person") - search.posting("person", search_text.FILTER_MARK + "adult")
+    ranks = list(everyone[start:start + PAGE_SIZE]) if start < len(everyone) else []
+    return [("person", entity) for _, entity, _ in search.ranked("person", ranks)], len(everyone)
 
 
 def popular_people(context: Context, path: str, params: dict[str, str]) -> bytes:
     page = page_number(params.get("page"))
     search = index_of(context)
-    everyone = search.everyone("person") - search.posting("person", search_text.FILTER_MARK + "adult")
-    start = (page - 1) * PAGE_SIZE
-    ranks = list(everyone[start:start + PAGE_SIZE]) if start < len(everyone) else []
-    found = [("person", entity) for _, entity, _ in search.ranked("person", ranks)]
+    found, total = popular_people_page(search, (page - 1) * PAGE_SIZE)
     items = result_items(search, found, Localizer(search, variant_suffixes(context, params)), media_type=False)
-    total = len(everyone)
-    return orjson.dumps({"page": page, "results": items, "total_pages": max(1, math.ceil(total / PAGE_SIZE)),
-                         "total_results": total})
+    return orjson.dumps(list_page(page, items, total, PAGE_SIZE))
 
 
 def latest(context: Context, path: str, params: dict[str, str]) -> bytes:

@@ -11,14 +11,14 @@ Titles, names and overviews come in `language` with the details' fallbacks: the 
 
 from __future__ import annotations
 
-import math
 import re
 
 import orjson
 
 from edge import errors
-from edge.content import ContentError, page_number
+from edge.content import ContentError, list_page, page_number
 from edge.languages import candidates
+from edge.routes.parameters import country, invalid
 from edge.routes.route import Context, Route
 from edge.discover_index import show_regional_dates
 from edge.search_index import PAGE_SIZE, Filters, SearchIndex
@@ -34,11 +34,6 @@ ADULT = frozenset({"movie", "tv", "person", "collection", "multi"})  # the paths
 TEXT_FIELDS = {"movie": ("title", "original_title"), "tv": ("name", "original_name"),
                "collection": ("name", "original_name")}
 _YEAR = re.compile(r"^\d{4}$")
-_REGION = re.compile(r"^[A-Za-z]{2}$")
-
-
-def invalid(parameter: str, expected: str) -> ContentError:
-    return ContentError(errors.TmdbError(422, 5, f"Invalid parameters: `{parameter}` must be {expected}."))
 
 
 def filters_for(path_kind: str, params: dict[str, str]) -> Filters:
@@ -137,21 +132,18 @@ def answer(context: Context, path: str, params: dict[str, str]) -> bytes:
     filters = filters_for(path_kind, params)
     query = params.get("query", "")
     if not query.strip():
-        return orjson.dumps({"page": page, "results": [], "total_pages": 1, "total_results": 0})
+        return orjson.dumps(list_page(page, [], 0, PAGE_SIZE))
     index = index_of(context)
     found, total = index.page(KINDS[path_kind], query, filters, page)
     localizer = Localizer(index, variant_suffixes(context, params))
     items = result_items(index, found, localizer, media_type=path_kind == "multi")
-    region = params.get("region", "").strip()
-    if path_kind == "movie" and region:
-        if not _REGION.match(region):
-            raise invalid("region", "a country code (ISO 3166-1)")
+    region = country(params, "region") if path_kind == "movie" else ""
+    if region:
         try:
-            show_regional_dates(context.artefact(DISCOVER_INDEX), items, region.upper())
+            show_regional_dates(context.artefact(DISCOVER_INDEX), items, region)
         except MissingArtefact:
             pass  # a release without a discover index: the primary dates
-    return orjson.dumps({"page": page, "results": items, "total_pages": max(1, math.ceil(total / PAGE_SIZE)),
-                         "total_results": total})
+    return orjson.dumps(list_page(page, items, total, PAGE_SIZE))
 
 
 ROUTES = [Route("search", r"^/3/search/(movie|tv|person|collection|company|keyword|multi)/?$", answer,

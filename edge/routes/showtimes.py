@@ -11,7 +11,6 @@ not keep these answers; clients may for a minute.
 
 from __future__ import annotations
 
-import re
 import time
 from datetime import datetime
 from zoneinfo import ZoneInfo
@@ -21,12 +20,12 @@ import orjson
 from edge import errors
 from edge.content import ContentError
 from edge.routes.route import Context, Route
-from edge.routes.search import index_of, invalid
+from edge.routes.parameters import MAX_ID, country
+from edge.routes.search import index_of
 from edge.showtimes import ShowtimesIndex
 from marquee.artefacts import SHOWTIMES, MissingArtefact
 
 WEEK = 7 * 24 * 3600
-_COUNTRY = re.compile(r"^[A-Za-z]{2}$")
 
 
 def local(at: int, zone: str) -> str:
@@ -44,28 +43,21 @@ def showtimes_of(context: Context) -> ShowtimesIndex:
         raise ContentError(errors.SERVICE_OFFLINE) from None
 
 
-def country_of(params: dict[str, str]) -> str:
-    country = params.get("country", "").strip()
-    if country and not _COUNTRY.match(country):
-        raise invalid("country", "a country code (ISO 3166-1)")
-    return country.upper()
-
-
 def showtimes(context: Context, movie_id: int, params: dict[str, str]) -> dict:
     """The film's showtimes as the `showtimes` answer (and append) holds them."""
-    country = country_of(params)
+    wanted = country(params, "country")
     start = now()
     upcoming = showtimes_of(context).between(movie_id, start + 1, start + WEEK)
-    if country:
+    if wanted:
         cinemas: dict[int, dict] = {}
         for at, cinema, fmt, audio, subtitles in upcoming:
-            if cinema["country"] != country:
+            if cinema["country"] != wanted:
                 continue
             entry = cinemas.setdefault(cinema["id"], {**{k: v for k, v in cinema.items() if k != "country"},
                                                       "showtimes": []})
             entry["showtimes"].append({"start": local(at, cinema["timezone"]), "format": fmt,
                                        "audio_language": audio, "subtitle_language": subtitles})
-        return {"country": country, "cinemas": sorted(cinemas.values(), key=lambda c: (c["city"], c["name"],
+        return {"country": wanted, "cinemas": sorted(cinemas.values(), key=lambda c: (c["city"], c["name"],
                                                                                                  c["id"]))}
     countries: dict[str, dict] = {}
     for at, cinema, _, _, _ in upcoming:
@@ -78,8 +70,8 @@ def showtimes(context: Context, movie_id: int, params: dict[str, str]) -> dict:
 
 def answer(context: Context, path: str, params: dict[str, str]) -> bytes:
     movie_id = int(path.strip("/").split("/")[2])
-    country_of(params)  # a bad value is the answer whether or not the film exists
-    if movie_id > 2**63 - 1 or not index_of(context).items([("movie", movie_id)]):
+    country(params, "country")  # a bad value is the answer whether or not the film exists
+    if movie_id > MAX_ID or not index_of(context).items([("movie", movie_id)]):
         raise ContentError(errors.NOT_FOUND)
     return orjson.dumps({"id": movie_id, **showtimes(context, movie_id, params)})
 

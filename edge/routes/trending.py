@@ -22,13 +22,12 @@ from datetime import date, datetime, timezone
 
 import orjson
 
-from edge.content import page_number
+from edge.content import list_page, page_number
 from edge.discover_index import DiscoverIndex
-from edge.routes import discover
+from edge.routes import discover, lists
 from edge.routes.route import Context, Route
 from edge.routes.search import Localizer, index_of, result_items, variant_suffixes
 from edge.search_index import PAGE_SIZE
-from marquee import search_text
 
 WINDOW_DAYS = {"day": 1, "week": 7}
 CANDIDATE_DAYS = 120
@@ -100,13 +99,9 @@ def answer(context: Context, path: str, params: dict[str, str]) -> bytes:
         total = len(ranked)
         found = [(kind, entity) for _, kind, entity in ranked[start:start + PAGE_SIZE]]
     else:  # people without activity: in popularity order (person/popular)
-        everyone = search.everyone("person") - search.posting("person", search_text.FILTER_MARK + "adult")
-        total = len(everyone)
-        ranks = list(everyone[start:start + PAGE_SIZE]) if start < total else []
-        found = [("person", entity) for _, entity, _ in search.ranked("person", ranks)]
+        found, total = lists.popular_people_page(search, start)
     items = result_items(search, found, Localizer(search, variant_suffixes(context, params)), media_type=True)
-    return orjson.dumps({"page": page, "results": items, "total_pages": max(1, math.ceil(total / PAGE_SIZE)),
-                         "total_results": total})
+    return orjson.dumps(list_page(page, items, total, PAGE_SIZE))
 
 
 ROUTES = [Route("trending", r"^/3/trending/(all|movie|tv|person)/(day|week)/?$", answer, cacheable=True,

@@ -105,6 +105,28 @@ def rotating_get(api: "Running", prefix: str) -> Callable[..., httpx.Response]:
     return get
 
 
+def rotating_json(api: "Running", prefix: str) -> Callable[..., dict]:
+    """rotating_get for tests that read many answers: the JSON body of a GET that must answer `expect`."""
+    get = rotating_get(api, prefix)
+
+    def answer(path: str, expect: int = 200, **params: str) -> dict:
+        response = get(path, **params)
+        assert response.status_code == expect, response.text
+        return response.json()
+    return answer
+
+
+def all_pages(answer: Callable[..., dict], target: str, **params: str) -> list[dict]:
+    """Every page's results of a paginated list, `answer(target, page=…, **params)` a page; the
+    pages must add up to its `total_results`."""
+    first = answer(target, **params)
+    results = list(first["results"])
+    for page in range(2, first["total_pages"] + 1):
+        results.extend(answer(target, page=str(page), **params)["results"])
+    assert len(results) == first["total_results"]
+    return results
+
+
 @pytest.fixture(scope="module")
 def catalogue(catalogue_dir: Path):
     """The session catalogue as DuckDB views, one per Parquet table: what answers are checked against."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.conftest import assert_tmdb_error, rotating_get
+from tests.e2e.conftest import all_pages, assert_tmdb_error, rotating_json
 
 pytestmark = pytest.mark.e2e
 
@@ -15,22 +15,8 @@ VISIBLE = "NOT m.adult AND NOT m.video"  # what discover/movie shows unless aske
 
 @pytest.fixture(scope="module")
 def discover(api):
-    get = rotating_get(api, "discoverer")
-
-    def answer(kind: str, expect: int = 200, **params):
-        response = get(f"/3/discover/{kind}", **params)
-        assert response.status_code == expect, response.text
-        return response.json()
-    return answer
-
-
-def every_page(discover, kind: str, **params) -> list[dict]:
-    first = discover(kind, **params)
-    results = list(first["results"])
-    for page in range(2, first["total_pages"] + 1):
-        results.extend(discover(kind, page=str(page), **params)["results"])
-    assert len(results) == first["total_results"]
-    return results
+    answer = rotating_json(api, "discoverer")
+    return lambda kind, expect=200, **params: answer(f"/3/discover/{kind}", expect, **params)
 
 
 def ids(results: list[dict]) -> list[int]:
@@ -60,11 +46,11 @@ def test_genres_comma_is_and_pipe_is_or(discover, catalogue):
                                 f"m.id IN (SELECT movie_id FROM movie_genres WHERE genre_id = {b})")
     either = movie_ids(catalogue, f"m.id IN (SELECT movie_id FROM movie_genres WHERE genre_id IN ({a}, {b}))")
     assert both and len(either) > len(both)
-    assert ids(every_page(discover, "movie", with_genres=f"{a},{b}")) == both
+    assert ids(all_pages(discover, "movie", with_genres=f"{a},{b}")) == both
     assert discover("movie", with_genres=f"{a}|{b}")["total_results"] == len(either)
     assert ids(discover("movie", with_genres=f"{a}|{b}")["results"]) == either[:20]
     left = movie_ids(catalogue, f"m.id NOT IN (SELECT movie_id FROM movie_genres WHERE genre_id = {a})")
-    assert ids(every_page(discover, "movie", without_genres=str(a))) == left
+    assert ids(all_pages(discover, "movie", without_genres=str(a))) == left
     for result in discover("movie", with_genres=str(a))["results"]:
         assert a in result["genre_ids"]
 
@@ -77,20 +63,20 @@ def test_people_companies_and_keywords(discover, catalogue, parameter, table, co
                               f"GROUP BY 1 ORDER BY count(DISTINCT movie_id) DESC, 1 LIMIT 1").fetchone()[0]
     expected = movie_ids(catalogue, f"m.id IN (SELECT movie_id FROM {table} WHERE {column} = ?)", args=[value])
     assert len(expected) >= 2
-    assert ids(every_page(discover, "movie", **{parameter: str(value)})) == expected
+    assert ids(all_pages(discover, "movie", **{parameter: str(value)})) == expected
 
 
 def test_with_people_is_cast_or_crew(discover, catalogue):
     person = catalogue.execute("SELECT person_id FROM crew GROUP BY 1 ORDER BY count(*) DESC LIMIT 1").fetchone()[0]
     expected = movie_ids(catalogue, "m.id IN (SELECT movie_id FROM \"cast\" WHERE person_id = ? UNION "
                                     "SELECT movie_id FROM crew WHERE person_id = ?)", args=[person, person])
-    assert ids(every_page(discover, "movie", with_people=str(person))) == expected
+    assert ids(all_pages(discover, "movie", with_people=str(person))) == expected
 
 
 def test_sorts_break_ties_by_id_and_pages_neither_overlap_nor_skip(discover, catalogue):
     where = "m.vote_count >= 1"
     expected = movie_ids(catalogue, where, "m.vote_average DESC, m.id DESC")
-    got = every_page(discover, "movie", sort_by="vote_average.desc", **{"vote_count.gte": "1"})
+    got = all_pages(discover, "movie", sort_by="vote_average.desc", **{"vote_count.gte": "1"})
     assert ids(got) == expected
     assert len(set(ids(got))) == len(got)
     assert ids(discover("movie", sort_by="vote_count.asc")["results"]) == movie_ids(
@@ -105,7 +91,7 @@ def test_dates_years_and_ranges(discover, catalogue):
     year = catalogue.execute("SELECT year(release_date) FROM movies m WHERE " + VISIBLE +
                              " GROUP BY 1 ORDER BY count(*) DESC LIMIT 1").fetchone()[0]
     expected = movie_ids(catalogue, f"year(m.release_date) = {year}", "m.release_date DESC, m.id DESC")
-    got = every_page(discover, "movie", sort_by="primary_release_date.desc",
+    got = all_pages(discover, "movie", sort_by="primary_release_date.desc",
                      **{"primary_release_date.gte": f"{year}-01-01", "primary_release_date.lte": f"{year}-12-31"})
     assert ids(got) == expected
     assert discover("movie", primary_release_year=str(year))["total_results"] == len(expected)
@@ -113,7 +99,7 @@ def test_dates_years_and_ranges(discover, catalogue):
                                     f"movie_release_dates WHERE year(release_date) = {year})")
     assert discover("movie", year=str(year))["total_results"] == len(anywhere)
     runtime = movie_ids(catalogue, "m.runtime BETWEEN 90 AND 120")
-    assert ids(every_page(discover, "movie", **{"with_runtime.gte": "90", "with_runtime.lte": "120"})) == runtime
+    assert ids(all_pages(discover, "movie", **{"with_runtime.gte": "90", "with_runtime.lte": "120"})) == runtime
     rated = movie_ids(catalogue, "m.vote_average >= 7.5")
     assert discover("movie", **{"vote_average.gte": "7.5"})["total_results"] == len(rated)
 
@@ -123,7 +109,7 @@ def test_releases_in_a_region_by_type(discover, catalogue):
                                      "ORDER BY count(*) DESC LIMIT 1").fetchone()
     expected = movie_ids(catalogue, "m.id IN (SELECT movie_id FROM movie_release_dates WHERE iso_3166_1 = ? AND "
                                     "type = ? AND release_date >= DATE '2000-01-01')", args=[region, kind])
-    got = every_page(discover, "movie", region=region, with_release_type=str(kind),
+    got = all_pages(discover, "movie", region=region, with_release_type=str(kind),
                      **{"release_date.gte": "2000-01-01"})
     assert ids(got) == expected and expected
 
@@ -134,7 +120,7 @@ def test_watch_providers_and_certifications(discover, catalogue):
         "LIMIT 1").fetchone()
     expected = movie_ids(catalogue, "m.id IN (SELECT movie_id FROM movie_watch_providers WHERE iso_3166_1 = ? AND "
                                     "provider_id = ? AND kind = ?)", args=[region, provider, kind])
-    got = every_page(discover, "movie", watch_region=region, with_watch_providers=str(provider),
+    got = all_pages(discover, "movie", watch_region=region, with_watch_providers=str(provider),
                      with_watch_monetization_types=kind)
     assert ids(got) == expected and expected
     country = catalogue.execute("SELECT iso_3166_1 FROM movie_release_dates WHERE certification <> '' "
@@ -144,7 +130,7 @@ def test_watch_providers_and_certifications(discover, catalogue):
     mild = ordered[: len(ordered) // 2]
     expected = movie_ids(catalogue, "m.id IN (SELECT movie_id FROM movie_release_dates WHERE iso_3166_1 = ? AND "
                                     "list_contains(?, certification))", args=[country, mild])
-    got = every_page(discover, "movie", certification_country=country, **{"certification.lte": mild[-1]})
+    got = all_pages(discover, "movie", certification_country=country, **{"certification.lte": mild[-1]})
     assert ids(got) == expected
 
 
@@ -158,7 +144,7 @@ def test_moods_come_from_the_films_own_moods(discover, api):
             mood = listed[0]["name"]
             break
     assert mood
-    found = every_page(discover, "movie", with_moods=mood)
+    found = all_pages(discover, "movie", with_moods=mood)
     assert found
     key = api.account("moods-check", "pro")
     for film in found[:10]:
@@ -173,11 +159,11 @@ def test_tv_networks_status_type_and_air_dates(discover, catalogue):
         "SELECT s.id FROM tv_series s WHERE NOT s.adult AND s.first_air_date IS NOT NULL AND s.id IN "
         "(SELECT series_id FROM series_networks WHERE network_id = ?) ORDER BY s.first_air_date DESC, s.id DESC",
         [network]).fetchall()]
-    assert ids(every_page(discover, "tv", with_networks=str(network), sort_by="first_air_date.desc")) == expected
+    assert ids(all_pages(discover, "tv", with_networks=str(network), sort_by="first_air_date.desc")) == expected
     ended = [i for (i,) in catalogue.execute(
         "SELECT id FROM tv_series WHERE NOT adult AND first_air_date IS NOT NULL AND status IN ('Ended', "
         "'Returning Series') AND type = 'Scripted' ORDER BY popularity DESC, id").fetchall()]
-    assert ids(every_page(discover, "tv", with_status="3|0", with_type="4")) == ended
+    assert ids(all_pages(discover, "tv", with_status="3|0", with_type="4")) == ended
 
 
 def test_results_speak_the_language_asked(discover, catalogue):
@@ -212,7 +198,7 @@ def test_region_shows_each_films_release_date_there(discover, catalogue, api):
         "GROUP BY movie_id", [region]).fetchall())
     primary = {i: d.isoformat() if d else None for i, d in catalogue.execute("SELECT id, release_date FROM movies"
                                                                               ).fetchall()}
-    films = every_page(discover, "movie", region=region.lower())
+    films = all_pages(discover, "movie", region=region.lower())
     assert any(f["id"] in there and there[f["id"]] != primary[f["id"]] for f in films)  # the date moves for some
     for film in films:
         assert film["release_date"] == there.get(film["id"], primary[film["id"]]), film["id"]

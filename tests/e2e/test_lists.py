@@ -7,7 +7,7 @@ from datetime import date, datetime, timedelta, timezone
 
 import pytest
 
-from tests.e2e.conftest import assert_tmdb_error, rotating_get
+from tests.e2e.conftest import all_pages, assert_tmdb_error, rotating_get, rotating_json
 from tests.e2e.test_discover import ids, movie_ids
 
 pytestmark = pytest.mark.e2e
@@ -19,25 +19,12 @@ def get(api):
 
 
 @pytest.fixture(scope="module")
-def lists(get):
-    def answer(path: str, **params):
-        response = get(path, **params)
-        assert response.status_code == 200, response.text
-        return response.json()
-    return answer
+def lists(api):
+    return rotating_json(api, "lister-json")
 
 
 def today() -> date:
     return datetime.now(timezone.utc).date()
-
-
-def all_pages(lists, path: str, **params) -> list[dict]:
-    first = lists(path, **params)
-    results = list(first["results"])
-    for page in range(2, first["total_pages"] + 1):
-        results.extend(lists(path, page=str(page), **params)["results"])
-    assert len(results) == first["total_results"]
-    return results
 
 
 def test_popular_lists_are_the_catalogue_by_popularity(lists, catalogue, get):

@@ -5,20 +5,15 @@ from __future__ import annotations
 import pytest
 
 from marquee import search_text
-from tests.e2e.conftest import assert_tmdb_error, rotating_get
+from tests.e2e.conftest import assert_tmdb_error, rotating_json
 
 pytestmark = pytest.mark.e2e
 
 
 @pytest.fixture(scope="module")
 def search(api):
-    get = rotating_get(api, "searcher")
-
-    def answer(kind: str, expect: int = 200, **params):
-        response = get(f"/3/search/{kind}", **params)
-        assert response.status_code == expect, response.text
-        return response.json()
-    return answer
+    answer = rotating_json(api, "searcher")
+    return lambda kind, expect=200, **params: answer(f"/3/search/{kind}", expect, **params)
 
 
 def english_title(catalogue, movie_id: int) -> str:

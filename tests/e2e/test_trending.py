@@ -8,8 +8,7 @@ from datetime import datetime, timezone
 
 import pytest
 
-from tests.e2e.conftest import assert_tmdb_error, rotating_get
-from tests.e2e.test_lists import all_pages
+from tests.e2e.conftest import all_pages, assert_tmdb_error, rotating_json
 
 pytestmark = pytest.mark.e2e
 
@@ -25,13 +24,7 @@ SERIES = """SELECT 'tv' AS kind, s.id, s.popularity * pow(0.5, date_diff('day', 
 
 @pytest.fixture(scope="module")
 def lists(api):
-    get = rotating_get(api, "trender")
-
-    def answer(path: str, **params):
-        response = get(path, **params)
-        assert response.status_code == 200, response.text
-        return response.json()
-    return answer
+    return rotating_json(api, "trender")
 
 
 def expected(catalogue, queries: list[str], half_life: float) -> list[tuple[str, int]]:
