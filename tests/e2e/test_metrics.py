@@ -63,7 +63,8 @@ def test_metrics_count_doors_decisions_and_latency(metered):
         after = scrape(stack)
         return value(after, "marquee_gate_decisions_total", decision="admitted") - \
             value(before, "marquee_gate_decisions_total", decision="admitted") >= 8 \
-            and value(after, "marquee_edge_event_loop_lag_seconds_count") > 0  # probed every 0.25 s
+            and value(after, "marquee_edge_event_loop_lag_seconds_count") > 0 \
+            and value(after, "marquee_registry_keys") >= 2  # the lag probed every 0.25 s, the registry polled
     eventually(counted, timeout=5)  # each worker adds its counts once a second
     after = scrape(stack)
 
