@@ -11,9 +11,13 @@ published beside a pack with one details document, and served by a real stack at
   at random; nginx keeps what repeats, the edge answers the rest.
 
 - lists: the title lists (popular, top rated, now playing, upcoming, airing today, on the air,
-  popular people), their first five pages in every language, the first page most.
+  popular people) and trending, their first five pages in every language, the first page most:
+  nginx answers them from the list pack (edge/list_pack.py), computed here as a build does.
 
-The rounds alternate the three; each ratio is a mix's throughput over details' in the same round, the
+- details, a list page's size: a details document as large as the mean list page, to tell what the
+  lists cost beyond their bytes (`lists/same-size details ratio`).
+
+The rounds alternate the four; each ratio is a mix's throughput over details' in the same round, the
 median over rounds. The last lines are `discover p99 ms: X`, `discover/static ratio: X.XX` and
 `lists/static ratio: X.XX`.
 """
@@ -23,6 +27,7 @@ from __future__ import annotations
 import argparse
 import random
 import shutil
+import sqlite3
 import tempfile
 from pathlib import Path
 from urllib.parse import urlencode
@@ -32,16 +37,21 @@ import duckdb
 from bench import wrk
 from bench.search import bench_home, catalogue_for, edge_memory, zipf_choices
 from marquee.artefacts import DISCOVER_INDEX, SEARCH_INDEX
+from marquee.packs import PACK_NAME, etag_of
 from marquee.services import Stack
+from edge import list_pack
 from site_gen import discover_index, search_index
 
 
 def build_indexes(catalogue: Path, settings, release: Path, work: Path) -> list[str]:
-    """Both indexes of the catalogue, from one load of it (what a build would write beside its pack)."""
+    """Both indexes of the catalogue, from one load of it (what a build would write beside its pack), and
+    today's list pack."""
     with search_index.prepared_database(catalogue, settings, work) as con:
         found = search_index.build(con, list(settings.languages), release / SEARCH_INDEX)
         discovered = discover_index.build(con, release / DISCOVER_INDEX, catalogue)
-        return [found.line(), discovered.line()]
+    # The lists nginx serves from the release (edge/list_pack.py), computed from the indexes as a build does.
+    lists = list_pack.publish(release, list(settings.languages))
+    return [found.line(), discovered.line(), lists.line()]
 
 
 def facts(catalogue: Path) -> dict[str, list]:
@@ -105,12 +115,25 @@ def browse(rng: random.Random, known: dict[str, list], languages: list[str]) -> 
 
 
 LIST_PATHS = ("/3/movie/popular", "/3/movie/top_rated", "/3/movie/now_playing", "/3/movie/upcoming", "/3/tv/popular",
-              "/3/tv/top_rated", "/3/tv/airing_today", "/3/tv/on_the_air", "/3/person/popular")
+              "/3/tv/top_rated", "/3/tv/airing_today", "/3/tv/on_the_air", "/3/person/popular",
+              "/3/trending/all/day", "/3/trending/movie/week", "/3/trending/tv/day", "/3/trending/person/week")
 
 
 def title_lists(rng: random.Random, languages: list[str], count: int) -> list[str]:
     return [f"{rng.choice(LIST_PATHS)}?{urlencode({'page': rng.choice((1, 1, 1, 1, 2, 2, 3, 4, 5)), 'language': rng.choice(languages)})}"
             for _ in range(count)]
+
+
+def list_sized(release: Path) -> str:
+    """A details document as large as the list pack's mean page, added to the bench release's pack: the
+    list pages are 3 to 20 KB, the reference document 3 KB, and nginx's cost grows with the bytes."""
+    pack = list_pack.current(release)
+    with sqlite3.connect(pack) as con:
+        size = int(con.execute("SELECT avg(length(body)) FROM docs WHERE name LIKE '%?page=_'").fetchone()[0])
+    body = b'{"id":2,"title":"Bench","overview":"' + b"x" * max(0, size - 40) + b'"}'
+    with sqlite3.connect(release / PACK_NAME) as con:
+        con.execute("INSERT INTO docs VALUES ('3/movie/sized.json', ?, ?)", (body, etag_of(body)))
+    return "/3/movie/sized"
 
 
 def main() -> None:
@@ -140,12 +163,14 @@ def main() -> None:
         mix = [f"{distinct[i]}&api_key={keys[n % len(keys)]}"
                for n, i in enumerate(zipf_choices(rng, len(distinct), requests))]
         details = [f"{details_path}?api_key={key}" for key in keys]
+        sized_path = list_sized(home / "releases" / "bench")
+        sized = [f"{sized_path}?api_key={key}" for key in keys]
         work = home / "wrk"
         work.mkdir()
         listed = [f"{target}&api_key={keys[n % len(keys)]}"
                   for n, target in enumerate(title_lists(rng, settings.languages, requests))]
         scripts = {"details": wrk.script_for(work, "details", details), "discover": wrk.script_for(work, "discover", mix),
-                   "lists": wrk.script_for(work, "lists", listed)}
+                   "lists": wrk.script_for(work, "lists", listed), "sized": wrk.script_for(work, "sized", sized)}
         base = settings.api_base_url
         wrk.run(base, 2, args.connections, scripts["details"])
         wrk.run(base, args.seconds, args.connections, scripts["discover"])  # steady traffic: repeats in nginx's cache
@@ -154,7 +179,8 @@ def main() -> None:
               f"discover requests", flush=True)
         runs = [("details (authenticated)", lambda: wrk.run(base, args.seconds, args.connections, scripts["details"])),
                 ("discover, browsing mix", lambda: wrk.run(base, args.seconds, args.connections, scripts["discover"])),
-                ("title lists", lambda: wrk.run(base, args.seconds, args.connections, scripts["lists"]))]
+                ("title lists", lambda: wrk.run(base, args.seconds, args.connections, scripts["lists"])),
+                ("details, a list page's size", lambda: wrk.run(base, args.seconds, args.connections, scripts["sized"]))]
         results: dict[str, list[dict]] = {}
         ratios = wrk.rounds_of(args.rounds, runs, results)
         edge_pss = edge_memory(stack)
@@ -165,6 +191,7 @@ def main() -> None:
     p99 = [r["p99"] for r in results[runs[1][0]]]
     print(f"edge memory (PSS, its answer workers included) {edge_pss / 1e6:,.0f} MB")
     print("p99 ms per round: " + ", ".join(f"{p:.1f}" for p in p99))
+    print(f"lists/same-size details ratio: {wrk.median(ratios[1]) / wrk.median(ratios[2]):.2f}")
     print(f"discover p99 ms: {wrk.median(p99):.1f}")
     print(f"discover/static ratio: {wrk.median(ratios[0]):.2f}")
     print(f"lists/static ratio: {wrk.median(ratios[1]):.2f}")

@@ -23,7 +23,8 @@ import jinja2
 from edge import errors
 from edge.languages import LANGUAGE_CODE, NO_FALLBACK, suffixes as language_suffixes
 from edge.assemble import FILTERED, LOCALIZED_LISTS
-from edge.content import APPENDABLE, DETAIL_PATHS, ID_PREFIX, LEGACY, MAX_APPEND
+from edge import list_pack
+from edge.content import APPENDABLE, DETAIL_PATHS, ID_PREFIX, LEGACY, MAX_APPEND, MAX_PAGE
 from edge.policy import CACHE_CONTROL, MAX_AGE
 from edge.routes import ROUTES
 from edge.redis_wire import redis_address
@@ -131,6 +132,14 @@ def docs_conf(settings: Settings) -> dict[str, str]:
         "composite_mark": COMPOSITE_MARK.decode(),
         "reference": REFERENCE.pattern.decode(),
         "items": ITEMS,
+        # edge/list_pack.py's overlay: where the link to today's lists is, its day row, and what sends a list
+        # request to the edge instead; edge/content.py's last page.
+        "lists_folder": list_pack.FOLDER,
+        "lists_current": list_pack.CURRENT,
+        "lists_day_row": list_pack.DAY_ROW,
+        "lists_varying": [f"arg_{name}" for name in list_pack.VARYING],
+        "localized_pages": list_pack.LOCALIZED_PAGES,
+        "max_page": MAX_PAGE,
     }
     return {name: lua_literal(value) for name, value in values.items()}
 
@@ -194,7 +203,8 @@ def render_nginx_conf(settings: Settings) -> str:
         cache=CACHE_CONTROL,
         bodies={name: _nginx_literal(errors.tmdb_error_body(e)) for name, e in bodies.items()},
         routes=[{"family": r.family, "pattern": _nginx_regex(r.pattern), "cacheable": r.cacheable, "dialect": r.dialect,
-                 "apart": r.apart, "cache_seconds": min(MAX_AGE[r.cache_control], 3600)}
+                 "apart": r.apart, "cache_seconds": min(MAX_AGE[r.cache_control], 3600),
+                 "precomputed": r.precomputed, "cache_control": CACHE_CONTROL[r.cache_control]}
                 for r in ROUTES if r.location],
         refusals={status: {"http_status": e.http_status, "body": _nginx_literal(errors.tmdb_error_body(e))}
                   for status, e in NGINX_REFUSALS.items()},

@@ -45,7 +45,9 @@ def test_cache_policy_numbers_are_the_edge_policy(tmp_path):
         assert value in conf or name in by_routes, name
     for route in ROUTES:
         if route.location and route.cacheable:
-            block = conf.split(f'location ~ "{route.pattern}" {{', 1)[1].split("\n        }", 1)[0]
+            # A precomputed route's location answers from the list pack, and proxies from a named one.
+            where = f"location @{route.family} {{" if route.precomputed else f'location ~ "{route.pattern}" {{'
+            block = conf.split(where, 1)[1].split("\n        }", 1)[0]
             assert f"proxy_cache_valid 200 {min(MAX_AGE[route.cache_control], 3600)}s;" in block
 
 

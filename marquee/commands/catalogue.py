@@ -69,6 +69,7 @@ def build(settings: Settings, catalogue_dir: Path | None, do_publish: bool, incr
         served = settings.current_link.resolve() if settings.current_link.exists() else None
         render_release(settings, catalogue_dir, release_dir, echo=click.echo, previous=served if incremental else None,
                        history=served)
+        precompute_lists(settings, release_dir)
         if do_publish:
             release_store.publish(settings, release_dir.name)
             click.echo(f"published {release_dir.name}")
@@ -93,6 +94,7 @@ def publish(settings: Settings, name: str) -> None:
     except release_store.ReleaseError as exc:
         raise click.ClickException(str(exc)) from None
     click.echo(f"published {name}")
+    precompute_lists(settings, settings.releases_dir / name)
 
 
 @click.command()
@@ -104,6 +106,30 @@ def rollback(settings: Settings) -> None:
     except release_store.ReleaseError as exc:
         raise click.ClickException(str(exc)) from None
     click.echo(f"rolled back to {name}")
+    precompute_lists(settings, settings.releases_dir / name)
+
+
+def precompute_lists(settings: Settings, release_dir: Path) -> None:
+    """Today's title lists and trending for nginx to serve (edge/list_pack.py). Without them the edge
+    answers every list, only slower, so a failure here is reported and publishes nothing less."""
+    from edge import list_pack
+
+    try:
+        click.echo(list_pack.publish(release_dir, settings.languages).line())
+    except Exception as exc:
+        click.echo(f"lists not precomputed, the edge answers them: {type(exc).__name__}: {exc}", err=True)
+
+
+@click.command("refresh-lists")
+@click.pass_obj
+def refresh_lists(settings: Settings) -> None:
+    """Recompute the served release's title lists and trending for today and publish them (run it every
+    30 minutes: they depend on the date)."""
+    if not settings.current_link.exists():
+        raise click.ClickException("nothing is published: run `marquee build` first")
+    from edge import list_pack
+
+    click.echo(list_pack.publish(settings.current_link.resolve(), settings.languages).line())
 
 
 @click.command()
@@ -120,4 +146,4 @@ def releases(settings: Settings) -> None:
         click.echo(f"{mark} {release.name}{note}")
 
 
-COMMANDS = [generate, build, publish, rollback, releases]
+COMMANDS = [generate, build, publish, rollback, refresh_lists, releases]

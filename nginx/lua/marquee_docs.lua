@@ -13,7 +13,7 @@ local lrucache = require "resty.lrucache"
 local metrics = require "marquee_metrics"
 local ngx = ngx
 local sub, find, lower = string.sub, string.find, string.lower
-local re_match, unescape_uri = ngx.re.match, ngx.unescape_uri
+local re_match, re_find, unescape_uri = ngx.re.match, ngx.re.find, ngx.unescape_uri
 
 ffi.cdef [[
 typedef struct sqlite3 sqlite3;
@@ -50,6 +50,7 @@ local stmt_out = ffi.new("sqlite3_stmt*[1]")
 -- {root, db, statement} per open release, newest last: the previous release's stays open until a
 -- third appears, so answers in flight during a publish finish on the release they began with.
 local opened = {}
+local opened_lists = {}  -- the same for list packs (edge/list_pack.py), apart: a refresh must not close a release's
 
 -- Documents by release and name, absent ones too, per worker: hot titles skip SQLite altogether,
 -- and an appended answer reads six documents. A published release never changes and each has its
@@ -97,12 +98,13 @@ local function prepare(db, root)
     return stmt_out[0]
 end
 
-local function statement(root)
-    for i = #opened, 1, -1 do
-        if opened[i][1] == root then return opened[i][3] end
+-- The statement of the pack at `uri` (`key` names it in `list`), opened on first use. Each list
+-- keeps its two newest packs open, so answers in flight during a publish finish on theirs.
+local function open(list, key, uri, root)
+    for i = #list, 1, -1 do
+        if list[i][1] == key then return list[i][3] end
     end
-    -- immutable=1: a published release never changes, so SQLite takes no locks and checks nothing.
-    local uri = "file:" .. root .. "/" .. conf.pack_name .. "?immutable=1"
+    -- immutable=1: a published pack never changes, so SQLite takes no locks and checks nothing.
     if sqlite.sqlite3_open_v2(uri, db_out, OPEN_READONLY + OPEN_URI + OPEN_NOMUTEX, nil) ~= 0 then
         sqlite.sqlite3_close_v2(db_out[0])
         return nil
@@ -113,19 +115,21 @@ local function statement(root)
         sqlite.sqlite3_close_v2(db)
         return nil
     end
-    opened[#opened + 1] = {root, db, stmt}
-    if #opened > 2 then
-        local old = table.remove(opened, 1)
+    list[#list + 1] = {key, db, stmt}
+    if #list > 2 then
+        local old = table.remove(list, 1)
         sqlite.sqlite3_finalize(old[3])
         sqlite.sqlite3_close_v2(old[2])
     end
     return stmt
 end
 
--- body, etag of the document `name` (`3/movie/603.de-DE.json`) in release `root`, or nil.
-function M.get(root, name)
-    local stmt = statement(root)
-    if stmt == nil then return nil end
+local function statement(root)
+    return open(opened, root, "file:" .. root .. "/" .. conf.pack_name .. "?immutable=1", root)
+end
+
+-- body, etag of row `name` through `stmt`, or nil.
+local function lookup(stmt, name)
     sqlite.sqlite3_bind_text(stmt, 1, name, #name, nil)  -- SQLITE_STATIC: `name` outlives the step
     local body, etag
     if sqlite.sqlite3_step(stmt) == ROW then
@@ -139,6 +143,13 @@ function M.get(root, name)
     end
     sqlite.sqlite3_reset(stmt)
     return body, etag
+end
+
+-- body, etag of the document `name` (`3/movie/603.de-DE.json`) in release `root`, or nil.
+function M.get(root, name)
+    local stmt = statement(root)
+    if stmt == nil then return nil end
+    return lookup(stmt, name)
 end
 
 -- edge/languages.py's `suffix_for`, from its own pattern and table (conf.language_code,
@@ -231,25 +242,89 @@ local function finish(status)
     return ngx.exit(status)
 end
 
+-- Send `body` with its ETag as a 200, or a 304 when the client holds it, counted under `door`.
+local function respond(door, body, etag)
+    local header = ngx.header
+    header["Content-Type"] = "application/json; charset=utf-8"
+    etag = '"' .. etag .. '"'
+    header["ETag"] = etag
+    local match = ngx.var.http_if_none_match
+    if match and (match == "*" or find(match, etag, 1, true)) then
+        metrics.answered(door, 304)
+        return ngx.exit(304)
+    end
+    header["Content-Length"] = #body
+    metrics.answered(door, 200)
+    ngx.print(body)
+end
+
 function M.serve()
     local method = ngx.req.get_method()
     if method ~= "GET" and method ~= "HEAD" then return finish(405) end
     local root = M.release_root()
     if root == nil then return finish(404) end
-    local var = ngx.var
-    local body, etag = M.document(root, var.uri, M.suffixes(var))
+    local body, etag = M.document(root, ngx.var.uri, M.suffixes(ngx.var))
     if body == nil then return finish(404) end
-    local header = ngx.header
-    header["Content-Type"] = "application/json; charset=utf-8"
-    etag = '"' .. etag .. '"'
-    header["ETag"] = etag
-    local match = var.http_if_none_match
-    if match and (match == "*" or find(match, etag, 1, true)) then
-        return finish(304)
+    return respond("document", body, etag)
+end
+
+-- The list pack (edge/list_pack.py) release `root` serves now: its path and statement, or nil.
+local function list_pack(root)
+    local folder = root .. "/" .. conf.lists_folder .. "/"
+    local n = ffi.C.readlink(folder .. conf.lists_current, link_buf, 4096)
+    if n <= 0 then return nil end
+    local file = folder .. ffi.string(link_buf, n)
+    return file, open(opened_lists, file, "file:" .. file .. "?immutable=1", nil)
+end
+
+local list_days = {}  -- list pack path -> the UTC day it was computed for
+
+-- A precomputed title list or trending page (a route with `precomputed`), as the edge would answer
+-- it: from the release's list pack when the request names nothing but a page and a language the
+-- pack holds that page in, and the pack is today's (UTC); anything else goes on to the edge's
+-- location `edge`.
+function M.serve_list(edge, cache_control)
+    local var = ngx.var
+    local method = ngx.req.get_method()
+    if method ~= "GET" and method ~= "HEAD" then return ngx.exec(edge) end
+    local page = var.arg_page
+    if page == nil or page == "" then
+        page = "1"
+    elseif not re_find(page, "^[1-9][0-9]{0,2}$", "jo") or tonumber(page) > conf.max_page then
+        return ngx.exec(edge)  -- the edge answers TMDB's error
     end
-    header["Content-Length"] = #body
-    metrics.answered("document", 200)
-    ngx.print(body)
+    local varying = conf.lists_varying
+    for i = 1, #varying do
+        local value = var[varying[i]]
+        if value ~= nil and value ~= "" then return ngx.exec(edge) end
+    end
+    local suffix = suffix_for(var.arg_language, conf.untranslated)
+    if suffix ~= "" and (suffix == conf.untranslated or tonumber(page) > conf.localized_pages) then
+        return ngx.exec(edge)
+    end
+    local uri = var.uri
+    if sub(uri, -1) == "/" then return ngx.exec(edge) end
+    local root = M.release_root()
+    if root == nil then return ngx.exec(edge) end
+    local file, stmt = list_pack(root)
+    if stmt == nil then return ngx.exec(edge) end
+    local day = list_days[file]
+    if day == nil then
+        day = lookup(stmt, conf.lists_day_row) or ""
+        list_days[file] = day
+    end
+    if day ~= os.date("!%Y-%m-%d", ngx.time()) then return ngx.exec(edge) end
+    local name = sub(uri, 2) .. suffix .. "?page=" .. page
+    local key = file .. "|" .. name
+    local entry = cache:get(key)
+    if entry == nil then
+        local body, etag = lookup(stmt, name)
+        entry = body and {body, etag} or ABSENT
+        cache:set(key, entry)
+    end
+    if entry == ABSENT then return ngx.exec(edge) end  -- past the last page: the edge's empty page
+    ngx.header["Cache-Control"] = cache_control
+    return respond(var.mq_door, entry[1], entry[2])
 end
 
 return M

@@ -11,6 +11,7 @@ import httpx
 import pytest
 from click.testing import CliRunner
 
+from edge import list_pack
 from marquee.cli import cli
 from marquee.packs import PACK_NAME
 from marquee.registry import hash_key
@@ -154,6 +155,7 @@ def e2e_release(catalogue_dir: Path, e2e_ports: dict[str, str], tmp_path_factory
     release = settings.releases_dir / "e2e"
     assert settings.image_dir == release.parent.parent / "images"  # what start_stack's image host serves
     render_release(settings, catalogue_dir, release, echo=None)
+    list_pack.publish(release, settings.languages)  # as `marquee build` does
     return release
 
 
