@@ -11,7 +11,6 @@ from typing import Any
 import duckdb
 
 from marquee.settings import Settings
-from site_gen.documents import Documents, from_objects
 from site_gen.images import SIZES_BY_KIND
 
 CONFIGURATION = "/3/configuration"
@@ -43,8 +42,7 @@ def configuration_document(settings: Settings) -> dict[str, Any]:
     }
 
 
-def collect(con: duckdb.DuckDBPyConnection, settings: Settings) -> list[Documents]:
-    return [
-        from_objects(CONFIGURATION, {"/3/configuration": configuration_document(settings)}),
-        from_objects(AUTHENTICATION, {"/3/authentication": dict(AUTHENTICATION_BODY)}),
-    ]
+def documents(con: duckdb.DuckDBPyConnection, settings: Settings) -> dict[str, dict[str, Any]]:
+    """{template: {uri: document}} of this module's rows of site_gen/templates.py (`objects:configuration`)."""
+    return {CONFIGURATION: {CONFIGURATION: configuration_document(settings)},
+            AUTHENTICATION: {AUTHENTICATION: dict(AUTHENTICATION_BODY)}}

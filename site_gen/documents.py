@@ -22,6 +22,7 @@ import pyarrow as pa
 
 from marquee.packs import COMPOSITE_MARK, UNTRANSLATED
 from site_gen import scope
+from site_gen.templates import PLACEHOLDER, template_kind
 from site_gen.manifests import delta_file, delta_fits, manifest_key, manifest_rows, manifest_sql
 from site_gen.validate import ValidationError, check_value, load_schemas
 from site_gen.validate_sql import check_type, null_check
@@ -77,7 +78,7 @@ def set_language(con: duckdb.DuckDBPyConnection, language: str = "en-US") -> Non
 
 
 def from_sql(con: duckdb.DuckDBPyConnection, template: str, sql_name: str,
-             checked: dict[str, str | tuple[str, ...]] | None = None) -> Documents:
+             checked: dict[str, str | tuple[str, ...]] | None = None, scoped: bool = False) -> Documents:
     """sql_name (a SELECT of uri and doc, the document as one typed STRUCT), run when written.
 
     The query runs on `con` itself, not a cursor: temp tables, macros and variables the family set
@@ -91,12 +92,13 @@ def from_sql(con: duckdb.DuckDBPyConnection, template: str, sql_name: str,
     to X).
 
     `checked` maps top-level properties the query splices as JSON to the checked_items table they
-    come from: their items were checked once when serialised, so no row checks them again."""
-    return from_query(con, template, load_sql(sql_name), checked)
+    come from: their items were checked once when serialised, so no row checks them again.
+    `scoped`: the query keeps to in_scope() (site_gen/templates.py), so an update renders it in part."""
+    return from_query(con, template, load_sql(sql_name), checked, scoped)
 
 
 def from_query(con: duckdb.DuckDBPyConnection, template: str, query: str,
-               checked: dict[str, str | tuple[str, ...]] | None = None) -> Documents:
+               checked: dict[str, str | tuple[str, ...]] | None = None, scoped: bool = False) -> Documents:
     """Documents of the query text (see from_sql)."""
     checked = checked or {}
 
@@ -109,7 +111,7 @@ def from_query(con: duckdb.DuckDBPyConnection, template: str, query: str,
         return (f"SELECT uri, doc, body, md5(body) AS etag "
                 f"FROM (SELECT uri, doc, encode(to_json(doc)) AS body FROM ({query}))"), valid
 
-    return Documents(template, _batches(con, template, query, rendered))
+    return Documents(template, _batches(con, template, query, rendered, scoped))
 
 
 def from_items(con: duckdb.DuckDBPyConnection, template: str, table: str) -> Documents:
@@ -118,15 +120,15 @@ def from_items(con: duckdb.DuckDBPyConnection, template: str, table: str) -> Doc
     splices them, at the template's path (`/_items/movie/{movie_id}` -> `/_items/movie/603`): each
     placeholder is the table's column of that name, or `id`; the first one names the entity.
     A composite lists them with item_ref()."""
-    found = scope.template_kind(template)
+    found = template_kind(template)
     assert found is not None, f"{template}: an item template names its entity"
     columns = set(con.sql(f"SELECT * FROM {table}").columns)
 
     def column(placeholder: str) -> str:  # the table's column of that name, else `id` (`{movie_id}`)
         return placeholder if placeholder in columns else "id"
 
-    uri = "'" + scope.PLACEHOLDER.sub(lambda m: f"' || {column(m.group(1))} || '", template) + "'"
-    entity = column(scope.PLACEHOLDER.search(template).group(1))
+    uri = "'" + PLACEHOLDER.sub(lambda m: f"' || {column(m.group(1))} || '", template) + "'"
+    entity = column(PLACEHOLDER.search(template).group(1))
     query = f"SELECT {uri} AS uri, json FROM {table} WHERE in_scope('{found[0]}', {entity})"
 
     def rendered() -> tuple[str, str]:
@@ -135,16 +137,17 @@ def from_items(con: duckdb.DuckDBPyConnection, template: str, table: str) -> Doc
             raise ValidationError(template, "", f"{table} is not a checked_items table")
         return f"SELECT uri, body, md5(body) AS etag FROM (SELECT uri, encode(json) AS body FROM ({query}))", "true"
 
-    return Documents(template, _batches(con, template, query, rendered))
+    return Documents(template, _batches(con, template, query, rendered, scoped=True))
 
 
 def _batches(con: duckdb.DuckDBPyConnection, template: str, query: str,
-             rendered: Callable[[], tuple[str, str]]) -> Callable[..., Iterator[pa.RecordBatch | Marker]]:
+             rendered: Callable[[], tuple[str, str]], scoped: bool) -> Callable[..., Iterator[pa.RecordBatch | Marker]]:
     """The Documents.batches of a template whose SQL `rendered()` gives when it is written: the
-    hashed rows (uri, body, etag, ...) and the check of a row (SQL over those columns)."""
+    hashed rows (uri, body, etag, ...) and the check of a row (SQL over those columns). `scoped`:
+    the query keeps to in_scope()."""
 
     def batches(only_changed: bool = False) -> Iterator[pa.RecordBatch | Marker]:
-        plan = scope.template_plan(con, template, query) if only_changed and scope.scoped(con) else "whole"
+        plan = scope.template_plan(con, template, scoped) if only_changed and scope.scoped(con) else "whole"
         if plan == "none":  # nothing of its kind changed: every previous document is kept, unrendered
             yield KEPT_WHOLE
             return

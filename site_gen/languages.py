@@ -7,8 +7,8 @@ selects the default language for the SQL that renders it alone (`getvariable('is
 
 Documents whose content depends on language (movie and collection details, the genre list) render
 every variant in one query each, by joining render_variants with the translation tables, so the
-catalogue is scanned once per resource rather than once per language. This family renders the
-language-independent /translations documents.
+catalogue is scanned once per resource rather than once per language. The
+language-independent /translations documents are rows of site_gen/templates.py like any other.
 """
 
 from __future__ import annotations
@@ -17,10 +17,9 @@ import duckdb
 
 from marquee.packs import variant_suffix
 from marquee.settings import Settings
-from site_gen.documents import UNTRANSLATED, Documents, from_sql, set_language
+from site_gen.documents import UNTRANSLATED, set_language
+from site_gen.templates import Preparation
 
-MOVIE_TRANSLATIONS = "/3/movie/{movie_id}/translations"
-COLLECTION_TRANSLATIONS = "/3/collection/{collection_id}/translations"
 
 
 def variant_rows(languages: list[str], genre_languages: set[str] | frozenset[str] = frozenset({"en"}),
@@ -62,8 +61,7 @@ def prepare(con: duckdb.DuckDBPyConnection, settings: Settings) -> None:
                         AND t.iso_3166_1 = getvariable('iso_3166_1')""")
 
 
-def collect(con: duckdb.DuckDBPyConnection, settings: Settings) -> list[Documents]:
-    return [
-        from_sql(con, MOVIE_TRANSLATIONS, "languages_movie_translations.sql"),
-        from_sql(con, COLLECTION_TRANSLATIONS, "languages_collection_translations.sql"),
-    ]
+PREPARATIONS = (
+    # First of all: the variant-aware SQL of many templates and preparations joins render_variants.
+    Preparation("languages", prepare, makes=("render_variants", "tv_series_listed"), optional=("tv_series_listed",)),
+)

@@ -17,7 +17,6 @@ import duckdb
 import orjson
 
 from marquee.settings import Settings
-from site_gen.documents import Documents, from_objects
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 
@@ -51,16 +50,13 @@ def _rows(con: duckdb.DuckDBPyConnection, sql: str) -> list[dict[str, Any]]:
     return [dict(zip(names, row)) for row in cursor.fetchall()]
 
 
-def collect(con: duckdb.DuckDBPyConnection, settings: Settings) -> list[Documents]:
+def documents(con: duckdb.DuckDBPyConnection, settings: Settings) -> dict[str, dict[str, Any]]:
+    """{template: {uri: document}} of this module's rows of site_gen/templates.py (`objects:reference`)."""
     countries = merged(load_data("countries"),
                        _rows(con, "SELECT iso_3166_1, english_name, native_name FROM countries"), "iso_3166_1")
     languages = merged(load_data("languages"),
                        _rows(con, "SELECT iso_639_1, english_name, name FROM languages"), "iso_639_1")
-    return [
-        from_objects(COUNTRIES, {COUNTRIES: countries}),
-        from_objects(LANGUAGES, {LANGUAGES: languages}),
-        from_objects(JOBS, {JOBS: load_data("jobs")}),
-        from_objects(PRIMARY_TRANSLATIONS, {PRIMARY_TRANSLATIONS: load_data("primary_translations")}),
-        from_objects(TIMEZONES, {TIMEZONES: load_data("timezones")}),
-        from_objects(TV_CERTIFICATIONS, {TV_CERTIFICATIONS: load_data("tv_certifications")}),
-    ]
+    lists = {COUNTRIES: countries, LANGUAGES: languages, JOBS: load_data("jobs"),
+             PRIMARY_TRANSLATIONS: load_data("primary_translations"), TIMEZONES: load_data("timezones"),
+             TV_CERTIFICATIONS: load_data("tv_certifications")}
+    return {template: {template: body} for template, body in lists.items()}

@@ -1,7 +1,7 @@
 """Render one complete release directory from a Parquet catalogue.
 
-Like Pelican's run(): build the DuckDB database, let every resource family collect its documents
-(phase one), then one Writer writes them all into the release's pack, each validated against its
+Like Pelican's run(): build the DuckDB database, collect every template's documents
+(site_gen/templates.py, phase one), then one Writer writes them all into the release's pack, each validated against its
 TMDB schema by DuckDB as it is rendered (phase two, site_gen/validate_sql.py). Image originals and their sizes go to the shared image store (site_gen/images.py), which only
 resizes what changed. The `BUILD` file is written last: a
 release directory without it is incomplete and `marquee publish` refuses it. On any failure the
@@ -28,22 +28,23 @@ import pyarrow.compute as pc
 from marquee.settings import Settings
 from marquee_build.catalogue import load_database
 from marquee_build.state import kept_database
-from site_gen import collection, configuration, genre, movie
-from site_gen import company, person, reference
-from site_gen import languages
-from site_gen import movie_extras
-from site_gen import images
-from site_gen import episode, season, tv
-from site_gen import scope
+from site_gen import configuration, images, languages, movie, person, reference, scope, tv
 from site_gen import changes, discover_index, exports, search_index, showtimes
-from site_gen.documents import (KEPT_WHOLE, OVER_PREVIOUS, Documents, Marker, create_item_ref, load_sql,
-                                use_previous_manifest)
+from site_gen.documents import (KEPT_WHOLE, OVER_PREVIOUS, Documents, Marker, create_item_ref, from_items,
+                                from_objects, from_sql, load_sql, use_previous_manifest)
+from site_gen.templates import TEMPLATES, Preparation, Template, preparation_order
 from site_gen.validate import ValidationError, Validator
 from site_gen.manifests import previous_manifest
 from site_gen.writer import Writer
 
-FAMILIES = (movie, movie_extras, collection, genre, configuration, person, company, reference, languages,
-            tv, season, episode)
+# The steps that make what the templates' SQL shares, in any order: preparation_order runs each
+# after the ones making what it reads.
+PREPARATIONS: tuple[Preparation, ...] = (
+    *languages.PREPARATIONS,
+    Preparation("item references", lambda con, settings: create_item_ref(con), makes=("item_ref",)),
+    *movie.PREPARATIONS, *person.PREPARATIONS, *tv.PREPARATIONS,
+)
+OBJECTS = {"configuration": configuration, "reference": reference}  # modules building `objects:` templates
 IMAGE_STORE = Path("t/p")
 BUILD_FILE = "BUILD"
 DEFAULT_LANGUAGE = "en-US"
@@ -147,11 +148,52 @@ def start_image_sync(con: duckdb.DuckDBPyConnection, catalogue_dir: Path, settin
     return pool.submit(sync)
 
 
+def prepare(con: duckdb.DuckDBPyConnection, settings: Settings) -> set[str]:
+    """Run every preparation, each after what it reads; returns the names they made. A name a
+    preparation promised and did not make (not `optional`) is a bug, stopped here."""
+    made: set[str] = set()
+    for preparation in preparation_order(list(PREPARATIONS)):
+        preparation.run(con, settings)
+        present = existing(con, preparation.makes)
+        missing = set(preparation.makes) - present - set(preparation.optional)
+        if missing:
+            raise ReleaseBuildError(f"preparation {preparation.name} did not make {sorted(missing)}")
+        made |= present
+    return made
+
+
+def existing(con: duckdb.DuckDBPyConnection, names: tuple[str, ...]) -> set[str]:
+    """Which of the names are tables, views or macros of the build database."""
+    rows = con.execute("SELECT table_name FROM duckdb_tables() UNION SELECT view_name FROM duckdb_views() "
+                       "UNION SELECT function_name FROM duckdb_functions() WHERE function_type LIKE '%macro'").fetchall()
+    return set(names) & {name for (name,) in rows}
+
+
 def collect(con: duckdb.DuckDBPyConnection, settings: Settings) -> list[Documents]:
-    """Phase one: every family's documents, computed but not yet written."""
-    languages.prepare(con, settings)  # render_variants, and the default language for single-language SQL
-    create_item_ref(con)
-    return [documents for family in FAMILIES for documents in family.collect(con, settings)]
+    """Phase one: the preparations, then every template's documents, computed but not yet written (a
+    template whose optional tables were not made, people's TV credits without a TV catalogue, is left out)."""
+    made = prepare(con, settings)
+    promised = {name for preparation in PREPARATIONS for name in preparation.makes}
+    objects: dict[str, dict] = {}
+    collected = []
+    for template in TEMPLATES:
+        if unknown := set(template.needs) - promised:
+            raise ReleaseBuildError(f"{template.path} reads {sorted(unknown)}, which no preparation makes")
+        if not set(template.needs) <= made:
+            continue
+        collected.append(documents_for(con, settings, template, objects))
+    return collected
+
+
+def documents_for(con: duckdb.DuckDBPyConnection, settings: Settings, template: Template,
+                  objects: dict[str, dict]) -> Documents:
+    if template.items_table is not None:
+        return from_items(con, template.path, template.items_table)
+    if (module := template.objects_module) is not None:
+        if module not in objects:
+            objects[module] = OBJECTS[module].documents(con, settings)
+        return from_objects(template.path, objects[module][template.path])
+    return from_sql(con, template.path, template.source, template.splices or None, scoped=template.scoped)
 
 
 def write_all(collected: list[Documents], writer: Writer, validator: Validator,

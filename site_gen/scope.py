@@ -13,8 +13,8 @@ changed (a film credited with a person whose name changed). LINK_TEMPLATES and L
 the links that reach only some templates, or only from some tables: composite documents
 (marquee/packs.py) show other entities through their item documents, so a renamed film rewrites
 its item and no list or credits document that references it.
-Templates whose SQL applies `in_scope(kind, id)` to that entity render only those; the rest of the
-template's previous documents are kept by their hash. A template of kind K without the filter is
+Templates whose SQL applies `in_scope(kind, id)` to that entity (`scoped` in site_gen/templates.py)
+render only those; the rest of the template's previous documents are kept by their hash. A template of kind K without the filter is
 rendered whole if anything of kind K is in scope, else not at all. Templates naming no entity
 (configuration, genre lists, certification lists) are always rendered whole.
 
@@ -26,12 +26,13 @@ from __future__ import annotations
 
 import hashlib
 import os
-import re
 from pathlib import Path
 
 import duckdb
 
 from marquee_build.catalogue import SQL_DIR as BUILD_SQL_DIR
+from site_gen import templates
+from site_gen.templates import template_kind
 
 # Columns naming an entity, by column name (any table) or (table, column).
 KEY_COLUMNS: dict[str, str] = {
@@ -60,8 +61,7 @@ ONE_WAY: frozenset[tuple[str, str]] = frozenset({("movie_related", "other_id")})
 # film in its person's movie and combined credits and the person in the film's credits; a renamed
 # film leaves its people's details, images and translations as they were (at 100k movies, 887
 # renamed films reach 15k people: their ~1M other person documents were rendered for nothing).
-_CREDIT_TEMPLATES = ("/3/movie/{movie_id}/credits", "/3/person/{person_id}/movie_credits",
-                     "/3/person/{person_id}/combined_credits")
+_CREDIT_TEMPLATES = (templates.MOVIE_CREDITS, templates.PERSON_MOVIE_CREDITS, templates.PERSON_COMBINED_CREDITS)
 LINK_TEMPLATES: dict[str, tuple[str, ...]] = {
     "movie_related": (),
     "cast": _CREDIT_TEMPLATES,
@@ -78,28 +78,13 @@ LINK_SOURCES: dict[str, dict[str, tuple[str, ...]]] = {
 # Tables with (owner, owner_id): the owner's kind by its value.
 OWNER_KINDS: dict[str, str] = {"movie": "movie", "tv": "series", "season": "season", "episode": "episode",
                                "collection": "collection", "person": "person", "company": "company"}
-# A path's first placeholder names the entity its documents belong to.
-PLACEHOLDER_KINDS: dict[str, str] = {
-    "movie_id": "movie", "series_id": "series", "person_id": "person", "collection_id": "collection",
-    "company_id": "company", "keyword_id": "keyword", "network_id": "network",
-}
 # Entity hashes of a release: a folder with a Parquet file per table (`tbl=<table>/`, DuckDB's
 # PARTITION_BY), so an update hashes, compares and writes only the tables it loaded again and
 # links the others' files (at 100k movies, ~15M rows: sorting, joining and writing them all cost
 # ~3 s of a 1% rebuild).
 ENTITIES_NAME = "ENTITIES"
 WHOLE = "whole"  # a kind's name in entity_hashes for tables hashed whole, the settings and the code
-PLACEHOLDER = re.compile(r"\{(\w+)\}")  # a path template's placeholder
 _CODE_DIRS = ("sql", "schemas")
-
-
-def template_kind(template: str) -> tuple[str, int] | None:
-    """(kind, path segment) of the entity a template's documents belong to, or None."""
-    match = PLACEHOLDER.search(template)
-    if match is None or match.group(1) not in PLACEHOLDER_KINDS:
-        return None
-    segment = template[: match.start()].count("/")  # '/3/movie/{movie_id}' -> 3 (1-based, name has no '/')
-    return PLACEHOLDER_KINDS[match.group(1)], segment
 
 
 def key_columns(con: duckdb.DuckDBPyConnection, tables: list[str]) -> dict[str, list[tuple[str, str]]]:
@@ -266,9 +251,10 @@ def scoped(con: duckdb.DuckDBPyConnection) -> bool:
     return bool(con.execute("SELECT coalesce(getvariable('render_scoped'), false)").fetchall()[0][0])
 
 
-def template_plan(con: duckdb.DuckDBPyConnection, template: str, query: str) -> str:
+def template_plan(con: duckdb.DuckDBPyConnection, template: str, scoped: bool) -> str:
     """How a scoped build renders a template: 'whole', 'scoped' (only entities in scope, the rest
-    kept) or 'none' (nothing of its kind is in scope: every previous document kept)."""
+    kept) or 'none' (nothing of its kind is in scope: every previous document kept). `scoped`: its
+    SQL keeps to in_scope() (site_gen/templates.py says so of each template)."""
     found = template_kind(template)
     if found is None:
         return "whole"
@@ -276,7 +262,7 @@ def template_plan(con: duckdb.DuckDBPyConnection, template: str, query: str) -> 
     if not con.execute(f"SELECT count(*) FROM render_scope s WHERE kind = ? AND {_reaches(_literal(template))}",
                        [kind]).fetchall()[0][0]:
         return "none"
-    return "scoped" if "in_scope(" in query else "whole"
+    return "scoped" if scoped else "whole"
 
 
 def entity_in_scope(template: str, name: str) -> str:

@@ -1,4 +1,5 @@
-"""Rendered movie sub-resources (site_gen.movie_extras), traced back to the catalogue tables."""
+"""Rendered movie sub-resources and the lists around them (site_gen/sql/movie_*.sql), traced back to the
+catalogue tables."""
 
 from __future__ import annotations
 
@@ -13,13 +14,15 @@ import pytest
 from marquee_build.catalogue import SQL_DIR as BUILD_SQL_DIR
 from marquee_datasets import certifications
 from marquee_datasets.synthetic import TABLES
-from site_gen.movie_extras import DOCUMENTS
+from site_gen.templates import MOVIE, MOVIE_CREDITS, TEMPLATES
 from site_gen.validate import Validator
 
 LIST_KEYS = ["adult", "backdrop_path", "genre_ids", "id", "original_language", "original_title", "overview",
              "popularity", "poster_path", "release_date", "title", "video", "vote_average", "vote_count"]
 IMAGE_KEYS = ["aspect_ratio", "height", "iso_639_1", "file_path", "vote_average", "vote_count", "width"]
-PER_MOVIE = [t.removeprefix("/3/movie/{movie_id}") for t, _ in DOCUMENTS if t.startswith("/3/movie/{movie_id}/")]
+# The sub-resources of site_gen/sql/movie_*.sql (credits and translations have tests of their own).
+PER_MOVIE = [t.path.removeprefix(MOVIE) for t in TEMPLATES if t.path.startswith(MOVIE + "/")
+             and t.path != MOVIE_CREDITS and t.source.startswith("movie_")]
 
 
 def _parquet(path: Path) -> str:
@@ -242,7 +245,7 @@ def test_provider_list_and_regions(built_release: Path, q):
 
 def test_every_extras_document_validates(built_release: Path):
     validator = Validator()
-    templates = dict(DOCUMENTS)
+    templates = {t.path: t.source for t in TEMPLATES}
     roots = [built_release / "3/keyword", built_release / "3/certification/movie", built_release / "3/watch"]
     count = 0
     for root in roots:

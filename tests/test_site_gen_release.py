@@ -136,18 +136,15 @@ def test_a_rebuild_counts_unchanged_documents_and_equals_a_full_build(catalogue_
 
 def test_an_invalid_document_stops_the_build_and_leaves_nothing(catalogue_dir: Path, release_settings,
                                                                 tmp_path: Path, monkeypatch):
-    from types import SimpleNamespace
-
     from site_gen import release
     from site_gen.documents import from_objects
     from site_gen.validate import ValidationError
 
     good = {f"/3/genre/movie/list.x{n}": {"genres": []} for n in range(12_000)}  # batches before the bad one
-    bad = SimpleNamespace(collect=lambda con, settings: [
+    monkeypatch.setattr(release, "collect", lambda con, settings: [
         from_objects("/3/genre/movie/list", good),
         from_objects("/3/movie/{movie_id}", {"/3/movie/1": {"id": 1, "title": 7}}),
     ])
-    monkeypatch.setattr(release, "FAMILIES", (bad,))
     target = tmp_path / "releases" / "20260101T000009Z"
     with pytest.raises(ValidationError, match="/3/movie/1: "):
         render_release(release_settings, catalogue_dir, target, echo=None)
@@ -156,8 +153,6 @@ def test_an_invalid_document_stops_the_build_and_leaves_nothing(catalogue_dir: P
 
 def test_a_forbidden_null_in_sql_stops_the_build_with_its_path(catalogue_dir: Path, release_settings,
                                                                tmp_path: Path, monkeypatch):
-    from types import SimpleNamespace
-
     from site_gen import release
     from site_gen.documents import from_query
     from site_gen.validate import ValidationError
@@ -166,10 +161,9 @@ def test_a_forbidden_null_in_sql_stops_the_build_with_its_path(catalogue_dir: Pa
     query = ("SELECT uri, CASE WHEN uri = (SELECT max(uri) FROM docs) THEN struct_update(doc, \"cast\" := "
              "list_transform(doc.\"cast\", lambda c, i: CASE WHEN i = 1 THEN struct_update(c, name := NULL) "
              "ELSE c END)) ELSE doc END AS doc FROM docs")
-    bad = SimpleNamespace(collect=lambda con, settings: [
-        con.execute("CREATE TEMP TABLE docs AS " + load_sql("tv_credits.sql")) and
+    monkeypatch.setattr(release, "collect", lambda con, settings: [
+        release.prepare(con, settings) and con.execute("CREATE TEMP TABLE docs AS " + load_sql("tv_credits.sql")) and
         from_query(con, "/3/tv/{series_id}/credits", query)])
-    monkeypatch.setattr(release, "FAMILIES", (bad,))
     target = tmp_path / "releases" / "20260101T000010Z"
     with pytest.raises(ValidationError, match=r"/3/tv/\d+/credits: cast\[0\]\.name: null is not allowed"):
         render_release(release_settings, catalogue_dir, target, echo=None)

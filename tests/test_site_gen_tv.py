@@ -9,7 +9,7 @@ import pytest
 
 from marquee.packs import Pack
 from marquee_datasets.synthetic import REFERENCE_DATE
-from site_gen import episode, season, tv
+from site_gen.templates import TEMPLATES, TV, TV_EPISODE, TV_SEASON
 from marquee.settings import from_env
 from site_gen.validate import Validator
 
@@ -51,14 +51,14 @@ def _uri(template: str, **values: object) -> str:
 
 def test_every_document_exists(built_release: Path, db):
     for (series_id,) in db.execute("SELECT id FROM tv_series").fetchall():
-        for template in [t for t, _ in tv.DOCUMENTS if t.startswith(tv.DETAILS)]:
+        for template in [t.path for t in TEMPLATES if t.path.startswith(TV) and not t.path.startswith(TV_SEASON)]:
             assert (built_release / (_uri(template, series_id=series_id).lstrip("/") + ".json")).is_file()
     for series_id, number in db.execute("SELECT series_id, season_number FROM tv_seasons").fetchall():
-        for template, _ in season.DOCUMENTS:
+        for template in [t.path for t in TEMPLATES if t.path.startswith(TV_SEASON) and not t.path.startswith(TV_EPISODE)]:
             assert (built_release / (_uri(template, series_id=series_id, season_number=number).lstrip("/") + ".json")).is_file()
     rows = db.execute("SELECT series_id, season_number, episode_number FROM tv_episodes").fetchall()
     for series_id, number, ep in rows:
-        for template, _ in episode.DOCUMENTS:
+        for template in [t.path for t in TEMPLATES if t.path.startswith(TV_EPISODE)]:
             uri = _uri(template, series_id=series_id, season_number=number, episode_number=ep)
             assert (built_release / (uri.lstrip("/") + ".json")).is_file()
     assert (built_release / "3/genre/tv/list.json").is_file()

@@ -86,7 +86,7 @@ RENDERED_PATHS: tuple[str, ...] = (
     # languages (site_gen/languages.py)
     "/3/movie/{movie_id}/translations",
     "/3/collection/{collection_id}/translations",
-    # movie extras (site_gen/movie_extras.py); marquee_movie.json replaces recommendations (empty in
+    # movie sub-resources (site_gen/templates.py); marquee_movie.json replaces recommendations (empty in
     # the spec), watch/providers and watch/providers/movie (their region keys are examples, not a list).
     "/3/movie/{movie_id}/alternative_titles",
     "/3/movie/{movie_id}/external_ids",

@@ -1,6 +1,6 @@
 -- Every movie as an item of TMDB's paginated movie lists (similar, recommendations, keyword movies),
 -- keys in TMDB's order, in the language getvariable('iso_639_1')-getvariable('iso_3166_1').
--- site_gen.movie_extras serialises and checks it once (documents.checked_items) as the table
+-- site_gen.movie serialises and checks it once (documents.checked_items) as the table
 -- movie_list_results(id, popularity, json).
 SELECT
     m.id,
