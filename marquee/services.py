@@ -137,7 +137,7 @@ def docs_conf(settings: Settings) -> dict[str, str]:
         "lists_folder": list_pack.FOLDER,
         "lists_current": list_pack.CURRENT,
         "lists_day_row": list_pack.DAY_ROW,
-        "lists_varying": [f"arg_{name}" for name in list_pack.VARYING],
+        "lists_varying": list(list_pack.VARYING),
         "localized_pages": list_pack.LOCALIZED_PAGES,
         "max_page": MAX_PAGE,
     }

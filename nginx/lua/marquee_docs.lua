@@ -57,10 +57,13 @@ local opened_lists = {}  -- the same for list packs (edge/list_pack.py), apart: 
 -- own folder, so an entry never goes stale.
 local cache
 local ABSENT = {}
+local varying  -- a PCRE finding a non-empty parameter of conf.lists_varying in the query string (M.init)
 
 function M.init(config)
     conf = config
     cache = assert(lrucache.new(conf.cached_documents))
+    -- One scan of the query string for all of them (each $arg_x scans it again).
+    varying = "(?:^|&)(?:" .. table.concat(conf.lists_varying, "|") .. ")=[^&]"
 end
 
 -- The release `current` points at (an absolute folder), or nil.
@@ -278,6 +281,16 @@ local function list_pack(root)
 end
 
 local list_days = {}  -- list pack path -> the UTC day it was computed for
+local day_at, day_string = -1, ""
+
+-- Today's UTC date (`2026-11-25`), formatted once a second.
+local function utc_day()
+    local now = ngx.time()
+    if now ~= day_at then
+        day_at, day_string = now, os.date("!%Y-%m-%d", now)
+    end
+    return day_string
+end
 
 -- A precomputed title list or trending page (a route with `precomputed`), as the edge would answer
 -- it: from the release's list pack when the request names nothing but a page and a language the
@@ -293,11 +306,8 @@ function M.serve_list(edge, cache_control)
     elseif not re_find(page, "^[1-9][0-9]{0,2}$", "jo") or tonumber(page) > conf.max_page then
         return ngx.exec(edge)  -- the edge answers TMDB's error
     end
-    local varying = conf.lists_varying
-    for i = 1, #varying do
-        local value = var[varying[i]]
-        if value ~= nil and value ~= "" then return ngx.exec(edge) end
-    end
+    local args = var.args
+    if args and re_find(args, varying, "jo") then return ngx.exec(edge) end
     local suffix = suffix_for(var.arg_language, conf.untranslated)
     if suffix ~= "" and (suffix == conf.untranslated or tonumber(page) > conf.localized_pages) then
         return ngx.exec(edge)
@@ -313,7 +323,7 @@ function M.serve_list(edge, cache_control)
         day = lookup(stmt, conf.lists_day_row) or ""
         list_days[file] = day
     end
-    if day ~= os.date("!%Y-%m-%d", ngx.time()) then return ngx.exec(edge) end
+    if day ~= utc_day() then return ngx.exec(edge) end
     local name = sub(uri, 2) .. suffix .. "?page=" .. page
     local key = file .. "|" .. name
     local entry = cache:get(key)
