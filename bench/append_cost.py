@@ -5,7 +5,11 @@ All go through nginx and the key check; the plain call is one document from the 
 appended one is spliced from six (nginx/lua/marquee_append.lua) of the same release, and a
 composite is assembled from its item documents (nginx/lua/marquee_docs.lua; once per worker, then
 cached like any document). Cost = time per request, so each figure is plain req/s over its req/s
-(median of the rounds, which alternate all four). Target for appends: at most 2.00.
+(median of the rounds, which alternate all five). Target for appends: at most 2.00.
+
+The fifth run is the OMDb dialect's lookup by IMDb id, `/compat/?apikey=…&i=tt…` (two documents of
+the same release: nginx/lua/marquee_compat.lua): `compat/details ratio` is its req/s over plain
+details' (target at least 0.80).
 """
 
 from __future__ import annotations
@@ -59,6 +63,10 @@ def main() -> None:
     similar = wrk.script_for(home, "similar", [f"/3/movie/{m}/similar?api_key={k}" for m, k in pairs])
     with Pack(release) as pack:  # people with credits: each credit is an entry over a film's or series' item
         people = sorted({int(name.split("/")[2]) for name in pack.names("3/person/%/combined_credits.json")})
+        imdb_ids = [name.split("/")[2][:-len(".json")] for name in pack.names("compat/imdb/%")
+                    if b"compat/movie/" in pack.get(name)]
+    compat = wrk.script_for(home, "compat", [f"/compat/?apikey={keys[n % len(keys)]}&i={i}"
+                                             for n, i in enumerate(imdb_ids)])
     credits = wrk.script_for(home, "credits", [f"/3/person/{p}/combined_credits?api_key={keys[n % len(keys)]}"
                                                for n, p in enumerate(people)])
     stack = Stack(settings).start()
@@ -67,22 +75,25 @@ def main() -> None:
         print(f"wrk -t1 -c{args.connections} -d{args.seconds}s, {args.rounds} rounds, {len(ids)} movies, "
               f"{len(people)} people, append_to_response={APPENDS} ({len(present)} of 5 rendered in this "
               f"release: {','.join(present)})", flush=True)
-        for script in (plain, appended, similar, credits):
+        for script in (plain, appended, similar, credits, compat):
             wrk.run(url, 2, args.connections, script)
         ratios = wrk.rounds_of(args.rounds, [
             ("plain details", lambda: wrk.run(url, args.seconds, args.connections, plain)),
             ("details + 5 appends", lambda: wrk.run(url, args.seconds, args.connections, appended)),
             ("similar (composite)", lambda: wrk.run(url, args.seconds, args.connections, similar)),
             ("combined_credits (composite)", lambda: wrk.run(url, args.seconds, args.connections, credits)),
+            ("compat lookup by IMDb id", lambda: wrk.run(url, args.seconds, args.connections, compat)),
         ])
     finally:
         stack.stop()
         shutil.rmtree(home, ignore_errors=True)
-    costs = [[1 / r for r in per_round] for per_round in ratios]
+    costs = [[1 / r for r in per_round] for per_round in ratios[:3]]
     for name, cost in zip(("details + 5 appends", "similar list", "combined credits"), costs):
         print(f"{name}: per-round cost " + ", ".join(f"{c:.3f}" for c in cost))
     print(f"composite cost ratios (plain req/s / composite req/s): similar {wrk.median(costs[1]):.2f}, "
           f"combined_credits {wrk.median(costs[2]):.2f}")
+    print("compat per-round ratios: " + ", ".join(f"{r:.3f}" for r in ratios[3]))
+    print(f"compat/details ratio: {wrk.median(ratios[3]):.2f}")
     print(f"append cost ratio (plain req/s / appended req/s, target <= 2.00): {wrk.median(costs[0]):.2f}")
 
 

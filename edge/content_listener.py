@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import logging
 import os
+
+import orjson
 from pathlib import Path
 from urllib.parse import parse_qsl, unquote, urlsplit
 
@@ -28,6 +30,7 @@ from edge.search_index import SearchIndex
 from edge.showtimes import ShowtimesIndex
 from edge.routes.changes import ChangeLog
 from edge.upstream_protocol import UpstreamProtocol, header_value
+from marquee import omdb
 from marquee.artefacts import CHANGES, DISCOVER_INDEX, SEARCH_INDEX, SHOWTIMES, OpenArtefacts
 
 log = logging.getLogger("marquee.edge")
@@ -43,10 +46,11 @@ REASONS = {200: "OK", 400: "Bad Request", 401: "Unauthorized", 402: "Payment Req
 STATUS_CLASS = {2: "2xx", 3: "3xx", 4: "4xx", 5: "5xx"}
 
 
-def response(status: int, body: bytes, headers: dict[str, str], head_only: bool = False) -> bytes:
+def response(status: int, body: bytes, headers: dict[str, str], head_only: bool = False,
+             content_type: str = "application/json;charset=utf-8") -> bytes:
     CONTENT_ANSWERS[STATUS_CLASS.get(status // 100, "other")] += 1
     lines = [f"HTTP/1.1 {status} {REASONS.get(status, 'Error')}\r\n"
-             f"Content-Type: application/json;charset=utf-8\r\nContent-Length: {len(body)}\r\n"]
+             f"Content-Type: {content_type}\r\nContent-Length: {len(body)}\r\n"]
     lines.extend(f"{k}: {v}\r\n" for k, v in headers.items())
     lines.append("\r\n")
     return "".join(lines).encode() + (b"" if head_only else body)
@@ -152,11 +156,20 @@ class ContentProtocol(UpstreamProtocol):
             except ContentError as exc:
                 self.fill(slot, error_response(exc.error, headers, head_only))
                 return
-            except Exception:  # a bug must still answer in TMDB's envelope, never hang nginx
+            except Exception:  # a bug must still answer in the route's envelope, never hang nginx
                 log.exception("content_error path=%s", path)
-                self.fill(slot, error_response(errors.INTERNAL, headers, head_only))
+                if route.dialect == "omdb":
+                    failed = orjson.dumps(omdb.error_body(omdb.SOMETHING_WRONG))
+                    self.fill(slot, response(500, failed, dict(headers, **{"Cache-Control": CACHE_CONTROL["errors"]}),
+                                             head_only))
+                else:
+                    self.fill(slot, error_response(errors.INTERNAL, headers, head_only))
                 return
             headers["Cache-Control"] = CACHE_CONTROL[route.policy(params)]
+            if isinstance(body, tuple):  # a body in a type of its own (OMDb's XML, JSONP)
+                body, content_type = body
+                self.fill(slot, response(200, body, headers, head_only, content_type))
+                return
             self.fill(slot, response(200, body, headers, head_only))
 
         def done(window: object) -> None:
@@ -179,7 +192,11 @@ class ContentProtocol(UpstreamProtocol):
                 self.fill(slot, refused(hit, head_only))
                 return
         if method not in ("GET", "HEAD"):
-            self.fill(slot, error_response(errors.METHOD_NOT_ALLOWED, admitted or {}))
+            if routes.route_for(path).dialect == "omdb":
+                refusal = orjson.dumps(omdb.error_body(omdb.SOMETHING_WRONG))
+                self.fill(slot, response(405, refusal, dict(admitted or {}, **{"Cache-Control": CACHE_CONTROL["errors"]})))
+            else:
+                self.fill(slot, error_response(errors.METHOD_NOT_ALLOWED, admitted or {}))
             return
         if admitted is not None:  # nginx's gate has checked and counted it
             serve(admitted)

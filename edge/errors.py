@@ -70,4 +70,5 @@ def refusal_answers() -> dict[str, dict[str, object]]:
                                              for name, e in REFUSALS.items()}
     limited = rate_limited(LIMIT_PLACEHOLDER)  # type: ignore[arg-type]
     answers["rate_limited"] = {"status": limited.http_status, "body": tmdb_error_body(limited)}
+    answers["no_key"] = answers["invalid_key"]  # TMDB answers a missing key as an invalid one
     return answers

@@ -54,6 +54,7 @@ MMAP_BYTES = 1 << 40  # the whole file, however large: SQLite maps up to its own
 class Filters:
     years: tuple[str, ...] = ()  # filter tokens: `y2001` (primary year), `r2001` (any release year)
     include_adult: bool = False
+    required: tuple[str, ...] = ()  # other filter tokens every result has (`imdb`: an IMDb id, for /compat)
 
 
 @dataclass(frozen=True)
@@ -141,8 +142,8 @@ class SearchIndex:
             found = bitmap if found is None else found & bitmap
             if not found:
                 return EMPTY
-        for year in filters.years:
-            found = found & self.posting(kind, search_text.FILTER_MARK + year)
+        for token in (*filters.years, *filters.required):
+            found = found & self.posting(kind, search_text.FILTER_MARK + token)
         if not filters.include_adult:
             found = found - self.posting(kind, search_text.FILTER_MARK + "adult")
         return found

@@ -9,7 +9,8 @@ Two kinds of client:
   down to episodes, people, collections, keywords, reference lists, posters from the image host,
   searches typed as a search box sends them (a title's first letters, in a language), finds by
   IMDb id, discover rows as a browsing app asks for them (a genre or two, a year, an order, the
-  first pages), the home screen's title lists, and now and then an id no release has. The only answer other than 2xx it accepts is the
+  first pages), the home screen's title lists, OMDb's /compat/ titles by IMDb id and searches, and
+  now and then an id no release has. The only answer other than 2xx it accepts is the
   404 of that last request.
 - OverRateClient: one client of the free account asking well over its plan's rate. Its 429s are
   the limiter doing its job, reported apart under FREE_429 so a run shows how many there were.
@@ -109,6 +110,25 @@ class ApiClient(Client):
     @task(1)
     def find(self) -> None:
         self.api("/3/find/{}".format(random.choice(TARGETS.imdb_ids)), "/3/find/{imdb_id}", external_source="imdb_id")
+
+    @task(2)
+    def omdb_title(self) -> None:
+        # OMDb's dialect: a title by IMDb id (nginx answers it from the release), now and then a title search.
+        if random.random() < 0.8:
+            self.omdb(i=random.choice(TARGETS.imdb_ids), plot=random.choice(("short", "full")))
+        else:
+            self.omdb(s=random.choice(TARGETS.titles).split(" ")[-1], type="movie")
+
+    def omdb(self, **params: str):
+        """GET /compat/ with OMDb's `apikey`; a success is a 200 with `"Response":"True"` (or, for a
+        search whose word is too short or matches nothing, OMDb's answer saying so)."""
+        params["apikey"] = self.key
+        with self.client.get("/compat/", params=params, name="/compat/?" + next(iter(params)), catch_response=True) as r:
+            if r.status_code == 200 and (b'"Response":"True"' in r.content or "s" in params):
+                r.success()
+            else:
+                r.failure(f"HTTP {r.status_code}: {r.content[:80]!r}")
+        return r
 
     @task(2)
     def discover(self) -> None:

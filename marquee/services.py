@@ -24,6 +24,7 @@ from edge import errors
 from edge.languages import LANGUAGE_CODE, NO_FALLBACK, suffixes as language_suffixes
 from edge.assemble import FILTERED, LOCALIZED_LISTS
 from edge import list_pack
+from marquee import omdb
 from edge.content import APPENDABLE, DETAIL_PATHS, ID_PREFIX, LEGACY, MAX_APPEND, MAX_PAGE
 from edge.policy import CACHE_CONTROL, MAX_AGE
 from edge.routes import ROUTES
@@ -36,7 +37,7 @@ from marquee.settings import PROJECT_ROOT, Settings, to_env
 from site_gen.images import ALL_SIZES
 
 NGINX_TEMPLATE = PROJECT_ROOT / "nginx" / "marquee.conf.j2"
-DIALECTS = {"tmdb": errors}  # each renders the gate's refusals in its own envelope (OMDb's next)
+DIALECTS = {"tmdb": errors, "omdb": omdb}  # each renders the gate's refusals in its own envelope
 # The statuses nginx sets itself, before or beside our Lua, and the envelope each answers with
 # (494 is nginx's internal code for headers past large_client_header_buffers).
 NGINX_REFUSALS = {400: errors.BAD_REQUEST, 405: errors.METHOD_NOT_ALLOWED, 413: errors.BODY_TOO_LARGE,
@@ -204,7 +205,8 @@ def render_nginx_conf(settings: Settings) -> str:
         bodies={name: _nginx_literal(errors.tmdb_error_body(e)) for name, e in bodies.items()},
         routes=[{"family": r.family, "pattern": _nginx_regex(r.pattern), "cacheable": r.cacheable, "dialect": r.dialect,
                  "apart": r.apart, "cache_seconds": min(MAX_AGE[r.cache_control], 3600),
-                 "precomputed": r.precomputed, "cache_control": CACHE_CONTROL[r.cache_control]}
+                 "precomputed": r.precomputed.split(".") if r.precomputed else None,
+                 "cache_control": CACHE_CONTROL[r.cache_control]}
                 for r in ROUTES if r.location],
         refusals={status: {"http_status": e.http_status, "body": _nginx_literal(errors.tmdb_error_body(e))}
                   for status, e in NGINX_REFUSALS.items()},

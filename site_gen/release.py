@@ -28,7 +28,7 @@ import pyarrow.compute as pc
 from marquee.settings import Settings
 from marquee_build.catalogue import load_database
 from marquee_build.state import kept_database
-from site_gen import configuration, images, languages, movie, person, reference, scope, tv
+from site_gen import compat, configuration, images, languages, movie, person, reference, scope, tv
 from site_gen import changes, discover_index, exports, search_index, showtimes
 from site_gen.documents import (KEPT_WHOLE, OVER_PREVIOUS, Documents, Marker, create_item_ref, from_items,
                                 from_objects, from_sql, load_sql, use_previous_manifest)
@@ -42,7 +42,7 @@ from site_gen.writer import Writer
 PREPARATIONS: tuple[Preparation, ...] = (
     *languages.PREPARATIONS,
     Preparation("item references", lambda con, settings: create_item_ref(con), makes=("item_ref",)),
-    *movie.PREPARATIONS, *person.PREPARATIONS, *tv.PREPARATIONS,
+    *movie.PREPARATIONS, *person.PREPARATIONS, *tv.PREPARATIONS, *compat.PREPARATIONS,
 )
 OBJECTS = {"configuration": configuration, "reference": reference}  # modules building `objects:` templates
 IMAGE_STORE = Path("t/p")
@@ -298,10 +298,10 @@ def render_release(settings: Settings, catalogue_dir: Path, release_dir: Path,
         # The database is kept beside the releases for the next build (marquee_build/state.py).
         updating = previous is not None and previous_manifest(previous) is not None
         with kept_database(release_dir.parent, str(Path(previous).resolve()) if updating else None,
-                           scope.code_fingerprint(settings.languages)) as kept:
+                           scope.code_fingerprint(scope.rendered_settings(settings))) as kept:
             loaded = load_database(catalogue_dir, kept.path, kept.digests)
             con = loaded.con
-            scope.hash_entities(con, settings.languages, loaded.tables, loaded.created, previous)
+            scope.hash_entities(con, scope.rendered_settings(settings), loaded.tables, loaded.created, previous)
             laps.lap("database")
             try:
                 with ThreadPoolExecutor(1, thread_name_prefix="images") as side:

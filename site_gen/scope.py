@@ -61,7 +61,9 @@ ONE_WAY: frozenset[tuple[str, str]] = frozenset({("movie_related", "other_id")})
 # film in its person's movie and combined credits and the person in the film's credits; a renamed
 # film leaves its people's details, images and translations as they were (at 100k movies, 887
 # renamed films reach 15k people: their ~1M other person documents were rendered for nothing).
-_CREDIT_TEMPLATES = (templates.MOVIE_CREDITS, templates.PERSON_MOVIE_CREDITS, templates.PERSON_COMBINED_CREDITS)
+# The OMDb documents of a film name its director, writers and actors: a renamed person reaches them too.
+_CREDIT_TEMPLATES = (templates.MOVIE_CREDITS, templates.PERSON_MOVIE_CREDITS, templates.PERSON_COMBINED_CREDITS,
+                     templates.COMPAT_MOVIE, templates.COMPAT_MOVIE + "/full")
 LINK_TEMPLATES: dict[str, tuple[str, ...]] = {
     "movie_related": (),
     "cast": _CREDIT_TEMPLATES,
@@ -103,8 +105,15 @@ def key_columns(con: duckdb.DuckDBPyConnection, tables: list[str]) -> dict[str, 
     return found
 
 
+def rendered_settings(settings) -> tuple[str, ...]:
+    """The settings documents show: the languages served, and the image host the OMDb documents'
+    posters name (site_gen/compat.py). A change of either renders everything again."""
+    return (*settings.languages, settings.image_secure_base_url)
+
+
 def code_fingerprint(languages: tuple[str, ...] | list[str]) -> str:
-    """A hash of what renders documents besides the catalogue: the languages served and the code."""
+    """A hash of what renders documents besides the catalogue: the settings they show (the languages
+    served, rendered_settings) and the code."""
     digest = hashlib.md5(",".join(languages).encode())
     here = Path(__file__).resolve().parent
     build = BUILD_SQL_DIR.parent

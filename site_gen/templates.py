@@ -227,5 +227,23 @@ TEMPLATES: tuple[Template, ...] = (
     Template(TV_EPISODE + "/translations", "tv_episode_translations.sql", scoped=True),
     Template(TV_EPISODE + "/videos", "tv_episode_videos.sql", reads=("tv_videos_page",)),
 )
+# The OMDb dialect (site_gen/compat.py): title documents by TMDB id, and which one each IMDb id names.
+_OMDB = ("omdb_text", "omdb_names", "omdb_date", "omdb_minutes", "omdb_plot", "omdb_poster", "omdb_ratings")
+COMPAT_MOVIE = "/compat/movie/{movie_id}"
+COMPAT_TEMPLATES = (
+    Template(COMPAT_MOVIE, "compat_movie.sql", scoped=True, reads=("omdb_movie_docs",)),
+    Template(COMPAT_MOVIE + "/full", "compat_movie_full.sql", scoped=True, reads=("omdb_movie_docs", "omdb_plot")),
+    Template("/compat/series/{series_id}", "compat_series.sql", scoped=True, reads=("omdb_series_docs",)),
+    Template("/compat/series/{series_id}/full", "compat_series_full.sql", scoped=True,
+             reads=("omdb_series_docs", "omdb_plot")),
+    Template("/compat/episode/{series_id}/{episode_id}", "compat_episode.sql", scoped=True,
+             reads=("omdb_episode_docs",)),
+    Template("/compat/episode/{series_id}/{episode_id}/full", "compat_episode_full.sql", scoped=True,
+             reads=("omdb_episode_docs", "omdb_plot")),
+    Template("/compat/season/{series_id}/{season_number}", "compat_season.sql", scoped=True,
+             reads=("omdb_series_parts", "omdb_text")),
+    Template("/compat/imdb/{imdb_id}", "compat_imdb.sql"),
+)
+TEMPLATES += COMPAT_TEMPLATES
 BY_PATH: dict[str, Template] = {template.path: template for template in TEMPLATES}
 assert len(BY_PATH) == len(TEMPLATES), "a path template is listed twice"

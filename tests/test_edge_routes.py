@@ -16,8 +16,13 @@ def test_every_route_with_a_location_is_an_nginx_location(tmp_path):
     for route in own:
         block = conf.split(f'location ~ "{route.pattern}" {{', 1)[1].split("\n        }", 1)[0]
         assert f"set $mq_door {route.family};" in block and f"set $mq_dialect {route.dialect};" in block
+        assert 'require("marquee_gate").access()' in block
+        if route.precomputed:  # Lua answers what the release holds, a named location proxies the rest
+            module, function = route.precomputed.split(".")
+            assert f'require("{module}").{function}("@{route.family}"' in block
+            block = conf.split(f"location @{route.family} {{", 1)[1].split("\n        }", 1)[0]
         upstream = "edge_answers" if route.apart else "edge_content"  # apart: the answer workers
-        assert 'require("marquee_gate").access()' in block and f"proxy_pass http://{upstream};" in block
+        assert f"proxy_pass http://{upstream};" in block
         assert ("proxy_cache marquee_answers;" in block) == route.cacheable
         assert "proxy_hide_header X-RateLimit-Remaining;" in block  # the window's headers are nginx's own
 
@@ -29,7 +34,7 @@ def test_the_answer_workers_upstream_has_a_socket_each(tmp_path):
     assert len(set(settings.answer_sockets)) == 3 and "least_conn;" in upstream
     assert {route.family for route in ROUTES if route.apart} == {"search", "find", "discover", "lists",
                                                                     "latest", "trending", "showtimes", "changes",
-                                                                    "item_changes"}
+                                                                    "item_changes", "compat"}
 
 
 def test_paths_go_to_the_family_that_answers_them():

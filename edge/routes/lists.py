@@ -159,6 +159,6 @@ def answer(context: Context, path: str, params: dict[str, str]) -> bytes:
 ROUTES = [
     Route("lists", r"^/3/(movie/(popular|top_rated|now_playing|upcoming)|tv/(popular|top_rated|airing_today|on_the_air)"
                    r"|person/popular)/?$", answer, cacheable=True, apart=True, cache_control="lists",
-          precomputed=True),
+          precomputed="marquee_docs.serve_list"),
     Route("latest", r"^/3/(movie|tv|person)/latest/?$", answer, cacheable=True, apart=True),
 ]

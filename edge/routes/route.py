@@ -47,9 +47,10 @@ class Route:
     cache_control: str = "catalogue"  # its 200 answers' policy (edge/policy.py), nginx's cache of them too
     # The policy of one answer when it depends on what was asked (an append of showtimes), else cache_control.
     cache_policy: Callable[[dict[str, str]], str] | None = None
-    # nginx answers its plain requests (a page, the first language) from the release's list pack,
-    # computed by this route's own answer (edge/list_pack.py); the rest reach the route as before.
-    precomputed: bool = False
+    # The Lua function (`module.function`) with which nginx answers what the release precomputed for
+    # this route (a list page from the list pack, a title by IMDb id), handing the rest to the route:
+    # called with the named location that proxies to the edge and the route's Cache-Control.
+    precomputed: str = ""
 
     def policy(self, params: dict[str, str]) -> str:
         return self.cache_policy(params) if self.cache_policy is not None else self.cache_control

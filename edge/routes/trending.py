@@ -105,4 +105,4 @@ def answer(context: Context, path: str, params: dict[str, str]) -> bytes:
 
 
 ROUTES = [Route("trending", r"^/3/trending/(all|movie|tv|person)/(day|week)/?$", answer, cacheable=True,
-                apart=True, cache_control="lists", precomputed=True)]
+                apart=True, cache_control="lists", precomputed="marquee_docs.serve_list")]

@@ -246,7 +246,7 @@ local function finish(status)
 end
 
 -- Send `body` with its ETag as a 200, or a 304 when the client holds it, counted under `door`.
-local function respond(door, body, etag)
+function M.respond(door, body, etag)
     local header = ngx.header
     header["Content-Type"] = "application/json; charset=utf-8"
     etag = '"' .. etag .. '"'
@@ -268,7 +268,7 @@ function M.serve()
     if root == nil then return finish(404) end
     local body, etag = M.document(root, ngx.var.uri, M.suffixes(ngx.var))
     if body == nil then return finish(404) end
-    return respond("document", body, etag)
+    return M.respond("document", body, etag)
 end
 
 -- The list pack (edge/list_pack.py) release `root` serves now: its path and statement, or nil.
@@ -334,7 +334,7 @@ function M.serve_list(edge, cache_control)
     end
     if entry == ABSENT then return ngx.exec(edge) end  -- past the last page: the edge's empty page
     ngx.header["Cache-Control"] = cache_control
-    return respond(var.mq_door, entry[1], entry[2])
+    return M.respond(var.mq_door, entry[1], entry[2])
 end
 
 return M

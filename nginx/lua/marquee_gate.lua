@@ -154,7 +154,8 @@ local function redis_down(grant, err)
 end
 
 local function key_of(var)
-    local key = var.arg_api_key
+    -- nginx matches a parameter's name in any case: `apikey`, `APIKEY` and `ApiKey` alike (OMDb's).
+    local key = var.mq_dialect == "omdb" and var.arg_apikey or var.arg_api_key
     if key ~= nil and key ~= "" then return key end
     local authorization = var.http_authorization
     if authorization and sub(authorization, 1, 7):lower() == "bearer " then
@@ -282,15 +283,15 @@ end
 local DECISIONS = {["0"] = "decision|admitted", ["1"] = "decision|unknown_key", ["2"] = "decision|suspended_key",
                    ["3"] = "decision|plan_expired", ["4"] = "decision|limited"}
 
--- The query string as the access log may show it: without `api_key` (nginx matches the name in
--- any case, so the pattern does too). The path is logged apart ($uri); a key in a header never is.
+-- The query string as the access log may show it: without `api_key` or OMDb's `apikey` (nginx
+-- matches the name in any case, so the pattern does too). The path is logged apart ($uri); a key in a header never is.
 local function loggable_query(args, key)
     if args == nil then return "" end
     -- The common query is the key alone: no pattern needed.
     if key and #args == 8 + #key and sub(args, 9) == key and sub(args, 1, 8):lower() == "api_key=" then
         return ""
     end
-    local query = ngx.re.gsub(args, [[(?:^|&)api_key=[^&]*]], "", "joi")
+    local query = ngx.re.gsub(args, [[(?:^|&)api_?key=[^&]*]], "", "joi")
     if byte(query, 1) == 38 then query = sub(query, 2) end  -- the "&" the first parameter left
     return query
 end
@@ -299,7 +300,11 @@ function M.access()
     local var = ngx.var
     local key = key_of(var)
     var.mq_query = loggable_query(var.args, key)
-    if key == nil or #key ~= 32 or key:find("[^0-9a-f]") then
+    if key == nil then
+        metrics.add("decision|malformed_key")
+        return deny("no_key")
+    end
+    if #key ~= 32 or key:find("[^0-9a-f]") then
         metrics.add("decision|malformed_key")
         return deny("invalid_key")
     end

@@ -15,7 +15,8 @@ WITH names AS (
 SELECT m.id, m.popularity,
        list_prepend(m.original_title, coalesce(g.names, [])) AS names,
        list_concat(CASE WHEN m.release_date IS NULL THEN [] ELSE ['y' || year(m.release_date), 'r' || year(m.release_date)] END,
-                   coalesce(r.years, []), CASE WHEN m.adult THEN ['adult'] ELSE [] END) AS filters,
+                   coalesce(r.years, []), CASE WHEN m.adult THEN ['adult'] ELSE [] END,
+                   CASE WHEN m.imdb_id LIKE 'tt%' THEN ['imdb'] ELSE [] END) AS filters,
        to_json(i.item)::VARCHAR AS item,
        NULL::VARCHAR[] AS known_for
 FROM movies m

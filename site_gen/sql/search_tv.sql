@@ -16,7 +16,8 @@ SELECT s.id, s.popularity,
                    coalesce(g.names, [])) AS names,
        list_concat(CASE WHEN s.first_air_date IS NULL THEN [] ELSE ['y' || year(s.first_air_date),
                                                                     'r' || year(s.first_air_date)] END,
-                   coalesce(a.years, []), CASE WHEN s.adult THEN ['adult'] ELSE [] END) AS filters,
+                   coalesce(a.years, []), CASE WHEN s.adult THEN ['adult'] ELSE [] END,
+                   CASE WHEN s.imdb_id LIKE 'tt%' THEN ['imdb'] ELSE [] END) AS filters,
        to_json(i.item)::VARCHAR AS item,
        NULL::VARCHAR[] AS known_for
 FROM tv_series s

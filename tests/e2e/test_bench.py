@@ -37,6 +37,7 @@ def test_hot_path_and_metrics_cost():
 def test_append_cost():
     out = bench("bench.append_cost", "--seconds", "1", "--rounds", "1", "--movies", "150", "--connections", "20")
     assert 0 < figure(out, "append cost ratio")
+    assert 0 < figure(out, "compat/details ratio")
 
 
 def test_build_scale():

@@ -1,0 +1,130 @@
+"""OMDb's conventions, the one place they are written: field orders, error texts, and the XML and
+JSONP forms of a body (../shared/reference/omdb.md). site_gen renders the title documents in these
+orders (site_gen/sql/compat_*.sql, checked against site_gen/schemas/marquee_omdb.json, which
+`schemas()` writes), the edge answers /compat/ with them (edge/routes/compat.py) and nginx's Lua
+serves the precomputed ones and words the gate's refusals from them (marquee/services.py).
+
+Every value is a string ("N/A" when we have nothing) except `Ratings`, a list of {Source, Value}.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+from xml.sax.saxutils import escape
+
+MOVIE_FIELDS = ("Title", "Year", "Rated", "Released", "Runtime", "Genre", "Director", "Writer", "Actors", "Plot",
+                "Language", "Country", "Awards", "Poster", "Ratings", "Metascore", "imdbRating", "imdbVotes", "imdbID",
+                "Type", "DVD", "BoxOffice", "Production", "Website", "Response")
+# A series: no DVD, BoxOffice, Production or Website; totalSeasons after Type.
+SERIES_FIELDS = (*MOVIE_FIELDS[:MOVIE_FIELDS.index("Type") + 1], "totalSeasons", "Response")
+EPISODE_FIELDS = ("Title", "Year", "Rated", "Released", "Season", "Episode", "Runtime", "Genre", "Director", "Writer",
+                  "Actors", "Plot", "Language", "Country", "Awards", "Poster", "Ratings", "Metascore", "imdbRating",
+                  "imdbVotes", "imdbID", "seriesID", "Type", "Response")
+SEASON_FIELDS = ("Title", "Season", "totalSeasons", "Episodes", "Response")
+SEASON_EPISODE_FIELDS = ("Title", "Released", "Episode", "imdbRating", "imdbID")
+SEARCH_FIELDS = ("Search", "totalResults", "Response")
+SEARCH_ITEM_FIELDS = ("Title", "Year", "imdbID", "Type", "Poster")
+RATING_FIELDS = ("Source", "Value")
+NOT_AVAILABLE = "N/A"
+
+# Error texts, exactly OMDb's (and ours, in its style, for what OMDb has no word for).
+NO_KEY = "No API key provided."
+INVALID_KEY = "Invalid API key!"
+RATE_LIMITED = "Request limit reached!"
+SUSPENDED_KEY = "This API key is suspended."
+PLAN_EXPIRED = "This API key's plan has expired."
+SERVICE_OFFLINE = "Service temporarily unavailable."
+MOVIE_NOT_FOUND = "Movie not found!"
+SERIES_NOT_FOUND = "Series or episode not found!"
+INCORRECT_ID = "Incorrect IMDb ID."
+TOO_MANY = "Too many results."
+SOMETHING_WRONG = "Something went wrong."
+
+IMDB_ID = re.compile(r"tt\d{7,10}")
+CALLBACK = re.compile(r"[A-Za-z_$][A-Za-z0-9_$.]{0,63}")  # a JSONP name that cannot carry script
+CONTENT_TYPES = {"json": "application/json; charset=utf-8", "xml": "application/xml; charset=utf-8",
+                 "jsonp": "text/javascript; charset=utf-8"}
+XML_HEAD = '<?xml version="1.0" encoding="UTF-8"?>'
+
+
+def error_body(message: str) -> dict[str, str]:
+    return {"Response": "False", "Error": message}
+
+
+def _quoted(value: str) -> str:
+    return '"' + escape(value, {'"': "&quot;"}) + '"'
+
+
+def _attributes(values: dict[str, Any]) -> str:
+    """`name="value"` for each string value, names lower-cased as OMDb's XML has them (imdbID kept)."""
+    return "".join(f" {_xml_name(k)}={_quoted(v)}" for k, v in values.items() if isinstance(v, str) and k != "Response")
+
+
+def _xml_name(name: str) -> str:
+    return name if name.startswith(("imdb", "total", "series")) else name.lower()
+
+
+def xml(body: dict[str, Any]) -> str:
+    """OMDb's XML for a JSON body: `<root response="True"><movie .../></root>`, search results as
+    `<result .../>` items with totalResults on the root, a season's episodes likewise, an error as
+    `<root response="False"><error>…</error></root>`."""
+    response = body.get("Response", "True")
+    if response == "False":
+        return f'{XML_HEAD}<root response="False"><error>{escape(body.get("Error", SOMETHING_WRONG))}</error></root>'
+    if "Search" in body:
+        items = "".join(f"<result{_attributes(item)}/>" for item in body["Search"])
+        return f'{XML_HEAD}<root totalResults={_quoted(body["totalResults"])} response="True">{items}</root>'
+    if "Episodes" in body:
+        items = "".join(f"<result{_attributes(item)}/>" for item in body["Episodes"])
+        return f'{XML_HEAD}<root{_attributes(body)} response="True">{items}</root>'
+    return f'{XML_HEAD}<root response="True"><movie{_attributes(body)}/></root>'
+
+
+def render(body: dict[str, Any] | bytes, form: str, callback: str | None = None) -> tuple[bytes, str]:
+    """(bytes, content type) of a body (a dict, or JSON bytes as stored) in `form` (json or xml),
+    wrapped for JSONP when `callback` names a function."""
+    import orjson
+
+    if form == "xml":
+        parsed = orjson.loads(body) if isinstance(body, bytes) else body
+        return xml(parsed).encode(), CONTENT_TYPES["xml"]
+    data = body if isinstance(body, bytes) else orjson.dumps(body)
+    if callback:
+        return callback.encode() + b"(" + data + b")", CONTENT_TYPES["jsonp"]
+    return data, CONTENT_TYPES["json"]
+
+
+# The gate's refusals (edge/gate.py names them): HTTP status and text. OMDb answers key problems with
+# 401; a suspended key and an expired plan keep the statuses /3 gives them.
+REFUSALS = {"no_key": (401, NO_KEY), "invalid_key": (401, INVALID_KEY), "suspended_key": (401, SUSPENDED_KEY),
+            "plan_expired": (402, PLAN_EXPIRED), "rate_limited": (429, RATE_LIMITED),
+            "service_offline": (503, SERVICE_OFFLINE)}
+
+
+def refusal_answers() -> dict[str, dict[str, object]]:
+    """Every refusal as nginx's gate answers it in this dialect (as edge/errors.py's for TMDB): JSON,
+    which nginx/lua/marquee_compat.lua words again as XML or JSONP when the request asks."""
+    import orjson
+
+    return {name: {"status": status, "body": orjson.dumps(error_body(text)).decode()}
+            for name, (status, text) in REFUSALS.items()}
+
+
+def schemas() -> dict[str, Any]:
+    """Our schemas of the precomputed /compat documents (site_gen/schemas/marquee_omdb.json)."""
+    def strings(fields: tuple[str, ...], **extra: Any) -> dict[str, Any]:
+        properties = {name: extra.get(name, {"type": "string"}) for name in fields}
+        return {"type": "object", "properties": properties, "required": list(fields)}
+
+    ratings = {"type": "array", "items": strings(RATING_FIELDS)}
+    episodes = {"type": "array", "items": strings(SEASON_EPISODE_FIELDS)}
+    movie, series, episode = strings(MOVIE_FIELDS, Ratings=ratings), strings(SERIES_FIELDS, Ratings=ratings), \
+        strings(EPISODE_FIELDS, Ratings=ratings)
+    return {
+        "/compat/movie/{movie_id}": movie, "/compat/movie/{movie_id}/full": movie,
+        "/compat/series/{series_id}": series, "/compat/series/{series_id}/full": series,
+        "/compat/episode/{series_id}/{episode_id}": episode, "/compat/episode/{series_id}/{episode_id}/full": episode,
+        "/compat/season/{series_id}/{season_number}": strings(SEASON_FIELDS, Episodes=episodes),
+        "/compat/imdb/{imdb_id}": strings(("name",)),
+    }

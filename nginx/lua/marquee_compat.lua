@@ -1,0 +1,87 @@
+-- The OMDb dialect at /compat/ (edge/routes/compat.py answers all of it; this answers its commonest
+-- request, a title by IMDb id, without the edge) and the gate's refusals in OMDb's words.
+--
+-- `?i=tt…` with nothing else but `plot`, `apikey`, `r=json`, `type`, `v` or `tomatoes` (names in any
+-- case) is two release documents: the pointer `compat/imdb/{id}` names the title document
+-- (site_gen/compat.py), which is served with its `/full` variant first for `plot=full`. Anything
+-- else, and an id the release does not know, goes on to the edge's location.
+local docs = require "marquee_docs"
+local ngx = ngx
+local lower, match = string.lower, string.match
+local re_find = ngx.re.find
+
+local M = {}
+
+-- Parameters the precomputed answer does not depend on (`r` only as `json`).
+local IGNORED = {apikey = true, v = true, tomatoes = true, type = true}
+local CONTENT_TYPES = {json = "application/json; charset=utf-8", xml = "application/xml; charset=utf-8",
+                       jsonp = "text/javascript; charset=utf-8"}
+
+function M.serve(edge, cache_control)
+    local method = ngx.req.get_method()
+    if method ~= "GET" and method ~= "HEAD" then return ngx.exec(edge) end
+    local args = ngx.req.get_uri_args(16)
+    local id, full
+    for name, value in pairs(args) do
+        if type(value) ~= "string" then return ngx.exec(edge) end  -- repeated, or a bare name
+        name = lower(name)
+        if name == "i" then
+            id = value
+        elseif name == "plot" then
+            full = lower(value) == "full"
+        elseif name == "r" then
+            if lower(value) ~= "json" then return ngx.exec(edge) end
+        elseif not IGNORED[name] then
+            return ngx.exec(edge)
+        end
+    end
+    if id == nil or not re_find(id, "^tt[0-9]{7,10}$", "jo") then return ngx.exec(edge) end
+    local root = docs.release_root()
+    if root == nil then return ngx.exec(edge) end
+    local pointer = docs.document(root, "/compat/imdb/" .. id, {""})
+    local name = pointer and match(pointer, '"name":"([a-z0-9/]+)"')
+    if name == nil then return ngx.exec(edge) end  -- the edge words "Incorrect IMDb ID."
+    local body, etag = docs.document(root, "/" .. name, full and {"/full", ""} or {""})
+    if body == nil then return ngx.exec(edge) end
+    ngx.header["Cache-Control"] = cache_control
+    return docs.respond(ngx.var.mq_door, body, etag)
+end
+
+local function xml_escape(text)
+    return (text:gsub("&", "&amp;"):gsub("<", "&lt;"):gsub(">", "&gt;"))
+end
+
+-- @omdb_denied: the gate's refusal ($auth_status, and $auth_body, OMDb's JSON from marquee/omdb.py)
+-- as the request asked for its answers: XML for `r=xml`, JSONP for a `callback` (edge/routes/compat.py
+-- words its own errors the same way, through marquee/omdb.py's `render`).
+function M.denied()
+    local var = ngx.var
+    local body = var.auth_body
+    local form = "json"
+    local args = ngx.req.get_uri_args(16)
+    local callback
+    for name, value in pairs(args) do
+        if type(value) == "string" then
+            name = lower(name)
+            if name == "r" and lower(value) == "xml" then form = "xml" end
+            if name == "callback" and re_find(value, [[^[A-Za-z_$][A-Za-z0-9_$.]{0,63}$]], "jo") then
+                callback = value
+            end
+        end
+    end
+    if form == "xml" then
+        local text = match(body, '"Error":"(.-)"}') or ""
+        body = '<?xml version="1.0" encoding="UTF-8"?><root response="False"><error>' .. xml_escape(text)
+            .. '</error></root>'
+    elseif callback then
+        form = "jsonp"
+        body = callback .. "(" .. body .. ")"
+    end
+    ngx.status = tonumber(var.auth_status) or 500
+    ngx.header["Content-Type"] = CONTENT_TYPES[form]
+    ngx.header["Content-Length"] = #body
+    ngx.print(body)
+    return ngx.exit(ngx.status)
+end
+
+return M

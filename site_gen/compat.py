@@ -1,0 +1,32 @@
+"""The OMDb dialect's precomputed documents: what the /compat templates of site_gen/templates.py
+share (the table macros of site_gen/sql/compat_macros.sql), and where their posters point.
+
+A lookup by IMDb id (`/compat/?i=tt…`) is two documents nginx reads after the key check: the
+pointer `/compat/imdb/{imdb_id}` naming the film, series or episode document, then that document
+(short plot, or `/full`). They are named by TMDB id, not IMDb id, so a rebuild renders only what
+changed (site_gen/scope.py), as for every other template. edge/routes/compat.py answers the rest
+(`t`, `s`, seasons by number, XML, JSONP) from the same documents.
+"""
+
+from __future__ import annotations
+
+import duckdb
+
+from marquee.settings import Settings
+from site_gen.documents import load_sql
+from site_gen.templates import Preparation
+
+POSTER_SIZE = "w342"  # the poster size nearest OMDb's 300-pixel-wide posters
+
+
+def prepare(con: duckdb.DuckDBPyConnection, settings: Settings) -> None:
+    con.execute("SET VARIABLE omdb_poster_base = ?", [settings.image_secure_base_url + POSTER_SIZE])
+    con.execute(load_sql("compat_macros.sql"))
+
+
+PREPARATIONS = (
+    Preparation("omdb titles", prepare,
+                makes=("omdb_text", "omdb_names", "omdb_date", "omdb_minutes", "omdb_plot", "omdb_poster",
+                       "omdb_ratings", "omdb_movie_docs", "omdb_series_parts", "omdb_series_docs", "omdb_episode_docs"),
+                reads=("render_variants",), sql=("compat_macros.sql",)),
+)

@@ -1,0 +1,70 @@
+"""site_gen/compat.py: the OMDb documents of a release, against the catalogue it was built from."""
+
+from __future__ import annotations
+
+import shutil
+
+import duckdb
+import orjson
+import pytest
+
+from marquee import omdb
+from marquee.packs import Pack
+from site_gen.documents import load_sql
+
+
+@pytest.fixture(scope="module")
+def pack(built_pack):
+    with Pack(built_pack) as opened:
+        yield opened
+
+
+@pytest.fixture(scope="module")
+def db(catalogue_dir):
+    con = duckdb.connect()
+    for table in ("movies", "tv_series", "tv_seasons", "tv_episodes"):
+        con.execute(f"CREATE VIEW {table} AS SELECT * FROM read_parquet('{catalogue_dir / table}.parquet')")
+    yield con
+    con.close()
+
+
+def test_every_title_with_an_imdb_id_has_its_document_and_pointer(pack, db):
+    movies = db.execute("SELECT id, imdb_id FROM movies WHERE imdb_id LIKE 'tt%'").fetchall()
+    series = db.execute("SELECT id, imdb_id FROM tv_series WHERE imdb_id LIKE 'tt%'").fetchall()
+    assert movies and series
+    for kind, rows, fields in (("movie", movies, omdb.MOVIE_FIELDS), ("series", series, omdb.SERIES_FIELDS)):
+        for entity, imdb_id in rows[:50]:
+            assert orjson.loads(pack.get(f"compat/imdb/{imdb_id}.json")) == {"name": f"compat/{kind}/{entity}"}
+            found = orjson.loads(pack.get(f"compat/{kind}/{entity}.json"))
+            assert tuple(found) == fields and found["imdbID"] == imdb_id
+    assert len(pack.names("compat/movie/%")) == len(movies) + len(pack.names("compat/movie/%/full.json"))
+    without = db.execute("SELECT id FROM movies WHERE imdb_id IS NULL OR imdb_id NOT LIKE 'tt%' LIMIT 1").fetchone()
+    if without:
+        assert pack.get(f"compat/movie/{without[0]}.json") is None
+
+
+def test_season_listings_hold_the_catalogues_episodes(pack, db):
+    rows = db.execute("SELECT s.series_id, s.season_number, count(e.id) FROM tv_seasons s JOIN tv_series x ON x.id = "
+                      "s.series_id LEFT JOIN tv_episodes e ON e.series_id = s.series_id AND e.season_number = "
+                      "s.season_number WHERE x.imdb_id LIKE 'tt%' GROUP BY ALL LIMIT 40").fetchall()
+    for series_id, season, episodes in rows:
+        listing = orjson.loads(pack.get(f"compat/season/{series_id}/{season}.json"))
+        assert listing["Season"] == str(season) and len(listing["Episodes"]) == episodes
+        assert [int(e["Episode"]) for e in listing["Episodes"]] == sorted(int(e["Episode"]) for e in listing["Episodes"])
+
+
+def test_a_short_plot_is_the_first_sentence(built_pack, tmp_path):
+    # The build's own database, with the macros of site_gen/sql/compat_macros.sql.
+    kept = built_pack.parent / ".build-state" / "catalogue.duckdb"
+    shutil.copy(kept, tmp_path / "db.duckdb")
+    con = duckdb.connect(str(tmp_path / "db.duckdb"))
+    try:
+        con.execute("CREATE TEMP TABLE render_variants (suffix VARCHAR, iso_639_1 VARCHAR, iso_3166_1 VARCHAR, "
+                    "kind VARCHAR, genre_language VARCHAR)")
+        con.execute("SET VARIABLE omdb_poster_base = 'http://img/w342'")
+        con.execute(load_sql("compat_macros.sql"))
+        plot = "A man falls. He gets up again! Then what?"
+        assert con.execute("SELECT omdb_plot(?, false), omdb_plot(?, true), omdb_plot('', false), omdb_plot('One', false)",
+                           [plot, plot]).fetchone() == ("A man falls.", plot, "N/A", "One")
+    finally:
+        con.close()
