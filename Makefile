@@ -40,8 +40,8 @@ sample: deps venv ## Generate the bundled sample catalogue, build it and publish
 	$(MARQUEE) generate
 	$(MARQUEE) build
 
-build: venv ## Render a new release from the catalogue (MARQUEE_CATALOGUE_DIR) and publish it
-	$(MARQUEE) build
+build: venv ## Render a new release from the catalogue (MARQUEE_CATALOGUE_DIR, or DATASET=folder) and publish it
+	$(MARQUEE) build $(if $(DATASET),--dataset $(DATASET))
 
 rollback: venv ## Serve the previously published release again
 	$(MARQUEE) rollback

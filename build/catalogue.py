@@ -12,39 +12,14 @@ from pathlib import Path
 
 import duckdb
 
+from marquee_build import contract
 from marquee_build.steps import parse_steps, steps_to_run
 
 SQL_DIR = Path(__file__).resolve().parent / "sql"
 
-# Every Parquet table the catalogue must hold (one `<name>.parquet` file each).
-REQUIRED_TABLES: tuple[str, ...] = (
-    "movies", "movie_translations", "genres", "movie_genres", "collections", "companies",
-    "movie_companies", "countries", "movie_countries", "languages", "movie_spoken_languages",
-    "people", "cast", "crew",
-    "person_details", "person_images", "company_alternative_names", "company_images",
-    "collection_translations", "genre_translations",
-    # Movie extras (marquee_datasets.movie_extras.TABLES; loaded by sql/030_movie_extras_load.sql)
-    "keywords", "movie_keywords", "movie_videos", "certifications", "movie_release_dates",
-    "movie_alternative_titles", "movie_external_ids", "movie_ratings", "watch_providers",
-    "watch_provider_regions", "movie_watch_providers", "soundtracks", "soundtrack_tracks", "movie_images",
-    # TV (marquee_datasets.tv.TV_TABLES; loaded by sql/040_tv_load.sql)
-    "tv_series", "tv_genres", "series_genres", "networks", "series_networks", "series_companies",
-    "tv_seasons", "tv_episodes", "created_by", "series_cast", "series_crew", "episode_crew",
-    "episode_guest_stars", "series_content_ratings", "series_alternative_titles", "tv_keywords",
-    "series_keywords", "tv_videos", "series_watch_providers",
-    # TV and people in the served languages (marquee_datasets.tv_translations; sql/061_tv_languages.sql)
-    "series_translations", "season_translations", "episode_translations", "person_translations",
-    "tv_genre_translations",
-    # Image lists of series, seasons, episodes and collections (marquee_datasets.tv_images)
-    "series_images", "season_images", "episode_images", "collection_images",
-)
-
-
-# Tables a catalogue may hold; a build without them answers their paths with nothing to show.
-OPTIONAL_TABLES: tuple[str, ...] = (
-    "cinemas", "showtimes",  # cinema showtimes (marquee_datasets.showtimes; site_gen/showtimes.py)
-    "activity",  # daily views of films and series, for trending (marquee_datasets.activity; site_gen/discover_index.py)
-)
+# The tables a catalogue holds (build/contract.py, with their columns and types).
+REQUIRED_TABLES: tuple[str, ...] = tuple(contract.REQUIRED)
+OPTIONAL_TABLES: tuple[str, ...] = tuple(contract.OPTIONAL)
 
 
 class CatalogueError(Exception):
@@ -56,12 +31,14 @@ def sql_files() -> list[Path]:
 
 
 def check_catalogue(catalogue_dir: Path) -> None:
-    """Raise CatalogueError naming the first missing table (or the missing folder)."""
+    """Raise CatalogueError naming the missing folder, or the first table or column that does not fit
+    the contract (build/contract.py)."""
     if not catalogue_dir.is_dir():
         raise CatalogueError(f"catalogue folder {catalogue_dir} does not exist (run `marquee generate` first)")
-    for table in REQUIRED_TABLES:
-        if not (catalogue_dir / f"{table}.parquet").is_file():
-            raise CatalogueError(f"catalogue {catalogue_dir} is missing table {table!r} ({table}.parquet)")
+    try:
+        contract.check(catalogue_dir)
+    except contract.ContractError as exc:
+        raise CatalogueError(str(exc)) from None
 
 
 def build_database(catalogue_dir: Path, db_path: Path) -> duckdb.DuckDBPyConnection:

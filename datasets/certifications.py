@@ -8,6 +8,8 @@ codes), which the generator picks from by a film's maturity.
 
 from __future__ import annotations
 
+import pyarrow as pa
+
 # (iso_3166_1, certification, meaning, order); countries and entries in TMDB's order.
 MOVIE_CERTIFICATIONS: tuple[tuple[str, str, str, int], ...] = (
     ('AU', 'E', "Exempt from classification. Films that are exempt from classification must not contain contentious material (i.e. material that would ordinarily be rated M or higher).", 1),
@@ -306,3 +308,15 @@ USABLE: dict[str, tuple[str, ...]] = {
     "DK": ("A", "7", "11", "15", "15"), "PT": ("M/6", "M/6", "M/12", "M/16", "M/18"),
     "HU": ("KN", "6", "12", "16", "18"),
 }
+
+
+def reference_table() -> pa.Table:
+    """The catalogue's `certifications` table: TMDB's rating systems, reference data every catalogue
+    holds (the generator's and an import's alike), so /3/certification/movie/list is TMDB's."""
+    return pa.table({
+        "iso_3166_1": [c[0] for c in MOVIE_CERTIFICATIONS],
+        "certification": [c[1] for c in MOVIE_CERTIFICATIONS],
+        "meaning": [c[2] for c in MOVIE_CERTIFICATIONS],
+        "order": pa.array([c[3] for c in MOVIE_CERTIFICATIONS], pa.int64()),
+        "position": pa.array(range(len(MOVIE_CERTIFICATIONS)), pa.int64()),
+    })

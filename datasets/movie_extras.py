@@ -46,13 +46,7 @@ def movie_extras_tables(tables: dict[str, pa.Table], seed: int) -> dict[str, pa.
     genre_index = _genre_index_per_row(movies, tables["movie_genres"])
     out = _keyword_tables(rng_for(seed, "keywords"), movies, genre_index)
     out["movie_videos"] = _videos(rng_for(seed, "videos"), movies, seed)
-    out["certifications"] = pa.table({
-        "iso_3166_1": [c[0] for c in certifications.MOVIE_CERTIFICATIONS],
-        "certification": [c[1] for c in certifications.MOVIE_CERTIFICATIONS],
-        "meaning": [c[2] for c in certifications.MOVIE_CERTIFICATIONS],
-        "order": pa.array([c[3] for c in certifications.MOVIE_CERTIFICATIONS], pa.int64()),
-        "position": pa.array(np.arange(len(certifications.MOVIE_CERTIFICATIONS)), pa.int64()),
-    })
+    out["certifications"] = certifications.reference_table()
     out["movie_release_dates"] = _release_dates(rng_for(seed, "release_dates"), movies, genre_index)
     out["movie_alternative_titles"] = _alternative_titles(rng_for(seed, "alternative_titles"), tables)
     out["movie_external_ids"] = _external_ids(rng_for(seed, "external_ids"), tables)

@@ -28,6 +28,7 @@ from marquee_datasets import translations as translations_module
 from marquee_datasets import tv_images as tv_images_module
 from marquee_datasets import tv_translations as tv_translations_module
 from marquee_datasets import vocab
+from marquee_build import contract
 from marquee_datasets.columns import (
     cat, first_occurrences, group_ranks, image_paths, irregular_ids, list_column, null_where, pick,
     prefixed_numbers, rng_for, weighted_choice,
@@ -38,12 +39,7 @@ REFERENCE_DATE = np.datetime64("2026-06-01")
 _LATEST_DATE = np.datetime64("2026-12-31")
 _EARLIEST_DATE = np.datetime64("1920-01-01")
 
-TABLES: tuple[str, ...] = (
-    "movies", "movie_translations", "genres", "movie_genres", "collections", "companies",
-    "movie_companies", "countries", "movie_countries", "languages", "movie_spoken_languages",
-    "people", "cast", "crew",
-    "person_details", "person_images", "company_alternative_names", "company_images",
-) + tv_module.TV_TABLES + movie_extras_module.TABLES + ("collection_translations", "genre_translations") + tv_translations_module.TABLES + tv_images_module.TABLES + showtimes_module.TABLES + activity_module.TABLES
+TABLES: tuple[str, ...] = tuple(contract.TABLES)  # every table of the catalogue contract (build/contract.py)
 
 
 def generate(out_dir: Path, movies: int, seed: int, images: bool = True,
@@ -85,7 +81,7 @@ def generate(out_dir: Path, movies: int, seed: int, images: bool = True,
                                                  reference))
     assert set(tables) == set(TABLES)
     for name in TABLES:
-        pq.write_table(tables[name], out_dir / f"{name}.parquet", compression="zstd")
+        pq.write_table(contract.conform(name, tables[name]), out_dir / f"{name}.parquet", compression="zstd")
     image_dir = out_dir / "images"
     if image_dir.exists():
         shutil.rmtree(image_dir)  # an older catalogue's originals must not leak into this one

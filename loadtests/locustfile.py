@@ -123,7 +123,7 @@ class ApiClient(Client):
         """GET /compat/ with OMDb's `apikey`; a success is a 200 with `"Response":"True"` (or, for a
         search whose word is too short or matches nothing, OMDb's answer saying so)."""
         params["apikey"] = self.key
-        with self.client.get("/compat/", params=params, name="/compat/?" + next(iter(params)), catch_response=True) as r:
+        with self.client.get("/compat/", params=params, name="/compat/", catch_response=True) as r:
             if r.status_code == 200 and (b'"Response":"True"' in r.content or "s" in params):
                 r.success()
             else:

@@ -18,9 +18,9 @@ def cli(ctx: click.Context) -> None:
 
 
 def _register() -> None:
-    from marquee.commands import catalogue, keys, serve
+    from marquee.commands import catalogue, imports, keys, serve
 
-    for module in (catalogue, keys, serve):
+    for module in (catalogue, imports, keys, serve):
         for command in module.COMMANDS:
             cli.add_command(command)
 

@@ -237,7 +237,9 @@ def sync_store(originals: Path, store: Path, kinds: dict[str, str] | pa.Table, w
 
 def _folder_stamp(folder: Path) -> str:
     """Inode and mtime: a file added, removed or renamed in the folder (or the folder replaced)
-    changes it; a file rewritten in place does not."""
+    changes it; a file rewritten in place does not. A catalogue without images (an import) has none."""
+    if not Path(folder).exists():
+        return "absent"
     info = os.stat(folder)
     return f"{info.st_ino}:{info.st_mtime_ns}"
 

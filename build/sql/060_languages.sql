@@ -8,7 +8,7 @@ CREATE OR REPLACE TABLE genre_translations AS SELECT * FROM read_parquet(getvari
 -- catalogue's (English) name. The renderers look names up per variant instead of joining per genre.
 CREATE OR REPLACE TABLE genre_name_maps AS
 SELECT l.iso_639_1, map_from_entries(list({'k': g.id, 'v': coalesce(gt.name, g.name)} ORDER BY g.id)) AS names
-FROM (SELECT DISTINCT iso_639_1 FROM genre_translations) l
+FROM (SELECT DISTINCT iso_639_1 FROM genre_translations UNION SELECT 'en') l  -- genres' own names are English
 CROSS JOIN genres g
 LEFT JOIN genre_translations gt ON gt.genre_id = g.id AND gt.iso_639_1 = l.iso_639_1
 GROUP BY l.iso_639_1;

@@ -10,7 +10,7 @@ CREATE OR REPLACE TABLE tv_genre_translations AS SELECT * FROM read_parquet(getv
 -- TV genre names by language (genre id -> name), as genre_name_maps is for films.
 CREATE OR REPLACE TABLE tv_genre_name_maps AS
 SELECT l.iso_639_1, map_from_entries(list({'k': g.id, 'v': coalesce(gt.name, g.name)} ORDER BY g.id)) AS names
-FROM (SELECT DISTINCT iso_639_1 FROM tv_genre_translations) l
+FROM (SELECT DISTINCT iso_639_1 FROM tv_genre_translations UNION SELECT 'en') l  -- genres' own names are English
 CROSS JOIN tv_genres g
 LEFT JOIN tv_genre_translations gt ON gt.genre_id = g.id AND gt.iso_639_1 = l.iso_639_1
 GROUP BY l.iso_639_1;

@@ -47,8 +47,8 @@ def generate(settings: Settings, movies: int | None, series: int | None, seed: i
 
 
 @click.command()
-@click.option("--catalogue", "catalogue_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Parquet catalogue to render (default: MARQUEE_CATALOGUE_DIR).")
+@click.option("--catalogue", "--dataset", "catalogue_dir", type=click.Path(file_okay=False, path_type=Path),
+              default=None, help="Parquet catalogue to render, generated or imported (default: MARQUEE_CATALOGUE_DIR).")
 @click.option("--publish/--no-publish", "do_publish", default=True, show_default=True,
               help="Publish the new release once it is rendered.")
 @click.option("--incremental/--full", default=True, show_default=True,

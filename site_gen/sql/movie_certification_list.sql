@@ -7,6 +7,6 @@ WITH per_country AS (
 SELECT
     '/3/certification/movie/list' AS uri,
     ({
-        'certifications': map_from_entries(list({'key': iso_3166_1, 'value': certs} ORDER BY first))
+        'certifications': map_from_entries(coalesce(list({'key': iso_3166_1, 'value': certs} ORDER BY first), []))
     }) AS doc
 FROM per_country

@@ -8,13 +8,13 @@ WITH priorities AS (
 SELECT
     '/3/watch/providers/movie' AS uri,
     ({
-        'results': list({
+        'results': coalesce(list({
             'display_priorities': r.display_priorities,
             'display_priority': p.display_priority,
             'logo_path': p.logo_path,
             'provider_name': p.provider_name,
             'provider_id': p.provider_id
-        } ORDER BY p.display_priority, p.provider_id)
+        } ORDER BY p.display_priority, p.provider_id), [])
     }) AS doc
 FROM watch_providers p
 JOIN priorities r ON r.provider_id = p.provider_id

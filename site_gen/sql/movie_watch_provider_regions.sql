@@ -2,8 +2,8 @@
 SELECT
     '/3/watch/providers/regions' AS uri,
     ({
-        'results': list({'iso_3166_1': c.iso_3166_1, 'english_name': c.english_name, 'native_name': c.native_name}
-                        ORDER BY c.english_name)
+        'results': coalesce(list({'iso_3166_1': c.iso_3166_1, 'english_name': c.english_name,
+                                  'native_name': c.native_name} ORDER BY c.english_name), [])
     }) AS doc
 FROM countries c
 WHERE c.iso_3166_1 IN (SELECT iso_3166_1 FROM watch_provider_regions)

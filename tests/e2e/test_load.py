@@ -27,7 +27,7 @@ KINDS = (
     "/3/tv/{id}/season/{n}", "/3/tv/{id}/season/{n}/episode/{n}", "/3/person/{id}",
     "/3/person/{id}/combined_credits", "/3/collection/{id}", "/3/keyword/{id}/movies", "/3/genre/movie/list",
     "/3/configuration", "/t/p/w185/{file}", "/3/movie/{id} (404)", "/3/search/{kind}", "/3/find/{imdb_id}",
-    "/3/discover/{kind}", "/3/{kind}/{list}",
+    "/3/discover/{kind}", "/3/{kind}/{list}", "/compat/",
     FREE_200, FREE_429,
 )
 

@@ -1,0 +1,40 @@
+"""`marquee import FORMAT …`: turn an operator's dump into a catalogue (build/contract.py) that
+`marquee build` renders like the synthetic one. Each format is a module of marquee_datasets."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from marquee.settings import Settings
+
+
+@click.group("import")
+def import_group() -> None:
+    """Import a dump into the catalogue (MARQUEE_CATALOGUE_DIR, or --out); `marquee build` serves it."""
+
+
+@import_group.command("tmdb5000")
+@click.argument("movies_csv", type=click.Path(dir_okay=False, exists=True, path_type=Path))
+@click.option("--credits", "credits_csv", type=click.Path(dir_okay=False, exists=True, path_type=Path), default=None,
+              help="tmdb_5000_credits.csv: the films' cast and crew.")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Catalogue folder to write (default: MARQUEE_CATALOGUE_DIR); replaced only when the import succeeds.")
+@click.pass_obj
+def tmdb5000(settings: Settings, movies_csv: Path, credits_csv: Path | None, out: Path | None) -> None:
+    """The TMDB 5000 files (tmdb_5000_movies.csv, gzipped or not)."""
+    from marquee_datasets import tmdb5000 as importer
+
+    target = settings.catalogue_dir if out is None else out
+    try:
+        summary = importer.import_files(movies_csv, target, credits_csv)
+    except importer.ImportError_ as exc:
+        raise click.ClickException(f"nothing imported: {exc}") from None
+    for line in summary.lines():
+        click.echo(line)
+    then = "marquee build" if out is None else f"marquee build --dataset {target}"
+    click.echo(f"catalogue {target}: `{then}` serves it")
+
+
+COMMANDS = [import_group]
