@@ -17,17 +17,14 @@ failed import leaves the previous catalogue as it was.
 
 from __future__ import annotations
 
-import shutil
+import contextlib
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import duckdb
 import orjson
-import pyarrow.parquet as pq
 
-from marquee_build import contract
-from marquee_datasets import certifications
+from marquee_datasets.importing import ImportFailed, ImportSummary, staged, write_tables
 
 # Where the JSON columns' lists go, and how DuckDB parses each.
 _PAIRS = '[{"id": "BIGINT", "name": "VARCHAR"}]'
@@ -38,36 +35,11 @@ _CAST = '[{"cast_id": "BIGINT", "character": "VARCHAR", "credit_id": "VARCHAR", 
 _CREW = '[{"credit_id": "VARCHAR", "department": "VARCHAR", "gender": "BIGINT", "id": "BIGINT", ' \
         '"job": "VARCHAR", "name": "VARCHAR"}]'
 REFERENCE_LANGUAGES = Path(__file__).resolve().parent.parent / "site_gen" / "data" / "languages.json"
-# Reference tables TMDB serves whatever the catalogue (its rating systems), not facts about titles.
-REFERENCE = {"certifications": certifications.reference_table}
-
-
-@dataclass
-class ImportSummary:
-    read: int = 0
-    imported: dict[str, int] = field(default_factory=dict)
-    skipped: list[tuple[str, int, str]] = field(default_factory=list)  # (file, line, reason)
-    seconds: float = 0.0
-
-    def lines(self) -> list[str]:
-        rate = self.read / self.seconds if self.seconds else 0.0
-        out = [f"read {self.read:,} rows, imported {self.imported.get('movies', 0):,} movies, skipped "
-               f"{len(self.skipped):,} in {self.seconds:.1f} s ({rate:,.0f} rows/s)",
-               "tables: " + ", ".join(f"{name} {count:,}" for name, count in self.imported.items() if count)]
-        for file, line, reason in self.skipped[:10]:
-            out.append(f"skipped {file} line {line}: {reason}")
-        if len(self.skipped) > 10:
-            out.append(f"... and {len(self.skipped) - 10:,} more skipped rows")
-        return out
-
-
-class ImportError_(Exception):
-    """The import cannot run (a missing file, a file that is not the TMDB 5000 CSV)."""
 
 
 def _read_csv(con: duckdb.DuckDBPyConnection, view: str, path: Path, columns: dict[str, str]) -> None:
     if not path.is_file():
-        raise ImportError_(f"{path} does not exist")
+        raise ImportFailed(f"{path} does not exist")
     quoted = "'" + str(path).replace("'", "''") + "'"  # a literal: a view's SQL takes no parameters
     con.execute(f"CREATE OR REPLACE TEMP TABLE {view} AS SELECT row_number() OVER () AS line_no, * FROM read_csv("
                 f"{quoted}, header = true, auto_detect = false, delim = ',', columns = {_struct(columns)}, ignore_errors = true, store_rejects = true, "
@@ -86,6 +58,11 @@ MOVIE_COLUMNS = {"budget": "VARCHAR", "genres": "VARCHAR", "homepage": "VARCHAR"
                  "runtime": "VARCHAR", "spoken_languages": "VARCHAR", "status": "VARCHAR", "tagline": "VARCHAR",
                  "title": "VARCHAR", "vote_average": "VARCHAR", "vote_count": "VARCHAR"}
 CREDIT_COLUMNS = {"movie_id": "VARCHAR", "title": "VARCHAR", "cast": "VARCHAR", "crew": "VARCHAR"}
+
+# A movie row that cannot be imported: no id, no title, or a JSON column that does not parse.
+UNUSABLE = " OR ".join(["id IS NULL", "coalesce(title, '') = ''", *(f"({column} <> '' AND {parsed} IS NULL)" for column, parsed in (
+    ("genres", "genre_list"), ("keywords", "keyword_list"), ("production_companies", "company_list"),
+    ("production_countries", "country_list"), ("spoken_languages", "language_list")))])
 
 # Each table the files fill, as SQL over the temp table `m` (the movies read) and `c` (the credits).
 MOVIE_SQL = {
@@ -134,11 +111,7 @@ def import_files(movies_csv: Path, target: Path, credits_csv: Path | None = None
     """Import the files into the catalogue folder `target` (replaced whole at the end)."""
     started = time.perf_counter()
     summary = ImportSummary()
-    staging = target.parent / f".{target.name}.importing"
-    shutil.rmtree(staging, ignore_errors=True)
-    staging.mkdir(parents=True)
-    con = duckdb.connect()
-    try:
+    with staged(target) as staging, contextlib.closing(duckdb.connect()) as con:
         _read_csv(con, "movies_csv", Path(movies_csv), MOVIE_COLUMNS)
         summary.read += con.execute("SELECT count(*) FROM movies_csv").fetchone()[0]
         summary.read += _rejected(con, "movies_csv", Path(movies_csv).name, summary)
@@ -148,16 +121,11 @@ def import_files(movies_csv: Path, target: Path, credits_csv: Path | None = None
             TRY(from_json(production_countries, '{_COUNTRIES}')) AS country_list,
             TRY(from_json(spoken_languages, '{_LANGUAGES}')) AS language_list
             FROM movies_csv""")
-        for line, reason in con.execute("""SELECT line_no + 1, CASE WHEN id IS NULL THEN 'no numeric id'
+        for line, reason in con.execute(f"""SELECT line_no + 1, CASE WHEN id IS NULL THEN 'no numeric id'
                 WHEN coalesce(title, '') = '' THEN 'no title' ELSE 'a JSON column that does not parse' END FROM m
-                WHERE id IS NULL OR coalesce(title, '') = '' OR (genres <> '' AND genre_list IS NULL)
-                   OR (keywords <> '' AND keyword_list IS NULL) OR (production_companies <> '' AND company_list IS NULL)
-                   OR (production_countries <> '' AND country_list IS NULL)
-                   OR (spoken_languages <> '' AND language_list IS NULL) ORDER BY 1""").fetchall():
+                WHERE {UNUSABLE} ORDER BY 1""").fetchall():
             summary.skipped.append((Path(movies_csv).name, line, reason))
-        con.execute("""DELETE FROM m WHERE id IS NULL OR coalesce(title, '') = '' OR (genres <> '' AND genre_list IS NULL)
-            OR (keywords <> '' AND keyword_list IS NULL) OR (production_companies <> '' AND company_list IS NULL)
-            OR (production_countries <> '' AND country_list IS NULL) OR (spoken_languages <> '' AND language_list IS NULL)""")
+        con.execute(f"DELETE FROM m WHERE {UNUSABLE}")
         duplicates = con.execute("SELECT line_no + 1, id FROM (SELECT line_no, id, row_number() OVER (PARTITION BY id "
                                  "ORDER BY line_no) AS n FROM m) WHERE n > 1").fetchall()
         summary.skipped.extend((Path(movies_csv).name, line, f"id {movie_id} again") for line, movie_id in duplicates)
@@ -179,28 +147,7 @@ def import_files(movies_csv: Path, target: Path, credits_csv: Path | None = None
                 summary.skipped.append((Path(credits_csv).name, line, "cast or crew JSON that does not parse"))
             con.execute("DELETE FROM c WHERE cast_list IS NULL OR crew_list IS NULL")
             tables.update(CREDIT_SQL)
-        for name in contract.TABLES:
-            if name in tables:
-                table = contract.conform(name, con.sql(tables[name]).to_arrow_table())
-            elif name in REFERENCE:
-                table = contract.conform(name, REFERENCE[name]())
-            elif name in contract.REQUIRED:
-                table = contract.empty(name)
-            else:
-                continue
-            pq.write_table(table, staging / f"{name}.parquet", compression="zstd")
-            summary.imported[name] = table.num_rows
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
-    finally:
-        con.close()
-    previous = target.parent / f".{target.name}.previous"
-    shutil.rmtree(previous, ignore_errors=True)
-    if target.exists():
-        target.rename(previous)
-    staging.rename(target)
-    shutil.rmtree(previous, ignore_errors=True)
+        write_tables(staging, {name: con.sql(sql).to_arrow_table() for name, sql in tables.items()}, summary)
     summary.seconds = time.perf_counter() - started
     return summary
 

@@ -18,6 +18,7 @@ from marquee.settings import from_env, to_env
 from marquee_build import contract
 from marquee_build.catalogue import check_catalogue
 from marquee_datasets import tmdb5000
+from marquee_datasets.importing import ImportFailed
 
 HEADER = ["budget", "genres", "homepage", "id", "keywords", "original_language", "original_title", "overview",
           "popularity", "production_companies", "production_countries", "release_date", "revenue", "runtime",
@@ -108,7 +109,7 @@ def test_a_failed_import_leaves_the_catalogue_as_it_was(movies_csv: Path, tmp_pa
     target = tmp_path / "catalogue"
     tmdb5000.import_files(movies_csv, target)
     before = sorted(p.name for p in target.iterdir())
-    with pytest.raises(tmdb5000.ImportError_):
+    with pytest.raises(ImportFailed):
         tmdb5000.import_files(tmp_path / "absent.csv", target)
     assert sorted(p.name for p in target.iterdir()) == before
     assert not list(tmp_path.glob(".catalogue.*"))

@@ -26,10 +26,29 @@ def tmdb5000(settings: Settings, movies_csv: Path, credits_csv: Path | None, out
     """The TMDB 5000 files (tmdb_5000_movies.csv, gzipped or not)."""
     from marquee_datasets import tmdb5000 as importer
 
+    report(settings, out, lambda target: importer.import_files(movies_csv, target, credits_csv))
+
+
+@import_group.command("tv-networks")
+@click.argument("file", type=click.Path(dir_okay=False, exists=True, path_type=Path))
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Catalogue folder to add to (default: MARQUEE_CATALOGUE_DIR).")
+@click.pass_obj
+def tv_networks(settings: Settings, file: Path, out: Path | None) -> None:
+    """TMDB's series-network pairs (JSON, gzipped or not): the networks /3/network/{id} answers."""
+    from marquee_datasets import tv_networks as importer
+
+    report(settings, out, lambda target: importer.import_file(file, target))
+
+
+def report(settings: Settings, out: Path | None, run) -> None:
+    """Run an import into the catalogue folder and print what it did."""
+    from marquee_datasets.importing import ImportFailed
+
     target = settings.catalogue_dir if out is None else out
     try:
-        summary = importer.import_files(movies_csv, target, credits_csv)
-    except importer.ImportError_ as exc:
+        summary = run(target)
+    except ImportFailed as exc:
         raise click.ClickException(f"nothing imported: {exc}") from None
     for line in summary.lines():
         click.echo(line)

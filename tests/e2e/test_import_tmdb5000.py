@@ -1,6 +1,6 @@
-"""The real TMDB 5000 file (../shared/data/tmdb_5000, never copied into the repository): every film
-imports, the release builds and validates against TMDB's schemas, and the details nginx serves match
-the CSV. Skipped where the shared data is absent."""
+"""The real TMDB 5000 file and TMDB's TV network pairs (../shared/data, never copied into the
+repository): every film and network imports, the release builds and validates against TMDB's
+schemas, and what nginx serves matches the files. Skipped where the shared data is absent."""
 
 from __future__ import annotations
 
@@ -12,23 +12,26 @@ import random
 import pytest
 
 from marquee.settings import PROJECT_ROOT, from_env
-from marquee_datasets import tmdb5000
+from marquee_datasets import tmdb5000, tv_networks
 from tests.e2e.conftest import rotating_get
 
 pytestmark = pytest.mark.e2e
 
-MOVIES_CSV = PROJECT_ROOT.parent / "shared" / "data" / "tmdb_5000" / "tmdb_5000_movies.csv.gz"
+DATA = PROJECT_ROOT.parent / "shared" / "data"
+MOVIES_CSV = DATA / "tmdb_5000" / "tmdb_5000_movies.csv.gz"
+NETWORKS = DATA / "tmdb_tv_networks" / "tv-networks.json.gz"
 
 
 @pytest.fixture(scope="module")
 def served(start_stack, tmp_path_factory):
-    if not MOVIES_CSV.is_file():
-        pytest.skip(f"{MOVIES_CSV} is absent")
+    if not (MOVIES_CSV.is_file() and NETWORKS.is_file()):
+        pytest.skip(f"{DATA} is absent")
     from site_gen.release import render_release
 
     home = tmp_path_factory.mktemp("tmdb5000")
     settings = from_env({"MARQUEE_HOME": str(home)})
     summary = tmdb5000.import_files(MOVIES_CSV, settings.catalogue_dir)
+    tv_networks.import_file(NETWORKS, settings.catalogue_dir)
     release = settings.releases_dir / "tmdb5000"
     render_release(settings, settings.catalogue_dir, release, echo=None)  # validates every document
     stack = start_stack(release=release)
@@ -60,3 +63,15 @@ def test_served_details_match_the_csv(served):
             [c["name"] for c in json.loads(row["production_companies"])]
         keywords = get(f"/3/movie/{row['id']}/keywords").json()
         assert sorted(k["name"] for k in keywords["keywords"]) == sorted(k["name"] for k in json.loads(row["keywords"]))
+
+
+def test_served_networks_match_the_pairs(served):
+    _, get, _ = served
+    with gzip.open(NETWORKS, "rt", encoding="utf-8") as f:
+        pairs = json.load(f)
+    networks = {p["network_id"]: p for p in pairs}
+    assert len(networks) == 4514
+    for network_id in random.Random(7).sample(sorted(networks), 20):
+        found = get(f"/3/network/{network_id}").json()
+        assert (found["id"], found["name"]) == (network_id, networks[network_id]["network_name"])
+        assert found["origin_country"] == (networks[network_id]["network_country"] or "")

@@ -1,0 +1,85 @@
+"""What every importer shares: how it reports (ImportSummary), and how it writes a catalogue whole
+or not at all (`staged`, `write_tables`), against the contract (build/contract.py)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterator
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from marquee_build import contract
+from marquee_datasets import certifications
+
+# Reference tables TMDB serves whatever the catalogue (its rating systems), not facts about titles.
+REFERENCE: dict[str, Callable[[], pa.Table]] = {"certifications": certifications.reference_table}
+
+
+class ImportFailed(Exception):
+    """The import cannot run (a missing file, a file of another format): nothing was changed."""
+
+
+@dataclass
+class ImportSummary:
+    read: int = 0
+    imported: dict[str, int] = field(default_factory=dict)
+    skipped: list[tuple[str, int, str]] = field(default_factory=list)  # (file, line, reason)
+    seconds: float = 0.0
+    what: str = "movies"  # the table whose count the first line reports
+
+    def lines(self) -> list[str]:
+        rate = self.read / self.seconds if self.seconds else 0.0
+        out = [f"read {self.read:,} rows, imported {self.imported.get(self.what, 0):,} {self.what}, skipped "
+               f"{len(self.skipped):,} in {self.seconds:.1f} s ({rate:,.0f} rows/s)",
+               "tables: " + ", ".join(f"{name} {count:,}" for name, count in self.imported.items() if count)]
+        for file, line, reason in self.skipped[:10]:
+            out.append(f"skipped {file} line {line}: {reason}")
+        if len(self.skipped) > 10:
+            out.append(f"... and {len(self.skipped) - 10:,} more skipped rows")
+        return out
+
+
+@contextlib.contextmanager
+def staged(target: Path) -> Iterator[Path]:
+    """A new folder beside `target` to write the catalogue into, renamed over `target` when the block
+    ends well and removed when it does not, so the previous catalogue stays as it was."""
+    target = Path(target)
+    staging = target.parent / f".{target.name}.importing"
+    shutil.rmtree(staging, ignore_errors=True)
+    staging.mkdir(parents=True)
+    try:
+        yield staging
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    previous = target.parent / f".{target.name}.previous"
+    shutil.rmtree(previous, ignore_errors=True)
+    if target.exists():
+        target.rename(previous)
+    staging.rename(target)
+    shutil.rmtree(previous, ignore_errors=True)
+
+
+def write_tables(staging: Path, tables: dict[str, pa.Table], summary: ImportSummary, base: Path | None = None) -> None:
+    """Every contract table into `staging`: those imported, the reference ones, the tables of the
+    catalogue `base` being added to (linked, not copied), and the rest empty."""
+    for name in contract.TABLES:
+        target = staging / f"{name}.parquet"
+        if name in tables:
+            table = contract.conform(name, tables[name])
+        elif base is not None and (Path(base) / f"{name}.parquet").is_file():
+            os.link(Path(base) / f"{name}.parquet", target)
+            continue
+        elif name in REFERENCE:
+            table = contract.conform(name, REFERENCE[name]())
+        elif name in contract.REQUIRED:
+            table = contract.empty(name)
+        else:
+            continue
+        pq.write_table(table, target, compression="zstd")
+        summary.imported[name] = table.num_rows
