@@ -196,14 +196,24 @@ def documents_for(con: duckdb.DuckDBPyConnection, settings: Settings, template: 
     return from_sql(con, template.path, template.source, template.splices or None, scoped=template.scoped)
 
 
+# Told of the build's progress: (phase, done, total), e.g. ("templates", 12, 85); `marquee build`
+# shows it on a terminal (marquee/commands/catalogue.py), since a million titles take half an hour.
+Progress = Callable[[str, int, int], None]
+PHASES = ("database", "collect", "write", "search", "artefacts", "images_after")  # in the order they run
+
+
 def write_all(collected: list[Documents], writer: Writer, validator: Validator,
-              alongside: Future | None = None) -> None:
+              alongside: Future | None = None, progress: Progress | None = None) -> None:
     """Phase two: write every document, each batch validated first (an invalid one stops the build).
     SQL-rendered batches arrive checked by DuckDB (site_gen/validate_sql.py); in an update only changed
     documents are checked, since an unchanged one is the same bytes that passed when first written.
     A failure of the work `alongside` (the image sync) stops the writes at the next batch."""
+    started: list[str] = []
     with contextlib.closing(render_ahead(collected, writer.updating)) as rendered:
         for template, batch in rendered:
+            if progress is not None and (not started or started[-1] != template):
+                started.append(template)
+                progress("templates", len(started) - 1, len(collected))
             if alongside is not None and alongside.done():
                 alongside.result()  # raises its error now, not after every document is written
             if batch is KEPT_WHOLE:
@@ -214,6 +224,8 @@ def write_all(collected: list[Documents], writer: Writer, validator: Validator,
                 continue
             check_batch(template, batch, validator)
             writer.write_batch(template, batch)
+    if progress is not None:
+        progress("templates", len(collected), len(collected))
 
 
 def render_ahead(collected: list[Documents], only_changed: bool,
@@ -277,7 +289,7 @@ def check_batch(template: str, batch: pa.RecordBatch, validator: Validator) -> N
 
 def render_release(settings: Settings, catalogue_dir: Path, release_dir: Path,
                    echo: Callable[[str], None] | None = print, previous: Path | None = None,
-                   history: Path | None = None) -> ReleaseSummary:
+                   history: Path | None = None, progress: Progress | None = None) -> ReleaseSummary:
     """Render catalogue_dir into the new, empty release_dir; returns (and echoes) a summary.
 
     With `previous` (an earlier release with a manifest), the build is an update. The database kept
@@ -287,8 +299,21 @@ def render_release(settings: Settings, catalogue_dir: Path, release_dir: Path,
     counts the unchanged.
 
     The change log (site_gen/changes.py) continues `history`'s (the release served so far, default
-    `previous`), so a full build keeps it too.
+    `previous`), so a full build keeps it too. `progress` hears of each phase as it ends and of the
+    templates as they are written.
     """
+    def phase(name: str) -> None:
+        """End phase `name` (timed in the summary); tell `progress`, and that the next one began."""
+        laps.lap(name)
+        if progress is not None:
+            progress(name, 1, 1)
+            following = PHASES[PHASES.index(name) + 1:]
+            if following:
+                progress(following[0], 0, 1)
+
+    if progress is not None:
+        progress(PHASES[0], 0, 1)
+
     laps = Laps()
     catalogue_dir, release_dir = Path(catalogue_dir), Path(release_dir)
     if release_dir.exists() and any(release_dir.iterdir()):
@@ -302,7 +327,7 @@ def render_release(settings: Settings, catalogue_dir: Path, release_dir: Path,
             loaded = load_database(catalogue_dir, kept.path, kept.digests)
             con = loaded.con
             scope.hash_entities(con, scope.rendered_settings(settings), loaded.tables, loaded.created, previous)
-            laps.lap("database")
+            phase("database")
             try:
                 with ThreadPoolExecutor(1, thread_name_prefix="images") as side:
                     image_sync = start_image_sync(con, catalogue_dir, settings, side,
@@ -310,23 +335,23 @@ def render_release(settings: Settings, catalogue_dir: Path, release_dir: Path,
                     writer = Writer(release_dir, previous=previous)
                     scoped = scope.plan_scope(con, previous if updating else None)
                     collected = collect(con, settings)
-                    laps.lap("collect")
+                    phase("collect")
                     if writer.previous_manifest is not None:
                         use_previous_manifest(con, writer.previous_manifest)
-                    write_all(collected, writer, Validator(), image_sync)
+                    write_all(collected, writer, Validator(), image_sync, progress)
                     writer.finish()
-                    laps.lap("write")
+                    phase("write")
                     index = search_index.for_release(con, settings.languages, release_dir,
                                                      previous if updating else None, scoped)
-                    laps.lap("search")
+                    phase("search")
                     discover_index.for_release(con, release_dir, catalogue_dir)
                     showtimes.for_release(con, catalogue_dir, release_dir)
                     exports.for_release(con, release_dir)
                     changes.for_release(release_dir, history or previous)
-                    laps.lap("artefacts")
+                    phase("artefacts")
                     scope.save_entities(con, release_dir, previous)
                     image_count = image_sync.result()
-                    laps.lap("images_after")
+                    phase("images_after")
             finally:
                 con.close()
             (release_dir / BUILD_FILE).write_text(release_dir.name + "\n")

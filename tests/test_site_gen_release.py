@@ -64,8 +64,17 @@ def test_missing_image_originals_fail_and_leave_nothing(catalogue_dir: Path, rel
 
 def test_summary_line(catalogue_dir: Path, release_settings, built_pack: Path, tmp_path: Path):
     lines: list[str] = []
+    heard: list[tuple[str, int, int]] = []
     target = tmp_path / "r" / "20260101T000002Z"
-    summary = render_release(release_settings, catalogue_dir, target, echo=lines.append)
+    summary = render_release(release_settings, catalogue_dir, target, echo=lines.append,
+                             progress=lambda *event: heard.append(event))
+    # Each phase is heard beginning and ending, in order, and the templates one by one to the last.
+    from site_gen.release import PHASES
+
+    ended = [phase for phase, done, total in heard if done == total == 1]
+    assert ended == list(PHASES)
+    templates = [(done, total) for phase, done, total in heard if phase == "templates"]
+    assert templates[-1][0] == templates[-1][1] > 70 and [d for d, _ in templates] == sorted(d for d, _ in templates)
     with Pack(target) as pack:
         bodies = list(pack.con.execute("SELECT body FROM docs"))
     assert summary.documents == len(bodies) > 1000 and summary.files == 1
