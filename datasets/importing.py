@@ -10,7 +10,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterator
 
+import orjson
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from marquee_build import contract
@@ -18,6 +20,22 @@ from marquee_datasets import certifications
 
 # Reference tables TMDB serves whatever the catalogue (its rating systems), not facts about titles.
 REFERENCE: dict[str, Callable[[], pa.Table]] = {"certifications": certifications.reference_table}
+# TMDB's lists of countries and languages (site_gen/data, from its OpenAPI): an import's own rows win,
+# and every other code is there too, so a translation or release in any language or country resolves.
+REFERENCE_LISTS = {"countries": "iso_3166_1", "languages": "iso_639_1"}
+DATA_DIR = Path(__file__).resolve().parent.parent / "site_gen" / "data"
+
+
+def with_reference_rows(name: str, table: pa.Table | None) -> pa.Table:
+    """The import's table `name` (countries, languages) with TMDB's rows for the codes it lacks."""
+    key = REFERENCE_LISTS[name]
+    reference = contract.conform(name, pa.Table.from_pylist(orjson.loads((DATA_DIR / f"{name}.json").read_bytes())))
+    if table is None or table.num_rows == 0:
+        return reference
+    table = contract.conform(name, table)
+    have = set(table[key].to_pylist())
+    missing = pc.invert(pc.is_in(reference[key], value_set=pa.array(sorted(have), pa.string())))
+    return pa.concat_tables([table, reference.filter(missing)])
 
 
 class ImportFailed(Exception):
@@ -31,12 +49,14 @@ class ImportSummary:
     skipped: list[tuple[str, int, str]] = field(default_factory=list)  # (file, line, reason)
     seconds: float = 0.0
     what: str = "movies"  # the table whose count the first line reports
+    notes: list[str] = field(default_factory=list)  # what else the operator should know
 
     def lines(self) -> list[str]:
         rate = self.read / self.seconds if self.seconds else 0.0
         out = [f"read {self.read:,} rows, imported {self.imported.get(self.what, 0):,} {self.what}, skipped "
                f"{len(self.skipped):,} in {self.seconds:.1f} s ({rate:,.0f} rows/s)",
                "tables: " + ", ".join(f"{name} {count:,}" for name, count in self.imported.items() if count)]
+        out.extend(self.notes)
         for file, line, reason in self.skipped[:10]:
             out.append(f"skipped {file} line {line}: {reason}")
         if len(self.skipped) > 10:
@@ -70,7 +90,10 @@ def write_tables(staging: Path, tables: dict[str, pa.Table], summary: ImportSumm
     catalogue `base` being added to (linked, not copied), and the rest empty."""
     for name in contract.TABLES:
         target = staging / f"{name}.parquet"
-        if name in tables:
+        if name in REFERENCE_LISTS and not (base is not None and (Path(base) / f"{name}.parquet").is_file()
+                                             and name not in tables):
+            table = with_reference_rows(name, tables.get(name))
+        elif name in tables:
             table = contract.conform(name, tables[name])
         elif base is not None and (Path(base) / f"{name}.parquet").is_file():
             os.link(Path(base) / f"{name}.parquet", target)

@@ -29,6 +29,18 @@ def tmdb5000(settings: Settings, movies_csv: Path, credits_csv: Path | None, out
     report(settings, out, lambda target: importer.import_files(movies_csv, target, credits_csv))
 
 
+@import_group.command("tmdb-jsonl")
+@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False, exists=True, path_type=Path))
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Catalogue folder to write (default: MARQUEE_CATALOGUE_DIR); replaced only when the import succeeds.")
+@click.pass_obj
+def tmdb_jsonl(settings: Settings, files: tuple[Path, ...], out: Path | None) -> None:
+    """TMDB API documents, one a line (films with their appends, people), and TMDB's ID export files."""
+    from marquee_datasets import tmdb_jsonl as importer
+
+    report(settings, out, lambda target: importer.import_files(list(files), target))
+
+
 @import_group.command("tv-networks")
 @click.argument("file", type=click.Path(dir_okay=False, exists=True, path_type=Path))
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,

@@ -1,0 +1,185 @@
+"""Import TMDB API documents, one per line (an operator's crawl of /3/movie/{id} and /3/person/{id},
+with appended credits, keywords, external_ids, release_dates, videos, alternative_titles and
+translations), and TMDB's daily ID export files (gzipped JSON lines of id, original title,
+popularity, adult, video), into a catalogue (build/contract.py). `marquee import tmdb-jsonl FILE…`.
+
+DuckDB reads every file as lines (gzipped or not) and parses each with its JSON functions: no row
+passes through Python. A line that is not JSON, or not a document this importer knows, is skipped
+with its file, line and reason. The kind of each line follows from its keys: a film has `title`,
+a person `known_for_department` or `birthday`; an ID export line has `original_title` and nothing
+of a film's details. The export is the list of ids TMDB has: it gives the films imported their
+daily popularity, and the ids without a document are counted (a film known by its id and title
+alone is not one TMDB's answers can describe). Series, seasons and episodes are not imported yet
+and are reported as skipped.
+
+Nothing is invented: a film without credits has none. Image paths are TMDB's, and the image host
+can serve only the originals it has: without them (an import brings none) they are dropped and
+counted, so that no answer names a picture that is not there. A film listed twice keeps its
+first document.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from pathlib import Path
+
+import duckdb
+
+from marquee_datasets.importing import ImportFailed, ImportSummary, staged, write_tables
+
+# The keys whose presence says what a line is (SQL over `j`, the line's JSON).
+KIND = """CASE
+    WHEN NOT json_valid(line) THEN 'not JSON'
+    WHEN json_type(line) <> 'OBJECT' THEN 'not a JSON object'
+    WHEN TRY_CAST(line ->> 'id' AS BIGINT) IS NULL THEN 'no numeric id'
+    WHEN json_exists(line, '$.episode_number') OR json_exists(line, '$.first_air_date')
+         OR json_exists(line, '$.season_number') OR json_exists(line, '$.original_name') THEN 'a TV document (not imported yet)'
+    WHEN json_exists(line, '$.title') THEN 'movie'
+    WHEN json_exists(line, '$.known_for_department') OR json_exists(line, '$.birthday') THEN 'person'
+    WHEN json_exists(line, '$.original_title') THEN 'movie id'
+    ELSE 'neither a film, a person nor an ID export line' END"""
+
+# Each table the documents fill, as SQL over the temp tables `movie` (id, j: a film's JSON, line by line
+# first), `person` and `credit` (the people of appended credits).
+MOVIE_SQL = {
+    "movies": """SELECT id, nullif(coalesce(j ->> 'imdb_id', j -> 'external_ids' ->> 'imdb_id'), '') AS imdb_id,
+        coalesce(j ->> 'original_title', j ->> 'title') AS original_title, nullif(j ->> 'original_language', '') AS original_language,
+        TRY_CAST(nullif(j ->> 'release_date', '') AS DATE) AS release_date, coalesce(TRY_CAST(j ->> 'runtime' AS BIGINT), 0) AS runtime,
+        coalesce(TRY_CAST(j ->> 'budget' AS BIGINT), 0) AS budget, coalesce(TRY_CAST(j ->> 'revenue' AS BIGINT), 0) AS revenue,
+        coalesce(nullif(j ->> 'status', ''), 'Released') AS status, coalesce(TRY_CAST(j ->> 'popularity' AS DOUBLE), 0) AS popularity,
+        coalesce(TRY_CAST(j ->> 'vote_average' AS DOUBLE), 0) AS vote_average, coalesce(TRY_CAST(j ->> 'vote_count' AS BIGINT), 0) AS vote_count,
+        coalesce(TRY_CAST(j ->> 'adult' AS BOOLEAN), false) AS adult, coalesce(TRY_CAST(j ->> 'video' AS BOOLEAN), false) AS video,
+        nullif(j ->> 'homepage', '') AS homepage, NULL AS poster_path, NULL AS backdrop_path,
+        TRY_CAST(j -> 'belongs_to_collection' ->> 'id' AS BIGINT) AS collection_id,
+        coalesce(from_json(j -> 'origin_country', '["VARCHAR"]'), []) AS origin_country FROM movie""",
+    "movie_translations": """SELECT movie_id, iso_639_1, iso_3166_1, title, overview, tagline, homepage FROM (
+        SELECT id AS movie_id, 'en' AS iso_639_1, 'US' AS iso_3166_1, j ->> 'title' AS title,
+            coalesce(j ->> 'overview', '') AS overview, coalesce(j ->> 'tagline', '') AS tagline,
+            coalesce(j ->> 'homepage', '') AS homepage, 0 AS rank FROM movie WHERE j ->> 'title' IS NOT NULL
+        UNION ALL
+        SELECT m.id, t.iso_639_1, t.iso_3166_1, coalesce(t.data.title, ''), coalesce(t.data.overview, ''),
+            coalesce(t.data.tagline, ''), coalesce(t.data.homepage, ''), 1
+        FROM movie m, unnest(from_json(m.j -> 'translations' -> 'translations',
+            '[{"iso_639_1": "VARCHAR", "iso_3166_1": "VARCHAR", "data": {"title": "VARCHAR", "overview": "VARCHAR",
+               "tagline": "VARCHAR", "homepage": "VARCHAR"}}]')) AS u(t)
+        WHERE t.iso_639_1 IS NOT NULL AND t.iso_3166_1 IS NOT NULL
+    ) QUALIFY row_number() OVER (PARTITION BY movie_id, iso_639_1, iso_3166_1 ORDER BY rank) = 1""",
+    "genres": """SELECT DISTINCT ON (g.id) g.id, g.name FROM movie,
+        unnest(from_json(j -> 'genres', '[{"id": "BIGINT", "name": "VARCHAR"}]')) AS u(g) ORDER BY g.id""",
+    "movie_genres": """SELECT movie.id AS movie_id, g.id AS genre_id, o - 1 AS ord FROM movie,
+        unnest(from_json(j -> 'genres', '[{"id": "BIGINT", "name": "VARCHAR"}]')) WITH ORDINALITY AS u(g, o)""",
+    "collections": """SELECT DISTINCT ON (c.id) c.id, c.name, '' AS original_language, '' AS overview,
+        NULL AS poster_path, NULL AS backdrop_path FROM (SELECT from_json(j -> 'belongs_to_collection',
+        '{"id": "BIGINT", "name": "VARCHAR"}') AS c FROM movie) WHERE c.id IS NOT NULL ORDER BY c.id""",
+    "companies": """SELECT DISTINCT ON (c.id) c.id, c.name, NULL AS logo_path, coalesce(c.origin_country, '') AS origin_country,
+        '' AS headquarters, '' AS homepage, '' AS description, NULL AS parent_company_id FROM movie,
+        unnest(from_json(j -> 'production_companies', '[{"id": "BIGINT", "name": "VARCHAR", "origin_country": "VARCHAR"}]')) AS u(c)
+        ORDER BY c.id""",
+    "movie_companies": """SELECT movie.id AS movie_id, c.id AS company_id, o - 1 AS ord FROM movie,
+        unnest(from_json(j -> 'production_companies', '[{"id": "BIGINT"}]')) WITH ORDINALITY AS u(c, o)""",
+    "countries": """SELECT DISTINCT ON (c.iso_3166_1) c.iso_3166_1, c.name AS english_name, c.name AS native_name FROM movie,
+        unnest(from_json(j -> 'production_countries', '[{"iso_3166_1": "VARCHAR", "name": "VARCHAR"}]')) AS u(c)
+        ORDER BY c.iso_3166_1""",
+    "movie_countries": """SELECT movie.id AS movie_id, c.iso_3166_1, o - 1 AS ord FROM movie,
+        unnest(from_json(j -> 'production_countries', '[{"iso_3166_1": "VARCHAR"}]')) WITH ORDINALITY AS u(c, o)""",
+    "languages": """SELECT DISTINCT ON (l.iso_639_1) l.iso_639_1, coalesce(l.english_name, l.name) AS english_name,
+        coalesce(l.name, '') AS name FROM movie, unnest(from_json(j -> 'spoken_languages',
+        '[{"iso_639_1": "VARCHAR", "english_name": "VARCHAR", "name": "VARCHAR"}]')) AS u(l) ORDER BY l.iso_639_1""",
+    "movie_spoken_languages": """SELECT movie.id AS movie_id, l.iso_639_1, o - 1 AS ord FROM movie,
+        unnest(from_json(j -> 'spoken_languages', '[{"iso_639_1": "VARCHAR"}]')) WITH ORDINALITY AS u(l, o)""",
+    "keywords": """SELECT DISTINCT ON (k.id) k.id, k.name FROM movie,
+        unnest(from_json(j -> 'keywords' -> 'keywords', '[{"id": "BIGINT", "name": "VARCHAR"}]')) AS u(k) ORDER BY k.id""",
+    "movie_keywords": """SELECT movie.id AS movie_id, k.id AS keyword_id, o - 1 AS ord FROM movie,
+        unnest(from_json(j -> 'keywords' -> 'keywords', '[{"id": "BIGINT"}]')) WITH ORDINALITY AS u(k, o)""",
+    "movie_external_ids": """SELECT id AS movie_id, nullif(j -> 'external_ids' ->> 'wikidata_id', '') AS wikidata_id,
+        nullif(j -> 'external_ids' ->> 'facebook_id', '') AS facebook_id, nullif(j -> 'external_ids' ->> 'instagram_id', '') AS instagram_id,
+        nullif(j -> 'external_ids' ->> 'twitter_id', '') AS twitter_id, NULL AS kinopoisk_id
+        FROM movie WHERE json_exists(j, '$.external_ids')""",
+    "movie_release_dates": """SELECT movie.id AS movie_id, r.iso_3166_1, coalesce(d.certification, '') AS certification,
+        coalesce(d.descriptors, []) AS descriptors, coalesce(d.iso_639_1, '') AS iso_639_1, coalesce(d.note, '') AS note,
+        TRY_CAST(d.release_date AS TIMESTAMP) AS release_date, d.type FROM movie,
+        unnest(from_json(j -> 'release_dates' -> 'results', '[{"iso_3166_1": "VARCHAR", "release_dates": [{"certification":
+            "VARCHAR", "descriptors": ["VARCHAR"], "iso_639_1": "VARCHAR", "note": "VARCHAR", "release_date": "VARCHAR",
+            "type": "BIGINT"}]}]')) AS u(r), unnest(r.release_dates) AS v(d)""",
+    "movie_videos": """SELECT movie.id AS movie_id, v.id, v.iso_639_1, v.iso_3166_1, v.name, v.key, v.site, v.size, v.type,
+        coalesce(v.official, false) AS official, TRY_CAST(v.published_at AS TIMESTAMP) AS published_at FROM movie,
+        unnest(from_json(j -> 'videos' -> 'results', '[{"id": "VARCHAR", "iso_639_1": "VARCHAR", "iso_3166_1": "VARCHAR",
+            "name": "VARCHAR", "key": "VARCHAR", "site": "VARCHAR", "size": "BIGINT", "type": "VARCHAR",
+            "official": "BOOLEAN", "published_at": "VARCHAR"}]')) AS u(v)""",
+    "movie_alternative_titles": """SELECT movie.id AS movie_id, t.iso_3166_1, t.title, coalesce(t.type, '') AS type,
+        o - 1 AS ord FROM movie, unnest(from_json(j -> 'alternative_titles' -> 'titles',
+        '[{"iso_3166_1": "VARCHAR", "title": "VARCHAR", "type": "VARCHAR"}]')) WITH ORDINALITY AS u(t, o)""",
+    "cast": """SELECT movie.id AS movie_id, c.id AS person_id, c.credit_id, c.cast_id, coalesce(c.character, '') AS character,
+        c."order" FROM movie, unnest(from_json(j -> 'credits' -> 'cast', '[{"id": "BIGINT", "credit_id": "VARCHAR",
+        "cast_id": "BIGINT", "character": "VARCHAR", "order": "BIGINT"}]')) AS u(c)""",
+    "crew": """SELECT movie.id AS movie_id, c.id AS person_id, c.credit_id, c.department, c.job FROM movie,
+        unnest(from_json(j -> 'credits' -> 'crew', '[{"id": "BIGINT", "credit_id": "VARCHAR", "department": "VARCHAR",
+        "job": "VARCHAR"}]')) AS u(c)""",
+    # A person's biography is their English translation, as TMDB stores it.
+    "person_translations": """SELECT id AS person_id, 'en' AS iso_639_1, 'US' AS iso_3166_1, j ->> 'biography' AS biography
+        FROM person WHERE coalesce(j ->> 'biography', '') <> ''""",
+    # People: their own documents first, then those only known from credits.
+    "people": """SELECT id, name, gender, known_for_department, popularity, NULL AS profile_path, adult, imdb_id,
+        birthday, deathday, place_of_birth, biography, also_known_as FROM (
+        SELECT id, j ->> 'name' AS name, coalesce(TRY_CAST(j ->> 'gender' AS BIGINT), 0) AS gender,
+            coalesce(j ->> 'known_for_department', '') AS known_for_department, coalesce(TRY_CAST(j ->> 'popularity' AS DOUBLE), 0) AS popularity,
+            coalesce(TRY_CAST(j ->> 'adult' AS BOOLEAN), false) AS adult, nullif(j ->> 'imdb_id', '') AS imdb_id,
+            TRY_CAST(nullif(j ->> 'birthday', '') AS DATE) AS birthday, TRY_CAST(nullif(j ->> 'deathday', '') AS DATE) AS deathday,
+            nullif(j ->> 'place_of_birth', '') AS place_of_birth, coalesce(j ->> 'biography', '') AS biography,
+            coalesce(from_json(j -> 'also_known_as', '["VARCHAR"]'), []) AS also_known_as, 0 AS rank FROM person
+        UNION ALL
+        SELECT c.id, c.name, coalesce(c.gender, 0), coalesce(c.known_for_department, ''), coalesce(c.popularity, 0),
+            coalesce(c.adult, false), NULL, NULL, NULL, NULL, '', [], 1 FROM movie, unnest(from_json(j -> 'credits' -> 'cast',
+            '[{"id": "BIGINT", "name": "VARCHAR", "gender": "BIGINT", "known_for_department": "VARCHAR",
+               "popularity": "DOUBLE", "adult": "BOOLEAN"}]')) AS u(c)
+        UNION ALL
+        SELECT c.id, c.name, coalesce(c.gender, 0), coalesce(c.known_for_department, ''), coalesce(c.popularity, 0),
+            coalesce(c.adult, false), NULL, NULL, NULL, NULL, '', [], 1 FROM movie, unnest(from_json(j -> 'credits' -> 'crew',
+            '[{"id": "BIGINT", "name": "VARCHAR", "gender": "BIGINT", "known_for_department": "VARCHAR",
+               "popularity": "DOUBLE", "adult": "BOOLEAN"}]')) AS u(c)
+    ) WHERE name IS NOT NULL QUALIFY row_number() OVER (PARTITION BY id ORDER BY rank) = 1""",
+}
+
+
+def import_files(paths: list[Path], target: Path) -> ImportSummary:
+    started = time.perf_counter()
+    summary = ImportSummary()
+    paths = [Path(p) for p in paths]
+    for path in paths:
+        if not path.is_file():
+            raise ImportFailed(f"{path} does not exist")
+    with staged(target) as staging, contextlib.closing(duckdb.connect()) as con:
+        files = "[" + ", ".join("'" + str(p).replace("'", "''") + "'" for p in paths) + "]"
+        # Lines as text: a delimiter and quote no JSON line has, so a line is one value whatever it holds.
+        con.execute(f"""CREATE TEMP TABLE lines AS SELECT parse_filename(filename) AS file,
+            row_number() OVER (PARTITION BY filename) AS line_no, line FROM read_csv({files}, columns = {{'line': 'VARCHAR'}},
+            header = false, auto_detect = false, delim = '\\x01', quote = '', escape = '', filename = true,
+            max_line_size = 100000000, strict_mode = false) WHERE trim(coalesce(line, '')) <> ''""")
+        con.execute(f"CREATE TEMP TABLE classified AS SELECT file, line_no, {KIND} AS kind, "
+                    "CASE WHEN json_valid(line) THEN line::JSON END AS j FROM lines")
+        summary.read = con.execute("SELECT count(*) FROM classified").fetchall()[0][0]
+        summary.skipped.extend(con.execute("SELECT file, line_no, kind FROM classified WHERE kind NOT IN "
+                                           "('movie', 'person', 'movie id') ORDER BY file, line_no").fetchall())
+        # A film's first document; an ID export line gives it the export's (daily) popularity.
+        con.execute("""CREATE TEMP TABLE movie AS SELECT d.id, CASE WHEN e.popularity IS NULL THEN d.j
+                ELSE json_merge_patch(d.j, json_object('popularity', e.popularity)) END AS j
+            FROM (SELECT TRY_CAST(j ->> 'id' AS BIGINT) AS id, j FROM classified WHERE kind = 'movie'
+                  QUALIFY row_number() OVER (PARTITION BY TRY_CAST(j ->> 'id' AS BIGINT) ORDER BY file, line_no) = 1) d
+            LEFT JOIN (SELECT TRY_CAST(j ->> 'id' AS BIGINT) AS id, arg_max(TRY_CAST(j ->> 'popularity' AS DOUBLE), file || line_no)
+                       AS popularity FROM classified WHERE kind = 'movie id' GROUP BY 1) e ON e.id = d.id""")
+        listed = con.execute("SELECT count(DISTINCT TRY_CAST(j ->> 'id' AS BIGINT)) FROM classified WHERE kind = 'movie id' "
+                             "AND TRY_CAST(j ->> 'id' AS BIGINT) NOT IN (SELECT id FROM movie)").fetchall()[0][0]
+        if listed:
+            summary.notes.append(f"{listed:,} films listed in an ID export without a document of their own: not imported "
+                                 "(crawl /3/movie/{id} for them)")
+        con.execute("""CREATE TEMP TABLE person AS SELECT TRY_CAST(j ->> 'id' AS BIGINT) AS id, j FROM classified
+            WHERE kind = 'person' QUALIFY row_number() OVER (PARTITION BY TRY_CAST(j ->> 'id' AS BIGINT) ORDER BY file, line_no) = 1""")
+        dropped = con.execute("SELECT count(*) FILTER (WHERE j ->> 'poster_path' IS NOT NULL) + count(*) FILTER "
+                              "(WHERE j ->> 'backdrop_path' IS NOT NULL) FROM movie").fetchall()[0][0]
+        if dropped:
+            summary.notes.append(f"{dropped:,} image paths dropped: the catalogue has no originals for them")
+        tables = {name: con.sql(sql).to_arrow_table() for name, sql in MOVIE_SQL.items()}
+        write_tables(staging, tables, summary)
+    summary.seconds = time.perf_counter() - started
+    return summary
