@@ -155,7 +155,7 @@ def import_files(movies_csv: Path, target: Path, credits_csv: Path | None = None
 def _rejected(con: duckdb.DuckDBPyConnection, view: str, file: str, summary: ImportSummary) -> int:
     """Record the rows DuckDB could not read (line, reason); returns how many."""
     try:
-        rows = con.execute(f"SELECT line, error_message FROM {view}_rejects ORDER BY line").fetchall()
+        rows = con.execute(f"SELECT line, first(error_message) FROM {view}_rejects GROUP BY line ORDER BY line").fetchall()
     except duckdb.CatalogException:
         return 0
     summary.skipped.extend((file, int(line), " ".join(str(message).split())[:160]) for line, message in rows)

@@ -41,6 +41,18 @@ def tmdb_jsonl(settings: Settings, files: tuple[Path, ...], out: Path | None) ->
     report(settings, out, lambda target: importer.import_files(list(files), target))
 
 
+@import_group.command("imdb-tsv")
+@click.argument("folder", type=click.Path(file_okay=False, exists=True, path_type=Path))
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Catalogue folder to write (default: MARQUEE_CATALOGUE_DIR); replaced only when the import succeeds.")
+@click.pass_obj
+def imdb_tsv(settings: Settings, folder: Path, out: Path | None) -> None:
+    """IMDb's dumps in FOLDER (title.basics.tsv.gz and, when there, akas, ratings, crew, principals, name.basics)."""
+    from marquee_datasets import imdb_tsv as importer
+
+    report(settings, out, lambda target: importer.import_dir(folder, target))
+
+
 @import_group.command("tv-networks")
 @click.argument("file", type=click.Path(dir_okay=False, exists=True, path_type=Path))
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,

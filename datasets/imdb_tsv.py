@@ -1,0 +1,173 @@
+"""Import IMDb's public dumps (title.basics, title.akas, title.ratings, title.crew, title.principals,
+name.basics: gzipped TSV, `\\N` for null) into a catalogue (build/contract.py):
+`marquee import imdb-tsv DIR`.
+
+- Films are the titles of type movie, tvMovie and video (video: `video` true). Their id is the number
+  of their tt id (tt0076759 is film 76759), so ids are stable across dumps and a re-import is an
+  incremental rebuild; the tt id is kept as `imdb_id`. People likewise from nm ids.
+- The primary title is the en-US title; each aka with a region becomes that region's language's
+  title (its own language when the dump gives one, else the region's main one, REGION_LANGUAGES).
+- Genres are TMDB's, matched by name (Sci-Fi is Science Fiction); IMDb's genres TMDB has no id for
+  (Biography, Sport, ...) are counted and left out.
+- title.ratings becomes the `imdb` rating source (/3/movie/{id}/ratings, OMDb's imdbRating), and
+  the films' popularity, as TMDB has none here: ln(1 + votes), so the most voted come first.
+- title.principals gives cast (actors, actresses, self: the first character) and crew (directors,
+  writers, producers, composers, cinematographers, editors, by TMDB's departments), title.crew the
+  directors and writers principals do not list.
+Nothing else is invented: IMDb has no plots, posters or exact release dates (only years), so those
+stay empty. TV (tvSeries, tvEpisode via title.episode) is counted and not imported yet. DuckDB
+reads the dumps in parallel; a row it cannot read is reported with its file, line and reason.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from pathlib import Path
+
+import duckdb
+import pyarrow as pa
+
+from marquee_datasets import vocab
+from marquee_datasets.importing import ImportFailed, ImportSummary, staged, write_tables
+
+FILES = {"basics": "title.basics.tsv.gz", "akas": "title.akas.tsv.gz", "ratings": "title.ratings.tsv.gz",
+         "crew": "title.crew.tsv.gz", "principals": "title.principals.tsv.gz", "names": "name.basics.tsv.gz"}
+COLUMNS = {
+    "basics": ("tconst", "titleType", "primaryTitle", "originalTitle", "isAdult", "startYear", "endYear",
+               "runtimeMinutes", "genres"),
+    "akas": ("titleId", "ordering", "title", "region", "language", "types", "attributes", "isOriginalTitle"),
+    "ratings": ("tconst", "averageRating", "numVotes"),
+    "crew": ("tconst", "directors", "writers"),
+    "principals": ("tconst", "ordering", "nconst", "category", "job", "characters"),
+    "names": ("nconst", "primaryName", "birthYear", "deathYear", "primaryProfession", "knownForTitles"),
+}
+FILM_TYPES = ("movie", "tvMovie", "video")
+# IMDb's genre names that are TMDB's under another name.
+GENRE_NAMES = {"Sci-Fi": "Science Fiction", "Musical": "Music"}
+# A region's main language, for akas that name no language of their own.
+REGION_LANGUAGES = {"US": "en", "GB": "en", "CA": "en", "AU": "en", "DE": "de", "AT": "de", "FR": "fr", "ES": "es",
+                    "MX": "es", "AR": "es", "IT": "it", "JP": "ja", "KR": "ko", "CN": "zh", "TW": "zh", "HK": "zh",
+                    "BR": "pt", "PT": "pt", "RU": "ru", "NL": "nl", "SE": "sv", "PL": "pl", "TR": "tr", "IN": "hi",
+                    "DK": "da", "FI": "fi", "NO": "no", "GR": "el", "HU": "hu", "CZ": "cs", "UA": "uk"}
+# principals' categories: (department, job) of the crew; actors and self are cast.
+CREW_JOBS = {"director": ("Directing", "Director"), "writer": ("Writing", "Writer"),
+             "producer": ("Production", "Producer"), "composer": ("Sound", "Original Music Composer"),
+             "cinematographer": ("Camera", "Director of Photography"), "editor": ("Editing", "Editor"),
+             "production_designer": ("Art", "Production Design"), "casting_director": ("Production", "Casting")}
+PROFESSION_DEPARTMENTS = {"actor": "Acting", "actress": "Acting", "self": "Acting", **{k: v[0] for k, v in CREW_JOBS.items()}}
+
+
+def _struct(names: tuple[str, ...]) -> str:
+    return "{" + ", ".join(f"'{name}': 'VARCHAR'" for name in names) + "}"
+
+
+def _read(con: duckdb.DuckDBPyConnection, name: str, path: Path, summary: ImportSummary) -> None:
+    quoted = "'" + str(path).replace("'", "''") + "'"
+    con.execute(f"""CREATE TEMP TABLE {name} AS SELECT * FROM read_csv({quoted}, header = true, auto_detect = false,
+        delim = '\\t', quote = '', escape = '', nullstr = '\\N', columns = {_struct(COLUMNS[name])},
+        ignore_errors = true, store_rejects = true, rejects_table = '{name}_rejects', rejects_scan = '{name}_scans')""")
+    summary.read += con.execute(f"SELECT count(*) FROM {name}").fetchall()[0][0]
+    rejected = con.execute(f"SELECT line, first(error_message) FROM {name}_rejects GROUP BY line ORDER BY line").fetchall()
+    summary.read += len(rejected)
+    summary.skipped.extend((path.name, int(line), " ".join(str(message).split())[:160]) for line, message in rejected)
+
+
+def _table(con: duckdb.DuckDBPyConnection, name: str, columns: dict[str, list]) -> None:
+    """A small temp table of our mappings (genre names, regions' languages, crew jobs)."""
+    con.register(f"{name}_arrow", pa.table(columns))
+    con.execute(f"CREATE TEMP TABLE {name} AS SELECT * FROM {name}_arrow")
+    con.unregister(f"{name}_arrow")
+
+
+TABLES = {
+    "movies": """SELECT f.id, f.tconst AS imdb_id, coalesce(f.originalTitle, f.primaryTitle) AS original_title,
+        '' AS original_language, NULL::DATE AS release_date, coalesce(TRY_CAST(f.runtimeMinutes AS BIGINT), 0) AS runtime,
+        0 AS budget, 0 AS revenue, 'Released' AS status, ln(1 + coalesce(TRY_CAST(r.numVotes AS BIGINT), 0)) AS popularity,
+        0.0 AS vote_average, 0 AS vote_count, f.isAdult = '1' AS adult, f.titleType = 'video' AS video, NULL AS homepage,
+        NULL AS poster_path, NULL AS backdrop_path, NULL AS collection_id, []::VARCHAR[] AS origin_country
+        FROM film f LEFT JOIN ratings r ON r.tconst = f.tconst""",
+    "movie_translations": """SELECT movie_id, iso_639_1, iso_3166_1, title, '' AS overview, '' AS tagline, '' AS homepage FROM (
+        SELECT id AS movie_id, 'en' AS iso_639_1, 'US' AS iso_3166_1, primaryTitle AS title, 0 AS rank, 0 AS ordering FROM film
+        UNION ALL
+        SELECT f.id, lower(coalesce(a.language, l.language)), a.region, a.title, 1, TRY_CAST(a.ordering AS BIGINT)
+        FROM akas a JOIN film f ON f.tconst = a.titleId LEFT JOIN region_languages l ON l.region = a.region
+        WHERE a.region IS NOT NULL AND coalesce(a.language, l.language) IS NOT NULL AND length(a.region) = 2
+    ) QUALIFY row_number() OVER (PARTITION BY movie_id, iso_639_1, iso_3166_1 ORDER BY rank, ordering) = 1""",
+    "genres": "SELECT id, name FROM tmdb_genres WHERE id IN (SELECT genre_id FROM film_genres)",
+    "movie_genres": "SELECT movie_id, genre_id, ord FROM film_genres",
+    "movie_ratings": """SELECT f.id AS movie_id, 'imdb' AS source, TRY_CAST(r.averageRating AS DOUBLE) AS value,
+        TRY_CAST(r.numVotes AS BIGINT) AS votes FROM film f JOIN ratings r ON r.tconst = f.tconst
+        WHERE TRY_CAST(r.averageRating AS DOUBLE) IS NOT NULL""",
+    "movie_external_ids": """SELECT id AS movie_id, NULL AS wikidata_id, NULL AS facebook_id, NULL AS instagram_id,
+        NULL AS twitter_id, NULL AS kinopoisk_id FROM film""",
+    "cast": """SELECT f.id AS movie_id, TRY_CAST(substr(p.nconst, 3) AS BIGINT) AS person_id,
+        p.tconst || '-' || p.nconst || '-' || p.ordering AS credit_id, TRY_CAST(p.ordering AS BIGINT) AS cast_id,
+        coalesce(TRY(from_json(p.characters, '["VARCHAR"]'))[1], '') AS character,
+        row_number() OVER (PARTITION BY f.id ORDER BY TRY_CAST(p.ordering AS BIGINT)) - 1 AS "order"
+        FROM principals p JOIN film f ON f.tconst = p.tconst JOIN person_ids n ON n.nconst = p.nconst
+        WHERE p.category IN ('actor', 'actress', 'self')""",
+    "crew": """SELECT movie_id, person_id, credit_id, department, job FROM (
+        SELECT f.id AS movie_id, n.id AS person_id, p.tconst || '-' || p.nconst || '-' || p.ordering AS credit_id,
+            j.department, j.job, 0 AS rank FROM principals p JOIN film f ON f.tconst = p.tconst
+            JOIN person_ids n ON n.nconst = p.nconst JOIN crew_jobs j ON j.category = p.category
+        UNION ALL
+        SELECT f.id, n.id, c.tconst || '-' || n.nconst || '-' || x.kind, x.department, x.job, 1
+        FROM crew c JOIN film f ON f.tconst = c.tconst,
+            unnest([{'kind': 'd', 'list': c.directors, 'department': 'Directing', 'job': 'Director'},
+                    {'kind': 'w', 'list': c.writers, 'department': 'Writing', 'job': 'Writer'}]) AS t(x),
+            unnest(string_split(coalesce(x.list, ''), ',')) AS u(nconst) JOIN person_ids n ON n.nconst = u.nconst
+    ) QUALIFY row_number() OVER (PARTITION BY movie_id, person_id, job ORDER BY rank) = 1""",
+    "people": """SELECT n.id, m.primaryName AS name, 0 AS gender,
+        coalesce(d.department, '') AS known_for_department, 0.0 AS popularity, NULL AS profile_path, false AS adult,
+        m.nconst AS imdb_id, NULL::DATE AS birthday, NULL::DATE AS deathday, NULL AS place_of_birth, '' AS biography,
+        []::VARCHAR[] AS also_known_as FROM person_ids n JOIN names m ON m.nconst = n.nconst
+        LEFT JOIN profession_departments d ON d.profession = split_part(m.primaryProfession, ',', 1)""",
+}
+
+
+def import_dir(folder: Path, target: Path) -> ImportSummary:
+    started = time.perf_counter()
+    summary = ImportSummary()
+    folder = Path(folder)
+    if not (folder / FILES["basics"]).is_file():
+        raise ImportFailed(f"{folder} has no {FILES['basics']}")
+    with staged(target) as staging, contextlib.closing(duckdb.connect()) as con:
+        for name, file in FILES.items():
+            if (folder / file).is_file():
+                _read(con, name, folder / file, summary)
+            else:  # an optional dump left out: its table, empty
+                con.execute(f"CREATE TEMP TABLE {name} AS SELECT * FROM (SELECT {', '.join(f'NULL::VARCHAR AS {c}' for c in COLUMNS[name])}) WHERE false")
+        con.execute(f"""CREATE TEMP TABLE film AS SELECT TRY_CAST(substr(tconst, 3) AS BIGINT) AS id, * FROM basics
+            WHERE titleType IN {FILM_TYPES} AND tconst LIKE 'tt%' AND TRY_CAST(substr(tconst, 3) AS BIGINT) IS NOT NULL
+            AND coalesce(primaryTitle, '') <> ''
+            QUALIFY row_number() OVER (PARTITION BY TRY_CAST(substr(tconst, 3) AS BIGINT)) = 1""")
+        tv = con.execute("SELECT count(*) FROM basics WHERE titleType IN ('tvSeries', 'tvMiniSeries', 'tvEpisode')").fetchall()[0][0]
+        if tv:
+            summary.notes.append(f"{tv:,} series and episodes not imported yet")
+        _table(con, "tmdb_genres", {"id": [gid for gid, _ in vocab.GENRES], "name": [name for _, name in vocab.GENRES]})
+        names = {**{name: name for _, name in vocab.GENRES}, **GENRE_NAMES}
+        _table(con, "genre_names", {"imdb": list(names), "tmdb": list(names.values())})
+        con.execute("""CREATE TEMP TABLE film_genres AS SELECT f.id AS movie_id, g.id AS genre_id,
+                row_number() OVER (PARTITION BY f.id ORDER BY u.o) - 1 AS ord
+            FROM film f, unnest(string_split(coalesce(f.genres, ''), ',')) WITH ORDINALITY AS u(name, o)
+            JOIN genre_names n ON n.imdb = u.name JOIN tmdb_genres g ON g.name = n.tmdb""")
+        unmatched = con.execute("""SELECT count(*) FROM film f, unnest(string_split(coalesce(f.genres, ''), ',')) AS u(name)
+            WHERE u.name <> '' AND u.name NOT IN (SELECT imdb FROM genre_names)""").fetchall()[0][0]
+        if unmatched:
+            summary.notes.append(f"{unmatched:,} genres of films TMDB has no id for (Biography, Sport, ...) left out")
+        _table(con, "region_languages", {"region": list(REGION_LANGUAGES), "language": list(REGION_LANGUAGES.values())})
+        _table(con, "crew_jobs", {"category": list(CREW_JOBS), "department": [d for d, _ in CREW_JOBS.values()],
+                                  "job": [j for _, j in CREW_JOBS.values()]})
+        _table(con, "profession_departments", {"profession": list(PROFESSION_DEPARTMENTS),
+                                               "department": list(PROFESSION_DEPARTMENTS.values())})
+        # The people a film credits and the dump names: their ids are their nm numbers.
+        con.execute("""CREATE TEMP TABLE person_ids AS SELECT DISTINCT TRY_CAST(substr(nconst, 3) AS BIGINT) AS id, nconst
+            FROM names WHERE nconst LIKE 'nm%' AND TRY_CAST(substr(nconst, 3) AS BIGINT) IS NOT NULL
+            AND coalesce(primaryName, '') <> '' AND (nconst IN (SELECT nconst FROM principals WHERE tconst IN
+                (SELECT tconst FROM film)) OR nconst IN (SELECT unnest(string_split(coalesce(directors, '') || ','
+                || coalesce(writers, ''), ',')) FROM crew WHERE tconst IN (SELECT tconst FROM film)))""")
+        tables = {name: con.sql(sql).to_arrow_table() for name, sql in TABLES.items()}
+        write_tables(staging, tables, summary)
+    summary.seconds = time.perf_counter() - started
+    return summary
