@@ -65,6 +65,9 @@ bench-search: deps venv ## Search and find at 100k movies (BENCH_SEARCH_MOVIES):
 bench-discover: deps venv ## Discover at 100k movies (BENCH_DISCOVER_MOVIES): p99 and throughput against details
 	$(BIN)/python -m bench.discover --movies $(or $(BENCH_DISCOVER_MOVIES),100000)
 
+bench-imports: venv ## Import throughput (rows/s) and memory of each importer at 50k and 500k titles; 10M projected
+	$(BIN)/python -m bench.imports
+
 load: venv ## Load-test a running `make run` with its own keys; report in var/load (LOAD_USERS=50 LOAD_RATE=10 LOAD_TIME=1m LOAD_HOST)
 	$(BIN)/python -m loadtests.run $(if $(LOAD_USERS),--users $(LOAD_USERS)) $(if $(LOAD_RATE),--rate $(LOAD_RATE)) \
 	  $(if $(LOAD_TIME),--time $(LOAD_TIME)) $(if $(LOAD_HOST),--host $(LOAD_HOST))
@@ -72,4 +75,4 @@ load: venv ## Load-test a running `make run` with its own keys; report in var/lo
 clean: ## Remove the state folder (releases, registry, logs) and the venv
 	rm -rf var $(VENV)
 
-.PHONY: help deps venv sample build rollback run test bench bench-build bench-search bench-discover load clean
+.PHONY: help deps venv sample build rollback run test bench bench-build bench-search bench-discover bench-imports load clean

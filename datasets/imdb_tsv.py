@@ -29,7 +29,7 @@ import duckdb
 import pyarrow as pa
 
 from marquee_datasets import vocab
-from marquee_datasets.importing import ImportFailed, ImportSummary, staged, write_tables
+from marquee_datasets.importing import ImportFailed, ImportSummary, connect, staged, write_tables
 
 FILES = {"basics": "title.basics.tsv.gz", "akas": "title.akas.tsv.gz", "ratings": "title.ratings.tsv.gz",
          "crew": "title.crew.tsv.gz", "principals": "title.principals.tsv.gz", "names": "name.basics.tsv.gz"}
@@ -132,7 +132,7 @@ def import_dir(folder: Path, target: Path) -> ImportSummary:
     folder = Path(folder)
     if not (folder / FILES["basics"]).is_file():
         raise ImportFailed(f"{folder} has no {FILES['basics']}")
-    with staged(target) as staging, contextlib.closing(duckdb.connect()) as con:
+    with staged(target) as staging, contextlib.closing(connect(staging)) as con:
         for name, file in FILES.items():
             if (folder / file).is_file():
                 _read(con, name, folder / file, summary)

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterator
 
+import duckdb
 import orjson
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -64,6 +65,16 @@ class ImportSummary:
         return out
 
 
+MEMORY_LIMIT = "1GB"  # DuckDB spills past it to the staging folder: an import's memory stays flat
+
+
+def connect(staging: Path) -> duckdb.DuckDBPyConnection:
+    """DuckDB for an import: in memory up to MEMORY_LIMIT, then on disk beside the catalogue being
+    written (removed with the staging folder), so a dump of any size imports on this machine."""
+    return duckdb.connect(config={"memory_limit": MEMORY_LIMIT, "temp_directory": str(Path(staging) / ".spill"),
+                                  "preserve_insertion_order": False})
+
+
 @contextlib.contextmanager
 def staged(target: Path) -> Iterator[Path]:
     """A new folder beside `target` to write the catalogue into, renamed over `target` when the block
@@ -77,6 +88,7 @@ def staged(target: Path) -> Iterator[Path]:
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
+    shutil.rmtree(staging / ".spill", ignore_errors=True)
     previous = target.parent / f".{target.name}.previous"
     shutil.rmtree(previous, ignore_errors=True)
     if target.exists():

@@ -24,7 +24,7 @@ from pathlib import Path
 import duckdb
 import orjson
 
-from marquee_datasets.importing import ImportFailed, ImportSummary, staged, write_tables
+from marquee_datasets.importing import ImportFailed, ImportSummary, connect, staged, write_tables
 
 # Where the JSON columns' lists go, and how DuckDB parses each.
 _PAIRS = '[{"id": "BIGINT", "name": "VARCHAR"}]'
@@ -111,7 +111,7 @@ def import_files(movies_csv: Path, target: Path, credits_csv: Path | None = None
     """Import the files into the catalogue folder `target` (replaced whole at the end)."""
     started = time.perf_counter()
     summary = ImportSummary()
-    with staged(target) as staging, contextlib.closing(duckdb.connect()) as con:
+    with staged(target) as staging, contextlib.closing(connect(staging)) as con:
         _read_csv(con, "movies_csv", Path(movies_csv), MOVIE_COLUMNS)
         summary.read += con.execute("SELECT count(*) FROM movies_csv").fetchone()[0]
         summary.read += _rejected(con, "movies_csv", Path(movies_csv).name, summary)

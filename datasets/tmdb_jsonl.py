@@ -24,9 +24,8 @@ import contextlib
 import time
 from pathlib import Path
 
-import duckdb
 
-from marquee_datasets.importing import ImportFailed, ImportSummary, staged, write_tables
+from marquee_datasets.importing import ImportFailed, ImportSummary, connect, staged, write_tables
 
 # The keys whose presence says what a line is (SQL over `j`, the line's JSON).
 KIND = """CASE
@@ -149,13 +148,13 @@ def import_files(paths: list[Path], target: Path) -> ImportSummary:
     for path in paths:
         if not path.is_file():
             raise ImportFailed(f"{path} does not exist")
-    with staged(target) as staging, contextlib.closing(duckdb.connect()) as con:
+    with staged(target) as staging, contextlib.closing(connect(staging)) as con:
         files = "[" + ", ".join("'" + str(p).replace("'", "''") + "'" for p in paths) + "]"
         # Lines as text: a delimiter and quote no JSON line has, so a line is one value whatever it holds.
         con.execute(f"""CREATE TEMP TABLE lines AS SELECT parse_filename(filename) AS file,
             row_number() OVER (PARTITION BY filename) AS line_no, line FROM read_csv({files}, columns = {{'line': 'VARCHAR'}},
             header = false, auto_detect = false, delim = '\\x01', quote = '', escape = '', filename = true,
-            max_line_size = 100000000, strict_mode = false) WHERE trim(coalesce(line, '')) <> ''""")
+            max_line_size = 16000000, strict_mode = false) WHERE trim(coalesce(line, '')) <> ''""")
         con.execute(f"CREATE TEMP TABLE classified AS SELECT file, line_no, {KIND} AS kind, "
                     "CASE WHEN json_valid(line) THEN line::JSON END AS j FROM lines")
         summary.read = con.execute("SELECT count(*) FROM classified").fetchall()[0][0]

@@ -17,7 +17,7 @@ from pathlib import Path
 import duckdb
 import pyarrow.parquet as pq
 
-from marquee_datasets.importing import ImportFailed, ImportSummary, staged, write_tables
+from marquee_datasets.importing import ImportFailed, ImportSummary, connect, staged, write_tables
 
 
 def import_file(path: Path, target: Path) -> ImportSummary:
@@ -27,7 +27,7 @@ def import_file(path: Path, target: Path) -> ImportSummary:
     if not path.is_file():
         raise ImportFailed(f"{path} does not exist")
     existing = target / "networks.parquet"
-    with staged(target) as staging, contextlib.closing(duckdb.connect()) as con:
+    with staged(target) as staging, contextlib.closing(connect(staging)) as con:
         quoted = "'" + str(path).replace("'", "''") + "'"
         try:
             con.execute(f"CREATE TEMP TABLE pairs AS SELECT row_number() OVER () AS line_no, * FROM read_json({quoted}, "

@@ -75,8 +75,9 @@ def test_an_import_is_a_catalogue_the_build_accepts(movies_csv: Path, tmp_path: 
     genres = pq.read_table(target / "movie_genres.parquet").to_pylist()
     assert sorted((g["movie_id"], g["genre_id"], g["ord"]) for g in genres if g["movie_id"] == 19995) == [(19995, 28, 0), (19995, 878, 1)]
     assert pq.read_table(target / "companies.parquet").to_pylist()[0]["name"] == 'Dune, "Entertainment"'
-    assert pq.read_table(target / "languages.parquet").to_pylist() == [
-        {"iso_639_1": "es", "english_name": "Spanish", "name": "Español"}]
+    languages = {row["iso_639_1"]: row for row in pq.read_table(target / "languages.parquet").to_pylist()}
+    assert languages["es"] == {"iso_639_1": "es", "english_name": "Spanish", "name": "Español"}  # the file's name wins
+    assert languages["en"]["english_name"] == "English"  # and TMDB's list gives every other code
     for name in contract.REQUIRED:  # nothing invented: TV, people, images are empty
         if name in ("people", "cast", "crew", "tv_series", "movie_images", "movie_release_dates"):
             assert pq.read_metadata(target / f"{name}.parquet").num_rows == 0

@@ -59,3 +59,10 @@ def test_discover(tmp_path):
     assert [line.split(":")[0] for line in lines[-3:]] == ["discover p99 ms", "discover/static ratio",
                                                             "lists/static ratio"]
     assert figure(out, "discover/static ratio") > 0 and figure(out, "lists/static ratio") > 0
+
+
+def test_imports():
+    out = bench("bench.imports", "--small", "300", "--factor", "2")
+    lines = out.strip().splitlines()
+    assert lines[-2].startswith("import rows/s: tmdb5000 ") and "imdb-tsv" in lines[-2]
+    assert lines[-1].startswith("import memory growth (x2 input): tmdb5000 ")
