@@ -92,7 +92,7 @@ def measure(fmt: str, n: int, work: Path) -> tuple[int, float, float]:
     code = ("import resource, sys, time; from pathlib import Path; " + FORMATS[fmt][1] + "; "
             "print(s.read, s.seconds, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")
     out = subprocess.run([sys.executable, "-c", code, inputs[0], str(folder / "catalogue")], check=True,
-                         capture_output=True, text=True).stdout.split()
+                         capture_output=True, text=True).stdout.strip().splitlines()[-1].split()
     shutil.rmtree(folder, ignore_errors=True)
     return int(out[0]), float(out[1]), int(out[2]) / 1024
 

@@ -178,6 +178,18 @@ def conform(name: str, table: pa.Table) -> pa.Table:
         raise
 
 
+# DuckDB's spelling of each contract type, for importers that write Parquet from SQL (COPY … TO): a
+# table never passes through Python, so an import's memory does not grow with the dump.
+SQL_TYPES = {INT: "BIGINT", TEXT: "VARCHAR", FLOAT: "DOUBLE", BOOL: "BOOLEAN", DATE: "DATE", TIMESTAMP: "TIMESTAMP_MS",
+             pa.list_(TEXT): "VARCHAR[]"}
+
+
+def conforming_sql(name: str, query: str) -> str:
+    """SQL selecting the contract's table `name` from `query`: its columns in order, cast to its types."""
+    columns = ", ".join(f'CAST("{f.name}" AS {SQL_TYPES[f.type]}) AS "{f.name}"' for f in TABLES[name])
+    return f"SELECT {columns} FROM ({query})"
+
+
 def empty(name: str) -> pa.Table:
     """The contract's table `name` with no rows: what an import writes for data its dump lacks."""
     return TABLES[name].empty_table()

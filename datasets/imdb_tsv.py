@@ -167,7 +167,6 @@ def import_dir(folder: Path, target: Path) -> ImportSummary:
             AND coalesce(primaryName, '') <> '' AND (nconst IN (SELECT nconst FROM principals WHERE tconst IN
                 (SELECT tconst FROM film)) OR nconst IN (SELECT unnest(string_split(coalesce(directors, '') || ','
                 || coalesce(writers, ''), ',')) FROM crew WHERE tconst IN (SELECT tconst FROM film)))""")
-        tables = {name: con.sql(sql).to_arrow_table() for name, sql in TABLES.items()}
-        write_tables(staging, tables, summary)
+        write_tables(staging, TABLES, summary, con)
     summary.seconds = time.perf_counter() - started
     return summary

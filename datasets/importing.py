@@ -71,8 +71,10 @@ MEMORY_LIMIT = "1GB"  # DuckDB spills past it to the staging folder: an import's
 def connect(staging: Path) -> duckdb.DuckDBPyConnection:
     """DuckDB for an import: in memory up to MEMORY_LIMIT, then on disk beside the catalogue being
     written (removed with the staging folder), so a dump of any size imports on this machine."""
-    return duckdb.connect(config={"memory_limit": MEMORY_LIMIT, "temp_directory": str(Path(staging) / ".spill"),
-                                  "preserve_insertion_order": False})
+    con = duckdb.connect(config={"memory_limit": MEMORY_LIMIT, "temp_directory": str(Path(staging) / ".spill"),
+                                 "preserve_insertion_order": False})
+    con.execute("SET enable_progress_bar = false")  # a long import's bar would go to the caller's stdout
+    return con
 
 
 @contextlib.contextmanager
@@ -97,17 +99,26 @@ def staged(target: Path) -> Iterator[Path]:
     shutil.rmtree(previous, ignore_errors=True)
 
 
-def write_tables(staging: Path, tables: dict[str, pa.Table], summary: ImportSummary, base: Path | None = None) -> None:
-    """Every contract table into `staging`: those imported, the reference ones, the tables of the
-    catalogue `base` being added to (linked, not copied), and the rest empty."""
+def write_tables(staging: Path, tables: dict[str, str | pa.Table], summary: ImportSummary,
+                 con: duckdb.DuckDBPyConnection, base: Path | None = None) -> None:
+    """Every contract table into `staging`: those imported (SQL on `con`, written by DuckDB straight
+    to Parquet, or a small Arrow table), the reference ones, the tables of the catalogue `base` being
+    added to (linked, not copied), and the rest empty."""
     for name in contract.TABLES:
         target = staging / f"{name}.parquet"
-        if name in REFERENCE_LISTS and not (base is not None and (Path(base) / f"{name}.parquet").is_file()
-                                             and name not in tables):
-            table = with_reference_rows(name, tables.get(name))
-        elif name in tables:
-            table = contract.conform(name, tables[name])
-        elif base is not None and (Path(base) / f"{name}.parquet").is_file():
+        imported = tables.get(name)
+        if isinstance(imported, pa.Table):
+            con.register("imported_arrow", imported)
+            imported = "SELECT * FROM imported_arrow"
+        kept = base is not None and (Path(base) / f"{name}.parquet").is_file()
+        if name in REFERENCE_LISTS and not (kept and imported is None):
+            table = with_reference_rows(name, con.sql(imported).to_arrow_table() if imported else None)
+        elif imported is not None:
+            quoted = "'" + str(target).replace("'", "''") + "'"
+            con.execute(f"COPY ({contract.conforming_sql(name, imported)}) TO {quoted} (FORMAT parquet, COMPRESSION zstd)")
+            summary.imported[name] = pq.read_metadata(target).num_rows
+            continue
+        elif kept:
             os.link(Path(base) / f"{name}.parquet", target)
             continue
         elif name in REFERENCE:
@@ -118,3 +129,6 @@ def write_tables(staging: Path, tables: dict[str, pa.Table], summary: ImportSumm
             continue
         pq.write_table(table, target, compression="zstd")
         summary.imported[name] = table.num_rows
+    with contextlib.suppress(duckdb.CatalogException):
+        con.unregister("imported_arrow")
+    contract.check(staging)  # what DuckDB wrote is the contract's, or the import fails here

@@ -178,7 +178,6 @@ def import_files(paths: list[Path], target: Path) -> ImportSummary:
                               "(WHERE j ->> 'backdrop_path' IS NOT NULL) FROM movie").fetchall()[0][0]
         if dropped:
             summary.notes.append(f"{dropped:,} image paths dropped: the catalogue has no originals for them")
-        tables = {name: con.sql(sql).to_arrow_table() for name, sql in MOVIE_SQL.items()}
-        write_tables(staging, tables, summary)
+        write_tables(staging, MOVIE_SQL, summary, con)
     summary.seconds = time.perf_counter() - started
     return summary

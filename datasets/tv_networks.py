@@ -50,6 +50,6 @@ def import_file(path: Path, target: Path) -> ImportSummary:
             con.register("kept", pq.read_table(existing))
             imported = con.sql("SELECT * FROM kept UNION ALL BY NAME SELECT * FROM imported "
                                "WHERE id NOT IN (SELECT id FROM kept) ORDER BY id").to_arrow_table()
-        write_tables(staging, {"networks": imported}, summary, base=target if target.is_dir() else None)
+        write_tables(staging, {"networks": imported}, summary, con, base=target if target.is_dir() else None)
     summary.seconds = time.perf_counter() - started
     return summary
