@@ -24,6 +24,7 @@ from __future__ import annotations
 import contextlib
 import time
 from pathlib import Path
+from typing import Callable
 
 import duckdb
 import pyarrow as pa
@@ -126,15 +127,16 @@ TABLES = {
 }
 
 
-def import_dir(folder: Path, target: Path) -> ImportSummary:
+def import_dir(folder: Path, target: Path, status: Callable[[str], None] | None = None) -> ImportSummary:
     started = time.perf_counter()
-    summary = ImportSummary()
+    summary = ImportSummary(status=status)
     folder = Path(folder)
     if not (folder / FILES["basics"]).is_file():
         raise ImportFailed(f"{folder} has no {FILES['basics']}")
     with staged(target) as staging, contextlib.closing(connect(staging)) as con:
         for name, file in FILES.items():
             if (folder / file).is_file():
+                summary.say(f"reading {file}")
                 _read(con, name, folder / file, summary)
             else:  # an optional dump left out: its table, empty
                 con.execute(f"CREATE TEMP TABLE {name} AS SELECT * FROM (SELECT {', '.join(f'NULL::VARCHAR AS {c}' for c in COLUMNS[name])}) WHERE false")

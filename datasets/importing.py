@@ -51,6 +51,11 @@ class ImportSummary:
     seconds: float = 0.0
     what: str = "movies"  # the table whose count the first line reports
     notes: list[str] = field(default_factory=list)  # what else the operator should know
+    status: Callable[[str], None] | None = None  # told what the import is doing (a terminal's status line)
+
+    def say(self, doing: str) -> None:
+        if self.status is not None:
+            self.status(doing)
 
     def lines(self) -> list[str]:
         rate = self.read / self.seconds if self.seconds else 0.0
@@ -107,6 +112,7 @@ def write_tables(staging: Path, tables: dict[str, str | pa.Table], summary: Impo
     for name in contract.TABLES:
         target = staging / f"{name}.parquet"
         imported = tables.get(name)
+        summary.say(f"writing {name}")
         if isinstance(imported, pa.Table):
             con.register("imported_arrow", imported)
             imported = "SELECT * FROM imported_arrow"

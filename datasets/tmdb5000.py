@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import time
 from pathlib import Path
+from typing import Callable
 
 import duckdb
 import orjson
@@ -107,11 +108,13 @@ CREDIT_SQL = {
 }
 
 
-def import_files(movies_csv: Path, target: Path, credits_csv: Path | None = None) -> ImportSummary:
+def import_files(movies_csv: Path, target: Path, credits_csv: Path | None = None,
+                 status: Callable[[str], None] | None = None) -> ImportSummary:
     """Import the files into the catalogue folder `target` (replaced whole at the end)."""
     started = time.perf_counter()
-    summary = ImportSummary()
+    summary = ImportSummary(status=status)
     with staged(target) as staging, contextlib.closing(connect(staging)) as con:
+        summary.say(f"reading {Path(movies_csv).name}")
         _read_csv(con, "movies_csv", Path(movies_csv), MOVIE_COLUMNS)
         summary.read += con.execute("SELECT count(*) FROM movies_csv").fetchone()[0]
         summary.read += _rejected(con, "movies_csv", Path(movies_csv).name, summary)

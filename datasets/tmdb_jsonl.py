@@ -23,6 +23,7 @@ from __future__ import annotations
 import contextlib
 import time
 from pathlib import Path
+from typing import Callable
 
 
 from marquee_datasets.importing import ImportFailed, ImportSummary, connect, staged, write_tables
@@ -141,15 +142,16 @@ MOVIE_SQL = {
 }
 
 
-def import_files(paths: list[Path], target: Path) -> ImportSummary:
+def import_files(paths: list[Path], target: Path, status: Callable[[str], None] | None = None) -> ImportSummary:
     started = time.perf_counter()
-    summary = ImportSummary()
+    summary = ImportSummary(status=status)
     paths = [Path(p) for p in paths]
     for path in paths:
         if not path.is_file():
             raise ImportFailed(f"{path} does not exist")
     with staged(target) as staging, contextlib.closing(connect(staging)) as con:
         files = "[" + ", ".join("'" + str(p).replace("'", "''") + "'" for p in paths) + "]"
+        summary.say(f"reading {len(paths)} files")
         # Lines as text: a delimiter and quote no JSON line has, so a line is one value whatever it holds.
         con.execute(f"""CREATE TEMP TABLE lines AS SELECT parse_filename(filename) AS file,
             row_number() OVER (PARTITION BY filename) AS line_no, line FROM read_csv({files}, columns = {{'line': 'VARCHAR'}},

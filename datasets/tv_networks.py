@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import time
 from pathlib import Path
+from typing import Callable
 
 import duckdb
 import pyarrow.parquet as pq
@@ -20,9 +21,9 @@ import pyarrow.parquet as pq
 from marquee_datasets.importing import ImportFailed, ImportSummary, connect, staged, write_tables
 
 
-def import_file(path: Path, target: Path) -> ImportSummary:
+def import_file(path: Path, target: Path, status: Callable[[str], None] | None = None) -> ImportSummary:
     started = time.perf_counter()
-    summary = ImportSummary(what="networks")
+    summary = ImportSummary(what="networks", status=status)
     path, target = Path(path), Path(target)
     if not path.is_file():
         raise ImportFailed(f"{path} does not exist")

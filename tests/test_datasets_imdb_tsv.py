@@ -59,8 +59,10 @@ def dumps(tmp_path: Path) -> Path:
 
 def test_films_people_ratings_and_akas(dumps: Path, tmp_path: Path):
     target = tmp_path / "catalogue"
-    summary = imdb_tsv.import_dir(dumps, target)
+    heard: list[str] = []
+    summary = imdb_tsv.import_dir(dumps, target, status=heard.append)
     check_catalogue(target)
+    assert heard[0] == "reading title.basics.tsv.gz" and "writing movies" in heard  # a terminal's status line
     movies = {m["id"]: m for m in pq.read_table(target / "movies.parquet").to_pylist()}
     assert set(movies) == {76759, 211915, 9} and movies[76759]["imdb_id"] == "tt0076759"
     assert movies[9]["video"] and movies[9]["runtime"] == 0 and movies[76759]["release_date"] is None

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import click
@@ -26,7 +27,7 @@ def tmdb5000(settings: Settings, movies_csv: Path, credits_csv: Path | None, out
     """The TMDB 5000 files (tmdb_5000_movies.csv, gzipped or not)."""
     from marquee_datasets import tmdb5000 as importer
 
-    report(settings, out, lambda target: importer.import_files(movies_csv, target, credits_csv))
+    report(settings, out, lambda target, status: importer.import_files(movies_csv, target, credits_csv, status))
 
 
 @import_group.command("tmdb-jsonl")
@@ -38,7 +39,7 @@ def tmdb_jsonl(settings: Settings, files: tuple[Path, ...], out: Path | None) ->
     """TMDB API documents, one a line (films with their appends, people), and TMDB's ID export files."""
     from marquee_datasets import tmdb_jsonl as importer
 
-    report(settings, out, lambda target: importer.import_files(list(files), target))
+    report(settings, out, lambda target, status: importer.import_files(list(files), target, status))
 
 
 @import_group.command("imdb-tsv")
@@ -50,7 +51,7 @@ def imdb_tsv(settings: Settings, folder: Path, out: Path | None) -> None:
     """IMDb's dumps in FOLDER (title.basics.tsv.gz and, when there, akas, ratings, crew, principals, name.basics)."""
     from marquee_datasets import imdb_tsv as importer
 
-    report(settings, out, lambda target: importer.import_dir(folder, target))
+    report(settings, out, lambda target, status: importer.import_dir(folder, target, status))
 
 
 @import_group.command("tv-networks")
@@ -62,7 +63,7 @@ def tv_networks(settings: Settings, file: Path, out: Path | None) -> None:
     """TMDB's series-network pairs (JSON, gzipped or not): the networks /3/network/{id} answers."""
     from marquee_datasets import tv_networks as importer
 
-    report(settings, out, lambda target: importer.import_file(file, target))
+    report(settings, out, lambda target, status: importer.import_file(file, target, status))
 
 
 def report(settings: Settings, out: Path | None, run) -> None:
@@ -71,7 +72,13 @@ def report(settings: Settings, out: Path | None, run) -> None:
 
     target = settings.catalogue_dir if out is None else out
     try:
-        summary = run(target)
+        if sys.stdout.isatty():  # a live status line: a dump of millions of rows takes minutes
+            from rich.console import Console
+
+            with Console().status("importing") as shown:
+                summary = run(target, lambda doing: shown.update(doing))
+        else:
+            summary = run(target, None)
     except ImportFailed as exc:
         raise click.ClickException(f"nothing imported: {exc}") from None
     for line in summary.lines():
