@@ -6,11 +6,12 @@ popularity, adult, video), into a catalogue (build/contract.py). `marquee import
 DuckDB reads every file as lines (gzipped or not) and parses each with its JSON functions: no row
 passes through Python. A line that is not JSON, or not a document this importer knows, is skipped
 with its file, line and reason. The kind of each line follows from its keys: a film has `title`,
-a person `known_for_department` or `birthday`; an ID export line has `original_title` and nothing
-of a film's details. The export is the list of ids TMDB has: it gives the films imported their
+a person `known_for_department` or `birthday`, a series `first_air_date`, a season (from
+/3/tv/{id}/season/{n}) `season_number` and `episodes`, its series named by its episodes' `show_id`;
+an ID export line has `original_title` and nothing of a film's details. The export is the list of ids TMDB has: it gives the films imported their
 daily popularity, and the ids without a document are counted (a film known by its id and title
-alone is not one TMDB's answers can describe). Series, seasons and episodes are not imported yet
-and are reported as skipped.
+alone is not one TMDB's answers can describe). A series brings its genres, networks, companies,
+creators and its seasons' summaries; its season documents bring the episodes.
 
 Nothing is invented: a film without credits has none. Image paths are TMDB's, and the image host
 can serve only the originals it has: without them (an import brings none) they are dropped and
@@ -33,8 +34,9 @@ KIND = """CASE
     WHEN NOT json_valid(line) THEN 'not JSON'
     WHEN json_type(line) <> 'OBJECT' THEN 'not a JSON object'
     WHEN TRY_CAST(line ->> 'id' AS BIGINT) IS NULL THEN 'no numeric id'
-    WHEN json_exists(line, '$.episode_number') OR json_exists(line, '$.first_air_date')
-         OR json_exists(line, '$.season_number') OR json_exists(line, '$.original_name') THEN 'a TV document (not imported yet)'
+    WHEN json_exists(line, '$.episode_number') THEN 'an episode alone (import its season: /3/tv/{id}/season/{n})'
+    WHEN json_exists(line, '$.season_number') AND json_exists(line, '$.episodes') THEN 'season'
+    WHEN json_exists(line, '$.first_air_date') OR json_exists(line, '$.original_name') THEN 'series'
     WHEN json_exists(line, '$.title') THEN 'movie'
     WHEN json_exists(line, '$.known_for_department') OR json_exists(line, '$.birthday') THEN 'person'
     WHEN json_exists(line, '$.original_title') THEN 'movie id'
@@ -161,7 +163,14 @@ def import_files(paths: list[Path], target: Path, status: Callable[[str], None] 
                     "CASE WHEN json_valid(line) THEN line::JSON END AS j FROM lines")
         summary.read = con.execute("SELECT count(*) FROM classified").fetchall()[0][0]
         summary.skipped.extend(con.execute("SELECT file, line_no, kind FROM classified WHERE kind NOT IN "
-                                           "('movie', 'person', 'movie id') ORDER BY file, line_no").fetchall())
+                                           "('movie', 'person', 'movie id', 'series', 'season') ORDER BY file, line_no").fetchall())
+        con.execute("""CREATE TEMP TABLE series AS SELECT TRY_CAST(j ->> 'id' AS BIGINT) AS id, j FROM classified
+            WHERE kind = 'series' QUALIFY row_number() OVER (PARTITION BY TRY_CAST(j ->> 'id' AS BIGINT) ORDER BY file, line_no) = 1""")
+        # A season document names its series only through its episodes' show_id.
+        con.execute("""CREATE TEMP TABLE season AS SELECT TRY_CAST(j -> 'episodes' -> 0 ->> 'show_id' AS BIGINT) AS series_id,
+                TRY_CAST(j ->> 'season_number' AS BIGINT) AS season_number, j FROM classified WHERE kind = 'season'
+                AND TRY_CAST(j -> 'episodes' -> 0 ->> 'show_id' AS BIGINT) IN (SELECT id FROM series)
+            QUALIFY row_number() OVER (PARTITION BY series_id, season_number ORDER BY file, line_no) = 1""")
         # A film's first document; an ID export line gives it the export's (daily) popularity.
         con.execute("""CREATE TEMP TABLE movie AS SELECT d.id, CASE WHEN e.popularity IS NULL THEN d.j
                 ELSE json_merge_patch(d.j, json_object('popularity', e.popularity)) END AS j
@@ -180,6 +189,79 @@ def import_files(paths: list[Path], target: Path, status: Callable[[str], None] 
                               "(WHERE j ->> 'backdrop_path' IS NOT NULL) FROM movie").fetchall()[0][0]
         if dropped:
             summary.notes.append(f"{dropped:,} image paths dropped: the catalogue has no originals for them")
-        write_tables(staging, MOVIE_SQL, summary, con)
+        write_tables(staging, {**MOVIE_SQL, **TV_SQL, "companies": COMPANIES, "people": PEOPLE}, summary, con)
     summary.seconds = time.perf_counter() - started
     return summary
+
+
+_SERIES_COMPANIES = """SELECT c.id, c.name, NULL AS logo_path, coalesce(c.origin_country, '') AS origin_country,
+        '' AS headquarters, '' AS homepage, '' AS description, NULL AS parent_company_id FROM series,
+        unnest(from_json(j -> 'production_companies', '[{"id": "BIGINT", "name": "VARCHAR", "origin_country": "VARCHAR"}]')) AS u(c)"""
+# Films' and series' companies together, the first seen of each id.
+COMPANIES = (f"SELECT * FROM (({MOVIE_SQL['companies']}) UNION ALL ({_SERIES_COMPANIES})) QUALIFY row_number() OVER "
+             "(PARTITION BY id) = 1")
+_CREATORS = """SELECT c.id, c.name, coalesce(c.gender, 0), '' , 0.0, false, NULL, NULL, NULL, NULL, '', [], 2
+        FROM series, unnest(from_json(j -> 'created_by', '[{"id": "BIGINT", "name": "VARCHAR", "gender": "BIGINT"}]')) AS u(c)"""
+_EPISODES = """FROM season s, unnest(from_json(s.j -> 'episodes', '[{"id": "BIGINT", "name": "VARCHAR", "overview": "VARCHAR",
+        "air_date": "VARCHAR", "episode_number": "BIGINT", "season_number": "BIGINT", "runtime": "BIGINT",
+        "production_code": "VARCHAR", "vote_average": "DOUBLE", "vote_count": "BIGINT", "episode_type": "VARCHAR",
+        "crew": [{"id": "BIGINT", "credit_id": "VARCHAR", "department": "VARCHAR", "job": "VARCHAR", "name": "VARCHAR"}],
+        "guest_stars": [{"id": "BIGINT", "credit_id": "VARCHAR", "character": "VARCHAR", "order": "BIGINT",
+                         "name": "VARCHAR"}]}]')) AS u(e)"""
+_EPISODE_PEOPLE = """SELECT c.id, c.name, 0, '', 0.0, false, NULL, NULL, NULL, NULL, '', [], 3 {episodes}, unnest(e.crew) AS v(c)
+        UNION ALL SELECT g.id, g.name, 0, '', 0.0, false, NULL, NULL, NULL, NULL, '', [], 3 {episodes}, unnest(e.guest_stars) AS v(g)"""
+# Everyone: people's own documents, then the films' credits, the series' creators, the episodes' crew and guests.
+PEOPLE = MOVIE_SQL["people"].replace("    ) WHERE name IS NOT NULL", f"        UNION ALL {_CREATORS}\n        UNION ALL "
+                                     f"{_EPISODE_PEOPLE.format(episodes=_EPISODES)}\n    ) WHERE name IS NOT NULL")
+TV_SQL = {
+    "tv_series": """SELECT id, j ->> 'name' AS name, coalesce(j ->> 'original_name', j ->> 'name') AS original_name,
+        coalesce(j ->> 'original_language', '') AS original_language, coalesce(j ->> 'overview', '') AS overview,
+        coalesce(j ->> 'tagline', '') AS tagline, coalesce(j ->> 'status', '') AS status, coalesce(j ->> 'type', '') AS type,
+        coalesce(TRY_CAST(j ->> 'in_production' AS BOOLEAN), false) AS in_production, coalesce(j ->> 'homepage', '') AS homepage,
+        coalesce(TRY_CAST(j ->> 'popularity' AS DOUBLE), 0) AS popularity, coalesce(TRY_CAST(j ->> 'vote_average' AS DOUBLE), 0) AS vote_average,
+        coalesce(TRY_CAST(j ->> 'vote_count' AS BIGINT), 0) AS vote_count, coalesce(TRY_CAST(j ->> 'adult' AS BOOLEAN), false) AS adult,
+        NULL AS poster_path, NULL AS backdrop_path, coalesce(from_json(j -> 'origin_country', '["VARCHAR"]'), []) AS origin_country,
+        coalesce(from_json(j -> 'languages', '["VARCHAR"]'), []) AS languages,
+        coalesce(from_json(j -> 'episode_run_time', '["BIGINT"]'), []) AS episode_run_time,
+        nullif(j -> 'external_ids' ->> 'imdb_id', '') AS imdb_id, TRY_CAST(j -> 'external_ids' ->> 'tvdb_id' AS BIGINT) AS tvdb_id,
+        nullif(j -> 'external_ids' ->> 'wikidata_id', '') AS wikidata_id, TRY_CAST(j -> 'external_ids' ->> 'tvrage_id' AS BIGINT) AS tvrage_id,
+        nullif(j -> 'external_ids' ->> 'facebook_id', '') AS facebook_id, nullif(j -> 'external_ids' ->> 'instagram_id', '') AS instagram_id,
+        nullif(j -> 'external_ids' ->> 'twitter_id', '') AS twitter_id,
+        TRY_CAST(nullif(j ->> 'first_air_date', '') AS DATE) AS first_air_date, TRY_CAST(nullif(j ->> 'last_air_date', '') AS DATE) AS last_air_date,
+        TRY_CAST(j -> 'last_episode_to_air' ->> 'id' AS BIGINT) AS last_episode_id,
+        TRY_CAST(j -> 'next_episode_to_air' ->> 'id' AS BIGINT) AS next_episode_id FROM series""",
+    "series_translations": """SELECT id AS series_id, 'en' AS iso_639_1, 'US' AS iso_3166_1, j ->> 'name' AS name,
+        coalesce(j ->> 'overview', '') AS overview, coalesce(j ->> 'tagline', '') AS tagline, coalesce(j ->> 'homepage', '') AS homepage
+        FROM series""",
+    "tv_genres": """SELECT DISTINCT ON (g.id) g.id, g.name FROM series,
+        unnest(from_json(j -> 'genres', '[{"id": "BIGINT", "name": "VARCHAR"}]')) AS u(g) ORDER BY g.id""",
+    "series_genres": """SELECT series.id AS series_id, g.id AS genre_id, o - 1 AS ord FROM series,
+        unnest(from_json(j -> 'genres', '[{"id": "BIGINT"}]')) WITH ORDINALITY AS u(g, o)""",
+    "networks": """SELECT DISTINCT ON (n.id) n.id, n.name, NULL AS logo_path, coalesce(n.origin_country, '') AS origin_country,
+        '' AS headquarters, '' AS homepage FROM series, unnest(from_json(j -> 'networks',
+        '[{"id": "BIGINT", "name": "VARCHAR", "origin_country": "VARCHAR"}]')) AS u(n) ORDER BY n.id""",
+    "series_networks": """SELECT series.id AS series_id, n.id AS network_id, o - 1 AS ord FROM series,
+        unnest(from_json(j -> 'networks', '[{"id": "BIGINT"}]')) WITH ORDINALITY AS u(n, o)""",
+    "series_companies": """SELECT series.id AS series_id, c.id AS company_id, o - 1 AS ord FROM series,
+        unnest(from_json(j -> 'production_companies', '[{"id": "BIGINT"}]')) WITH ORDINALITY AS u(c, o)""",
+    "created_by": """SELECT series.id AS series_id, c.id AS person_id, coalesce(c.credit_id, '') AS credit_id, o - 1 AS ord
+        FROM series, unnest(from_json(j -> 'created_by', '[{"id": "BIGINT", "credit_id": "VARCHAR"}]')) WITH ORDINALITY AS u(c, o)""",
+    "tv_seasons": """SELECT x.id, series.id AS series_id, x.season_number, coalesce(x.name, '') AS name,
+        coalesce(x.overview, '') AS overview, TRY_CAST(nullif(x.air_date, '') AS DATE) AS air_date, NULL AS poster_path,
+        coalesce(x.vote_average, 0) AS vote_average, coalesce(d.j ->> '_id', '') AS object_id, NULL AS tvdb_id,
+        NULL AS wikidata_id FROM series, unnest(from_json(series.j -> 'seasons', '[{"id": "BIGINT", "season_number": "BIGINT",
+            "name": "VARCHAR", "overview": "VARCHAR", "air_date": "VARCHAR", "vote_average": "DOUBLE"}]')) AS u(x)
+        LEFT JOIN season d ON d.series_id = series.id AND d.season_number = x.season_number WHERE x.id IS NOT NULL""",
+    "tv_episodes": f"""SELECT e.id, s.series_id, s.season_number, e.episode_number, coalesce(e.name, '') AS name,
+        coalesce(e.overview, '') AS overview, TRY_CAST(nullif(e.air_date, '') AS DATE) AS air_date, e.runtime,
+        NULL AS still_path, coalesce(e.production_code, '') AS production_code, coalesce(e.vote_average, 0) AS vote_average,
+        coalesce(e.vote_count, 0) AS vote_count, coalesce(e.episode_type, 'standard') AS episode_type, NULL AS imdb_id,
+        NULL AS tvdb_id {_EPISODES} WHERE e.id IS NOT NULL""",
+    "episode_translations": f"""SELECT e.id AS episode_id, 'en' AS iso_639_1, 'US' AS iso_3166_1, coalesce(e.name, '') AS name,
+        coalesce(e.overview, '') AS overview {_EPISODES} WHERE e.id IS NOT NULL""",
+    "episode_crew": f"""SELECT e.id AS episode_id, s.series_id, s.season_number, e.episode_number, c.id AS person_id,
+        c.credit_id, c.department, c.job {_EPISODES}, unnest(e.crew) AS v(c) WHERE c.id IS NOT NULL AND c.name IS NOT NULL""",
+    "episode_guest_stars": f"""SELECT e.id AS episode_id, s.series_id, s.season_number, e.episode_number, g.id AS person_id,
+        g.credit_id, coalesce(g.character, '') AS character, g."order" {_EPISODES}, unnest(e.guest_stars) AS v(g)
+        WHERE g.id IS NOT NULL AND g.name IS NOT NULL""",
+}

@@ -48,12 +48,33 @@ HAMILL = {"adult": False, "also_known_as": ["Марк Хэмилл"], "biography
           "known_for_department": "Acting", "name": "Mark Hamill", "place_of_birth": "Oakland", "popularity": 20.1}
 
 
+THRONES = {"id": 1399, "name": "Game of Thrones", "original_name": "Game of Thrones", "original_language": "en",
+           "first_air_date": "2011-04-17", "last_air_date": "2019-05-19", "status": "Ended", "type": "Scripted",
+           "in_production": False, "overview": "Seven noble families fight.", "popularity": 300.5, "vote_average": 8.4,
+           "vote_count": 20000, "origin_country": ["US"], "languages": ["en"], "episode_run_time": [60],
+           "genres": [{"id": 18, "name": "Drama"}, {"id": 10765, "name": "Sci-Fi & Fantasy"}],
+           "networks": [{"id": 49, "name": "HBO", "origin_country": "US", "logo_path": "/h.png"}],
+           "production_companies": [{"id": 76043, "name": "Revolution Sun Studios", "origin_country": "US"}],
+           "created_by": [{"id": 9813, "credit_id": "5256", "name": "David Benioff", "gender": 2}],
+           "seasons": [{"id": 3624, "season_number": 1, "name": "Season 1", "overview": "", "air_date": "2011-04-17",
+                        "episode_count": 2, "vote_average": 8.3}],
+           "external_ids": {"imdb_id": "tt0944947", "tvdb_id": 121361}}
+SEASON = {"_id": "5256c89f", "id": 3624, "season_number": 1, "name": "Season 1", "air_date": "2011-04-17", "episodes": [
+    {"id": 63056, "show_id": 1399, "season_number": 1, "episode_number": 1, "name": "Winter Is Coming",
+     "overview": "Lord Eddard Stark is asked.", "air_date": "2011-04-17", "runtime": 62, "vote_average": 7.9,
+     "vote_count": 300, "episode_type": "standard", "production_code": "101",
+     "crew": [{"id": 44797, "credit_id": "5256c8a2", "department": "Directing", "job": "Director", "name": "Tim Van Patten"}],
+     "guest_stars": [{"id": 117642, "credit_id": "5256c8b0", "character": "Will", "order": 0, "name": "Bronson Webb"}]},
+    {"id": 63057, "show_id": 1399, "season_number": 1, "episode_number": 2, "name": "The Kingsroad",
+     "overview": "", "air_date": "2011-04-24", "runtime": 56, "crew": [], "guest_stars": []}]}
+
+
 @pytest.fixture
 def crawl(tmp_path: Path) -> list[Path]:
     documents = tmp_path / "crawl.jsonl.gz"
     with gzip.open(documents, "wt", encoding="utf-8") as f:
-        for line in (STAR_WARS, HAMILL, {"id": 1399, "name": "Game of Thrones", "first_air_date": "2011-04-17"},
-                     {"id": "x", "title": "broken"}):
+        for line in (STAR_WARS, HAMILL, {"id": 1, "episode_number": 3, "season_number": 1, "name": "Alone"},
+                     {"id": "x", "title": "broken"}, THRONES, SEASON):
             f.write(json.dumps(line, ensure_ascii=False) + "\n")
         f.write("{not json\n[1, 2]\n\n")
     export = tmp_path / "movie_ids_11_25_2026.json"
@@ -75,11 +96,18 @@ def test_films_and_people_import_and_broken_lines_are_reported(crawl: list[Path]
     people = {p["id"]: p for p in pq.read_table(target / "people.parquet").to_pylist()}
     assert people[2]["imdb_id"] == "nm0000434" and people[1]["name"] == "George Lucas"  # a document, and a credit
     assert pq.read_table(target / "cast.parquet").to_pylist()[0]["character"] == "Luke Skywalker"
-    assert summary.skipped == [("crawl.jsonl.gz", 3, "a TV document (not imported yet)"),
-                               ("crawl.jsonl.gz", 4, "no numeric id"), ("crawl.jsonl.gz", 5, "not JSON"),
-                               ("crawl.jsonl.gz", 6, "not a JSON object")]
+    assert summary.skipped == [("crawl.jsonl.gz", 3, "an episode alone (import its season: /3/tv/{id}/season/{n})"),
+                               ("crawl.jsonl.gz", 4, "no numeric id"), ("crawl.jsonl.gz", 7, "not JSON"),
+                               ("crawl.jsonl.gz", 8, "not a JSON object")]
     assert any("1 films listed in an ID export" in note for note in summary.notes)
-    assert summary.read == 8
+    assert summary.read == 10
+    series = pq.read_table(target / "tv_series.parquet").to_pylist()
+    assert [(s["id"], s["imdb_id"], s["episode_run_time"], s["status"]) for s in series] == [(1399, "tt0944947", [60], "Ended")]
+    episodes = pq.read_table(target / "tv_episodes.parquet").to_pylist()
+    assert sorted((e["id"], e["series_id"], e["season_number"], e["episode_number"]) for e in episodes) == [
+        (63056, 1399, 1, 1), (63057, 1399, 1, 2)]
+    people = {p["id"] for p in pq.read_table(target / "people.parquet").to_pylist()}
+    assert {9813, 44797, 117642} <= people  # the creator, an episode's director and guest
 
 
 def test_an_imported_crawl_builds_and_its_documents_are_tmdbs(crawl: list[Path], tmp_path: Path):
@@ -101,3 +129,9 @@ def test_an_imported_crawl_builds_and_its_documents_are_tmdbs(crawl: list[Path],
         dates = orjson.loads(pack.get("3/movie/11/release_dates.json"))["results"]
         assert dates[0]["release_dates"][0]["certification"] == "PG"
         assert pack.get("3/movie/12.json") is None  # known from the export alone
+        series = orjson.loads(pack.get("3/tv/1399.json"))
+        assert (series["name"], series["number_of_episodes"], [n["name"] for n in series["networks"]]) == \
+            ("Game of Thrones", 2, ["HBO"])
+        season = orjson.loads(pack.get("3/tv/1399/season/1.json"))
+        assert [e["name"] for e in season["episodes"]] == ["Winter Is Coming", "The Kingsroad"]
+        assert season["episodes"][0]["guest_stars"][0]["character"] == "Will"
