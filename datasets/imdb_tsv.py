@@ -15,7 +15,8 @@ name.basics: gzipped TSV, `\\N` for null) into a catalogue (build/contract.py):
   writers, producers, composers, cinematographers, editors, by TMDB's departments), title.crew the
   directors and writers principals do not list.
 Nothing else is invented: IMDb has no plots, posters or exact release dates (only years), so those
-stay empty. TV (tvSeries, tvEpisode via title.episode) is counted and not imported yet. DuckDB
+stay empty. Series and mini-series come with their episodes (title.episode), numbered seasons and
+TMDB's TV genres by name; their dates are only years, so they have none. DuckDB
 reads the dumps in parallel; a row it cannot read is reported with its file, line and reason.
 """
 
@@ -29,11 +30,12 @@ from typing import Callable
 import duckdb
 import pyarrow as pa
 
-from marquee_datasets import vocab
+from marquee_datasets import tv_vocab, vocab
 from marquee_datasets.importing import ImportFailed, ImportSummary, connect, staged, write_tables
 
 FILES = {"basics": "title.basics.tsv.gz", "akas": "title.akas.tsv.gz", "ratings": "title.ratings.tsv.gz",
-         "crew": "title.crew.tsv.gz", "principals": "title.principals.tsv.gz", "names": "name.basics.tsv.gz"}
+         "crew": "title.crew.tsv.gz", "principals": "title.principals.tsv.gz", "names": "name.basics.tsv.gz",
+         "episodes": "title.episode.tsv.gz"}
 COLUMNS = {
     "basics": ("tconst", "titleType", "primaryTitle", "originalTitle", "isAdult", "startYear", "endYear",
                "runtimeMinutes", "genres"),
@@ -42,7 +44,14 @@ COLUMNS = {
     "crew": ("tconst", "directors", "writers"),
     "principals": ("tconst", "ordering", "nconst", "category", "job", "characters"),
     "names": ("nconst", "primaryName", "birthYear", "deathYear", "primaryProfession", "knownForTitles"),
+    "episodes": ("tconst", "parentTconst", "seasonNumber", "episodeNumber"),
 }
+SERIES_TYPES = ("tvSeries", "tvMiniSeries")
+# IMDb's genre names as TMDB's TV genres (datasets/tv_vocab.py): TMDB pairs some of them.
+TV_GENRE_NAMES = {"Action": "Action & Adventure", "Adventure": "Action & Adventure", "Sci-Fi": "Sci-Fi & Fantasy",
+                  "Fantasy": "Sci-Fi & Fantasy", "War": "War & Politics", "Reality-TV": "Reality", "Talk-Show": "Talk",
+                  "Animation": "Animation", "Comedy": "Comedy", "Crime": "Crime", "Documentary": "Documentary",
+                  "Drama": "Drama", "Family": "Family", "Mystery": "Mystery", "News": "News", "Western": "Western"}
 FILM_TYPES = ("movie", "tvMovie", "video")
 # IMDb's genre names that are TMDB's under another name.
 GENRE_NAMES = {"Sci-Fi": "Science Fiction", "Musical": "Music"}
@@ -119,6 +128,30 @@ TABLES = {
                     {'kind': 'w', 'list': c.writers, 'department': 'Writing', 'job': 'Writer'}]) AS t(x),
             unnest(string_split(coalesce(x.list, ''), ',')) AS u(nconst) JOIN person_ids n ON n.nconst = u.nconst
     ) QUALIFY row_number() OVER (PARTITION BY movie_id, person_id, job ORDER BY rank) = 1""",
+    # Series and their episodes (title.episode), seasons numbered as the dump numbers them: a season's id
+    # is its series' number times 1,000 plus its number, stable across dumps.
+    "tv_series": """SELECT s.id, s.primaryTitle AS name, coalesce(s.originalTitle, s.primaryTitle) AS original_name,
+        '' AS original_language, '' AS overview, '' AS tagline,
+        CASE WHEN s.endYear IS NULL THEN 'Returning Series' ELSE 'Ended' END AS status,
+        CASE WHEN s.titleType = 'tvMiniSeries' THEN 'Miniseries' ELSE 'Scripted' END AS type, s.endYear IS NULL AS in_production,
+        '' AS homepage, ln(1 + coalesce(TRY_CAST(r.numVotes AS BIGINT), 0)) AS popularity, 0.0 AS vote_average, 0 AS vote_count,
+        s.isAdult = '1' AS adult, NULL AS poster_path, NULL AS backdrop_path, []::VARCHAR[] AS origin_country,
+        []::VARCHAR[] AS languages, CASE WHEN TRY_CAST(s.runtimeMinutes AS BIGINT) > 0 THEN [TRY_CAST(s.runtimeMinutes AS BIGINT)]
+        ELSE []::BIGINT[] END AS episode_run_time, s.tconst AS imdb_id, NULL AS tvdb_id, NULL AS wikidata_id, NULL AS tvrage_id,
+        NULL AS facebook_id, NULL AS instagram_id, NULL AS twitter_id, NULL::DATE AS first_air_date, NULL::DATE AS last_air_date,
+        NULL AS last_episode_id, NULL AS next_episode_id FROM shows s LEFT JOIN ratings r ON r.tconst = s.tconst""",
+    "series_translations": """SELECT id AS series_id, 'en' AS iso_639_1, 'US' AS iso_3166_1, primaryTitle AS name,
+        '' AS overview, '' AS tagline, '' AS homepage FROM shows""",
+    "tv_genres": "SELECT id, name FROM tmdb_tv_genres WHERE id IN (SELECT genre_id FROM show_genres)",
+    "series_genres": "SELECT series_id, genre_id, ord FROM show_genres",
+    "tv_seasons": """SELECT series_id * 1000 + season_number AS id, series_id, season_number, 'Season ' || season_number AS name,
+        '' AS overview, NULL::DATE AS air_date, NULL AS poster_path, 0.0 AS vote_average, '' AS object_id, NULL AS tvdb_id,
+        NULL AS wikidata_id FROM (SELECT DISTINCT series_id, season_number FROM numbered_episodes)""",
+    "tv_episodes": """SELECT id, series_id, season_number, episode_number, name, '' AS overview, NULL::DATE AS air_date,
+        runtime, NULL AS still_path, '' AS production_code, 0.0 AS vote_average, 0 AS vote_count, 'standard' AS episode_type,
+        tconst AS imdb_id, NULL AS tvdb_id FROM numbered_episodes""",
+    "episode_translations": """SELECT id AS episode_id, 'en' AS iso_639_1, 'US' AS iso_3166_1, name, '' AS overview
+        FROM numbered_episodes""",
     "people": """SELECT n.id, m.primaryName AS name, 0 AS gender,
         coalesce(d.department, '') AS known_for_department, 0.0 AS popularity, NULL AS profile_path, false AS adult,
         m.nconst AS imdb_id, NULL::DATE AS birthday, NULL::DATE AS deathday, NULL AS place_of_birth, '' AS biography,
@@ -144,9 +177,19 @@ def import_dir(folder: Path, target: Path, status: Callable[[str], None] | None 
             WHERE titleType IN {FILM_TYPES} AND tconst LIKE 'tt%' AND TRY_CAST(substr(tconst, 3) AS BIGINT) IS NOT NULL
             AND coalesce(primaryTitle, '') <> ''
             QUALIFY row_number() OVER (PARTITION BY TRY_CAST(substr(tconst, 3) AS BIGINT)) = 1""")
-        tv = con.execute("SELECT count(*) FROM basics WHERE titleType IN ('tvSeries', 'tvMiniSeries', 'tvEpisode')").fetchall()[0][0]
-        if tv:
-            summary.notes.append(f"{tv:,} series and episodes not imported yet")
+        con.execute(f"""CREATE TEMP TABLE shows AS SELECT TRY_CAST(substr(tconst, 3) AS BIGINT) AS id, * FROM basics
+            WHERE titleType IN {SERIES_TYPES} AND TRY_CAST(substr(tconst, 3) AS BIGINT) IS NOT NULL
+            AND coalesce(primaryTitle, '') <> '' QUALIFY row_number() OVER (PARTITION BY tconst) = 1""")
+        con.execute("""CREATE TEMP TABLE numbered_episodes AS SELECT TRY_CAST(substr(e.tconst, 3) AS BIGINT) AS id, s.id AS series_id,
+                TRY_CAST(e.seasonNumber AS BIGINT) AS season_number, TRY_CAST(e.episodeNumber AS BIGINT) AS episode_number,
+                b.primaryTitle AS name, TRY_CAST(b.runtimeMinutes AS BIGINT) AS runtime, e.tconst
+            FROM episodes e JOIN shows s ON s.tconst = e.parentTconst JOIN basics b ON b.tconst = e.tconst
+            WHERE TRY_CAST(e.seasonNumber AS BIGINT) BETWEEN 0 AND 999 AND TRY_CAST(e.episodeNumber AS BIGINT) IS NOT NULL
+            QUALIFY row_number() OVER (PARTITION BY s.id, season_number, episode_number ORDER BY e.tconst) = 1""")
+        unnumbered = con.execute("SELECT count(*) FROM episodes WHERE parentTconst IN (SELECT tconst FROM shows) AND "
+                                 "tconst NOT IN (SELECT tconst FROM numbered_episodes)").fetchall()[0][0]
+        if unnumbered:
+            summary.notes.append(f"{unnumbered:,} episodes without a season and episode number (or a repeat of one) left out")
         _table(con, "tmdb_genres", {"id": [gid for gid, _ in vocab.GENRES], "name": [name for _, name in vocab.GENRES]})
         names = {**{name: name for _, name in vocab.GENRES}, **GENRE_NAMES}
         _table(con, "genre_names", {"imdb": list(names), "tmdb": list(names.values())})
@@ -158,6 +201,12 @@ def import_dir(folder: Path, target: Path, status: Callable[[str], None] | None 
             WHERE u.name <> '' AND u.name NOT IN (SELECT imdb FROM genre_names)""").fetchall()[0][0]
         if unmatched:
             summary.notes.append(f"{unmatched:,} genres of films TMDB has no id for (Biography, Sport, ...) left out")
+        _table(con, "tmdb_tv_genres", {"id": [gid for gid, _ in tv_vocab.TV_GENRES], "name": [n for _, n in tv_vocab.TV_GENRES]})
+        _table(con, "tv_genre_names", {"imdb": list(TV_GENRE_NAMES), "tmdb": list(TV_GENRE_NAMES.values())})
+        con.execute("""CREATE TEMP TABLE show_genres AS SELECT series_id, genre_id, row_number() OVER (PARTITION BY series_id
+                ORDER BY first) - 1 AS ord FROM (SELECT s.id AS series_id, g.id AS genre_id, min(u.o) AS first
+            FROM shows s, unnest(string_split(coalesce(s.genres, ''), ',')) WITH ORDINALITY AS u(name, o)
+            JOIN tv_genre_names n ON n.imdb = u.name JOIN tmdb_tv_genres g ON g.name = n.tmdb GROUP BY 1, 2)""")
         _table(con, "region_languages", {"region": list(REGION_LANGUAGES), "language": list(REGION_LANGUAGES.values())})
         _table(con, "crew_jobs", {"category": list(CREW_JOBS), "department": [d for d, _ in CREW_JOBS.values()],
                                   "job": [j for _, j in CREW_JOBS.values()]})

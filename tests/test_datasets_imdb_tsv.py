@@ -34,7 +34,12 @@ def dumps(tmp_path: Path) -> Path:
         ["tt0903747", "tvSeries", "Breaking Bad", "Breaking Bad", "0", "2008", "2013", "49", "Crime,Drama"],
         ["tt0000009", "video", 'Miss "Jerry"', "Miss Jerry", "0", "1894", N, N, "Biography,Romance"],
         ["tt9999999", "short", "A short", "A short", "0", "2020", N, N, N],
+        ["tt0959621", "tvEpisode", "Pilot", "Pilot", "0", "2008", N, "58", "Drama"],
+        ["tt1054724", "tvEpisode", "Cat's in the Bag...", "Cat's in the Bag...", "0", "2008", N, "48", "Drama"],
+        ["tt9000001", "tvEpisode", "Unnumbered", "Unnumbered", "0", "2009", N, N, N],
     ], tail="tt_broken\tmovie\tonly three\n")
+    dump(folder, "title.episode.tsv.gz", list(imdb_tsv.COLUMNS["episodes"]), [
+        ["tt0959621", "tt0903747", "1", "1"], ["tt1054724", "tt0903747", "1", "2"], ["tt9000001", "tt0903747", N, N]])
     dump(folder, "title.akas.tsv.gz", list(imdb_tsv.COLUMNS["akas"]), [
         ["tt0076759", "1", "Krieg der Sterne", "DE", N, "imdbDisplay", N, "0"],
         ["tt0076759", "2", "La guerre des étoiles", "FR", "fr", "imdbDisplay", N, "0"],
@@ -79,8 +84,13 @@ def test_films_people_ratings_and_akas(dumps: Path, tmp_path: Path):
     ratings = pq.read_table(target / "movie_ratings.parquet").to_pylist()
     assert {(r["movie_id"], r["source"], r["value"], r["votes"]) for r in ratings} == {
         (76759, "imdb", 8.6, 1500000), (211915, "imdb", 8.3, 800000)}
-    assert [(s[1], s[2].split(":")[0]) for s in summary.skipped] == [(7, "Expected Number of Columns")]
-    assert any("series and episodes not imported yet" in note for note in summary.notes)
+    assert [(s[1], s[2].split(":")[0]) for s in summary.skipped] == [(10, "Expected Number of Columns")]
+    series = pq.read_table(target / "tv_series.parquet").to_pylist()
+    assert [(s["id"], s["imdb_id"], s["status"], s["episode_run_time"]) for s in series] == [(903747, "tt0903747", "Ended", [49])]
+    episodes = sorted((e["id"], e["season_number"], e["episode_number"], e["name"])
+                      for e in pq.read_table(target / "tv_episodes.parquet").to_pylist())
+    assert episodes == [(959621, 1, 1, "Pilot"), (1054724, 1, 2, "Cat's in the Bag...")]
+    assert any("1 episodes without a season" in note for note in summary.notes)
 
 
 def test_an_imdb_catalogue_builds_and_serves_both_dialects_documents(dumps: Path, tmp_path: Path):
@@ -95,6 +105,9 @@ def test_an_imdb_catalogue_builds_and_serves_both_dialects_documents(dumps: Path
         cast = orjson.loads(pack.get("3/movie/76759/credits.json"))["cast"]
         assert [(c["name"], c["character"]) for c in cast] == [("Mark Hamill", "Luke Skywalker"),
                                                                 ("Carrie Fisher", "Princess Leia Organa")]
+        season = orjson.loads(pack.get("3/tv/903747/season/1.json"))
+        assert [e["name"] for e in season["episodes"]] == ["Pilot", "Cat's in the Bag..."]
+        assert [g["name"] for g in orjson.loads(pack.get("3/tv/903747.json"))["genres"]] == ["Crime", "Drama"]
         title = orjson.loads(pack.get("compat/movie/76759.json"))  # an IMDb import answers OMDb's i= at once
         assert (title["imdbID"], title["imdbRating"], title["Director"]) == ("tt0076759", "8.6", "George Lucas")
 

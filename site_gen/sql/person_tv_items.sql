@@ -12,7 +12,7 @@ SELECT s.id,
            'origin_country': coalesce(s.origin_country, []),
            'original_language': s.original_language, 'original_name': s.original_name,
            'overview': s.overview, 'popularity': s.popularity, 'poster_path': s.poster_path,
-           'first_air_date': s.first_air_date, 'name': s.name,
+           'first_air_date': coalesce(CAST(s.first_air_date AS VARCHAR), ''), 'name': s.name,  -- TMDB's "" for no date
            'vote_average': s.vote_average, 'vote_count': s.vote_count
        } AS item
 FROM tv_series_listed s

@@ -16,7 +16,7 @@ WITH variants AS (
 ),
 season_lists AS (
     SELECT x.series_id, x.suffix,
-           list({'air_date': se.air_date, 'episode_count': coalesce(c.episode_count, 0), 'id': se.id,
+           list({'air_date': coalesce(CAST(se.air_date AS VARCHAR), ''), 'episode_count': coalesce(c.episode_count, 0), 'id': se.id,
                  'name': coalesce(nullif(st.name, ''), se.name), 'overview': coalesce(st.overview, ''),
                  'poster_path': se.poster_path, 'season_number': se.season_number,
                  'vote_average': se.vote_average}
@@ -49,7 +49,7 @@ SELECT
         'backdrop_path': s.backdrop_path,
         'created_by': coalesce(cb.created_by, []),
         'episode_run_time': s.episode_run_time,
-        'first_air_date': s.first_air_date,
+        'first_air_date': coalesce(CAST(s.first_air_date AS VARCHAR), ''),  -- TMDB's "" for no date
         'genres': coalesce(list_transform(g.genre_ids, lambda i: {'id': i, 'name': gn.names[i]}), []),
         'homepage': coalesce(nullif(t.homepage, ''), s.homepage, ''),
         'id': s.id,

@@ -13,7 +13,7 @@ WITH variants AS (
 SELECT
     '/3/tv/' || e.series_id || '/season/' || e.season_number || '/episode/' || e.episode_number || x.suffix AS uri,
     ({
-        'air_date': e.air_date,
+        'air_date': coalesce(CAST(e.air_date AS VARCHAR), ''),
         'crew': coalesce(j.crew, '[]'::JSON),
         'episode_number': e.episode_number,
         'episode_type': e.episode_type,

@@ -14,7 +14,7 @@ WITH variants AS (
 ),
 episode_lists AS (
     SELECT x.season_id, x.suffix,
-           list({'air_date': e.air_date, 'episode_number': e.episode_number, 'episode_type': e.episode_type,
+           list({'air_date': coalesce(CAST(e.air_date AS VARCHAR), ''), 'episode_number': e.episode_number, 'episode_type': e.episode_type,
                  'id': e.id, 'name': coalesce(nullif(et.name, ''), e.name), 'overview': coalesce(et.overview, ''),
                  'production_code': e.production_code, 'runtime': e.runtime, 'season_number': e.season_number,
                  'show_id': e.series_id, 'still_path': e.still_path, 'vote_average': e.vote_average,
@@ -33,7 +33,7 @@ SELECT
     '/3/tv/' || se.series_id || '/season/' || se.season_number || x.suffix AS uri,
     ({
         '_id': se.object_id,
-        'air_date': se.air_date,
+        'air_date': coalesce(CAST(se.air_date AS VARCHAR), ''),
         'episodes': coalesce(el.episodes, []),
         'name': coalesce(nullif(st.name, ''), se.name),
         'networks': coalesce(n.networks, []),
