@@ -31,7 +31,7 @@ import duckdb
 import pyarrow as pa
 
 from marquee_datasets import tv_vocab, vocab
-from marquee_datasets.importing import ImportFailed, ImportSummary, connect, staged, write_tables
+from marquee_datasets.importing import ImportFailed, ImportSummary, connect, read_dump, staged, write_tables
 
 FILES = {"basics": "title.basics.tsv.gz", "akas": "title.akas.tsv.gz", "ratings": "title.ratings.tsv.gz",
          "crew": "title.crew.tsv.gz", "principals": "title.principals.tsv.gz", "names": "name.basics.tsv.gz",
@@ -68,19 +68,7 @@ CREW_JOBS = {"director": ("Directing", "Director"), "writer": ("Writing", "Write
 PROFESSION_DEPARTMENTS = {"actor": "Acting", "actress": "Acting", "self": "Acting", **{k: v[0] for k, v in CREW_JOBS.items()}}
 
 
-def _struct(names: tuple[str, ...]) -> str:
-    return "{" + ", ".join(f"'{name}': 'VARCHAR'" for name in names) + "}"
-
-
-def _read(con: duckdb.DuckDBPyConnection, name: str, path: Path, summary: ImportSummary) -> None:
-    quoted = "'" + str(path).replace("'", "''") + "'"
-    con.execute(f"""CREATE TEMP TABLE {name} AS SELECT * FROM read_csv({quoted}, header = true, auto_detect = false,
-        delim = '\\t', quote = '', escape = '', nullstr = '\\N', columns = {_struct(COLUMNS[name])},
-        ignore_errors = true, store_rejects = true, rejects_table = '{name}_rejects', rejects_scan = '{name}_scans')""")
-    summary.read += con.execute(f"SELECT count(*) FROM {name}").fetchall()[0][0]
-    rejected = con.execute(f"SELECT line, first(error_message) FROM {name}_rejects GROUP BY line ORDER BY line").fetchall()
-    summary.read += len(rejected)
-    summary.skipped.extend((path.name, int(line), " ".join(str(message).split())[:160]) for line, message in rejected)
+TSV = "delim = '\\t', quote = '', escape = '', nullstr = '\\N'"  # IMDb's: tabs, no quoting, \N for null
 
 
 def _table(con: duckdb.DuckDBPyConnection, name: str, columns: dict[str, list]) -> None:
@@ -170,7 +158,7 @@ def import_dir(folder: Path, target: Path, status: Callable[[str], None] | None 
         for name, file in FILES.items():
             if (folder / file).is_file():
                 summary.say(f"reading {file}")
-                _read(con, name, folder / file, summary)
+                read_dump(con, name, folder / file, COLUMNS[name], summary, TSV)
             else:  # an optional dump left out: its table, empty
                 con.execute(f"CREATE TEMP TABLE {name} AS SELECT * FROM (SELECT {', '.join(f'NULL::VARCHAR AS {c}' for c in COLUMNS[name])}) WHERE false")
         con.execute(f"""CREATE TEMP TABLE film AS SELECT TRY_CAST(substr(tconst, 3) AS BIGINT) AS id, * FROM basics

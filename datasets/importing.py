@@ -8,7 +8,7 @@ import os
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Callable, Iterable, Iterator
 
 import duckdb
 import orjson
@@ -27,10 +27,15 @@ REFERENCE_LISTS = {"countries": "iso_3166_1", "languages": "iso_639_1"}
 DATA_DIR = Path(__file__).resolve().parent.parent / "site_gen" / "data"
 
 
+def reference_rows(name: str) -> pa.Table:
+    """TMDB's list `name` (countries, languages) as the contract's table."""
+    return contract.conform(name, pa.Table.from_pylist(orjson.loads((DATA_DIR / f"{name}.json").read_bytes())))
+
+
 def with_reference_rows(name: str, table: pa.Table | None) -> pa.Table:
     """The import's table `name` (countries, languages) with TMDB's rows for the codes it lacks."""
     key = REFERENCE_LISTS[name]
-    reference = contract.conform(name, pa.Table.from_pylist(orjson.loads((DATA_DIR / f"{name}.json").read_bytes())))
+    reference = reference_rows(name)
     if table is None or table.num_rows == 0:
         return reference
     table = contract.conform(name, table)
@@ -82,6 +87,28 @@ def connect(staging: Path) -> duckdb.DuckDBPyConnection:
     return con
 
 
+def sql_string(value: object) -> str:
+    """An SQL string literal: DuckDB takes no parameters in the CREATE … AS an import reads with."""
+    return "'" + str(value).replace("'", "''") + "'"
+
+
+def read_dump(con: duckdb.DuckDBPyConnection, table: str, path: Path, columns: Iterable[str], summary: ImportSummary,
+              options: str) -> None:
+    """`path` (a delimited dump, gzipped or not) into the temp table `table`: every column text, each
+    row with its `line_no`. Rows DuckDB cannot read are skipped and reported with their line and its
+    first reason; both count as read. `options` are read_csv's for the dialect (delimiter, quoting)."""
+    if not Path(path).is_file():
+        raise ImportFailed(f"{path} does not exist")
+    struct = "{" + ", ".join(f"'{name}': 'VARCHAR'" for name in columns) + "}"
+    con.execute(f"CREATE OR REPLACE TEMP TABLE {table} AS SELECT row_number() OVER () AS line_no, * FROM read_csv("
+                f"{sql_string(path)}, header = true, auto_detect = false, columns = {struct}, ignore_errors = true, "
+                f"store_rejects = true, rejects_table = '{table}_rejects', rejects_scan = '{table}_scans', {options})")
+    rejected = con.execute(f"SELECT line, first(error_message) FROM {table}_rejects GROUP BY line ORDER BY line").fetchall()
+    summary.read += con.execute(f"SELECT count(*) FROM {table}").fetchall()[0][0] + len(rejected)
+    summary.skipped.extend((Path(path).name, int(line), " ".join(str(message).split())[:160])
+                           for line, message in rejected)
+
+
 @contextlib.contextmanager
 def staged(target: Path) -> Iterator[Path]:
     """A new folder beside `target` to write the catalogue into, renamed over `target` when the block
@@ -120,8 +147,8 @@ def write_tables(staging: Path, tables: dict[str, str | pa.Table], summary: Impo
         if name in REFERENCE_LISTS and not (kept and imported is None):
             table = with_reference_rows(name, con.sql(imported).to_arrow_table() if imported else None)
         elif imported is not None:
-            quoted = "'" + str(target).replace("'", "''") + "'"
-            con.execute(f"COPY ({contract.conforming_sql(name, imported)}) TO {quoted} (FORMAT parquet, COMPRESSION zstd)")
+            con.execute(f"COPY ({contract.conforming_sql(name, imported)}) TO {sql_string(target)} "
+                        "(FORMAT parquet, COMPRESSION zstd)")
             summary.imported[name] = pq.read_metadata(target).num_rows
             continue
         elif kept:

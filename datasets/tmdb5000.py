@@ -22,10 +22,7 @@ import time
 from pathlib import Path
 from typing import Callable
 
-import duckdb
-import orjson
-
-from marquee_datasets.importing import ImportFailed, ImportSummary, connect, staged, write_tables
+from marquee_datasets.importing import ImportSummary, connect, read_dump, reference_rows, staged, write_tables
 
 # Where the JSON columns' lists go, and how DuckDB parses each.
 _PAIRS = '[{"id": "BIGINT", "name": "VARCHAR"}]'
@@ -35,30 +32,15 @@ _CAST = '[{"cast_id": "BIGINT", "character": "VARCHAR", "credit_id": "VARCHAR", 
         '"id": "BIGINT", "name": "VARCHAR", "order": "BIGINT"}]'
 _CREW = '[{"credit_id": "VARCHAR", "department": "VARCHAR", "gender": "BIGINT", "id": "BIGINT", ' \
         '"job": "VARCHAR", "name": "VARCHAR"}]'
-REFERENCE_LANGUAGES = Path(__file__).resolve().parent.parent / "site_gen" / "data" / "languages.json"
 
 
-def _read_csv(con: duckdb.DuckDBPyConnection, view: str, path: Path, columns: dict[str, str]) -> None:
-    if not path.is_file():
-        raise ImportFailed(f"{path} does not exist")
-    quoted = "'" + str(path).replace("'", "''") + "'"  # a literal: a view's SQL takes no parameters
-    con.execute(f"CREATE OR REPLACE TEMP TABLE {view} AS SELECT row_number() OVER () AS line_no, * FROM read_csv("
-                f"{quoted}, header = true, auto_detect = false, delim = ',', columns = {_struct(columns)}, ignore_errors = true, store_rejects = true, "
-                f"rejects_table = '{view}_rejects', rejects_scan = '{view}_scans', quote = '\"', escape = '\"', "
-                f"max_line_size = 10000000)")
+CSV = "delim = ',', quote = '\"', escape = '\"', max_line_size = 10000000"  # Kaggle's CSV: quoted JSON inside
 
 
-def _struct(columns: dict[str, str]) -> str:
-    return "{" + ", ".join(f"'{name}': '{kind}'" for name, kind in columns.items()) + "}"
-
-
-MOVIE_COLUMNS = {"budget": "VARCHAR", "genres": "VARCHAR", "homepage": "VARCHAR", "id": "VARCHAR",
-                 "keywords": "VARCHAR", "original_language": "VARCHAR", "original_title": "VARCHAR",
-                 "overview": "VARCHAR", "popularity": "VARCHAR", "production_companies": "VARCHAR",
-                 "production_countries": "VARCHAR", "release_date": "VARCHAR", "revenue": "VARCHAR",
-                 "runtime": "VARCHAR", "spoken_languages": "VARCHAR", "status": "VARCHAR", "tagline": "VARCHAR",
-                 "title": "VARCHAR", "vote_average": "VARCHAR", "vote_count": "VARCHAR"}
-CREDIT_COLUMNS = {"movie_id": "VARCHAR", "title": "VARCHAR", "cast": "VARCHAR", "crew": "VARCHAR"}
+MOVIE_COLUMNS = ("budget", "genres", "homepage", "id", "keywords", "original_language", "original_title", "overview",
+                 "popularity", "production_companies", "production_countries", "release_date", "revenue", "runtime",
+                 "spoken_languages", "status", "tagline", "title", "vote_average", "vote_count")
+CREDIT_COLUMNS = ("movie_id", "title", "cast", "crew")
 
 # A movie row that cannot be imported: no id, no title, or a JSON column that does not parse.
 UNUSABLE = " OR ".join(["id IS NULL", "coalesce(title, '') = ''", *(f"({column} <> '' AND {parsed} IS NULL)" for column, parsed in (
@@ -115,9 +97,7 @@ def import_files(movies_csv: Path, target: Path, credits_csv: Path | None = None
     summary = ImportSummary(status=status)
     with staged(target) as staging, contextlib.closing(connect(staging)) as con:
         summary.say(f"reading {Path(movies_csv).name}")
-        _read_csv(con, "movies_csv", Path(movies_csv), MOVIE_COLUMNS)
-        summary.read += con.execute("SELECT count(*) FROM movies_csv").fetchone()[0]
-        summary.read += _rejected(con, "movies_csv", Path(movies_csv).name, summary)
+        read_dump(con, "movies_csv", Path(movies_csv), MOVIE_COLUMNS, summary, CSV)
         con.execute(f"""CREATE TEMP TABLE m AS SELECT TRY_CAST(id AS BIGINT) AS id, *  EXCLUDE (id),
             TRY(from_json(genres, '{_PAIRS}')) AS genre_list, TRY(from_json(keywords, '{_PAIRS}')) AS keyword_list,
             TRY(from_json(production_companies, '{_PAIRS}')) AS company_list,
@@ -134,15 +114,10 @@ def import_files(movies_csv: Path, target: Path, credits_csv: Path | None = None
         summary.skipped.extend((Path(movies_csv).name, line, f"id {movie_id} again") for line, movie_id in duplicates)
         con.execute("DELETE FROM m WHERE line_no IN (SELECT line_no FROM (SELECT line_no, row_number() OVER "
                     "(PARTITION BY id ORDER BY line_no) AS n FROM m) WHERE n > 1)")
-        languages = orjson.loads(REFERENCE_LANGUAGES.read_bytes())
-        con.execute("CREATE TEMP TABLE reference_languages (iso_639_1 VARCHAR, english_name VARCHAR)")
-        con.executemany("INSERT INTO reference_languages VALUES (?, ?)",
-                        [(row["iso_639_1"], row["english_name"]) for row in languages])
+        con.register("reference_languages", reference_rows("languages"))  # the CSV names languages natively
         tables = dict(MOVIE_SQL)
         if credits_csv is not None:
-            _read_csv(con, "credits_csv", Path(credits_csv), CREDIT_COLUMNS)
-            summary.read += con.execute("SELECT count(*) FROM credits_csv").fetchone()[0]
-            summary.read += _rejected(con, "credits_csv", Path(credits_csv).name, summary)
+            read_dump(con, "credits_csv", Path(credits_csv), CREDIT_COLUMNS, summary, CSV)
             con.execute(f"""CREATE TEMP TABLE c AS SELECT TRY_CAST(movie_id AS BIGINT) AS movie_id,
                 TRY(from_json("cast", '{_CAST}')) AS cast_list, TRY(from_json(crew, '{_CREW}')) AS crew_list, line_no
                 FROM credits_csv WHERE TRY_CAST(movie_id AS BIGINT) IN (SELECT id FROM m)""")
@@ -153,13 +128,3 @@ def import_files(movies_csv: Path, target: Path, credits_csv: Path | None = None
         write_tables(staging, tables, summary, con)
     summary.seconds = time.perf_counter() - started
     return summary
-
-
-def _rejected(con: duckdb.DuckDBPyConnection, view: str, file: str, summary: ImportSummary) -> int:
-    """Record the rows DuckDB could not read (line, reason); returns how many."""
-    try:
-        rows = con.execute(f"SELECT line, first(error_message) FROM {view}_rejects GROUP BY line ORDER BY line").fetchall()
-    except duckdb.CatalogException:
-        return 0
-    summary.skipped.extend((file, int(line), " ".join(str(message).split())[:160]) for line, message in rows)
-    return len(rows)

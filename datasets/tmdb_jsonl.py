@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Callable
 
 
-from marquee_datasets.importing import ImportFailed, ImportSummary, connect, staged, write_tables
+from marquee_datasets.importing import ImportFailed, ImportSummary, connect, sql_string, staged, write_tables
 
 # The keys whose presence says what a line is (SQL over `j`, the line's JSON).
 KIND = """CASE
@@ -74,10 +74,6 @@ MOVIE_SQL = {
     "collections": """SELECT DISTINCT ON (c.id) c.id, c.name, '' AS original_language, '' AS overview,
         NULL AS poster_path, NULL AS backdrop_path FROM (SELECT from_json(j -> 'belongs_to_collection',
         '{"id": "BIGINT", "name": "VARCHAR"}') AS c FROM movie) WHERE c.id IS NOT NULL ORDER BY c.id""",
-    "companies": """SELECT DISTINCT ON (c.id) c.id, c.name, NULL AS logo_path, coalesce(c.origin_country, '') AS origin_country,
-        '' AS headquarters, '' AS homepage, '' AS description, NULL AS parent_company_id FROM movie,
-        unnest(from_json(j -> 'production_companies', '[{"id": "BIGINT", "name": "VARCHAR", "origin_country": "VARCHAR"}]')) AS u(c)
-        ORDER BY c.id""",
     "movie_companies": """SELECT movie.id AS movie_id, c.id AS company_id, o - 1 AS ord FROM movie,
         unnest(from_json(j -> 'production_companies', '[{"id": "BIGINT"}]')) WITH ORDINALITY AS u(c, o)""",
     "countries": """SELECT DISTINCT ON (c.iso_3166_1) c.iso_3166_1, c.name AS english_name, c.name AS native_name FROM movie,
@@ -121,26 +117,6 @@ MOVIE_SQL = {
     # A person's biography is their English translation, as TMDB stores it.
     "person_translations": """SELECT id AS person_id, 'en' AS iso_639_1, 'US' AS iso_3166_1, j ->> 'biography' AS biography
         FROM person WHERE coalesce(j ->> 'biography', '') <> ''""",
-    # People: their own documents first, then those only known from credits.
-    "people": """SELECT id, name, gender, known_for_department, popularity, NULL AS profile_path, adult, imdb_id,
-        birthday, deathday, place_of_birth, biography, also_known_as FROM (
-        SELECT id, j ->> 'name' AS name, coalesce(TRY_CAST(j ->> 'gender' AS BIGINT), 0) AS gender,
-            coalesce(j ->> 'known_for_department', '') AS known_for_department, coalesce(TRY_CAST(j ->> 'popularity' AS DOUBLE), 0) AS popularity,
-            coalesce(TRY_CAST(j ->> 'adult' AS BOOLEAN), false) AS adult, nullif(j ->> 'imdb_id', '') AS imdb_id,
-            TRY_CAST(nullif(j ->> 'birthday', '') AS DATE) AS birthday, TRY_CAST(nullif(j ->> 'deathday', '') AS DATE) AS deathday,
-            nullif(j ->> 'place_of_birth', '') AS place_of_birth, coalesce(j ->> 'biography', '') AS biography,
-            coalesce(from_json(j -> 'also_known_as', '["VARCHAR"]'), []) AS also_known_as, 0 AS rank FROM person
-        UNION ALL
-        SELECT c.id, c.name, coalesce(c.gender, 0), coalesce(c.known_for_department, ''), coalesce(c.popularity, 0),
-            coalesce(c.adult, false), NULL, NULL, NULL, NULL, '', [], 1 FROM movie, unnest(from_json(j -> 'credits' -> 'cast',
-            '[{"id": "BIGINT", "name": "VARCHAR", "gender": "BIGINT", "known_for_department": "VARCHAR",
-               "popularity": "DOUBLE", "adult": "BOOLEAN"}]')) AS u(c)
-        UNION ALL
-        SELECT c.id, c.name, coalesce(c.gender, 0), coalesce(c.known_for_department, ''), coalesce(c.popularity, 0),
-            coalesce(c.adult, false), NULL, NULL, NULL, NULL, '', [], 1 FROM movie, unnest(from_json(j -> 'credits' -> 'crew',
-            '[{"id": "BIGINT", "name": "VARCHAR", "gender": "BIGINT", "known_for_department": "VARCHAR",
-               "popularity": "DOUBLE", "adult": "BOOLEAN"}]')) AS u(c)
-    ) WHERE name IS NOT NULL QUALIFY row_number() OVER (PARTITION BY id ORDER BY rank) = 1""",
 }
 
 
@@ -152,7 +128,7 @@ def import_files(paths: list[Path], target: Path, status: Callable[[str], None] 
         if not path.is_file():
             raise ImportFailed(f"{path} does not exist")
     with staged(target) as staging, contextlib.closing(connect(staging)) as con:
-        files = "[" + ", ".join("'" + str(p).replace("'", "''") + "'" for p in paths) + "]"
+        files = "[" + ", ".join(sql_string(p) for p in paths) + "]"
         summary.say(f"reading {len(paths)} files")
         # Lines as text: a delimiter and quote no JSON line has, so a line is one value whatever it holds.
         con.execute(f"""CREATE TEMP TABLE lines AS SELECT parse_filename(filename) AS file,
@@ -194,25 +170,52 @@ def import_files(paths: list[Path], target: Path, status: Callable[[str], None] 
     return summary
 
 
-_SERIES_COMPANIES = """SELECT c.id, c.name, NULL AS logo_path, coalesce(c.origin_country, '') AS origin_country,
-        '' AS headquarters, '' AS homepage, '' AS description, NULL AS parent_company_id FROM series,
-        unnest(from_json(j -> 'production_companies', '[{"id": "BIGINT", "name": "VARCHAR", "origin_country": "VARCHAR"}]')) AS u(c)"""
-# Films' and series' companies together, the first seen of each id.
-COMPANIES = (f"SELECT * FROM (({MOVIE_SQL['companies']}) UNION ALL ({_SERIES_COMPANIES})) QUALIFY row_number() OVER "
-             "(PARTITION BY id) = 1")
-_CREATORS = """SELECT c.id, c.name, coalesce(c.gender, 0), '' , 0.0, false, NULL, NULL, NULL, NULL, '', [], 2
-        FROM series, unnest(from_json(j -> 'created_by', '[{"id": "BIGINT", "name": "VARCHAR", "gender": "BIGINT"}]')) AS u(c)"""
+# The fields of a person TMDB repeats wherever it names one (credits, creators, episode crew and guests).
+_PERSON = '"name": "VARCHAR", "gender": "BIGINT", "known_for_department": "VARCHAR", "popularity": "DOUBLE", "adult": "BOOLEAN"'
 _EPISODES = """FROM season s, unnest(from_json(s.j -> 'episodes', '[{"id": "BIGINT", "name": "VARCHAR", "overview": "VARCHAR",
         "air_date": "VARCHAR", "episode_number": "BIGINT", "season_number": "BIGINT", "runtime": "BIGINT",
         "production_code": "VARCHAR", "vote_average": "DOUBLE", "vote_count": "BIGINT", "episode_type": "VARCHAR",
-        "crew": [{"id": "BIGINT", "credit_id": "VARCHAR", "department": "VARCHAR", "job": "VARCHAR", "name": "VARCHAR"}],
-        "guest_stars": [{"id": "BIGINT", "credit_id": "VARCHAR", "character": "VARCHAR", "order": "BIGINT",
-                         "name": "VARCHAR"}]}]')) AS u(e)"""
-_EPISODE_PEOPLE = """SELECT c.id, c.name, 0, '', 0.0, false, NULL, NULL, NULL, NULL, '', [], 3 {episodes}, unnest(e.crew) AS v(c)
-        UNION ALL SELECT g.id, g.name, 0, '', 0.0, false, NULL, NULL, NULL, NULL, '', [], 3 {episodes}, unnest(e.guest_stars) AS v(g)"""
-# Everyone: people's own documents, then the films' credits, the series' creators, the episodes' crew and guests.
-PEOPLE = MOVIE_SQL["people"].replace("    ) WHERE name IS NOT NULL", f"        UNION ALL {_CREATORS}\n        UNION ALL "
-                                     f"{_EPISODE_PEOPLE.format(episodes=_EPISODES)}\n    ) WHERE name IS NOT NULL")
+        "crew": [{"id": "BIGINT", "credit_id": "VARCHAR", "department": "VARCHAR", "job": "VARCHAR", PERSON}],
+        "guest_stars": [{"id": "BIGINT", "credit_id": "VARCHAR", "character": "VARCHAR", "order": "BIGINT", PERSON}]}]')) AS u(e)"""
+_EPISODES = _EPISODES.replace("PERSON", _PERSON)
+
+
+def _companies(source: str) -> str:
+    """The production companies of the films or series documents (`source`: movie, series)."""
+    return f"""SELECT c.id, c.name, NULL AS logo_path, coalesce(c.origin_country, '') AS origin_country,
+        '' AS headquarters, '' AS homepage, '' AS description, NULL AS parent_company_id FROM {source},
+        unnest(from_json(j -> 'production_companies', '[{{"id": "BIGINT", "name": "VARCHAR", "origin_country": "VARCHAR"}}]')) AS u(c)"""
+
+
+def _named(rank: int, source: str) -> str:
+    """People known by a name in another document (`source`, rows `c`), as `people` rows of that rank."""
+    return (f"SELECT c.id, c.name, coalesce(c.gender, 0), coalesce(c.known_for_department, ''), coalesce(c.popularity, 0), "
+            f"coalesce(c.adult, false), NULL, NULL, NULL, NULL, '', [], {rank} {source}")
+
+
+def _listed(source: str, path: str) -> str:
+    """FROM rows `c` of the people the documents of `source` list at `path` (a JSON path)."""
+    return f"FROM {source}, unnest(from_json({path}, '[{{\"id\": \"BIGINT\", {_PERSON}}}]')) AS u(c)"
+
+
+# Films' and series' companies together, one row an id.
+COMPANIES = f"SELECT * FROM ({_companies('movie')} UNION ALL {_companies('series')}) QUALIFY row_number() OVER (PARTITION BY id) = 1"
+# Everyone, a row an id: people's own documents first, then the films' credits, the series' creators, the
+# episodes' crew and guests.
+PEOPLE = """SELECT id, name, gender, known_for_department, popularity, NULL AS profile_path, adult, imdb_id,
+        birthday, deathday, place_of_birth, biography, also_known_as FROM (
+        SELECT id, j ->> 'name' AS name, coalesce(TRY_CAST(j ->> 'gender' AS BIGINT), 0) AS gender,
+            coalesce(j ->> 'known_for_department', '') AS known_for_department, coalesce(TRY_CAST(j ->> 'popularity' AS DOUBLE), 0) AS popularity,
+            coalesce(TRY_CAST(j ->> 'adult' AS BOOLEAN), false) AS adult, nullif(j ->> 'imdb_id', '') AS imdb_id,
+            TRY_CAST(nullif(j ->> 'birthday', '') AS DATE) AS birthday, TRY_CAST(nullif(j ->> 'deathday', '') AS DATE) AS deathday,
+            nullif(j ->> 'place_of_birth', '') AS place_of_birth, coalesce(j ->> 'biography', '') AS biography,
+            coalesce(from_json(j -> 'also_known_as', '["VARCHAR"]'), []) AS also_known_as, 0 AS rank FROM person
+        UNION ALL """ + "\n        UNION ALL ".join([
+    _named(1, _listed("movie", "j -> 'credits' -> 'cast'")), _named(1, _listed("movie", "j -> 'credits' -> 'crew'")),
+    _named(2, _listed("series", "j -> 'created_by'")),
+    _named(3, _EPISODES + ", unnest(e.crew) AS v(c)"), _named(3, _EPISODES + ", unnest(e.guest_stars) AS v(c)"),
+]) + """
+    ) WHERE name IS NOT NULL QUALIFY row_number() OVER (PARTITION BY id ORDER BY rank) = 1"""
 TV_SQL = {
     "tv_series": """SELECT id, j ->> 'name' AS name, coalesce(j ->> 'original_name', j ->> 'name') AS original_name,
         coalesce(j ->> 'original_language', '') AS original_language, coalesce(j ->> 'overview', '') AS overview,

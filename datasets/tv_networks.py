@@ -18,7 +18,7 @@ from typing import Callable
 import duckdb
 import pyarrow.parquet as pq
 
-from marquee_datasets.importing import ImportFailed, ImportSummary, connect, staged, write_tables
+from marquee_datasets.importing import ImportFailed, ImportSummary, connect, sql_string, staged, write_tables
 
 
 def import_file(path: Path, target: Path, status: Callable[[str], None] | None = None) -> ImportSummary:
@@ -29,9 +29,8 @@ def import_file(path: Path, target: Path, status: Callable[[str], None] | None =
         raise ImportFailed(f"{path} does not exist")
     existing = target / "networks.parquet"
     with staged(target) as staging, contextlib.closing(connect(staging)) as con:
-        quoted = "'" + str(path).replace("'", "''") + "'"
         try:
-            con.execute(f"CREATE TEMP TABLE pairs AS SELECT row_number() OVER () AS line_no, * FROM read_json({quoted}, "
+            con.execute(f"CREATE TEMP TABLE pairs AS SELECT row_number() OVER () AS line_no, * FROM read_json({sql_string(path)}, "
                         "columns = {'id': 'VARCHAR', 'network_id': 'VARCHAR', 'network_name': 'VARCHAR', "
                         "'network_country': 'VARCHAR'}, ignore_errors = true)")
         except duckdb.Error as exc:

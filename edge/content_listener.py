@@ -56,9 +56,12 @@ def response(status: int, body: bytes, headers: dict[str, str], head_only: bool 
     return "".join(lines).encode() + (b"" if head_only else body)
 
 
-def error_response(error: errors.TmdbError, headers: dict[str, str], head_only: bool = False) -> bytes:
+def error_response(error: errors.TmdbError, headers: dict[str, str], head_only: bool = False,
+                   dialect: str = "tmdb") -> bytes:
+    """The error with its HTTP status, in TMDB's envelope or, on OMDb's door, OMDb's catch-all."""
     headers = dict(headers, **{"Cache-Control": CACHE_CONTROL["errors"]})
-    return response(error.http_status, error.body(), headers, head_only)
+    body = error.body() if dialect != "omdb" else orjson.dumps(omdb.error_body(omdb.SOMETHING_WRONG))
+    return response(error.http_status, body, headers, head_only)
 
 
 def refused(decision: Decision, head_only: bool = False) -> bytes:
@@ -158,12 +161,7 @@ class ContentProtocol(UpstreamProtocol):
                 return
             except Exception:  # a bug must still answer in the route's envelope, never hang nginx
                 log.exception("content_error path=%s", path)
-                if route.dialect == "omdb":
-                    failed = orjson.dumps(omdb.error_body(omdb.SOMETHING_WRONG))
-                    self.fill(slot, response(500, failed, dict(headers, **{"Cache-Control": CACHE_CONTROL["errors"]}),
-                                             head_only))
-                else:
-                    self.fill(slot, error_response(errors.INTERNAL, headers, head_only))
+                self.fill(slot, error_response(errors.INTERNAL, headers, head_only, route.dialect))
                 return
             headers["Cache-Control"] = CACHE_CONTROL[route.policy(params)]
             if isinstance(body, tuple):  # a body in a type of its own (OMDb's XML, JSONP)
@@ -192,11 +190,8 @@ class ContentProtocol(UpstreamProtocol):
                 self.fill(slot, refused(hit, head_only))
                 return
         if method not in ("GET", "HEAD"):
-            if routes.route_for(path).dialect == "omdb":
-                refusal = orjson.dumps(omdb.error_body(omdb.SOMETHING_WRONG))
-                self.fill(slot, response(405, refusal, dict(admitted or {}, **{"Cache-Control": CACHE_CONTROL["errors"]})))
-            else:
-                self.fill(slot, error_response(errors.METHOD_NOT_ALLOWED, admitted or {}))
+            self.fill(slot, error_response(errors.METHOD_NOT_ALLOWED, admitted or {},
+                                           dialect=routes.route_for(path).dialect))
             return
         if admitted is not None:  # nginx's gate has checked and counted it
             serve(admitted)

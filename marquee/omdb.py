@@ -13,6 +13,8 @@ import re
 from typing import Any
 from xml.sax.saxutils import escape
 
+import orjson
+
 MOVIE_FIELDS = ("Title", "Year", "Rated", "Released", "Runtime", "Genre", "Director", "Writer", "Actors", "Plot",
                 "Language", "Country", "Awards", "Poster", "Ratings", "Metascore", "imdbRating", "imdbVotes", "imdbID",
                 "Type", "DVD", "BoxOffice", "Production", "Website", "Response")
@@ -84,8 +86,6 @@ def xml(body: dict[str, Any]) -> str:
 def render(body: dict[str, Any] | bytes, form: str, callback: str | None = None) -> tuple[bytes, str]:
     """(bytes, content type) of a body (a dict, or JSON bytes as stored) in `form` (json or xml),
     wrapped for JSONP when `callback` names a function."""
-    import orjson
-
     if form == "xml":
         parsed = orjson.loads(body) if isinstance(body, bytes) else body
         return xml(parsed).encode(), CONTENT_TYPES["xml"]
@@ -105,8 +105,6 @@ REFUSALS = {"no_key": (401, NO_KEY), "invalid_key": (401, INVALID_KEY), "suspend
 def refusal_answers() -> dict[str, dict[str, object]]:
     """Every refusal as nginx's gate answers it in this dialect (as edge/errors.py's for TMDB): JSON,
     which nginx/lua/marquee_compat.lua words again as XML or JSONP when the request asks."""
-    import orjson
-
     return {name: {"status": status, "body": orjson.dumps(error_body(text)).decode()}
             for name, (status, text) in REFUSALS.items()}
 

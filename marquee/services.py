@@ -145,6 +145,13 @@ def docs_conf(settings: Settings) -> dict[str, str]:
     return {name: lua_literal(value) for name, value in values.items()}
 
 
+def compat_conf() -> dict[str, str]:
+    """marquee_compat.init()'s table: marquee/omdb.py's callback rule and content types, so nginx words
+    OMDb's refusals as the edge words its answers."""
+    return {"callback": lua_literal(f"^(?:{omdb.CALLBACK.pattern})$"),
+            "content_types": lua_literal(dict(omdb.CONTENT_TYPES))}
+
+
 def append_conf(settings: Settings) -> dict[str, str]:
     """marquee_append.init()'s table: edge/content.py's names, so nginx and the edge read one table."""
     values = {
@@ -181,7 +188,7 @@ def render_nginx_conf(settings: Settings) -> str:
         lua_dir=PROJECT_ROOT / "nginx" / "lua",
         lua_init={"marquee_metrics": {"edge_metrics_path": lua_literal("/_edge_metrics")},
                   "marquee_docs": docs_conf(settings), "marquee_gate": gate_conf(settings),
-                  "marquee_append": append_conf(settings)},
+                  "marquee_append": append_conf(settings), "marquee_compat": compat_conf()},
         run_as_root=os.geteuid() == 0,
         worker_processes=settings.nginx_workers,
         run_dir=settings.run_dir,

@@ -59,3 +59,15 @@ def built_release(built_pack: Path) -> Path:
 def image_store(built_pack: Path, release_settings) -> Path:
     """The image store the release build filled: `<size>/<file>`, served under /t/p/."""
     return release_settings.image_dir / "t/p"
+
+
+@pytest.fixture(scope="module")
+def catalogue(catalogue_dir: Path):
+    """The session catalogue as DuckDB views, one per Parquet table: what answers are checked against."""
+    import duckdb
+
+    con = duckdb.connect()
+    for table in sorted(catalogue_dir.glob("*.parquet")):
+        con.execute(f"CREATE VIEW \"{table.stem}\" AS SELECT * FROM read_parquet('{table}')")
+    yield con
+    con.close()

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from datetime import date, timedelta
 
-import duckdb
 import orjson
 import pytest
 
@@ -21,15 +20,6 @@ from marquee.artefacts import OpenArtefacts
 @pytest.fixture(scope="module")
 def context(built_pack, release_settings):
     return Context(str(built_pack), list(release_settings.languages), DocumentCache(), OpenArtefacts(ARTEFACT_READERS))
-
-
-@pytest.fixture(scope="module")
-def catalogue(catalogue_dir):
-    con = duckdb.connect()
-    for table in ("movies", "movie_release_dates", "tv_series", "tv_episodes"):
-        con.execute(f"CREATE VIEW {table} AS SELECT * FROM read_parquet('{catalogue_dir / table}.parquet')")
-    yield con
-    con.close()
 
 
 def listed(context, monkeypatch, path: str, day: date, **params) -> list[int]:

@@ -19,18 +19,9 @@ def pack(built_pack):
         yield opened
 
 
-@pytest.fixture(scope="module")
-def db(catalogue_dir):
-    con = duckdb.connect()
-    for table in ("movies", "tv_series", "tv_seasons", "tv_episodes"):
-        con.execute(f"CREATE VIEW {table} AS SELECT * FROM read_parquet('{catalogue_dir / table}.parquet')")
-    yield con
-    con.close()
-
-
-def test_every_title_with_an_imdb_id_has_its_document_and_pointer(pack, db):
-    movies = db.execute("SELECT id, imdb_id FROM movies WHERE imdb_id LIKE 'tt%'").fetchall()
-    series = db.execute("SELECT id, imdb_id FROM tv_series WHERE imdb_id LIKE 'tt%'").fetchall()
+def test_every_title_with_an_imdb_id_has_its_document_and_pointer(pack, catalogue):
+    movies = catalogue.execute("SELECT id, imdb_id FROM movies WHERE imdb_id LIKE 'tt%'").fetchall()
+    series = catalogue.execute("SELECT id, imdb_id FROM tv_series WHERE imdb_id LIKE 'tt%'").fetchall()
     assert movies and series
     for kind, rows, fields in (("movie", movies, omdb.MOVIE_FIELDS), ("series", series, omdb.SERIES_FIELDS)):
         for entity, imdb_id in rows[:50]:
@@ -38,13 +29,13 @@ def test_every_title_with_an_imdb_id_has_its_document_and_pointer(pack, db):
             found = orjson.loads(pack.get(f"compat/{kind}/{entity}.json"))
             assert tuple(found) == fields and found["imdbID"] == imdb_id
     assert len(pack.names("compat/movie/%")) == len(movies) + len(pack.names("compat/movie/%/full.json"))
-    without = db.execute("SELECT id FROM movies WHERE imdb_id IS NULL OR imdb_id NOT LIKE 'tt%' LIMIT 1").fetchone()
+    without = catalogue.execute("SELECT id FROM movies WHERE imdb_id IS NULL OR imdb_id NOT LIKE 'tt%' LIMIT 1").fetchone()
     if without:
         assert pack.get(f"compat/movie/{without[0]}.json") is None
 
 
-def test_season_listings_hold_the_catalogues_episodes(pack, db):
-    rows = db.execute("SELECT s.series_id, s.season_number, count(e.id) FROM tv_seasons s JOIN tv_series x ON x.id = "
+def test_season_listings_hold_the_catalogues_episodes(pack, catalogue):
+    rows = catalogue.execute("SELECT s.series_id, s.season_number, count(e.id) FROM tv_seasons s JOIN tv_series x ON x.id = "
                       "s.series_id LEFT JOIN tv_episodes e ON e.series_id = s.series_id AND e.season_number = "
                       "s.season_number WHERE x.imdb_id LIKE 'tt%' GROUP BY ALL LIMIT 40").fetchall()
     for series_id, season, episodes in rows:
@@ -56,8 +47,8 @@ def test_season_listings_hold_the_catalogues_episodes(pack, db):
 def test_a_short_plot_is_the_first_sentence(built_pack, tmp_path):
     # The build's own database, with the macros of site_gen/sql/compat_macros.sql.
     kept = built_pack.parent / ".build-state" / "catalogue.duckdb"
-    shutil.copy(kept, tmp_path / "db.duckdb")
-    con = duckdb.connect(str(tmp_path / "db.duckdb"))
+    shutil.copy(kept, tmp_path / "catalogue.duckdb")
+    con = duckdb.connect(str(tmp_path / "catalogue.duckdb"))
     try:
         con.execute("CREATE TEMP TABLE render_variants (suffix VARCHAR, iso_639_1 VARCHAR, iso_3166_1 VARCHAR, "
                     "kind VARCHAR, genre_language VARCHAR)")

@@ -22,7 +22,7 @@ from edge import errors
 from edge.content import ContentError, list_page, page_number
 from edge.routes.parameters import MAX_ID, day
 from edge.routes.route import Context, Route
-from marquee.artefacts import CHANGES, MissingArtefact
+from marquee.artefacts import CHANGES
 
 PAGE = 100
 MAX_DAYS = 14
@@ -70,10 +70,7 @@ def window(params: dict[str, str]) -> tuple[int, int]:
 
 
 def log_of(context: Context) -> ChangeLog:
-    try:
-        return context.artefact(CHANGES)
-    except MissingArtefact:
-        raise ContentError(errors.SERVICE_OFFLINE) from None
+    return context.required(CHANGES)
 
 
 def changed_ids(context: Context, path: str, params: dict[str, str]) -> bytes:

@@ -62,10 +62,11 @@ def by_imdb_id(context: Context, imdb_id: str) -> str:
     return pointer["name"]
 
 
-def search_filters(year: str, required: str = "imdb") -> Filters:
+def search_filters(year: str) -> Filters:
+    """Titles with an IMDb id (the `imdb` filter token: OMDb knows no others), of year `y` if given."""
     if year and not (year.isdigit() and len(year) == 4):
         raise NotFound(omdb.MOVIE_NOT_FOUND)
-    return Filters(years=(f"y{year}",) if year else (), required=(required,))
+    return Filters(years=(f"y{year}",) if year else (), required=("imdb",))
 
 
 def best_match(context: Context, title: str, year: str, kind: str) -> str:

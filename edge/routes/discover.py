@@ -25,14 +25,13 @@ from typing import Callable
 import orjson
 from pyroaring import BitMap
 
-from edge import errors
-from edge.content import ContentError, list_page, page_number
+from edge.content import list_page, page_number
 from edge.discover_index import DiscoverIndex, show_regional_dates
 from edge.routes.parameters import COUNTRY_CODE, country, day, invalid, zone
 from edge.routes.route import Context, Route
 from edge.routes.search import Localizer, index_of, result_items, variant_suffixes
 from edge.search_index import PAGE_SIZE
-from marquee.artefacts import DISCOVER_INDEX, MissingArtefact
+from marquee.artefacts import DISCOVER_INDEX
 from marquee.packs import UNTRANSLATED
 
 SORTS = {
@@ -263,10 +262,7 @@ def sort_of(kind: str, params: dict[str, str]) -> tuple[str, bool]:
 
 
 def discover_index_of(context: Context) -> DiscoverIndex:
-    try:
-        return context.artefact(DISCOVER_INDEX)
-    except MissingArtefact:
-        raise ContentError(errors.SERVICE_OFFLINE) from None
+    return context.required(DISCOVER_INDEX)
 
 
 def answer(context: Context, path: str, params: dict[str, str]) -> bytes:

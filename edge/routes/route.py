@@ -7,8 +7,10 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from edge import errors
 from edge.assemble import DocumentCache, ReleaseDocuments
-from marquee.artefacts import OpenArtefacts
+from edge.content import ContentError
+from marquee.artefacts import MissingArtefact, OpenArtefacts
 
 
 @dataclass(frozen=True)
@@ -27,6 +29,14 @@ class Context:
 
     def artefact(self, name: str) -> Any:
         return self.artefacts.open(self.root, name)
+
+    def required(self, name: str) -> Any:
+        """The artefact an answer cannot do without; a release built before it existed answers TMDB's
+        503/9, "unavailable", rather than an empty answer that would look like "no results"."""
+        try:
+            return self.artefact(name)
+        except MissingArtefact:
+            raise ContentError(errors.SERVICE_OFFLINE) from None
 
 
 Answer = Callable[[Context, str, dict[str, str]], bytes]

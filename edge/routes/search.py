@@ -15,8 +15,7 @@ import re
 
 import orjson
 
-from edge import errors
-from edge.content import ContentError, list_page, page_number
+from edge.content import list_page, page_number
 from edge.languages import candidates
 from edge.routes.parameters import country, invalid
 from edge.routes.route import Context, Route
@@ -51,10 +50,7 @@ def filters_for(path_kind: str, params: dict[str, str]) -> Filters:
 
 
 def index_of(context: Context) -> SearchIndex:
-    try:
-        return context.artefact(SEARCH_INDEX)
-    except MissingArtefact:  # a release built before search existed: say so, not "no results"
-        raise ContentError(errors.SERVICE_OFFLINE) from None
+    return context.required(SEARCH_INDEX)
 
 
 def variant_suffixes(context: Context, params: dict[str, str]) -> list[str]:

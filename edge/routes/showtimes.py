@@ -23,7 +23,7 @@ from edge.routes.route import Context, Route
 from edge.routes.parameters import MAX_ID, country
 from edge.routes.search import index_of
 from edge.showtimes import ShowtimesIndex
-from marquee.artefacts import SHOWTIMES, MissingArtefact
+from marquee.artefacts import SHOWTIMES
 
 WEEK = 7 * 24 * 3600
 
@@ -37,10 +37,7 @@ def now() -> int:
 
 
 def showtimes_of(context: Context) -> ShowtimesIndex:
-    try:
-        return context.artefact(SHOWTIMES)
-    except MissingArtefact:
-        raise ContentError(errors.SERVICE_OFFLINE) from None
+    return context.required(SHOWTIMES)
 
 
 def showtimes(context: Context, movie_id: int, params: dict[str, str]) -> dict:

@@ -11,6 +11,12 @@ import click
 from marquee.settings import Settings
 
 
+# The catalogue an import writes: a new one renamed over the old when the import succeeds.
+replaced_catalogue = click.option(
+    "--out", type=click.Path(file_okay=False, path_type=Path), default=None,
+    help="Catalogue folder to write (default: MARQUEE_CATALOGUE_DIR); replaced only when the import succeeds.")
+
+
 @click.group("import")
 def import_group() -> None:
     """Import a dump into the catalogue (MARQUEE_CATALOGUE_DIR, or --out); `marquee build` serves it."""
@@ -20,8 +26,7 @@ def import_group() -> None:
 @click.argument("movies_csv", type=click.Path(dir_okay=False, exists=True, path_type=Path))
 @click.option("--credits", "credits_csv", type=click.Path(dir_okay=False, exists=True, path_type=Path), default=None,
               help="tmdb_5000_credits.csv: the films' cast and crew.")
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Catalogue folder to write (default: MARQUEE_CATALOGUE_DIR); replaced only when the import succeeds.")
+@replaced_catalogue
 @click.pass_obj
 def tmdb5000(settings: Settings, movies_csv: Path, credits_csv: Path | None, out: Path | None) -> None:
     """The TMDB 5000 files (tmdb_5000_movies.csv, gzipped or not)."""
@@ -32,8 +37,7 @@ def tmdb5000(settings: Settings, movies_csv: Path, credits_csv: Path | None, out
 
 @import_group.command("tmdb-jsonl")
 @click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False, exists=True, path_type=Path))
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Catalogue folder to write (default: MARQUEE_CATALOGUE_DIR); replaced only when the import succeeds.")
+@replaced_catalogue
 @click.pass_obj
 def tmdb_jsonl(settings: Settings, files: tuple[Path, ...], out: Path | None) -> None:
     """TMDB API documents, one a line (films with their appends, people), and TMDB's ID export files."""
@@ -44,8 +48,7 @@ def tmdb_jsonl(settings: Settings, files: tuple[Path, ...], out: Path | None) ->
 
 @import_group.command("imdb-tsv")
 @click.argument("folder", type=click.Path(file_okay=False, exists=True, path_type=Path))
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Catalogue folder to write (default: MARQUEE_CATALOGUE_DIR); replaced only when the import succeeds.")
+@replaced_catalogue
 @click.pass_obj
 def imdb_tsv(settings: Settings, folder: Path, out: Path | None) -> None:
     """IMDb's dumps in FOLDER (title.basics.tsv.gz and, when there, akas, ratings, crew, principals, name.basics)."""

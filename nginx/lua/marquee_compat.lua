@@ -14,8 +14,11 @@ local M = {}
 
 -- Parameters the precomputed answer does not depend on (`r` only as `json`).
 local IGNORED = {apikey = true, v = true, tomatoes = true, type = true}
-local CONTENT_TYPES = {json = "application/json; charset=utf-8", xml = "application/xml; charset=utf-8",
-                       jsonp = "text/javascript; charset=utf-8"}
+local conf  -- marquee/omdb.py's callback pattern and content types (marquee/services.py compat_conf)
+
+function M.init(config)
+    conf = config
+end
 
 function M.serve(edge, cache_control)
     local method = ngx.req.get_method()
@@ -64,7 +67,7 @@ function M.denied()
         if type(value) == "string" then
             name = lower(name)
             if name == "r" and lower(value) == "xml" then form = "xml" end
-            if name == "callback" and re_find(value, [[^[A-Za-z_$][A-Za-z0-9_$.]{0,63}$]], "jo") then
+            if name == "callback" and re_find(value, conf.callback, "jo") then
                 callback = value
             end
         end
@@ -78,7 +81,7 @@ function M.denied()
         body = callback .. "(" .. body .. ")"
     end
     ngx.status = tonumber(var.auth_status) or 500
-    ngx.header["Content-Type"] = CONTENT_TYPES[form]
+    ngx.header["Content-Type"] = conf.content_types[form]
     ngx.header["Content-Length"] = #body
     ngx.print(body)
     return ngx.exit(ngx.status)

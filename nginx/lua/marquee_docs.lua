@@ -321,7 +321,7 @@ function M.serve_list(edge, cache_control)
     local day = list_days[file]
     if day == nil then
         day = lookup(stmt, conf.lists_day_row) or ""
-        list_days[file] = day
+        list_days = {[file] = day}  -- only the newest: a refresh every 30 minutes must not grow the table
     end
     if day ~= utc_day() then return ngx.exec(edge) end
     local name = sub(uri, 2) .. suffix .. "?page=" .. page

@@ -154,8 +154,11 @@ local function redis_down(grant, err)
 end
 
 local function key_of(var)
-    -- nginx matches a parameter's name in any case: `apikey`, `APIKEY` and `ApiKey` alike (OMDb's).
-    local key = var.mq_dialect == "omdb" and var.arg_apikey or var.arg_api_key
+    local key = var.arg_api_key
+    if (key == nil or key == "") and var.mq_dialect == "omdb" then
+        -- OMDb's name, looked for only at its door; nginx matches a name in any case (`APIKEY` too).
+        key = var.arg_apikey
+    end
     if key ~= nil and key ~= "" then return key end
     local authorization = var.http_authorization
     if authorization and sub(authorization, 1, 7):lower() == "bearer " then

@@ -91,17 +91,17 @@ def assert_tmdb_error(response: httpx.Response, http_status: int, status_code: i
     return body
 
 
-def rotating_get(api: "Running", prefix: str) -> Callable[..., httpx.Response]:
-    """GET through nginx with a key of a `pro` account, moving to a new account when its window of 30
-    is spent: for tests that send more requests than one window holds."""
+def rotating_get(api: "Running", prefix: str, key_name: str = "api_key") -> Callable[..., httpx.Response]:
+    """GET through nginx with a key of a `pro` account (as `key_name`: OMDb's is `apikey`), moving to a
+    new account when its window of 30 is spent: for tests that send more requests than one window holds."""
     keys = iter(api.account(f"{prefix}{n}", "pro") for n in range(1000))
     key = [next(keys)]
 
     def get(path: str, **params: str) -> httpx.Response:
-        response = api.client.get(path, params={"api_key": key[0], **params})
+        response = api.client.get(path, params={key_name: key[0], **params})
         if response.status_code == 429:
             key[0] = next(keys)
-            response = api.client.get(path, params={"api_key": key[0], **params})
+            response = api.client.get(path, params={key_name: key[0], **params})
         return response
     return get
 
@@ -126,18 +126,6 @@ def all_pages(answer: Callable[..., dict], target: str, **params: str) -> list[d
         results.extend(answer(target, page=str(page), **params)["results"])
     assert len(results) == first["total_results"]
     return results
-
-
-@pytest.fixture(scope="module")
-def catalogue(catalogue_dir: Path):
-    """The session catalogue as DuckDB views, one per Parquet table: what answers are checked against."""
-    import duckdb
-
-    con = duckdb.connect()
-    for table in sorted(catalogue_dir.glob("*.parquet")):
-        con.execute(f"CREATE VIEW \"{table.stem}\" AS SELECT * FROM read_parquet('{table}')")
-    yield con
-    con.close()
 
 
 @pytest.fixture(scope="session")

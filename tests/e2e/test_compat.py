@@ -7,46 +7,21 @@ from __future__ import annotations
 import re
 import time
 
-import duckdb
 import httpx
 import orjson
 import pytest
 
 from marquee import omdb
-from tests.e2e.conftest import assert_tmdb_error
+from tests.e2e.conftest import assert_tmdb_error, rotating_get
 
 pytestmark = pytest.mark.e2e
 
 
 @pytest.fixture(scope="module")
-def key(api) -> str:
-    return api.account("omdb-client", "pro")
-
-
-@pytest.fixture(scope="module")
-def compat(api, key):
-    """GET /compat/ with the key (`apikey`, OMDb's name) and these parameters; rotates accounts when
-    a window of 30 is spent."""
-    keys = iter(api.account(f"omdb-{n}", "pro") for n in range(200))
-    current = [key]
-
-    def get(path: str = "/compat/", **params: str) -> httpx.Response:
-        response = api.client.get(path, params={"apikey": current[0], **params})
-        if response.status_code == 429:
-            current[0] = next(keys)
-            response = api.client.get(path, params={"apikey": current[0], **params})
-        return response
-    return get
-
-
-@pytest.fixture(scope="module")
-def db(catalogue_dir):
-    con = duckdb.connect()
-    for table in ("movies", "movie_translations", "movie_ratings", "tv_series", "tv_seasons", "tv_episodes",
-                  "series_translations", "episode_translations"):
-        con.execute(f"CREATE VIEW {table} AS SELECT * FROM read_parquet('{catalogue_dir / table}.parquet')")
-    yield con
-    con.close()
+def compat(api):
+    """GET /compat/ with a key (as `apikey`, OMDb's name) and these parameters."""
+    get = rotating_get(api, "omdb-", key_name="apikey")
+    return lambda path="/compat/", **params: get(path, **params)
 
 
 def body(response: httpx.Response) -> dict:
@@ -59,30 +34,30 @@ def all_strings(found: dict) -> bool:
     return all(isinstance(v, str) for k, v in found.items() if k not in ("Ratings", "Episodes", "Search"))
 
 
-def a_movie(db) -> tuple[int, str, str, int]:
+def a_movie(catalogue) -> tuple[int, str, str, int]:
     """(id, IMDb id, English title, year) of a popular film with an IMDb id and an English title."""
-    return db.execute("SELECT m.id, m.imdb_id, t.title, year(m.release_date) FROM movies m JOIN movie_translations t "
+    return catalogue.execute("SELECT m.id, m.imdb_id, t.title, year(m.release_date) FROM movies m JOIN movie_translations t "
                       "ON t.movie_id = m.id AND t.iso_639_1 = 'en' AND t.iso_3166_1 = 'US' AND t.title <> '' "
                       "WHERE m.imdb_id LIKE 'tt%' AND m.release_date IS NOT NULL AND NOT m.adult "
                       "ORDER BY m.popularity DESC LIMIT 1").fetchone()
 
 
-def a_series(db) -> tuple[int, str, str, int]:
+def a_series(catalogue) -> tuple[int, str, str, int]:
     """(id, IMDb id, name, seasons) of a series with an IMDb id and two seasons or more."""
-    return db.execute("SELECT s.id, s.imdb_id, s.name, count(*) FROM tv_series s JOIN tv_seasons x ON x.series_id = s.id "
+    return catalogue.execute("SELECT s.id, s.imdb_id, s.name, count(*) FROM tv_series s JOIN tv_seasons x ON x.series_id = s.id "
                       "AND x.season_number > 0 WHERE s.imdb_id LIKE 'tt%' GROUP BY s.id, s.imdb_id, s.name, s.popularity "
                       "HAVING count(*) >= 2 ORDER BY s.popularity DESC LIMIT 1").fetchone()
 
 
-def test_a_film_by_imdb_id_is_omdbs_title_object_from_the_catalogue(compat, db):
-    movie_id, imdb_id, title, year = a_movie(db)
+def test_a_film_by_imdb_id_is_omdbs_title_object_from_the_catalogue(compat, catalogue):
+    movie_id, imdb_id, title, year = a_movie(catalogue)
     response = compat(i=imdb_id)
     found = body(response)
     assert "x-marquee-cache" not in response.headers  # nginx answered from the release's documents
     assert tuple(found) == omdb.MOVIE_FIELDS and all_strings(found)
     assert (found["Title"], found["Year"], found["imdbID"], found["Type"], found["Response"]) == \
         (title, str(year), imdb_id, "movie", "True")
-    ratings = dict(db.execute("SELECT source, value FROM movie_ratings WHERE movie_id = ? AND value IS NOT NULL",
+    ratings = dict(catalogue.execute("SELECT source, value FROM movie_ratings WHERE movie_id = ? AND value IS NOT NULL",
                               [movie_id]).fetchall())
     if "imdb" in ratings:
         assert found["imdbRating"] == f"{ratings['imdb']:.1f}"
@@ -97,13 +72,13 @@ def test_a_film_by_imdb_id_is_omdbs_title_object_from_the_catalogue(compat, db):
     assert body(compat(i=imdb_id, plot="full")) == found
 
 
-def test_a_series_its_season_and_an_episode(compat, db):
-    series_id, imdb_id, name, seasons = a_series(db)
+def test_a_series_its_season_and_an_episode(compat, catalogue):
+    series_id, imdb_id, name, seasons = a_series(catalogue)
     found = body(compat(i=imdb_id))
     assert tuple(found) == omdb.SERIES_FIELDS and all_strings(found)
     assert (found["Title"], found["Type"], found["totalSeasons"]) == (name, "series", str(seasons))
     assert re.fullmatch(r"\d{4}(–(\d{4})?)?", found["Year"])
-    episodes = db.execute("SELECT episode_number, name, imdb_id, air_date FROM tv_episodes WHERE series_id = ? "
+    episodes = catalogue.execute("SELECT episode_number, name, imdb_id, air_date FROM tv_episodes WHERE series_id = ? "
                           "AND season_number = 1 ORDER BY episode_number", [series_id]).fetchall()
     listing = body(compat(i=imdb_id, Season="1"))
     assert tuple(listing) == omdb.SEASON_FIELDS
@@ -123,8 +98,8 @@ def test_a_series_its_season_and_an_episode(compat, db):
     assert body(compat(i=imdb_id, Season="1", Episode="999"))["Error"] == omdb.SERIES_NOT_FOUND
 
 
-def test_search_pages_of_ten_filtered_by_type_and_year(compat, db):
-    word = db.execute("SELECT w FROM (SELECT unnest(string_split(lower(t.title), ' ')) AS w FROM movie_translations t "
+def test_search_pages_of_ten_filtered_by_type_and_year(compat, catalogue):
+    word = catalogue.execute("SELECT w FROM (SELECT unnest(string_split(lower(t.title), ' ')) AS w FROM movie_translations t "
                       "WHERE t.iso_639_1 = 'en') WHERE length(w) >= 5 GROUP BY w ORDER BY count(*) DESC, w LIMIT 1"
                       ).fetchone()[0]
     first, second = body(compat(s=word)), body(compat(s=word, page="2"))
@@ -150,8 +125,8 @@ def test_errors_are_omdbs_texts_with_http_200(compat, params, error):
     assert body(compat(**params)) == {"Response": "False", "Error": error}
 
 
-def test_xml_and_jsonp_for_answers_and_errors(compat, api, db):
-    _, imdb_id, title, _ = a_movie(db)
+def test_xml_and_jsonp_for_answers_and_errors(compat, api, catalogue):
+    _, imdb_id, title, _ = a_movie(catalogue)
     xml = compat(i=imdb_id, r="xml")
     assert xml.status_code == 200 and xml.headers["content-type"].startswith("application/xml")
     assert xml.text.startswith('<?xml version="1.0" encoding="UTF-8"?><root response="True"><movie title=')
@@ -166,8 +141,8 @@ def test_xml_and_jsonp_for_answers_and_errors(compat, api, db):
     assert refused.status_code == 401 and refused.text == 'cb({"Response":"False","Error":"No API key provided."})'
 
 
-def test_the_gate_speaks_omdb_and_shares_the_window_and_key_state_with_tmdb(api, db):
-    _, imdb_id, _, _ = a_movie(db)
+def test_the_gate_speaks_omdb_and_shares_the_window_and_key_state_with_tmdb(api, catalogue):
+    _, imdb_id, _, _ = a_movie(catalogue)
     assert api.client.get("/compat/", params={"i": imdb_id}).json() == {"Response": "False", "Error": omdb.NO_KEY}
     bad = api.client.get("/compat/", params={"apikey": "nope", "i": imdb_id})
     assert bad.status_code == 401 and bad.json()["Error"] == omdb.INVALID_KEY
@@ -194,8 +169,8 @@ def test_the_gate_speaks_omdb_and_shares_the_window_and_key_state_with_tmdb(api,
     assert api.client.get("/compat/", params={"apikey": other, "i": imdb_id}).json()["Error"] == omdb.INVALID_KEY
 
 
-def test_the_key_is_never_logged(api, compat, db):
-    _, imdb_id, _, _ = a_movie(db)
+def test_the_key_is_never_logged(api, compat, catalogue):
+    _, imdb_id, _, _ = a_movie(catalogue)
     key = api.account("omdb-logged", "pro")
     api.client.get("/compat/", params={"APIKEY": key, "i": imdb_id, "r": "json"})
     time.sleep(1.5)  # nginx flushes its access log buffer every second
