@@ -13,7 +13,7 @@ import pytest
 from edge.routes import trending
 from marquee_datasets.synthetic import REFERENCE_DATE
 from tests.e2e.conftest import all_pages
-from tests.test_edge_lists import catalogue, context  # noqa: F401 (fixtures)
+from tests.test_edge_lists import context  # noqa: F401 (a fixture)
 
 
 def ranked(context, monkeypatch, path: str, day) -> list[tuple[str, int]]:
