@@ -6,7 +6,8 @@ same shapes by hand): TMDB 5000 CSV rows with their JSON columns, TMDB API docum
 with credits, IMDb TSV dumps (title.basics, akas, ratings, crew, principals, name.basics). Each
 import runs in a process of its own; its peak memory is that process's maximum resident set
 (getrusage). Memory "stays flat" when the larger input's peak is well under 10x the smaller's.
-The last lines are `import rows/s: ...` and `import memory growth (x10 input): ...`.
+A merge of an IMDb import into a crawl (`marquee import merge`) is measured the same way. The
+last lines are `import rows/s: ...` and `import memory growth (x10 input): ...`.
 """
 
 from __future__ import annotations
@@ -97,6 +98,26 @@ def measure(fmt: str, n: int, work: Path) -> tuple[int, float, float]:
     return int(out[0]), float(out[1]), int(out[2]) / 1024
 
 
+MERGE = ("from marquee_datasets.merge import merge; s = merge(Path(sys.argv[1]), Path(sys.argv[2]))")
+
+
+def measure_merge(n: int, work: Path) -> tuple[int, float, float]:
+    """(rows read, seconds, peak MB) of merging an IMDb import of `n` titles into a crawl of n/10 films
+    that share their IMDb ids (the generators number both tt{i}), in a process of its own."""
+    folder = work / f"merge-{n}"
+    folder.mkdir()
+    for fmt, size in (("imdb-tsv", n), ("tmdb-jsonl", max(n // 10, 1))):
+        inputs = FORMATS[fmt][0](folder, size)
+        code = "import sys; from pathlib import Path; " + FORMATS[fmt][1]
+        subprocess.run([sys.executable, "-c", code, inputs[0], str(folder / fmt)], check=True, capture_output=True)
+    code = ("import resource, sys; from pathlib import Path; " + MERGE + "; "
+            "print(s.read, s.seconds, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")
+    out = subprocess.run([sys.executable, "-c", code, str(folder / "imdb-tsv"), str(folder / "tmdb-jsonl")], check=True,
+                         capture_output=True, text=True).stdout.strip().splitlines()[-1].split()
+    shutil.rmtree(folder, ignore_errors=True)
+    return int(out[0]), float(out[1]), int(out[2]) / 1024
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--small", type=int, default=50_000, help="titles in the smaller input")
@@ -117,6 +138,12 @@ def main() -> None:
                 per_title = large[1] / (args.small * args.factor)
                 print(f"imdb-tsv at 10M titles (projected from {args.small * args.factor:,}): "
                       f"{per_title * 10_000_000 / 60:.0f} min", flush=True)
+        merged = [measure_merge(n, work) for n in (args.small, args.small * args.factor)]
+        for n, (rows, seconds, peak) in zip((args.small, args.small * args.factor), merged):
+            print(f"merge imdb-tsv {n:,} titles into tmdb-jsonl {n // 10:,}: {rows:,} rows in {seconds:.1f} s "
+                  f"({rows / seconds:,.0f} rows/s), peak {peak:,.0f} MB", flush=True)
+        rates.append(f"merge {merged[1][0] / merged[1][1]:,.0f}")
+        growth.append(f"merge {merged[1][2] / merged[0][2]:.1f}")
     finally:
         shutil.rmtree(work, ignore_errors=True)
     print("import rows/s: " + ", ".join(rates))

@@ -184,6 +184,11 @@ SQL_TYPES = {INT: "BIGINT", TEXT: "VARCHAR", FLOAT: "DOUBLE", BOOL: "BOOLEAN", D
              pa.list_(TEXT): "VARCHAR[]", pa.list_(INT): "BIGINT[]"}
 
 
+def writable_by_sql(name: str) -> bool:
+    """Whether DuckDB can write the table `name` in the contract's types (it has no UTC instant in ms)."""
+    return all(field.type in SQL_TYPES for field in TABLES[name])
+
+
 def conforming_sql(name: str, query: str) -> str:
     """SQL selecting the contract's table `name` from `query`: its columns in order, cast to its types."""
     columns = ", ".join(f'CAST("{f.name}" AS {SQL_TYPES[f.type]}) AS "{f.name}"' for f in TABLES[name])

@@ -206,6 +206,6 @@ def import_dir(folder: Path, target: Path, status: Callable[[str], None] | None 
             AND coalesce(primaryName, '') <> '' AND (nconst IN (SELECT nconst FROM principals WHERE tconst IN
                 (SELECT tconst FROM film)) OR nconst IN (SELECT unnest(string_split(coalesce(directors, '') || ','
                 || coalesce(writers, ''), ',')) FROM crew WHERE tconst IN (SELECT tconst FROM film)))""")
-        write_tables(staging, TABLES, summary, con)
+        write_tables(staging, TABLES, summary, con, ids="imdb")
     summary.seconds = time.perf_counter() - started
     return summary

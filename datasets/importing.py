@@ -25,6 +25,18 @@ REFERENCE: dict[str, Callable[[], pa.Table]] = {"certifications": certifications
 # and every other code is there too, so a translation or release in any language or country resolves.
 REFERENCE_LISTS = {"countries": "iso_3166_1", "languages": "iso_639_1"}
 DATA_DIR = Path(__file__).resolve().parent.parent / "site_gen" / "data"
+# What an importer says about the ids it wrote ({"ids": "tmdb"} when they are TMDB's, "imdb" when they
+# are the numbers of IMDb's tt and nm ids): a merge (datasets/merge.py) matches equal TMDB ids. The
+# build does not read it.
+ID_SPACE_FILE = "catalogue.json"
+
+
+def id_space(catalogue: Path) -> str | None:
+    """Whose ids the catalogue's titles carry ("tmdb", "imdb"), or None when no importer said."""
+    try:
+        return orjson.loads((Path(catalogue) / ID_SPACE_FILE).read_bytes()).get("ids")
+    except (OSError, orjson.JSONDecodeError, AttributeError):
+        return None
 
 
 def reference_rows(name: str) -> pa.Table:
@@ -132,10 +144,15 @@ def staged(target: Path) -> Iterator[Path]:
 
 
 def write_tables(staging: Path, tables: dict[str, str | pa.Table], summary: ImportSummary,
-                 con: duckdb.DuckDBPyConnection, base: Path | None = None) -> None:
+                 con: duckdb.DuckDBPyConnection, base: Path | None = None, ids: str | None = None) -> None:
     """Every contract table into `staging`: those imported (SQL on `con`, written by DuckDB straight
     to Parquet, or a small Arrow table), the reference ones, the tables of the catalogue `base` being
-    added to (linked, not copied), and the rest empty."""
+    added to (linked, not copied), and the rest empty; and whose `ids` they are (ID_SPACE_FILE), or
+    the base's when it is added to."""
+    if ids is None and base is not None:
+        ids = id_space(base)
+    if ids is not None:
+        (staging / ID_SPACE_FILE).write_bytes(orjson.dumps({"ids": ids}))
     for name in contract.TABLES:
         target = staging / f"{name}.parquet"
         imported = tables.get(name)
@@ -146,6 +163,13 @@ def write_tables(staging: Path, tables: dict[str, str | pa.Table], summary: Impo
         kept = base is not None and (Path(base) / f"{name}.parquet").is_file()
         if name in REFERENCE_LISTS and not (kept and imported is None):
             table = with_reference_rows(name, con.sql(imported).to_arrow_table() if imported else None)
+        elif imported is not None and not contract.writable_by_sql(name):  # a time zone: through Arrow, batch by batch
+            batches = con.sql(imported).fetch_arrow_reader(100_000)
+            with pq.ParquetWriter(target, contract.TABLES[name], compression="zstd") as writer:
+                for batch in batches:
+                    writer.write_table(contract.conform(name, pa.Table.from_batches([batch])))
+            summary.imported[name] = pq.read_metadata(target).num_rows
+            continue
         elif imported is not None:
             con.execute(f"COPY ({contract.conforming_sql(name, imported)}) TO {sql_string(target)} "
                         "(FORMAT parquet, COMPRESSION zstd)")

@@ -125,6 +125,6 @@ def import_files(movies_csv: Path, target: Path, credits_csv: Path | None = None
                 summary.skipped.append((Path(credits_csv).name, line, "cast or crew JSON that does not parse"))
             con.execute("DELETE FROM c WHERE cast_list IS NULL OR crew_list IS NULL")
             tables.update(CREDIT_SQL)
-        write_tables(staging, tables, summary, con)
+        write_tables(staging, tables, summary, con, ids="tmdb")
     summary.seconds = time.perf_counter() - started
     return summary

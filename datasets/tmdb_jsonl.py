@@ -165,7 +165,7 @@ def import_files(paths: list[Path], target: Path, status: Callable[[str], None] 
                               "(WHERE j ->> 'backdrop_path' IS NOT NULL) FROM movie").fetchall()[0][0]
         if dropped:
             summary.notes.append(f"{dropped:,} image paths dropped: the catalogue has no originals for them")
-        write_tables(staging, {**MOVIE_SQL, **TV_SQL, "companies": COMPANIES, "people": PEOPLE}, summary, con)
+        write_tables(staging, {**MOVIE_SQL, **TV_SQL, "companies": COMPANIES, "people": PEOPLE}, summary, con, ids="tmdb")
     summary.seconds = time.perf_counter() - started
     return summary
 

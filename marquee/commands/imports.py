@@ -69,6 +69,17 @@ def tv_networks(settings: Settings, file: Path, out: Path | None) -> None:
     report(settings, out, lambda target, status: importer.import_file(file, target, status))
 
 
+@import_group.command("merge")
+@click.argument("other", type=click.Path(file_okay=False, exists=True, path_type=Path))
+@replaced_catalogue
+@click.pass_obj
+def merge(settings: Settings, other: Path, out: Path | None) -> None:
+    """Merge the imported catalogue OTHER into this one: titles matched by IMDb id (or TMDB id), this one's data first."""
+    from marquee_datasets import merge as merging
+
+    report(settings, out, lambda target, status: merging.merge(other, target, status))
+
+
 def report(settings: Settings, out: Path | None, run) -> None:
     """Run an import into the catalogue folder and print what it did."""
     from marquee_datasets.importing import ImportFailed

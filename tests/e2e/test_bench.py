@@ -64,5 +64,5 @@ def test_discover(tmp_path):
 def test_imports():
     out = bench("bench.imports", "--small", "300", "--factor", "2")
     lines = out.strip().splitlines()
-    assert lines[-2].startswith("import rows/s: tmdb5000 ") and "imdb-tsv" in lines[-2]
+    assert lines[-2].startswith("import rows/s: tmdb5000 ") and "imdb-tsv" in lines[-2] and "merge" in lines[-2]
     assert lines[-1].startswith("import memory growth (x2 input): tmdb5000 ")
