@@ -16,7 +16,8 @@ name.basics: gzipped TSV, `\\N` for null) into a catalogue (build/contract.py):
   directors and writers principals do not list.
 Nothing else is invented: IMDb has no plots, posters or exact release dates (only years), so those
 stay empty. Series and mini-series come with their episodes (title.episode), numbered seasons and
-TMDB's TV genres by name; their dates are only years, so they have none. DuckDB
+TMDB's TV genres by name, their principals as regular cast and crew, and each episode's directors,
+writers (title.crew) and other actors (guest stars); their dates are only years, so they have none. DuckDB
 reads the dumps in parallel; a row it cannot read is reported with its file, line and reason.
 """
 
@@ -140,6 +141,35 @@ TABLES = {
         tconst AS imdb_id, NULL AS tvdb_id FROM numbered_episodes""",
     "episode_translations": """SELECT id AS episode_id, 'en' AS iso_639_1, 'US' AS iso_3166_1, name, '' AS overview
         FROM numbered_episodes""",
+    # The series' principals are its regulars, in every numbered season; an episode's directors and
+    # writers (title.crew) are its crew, and the actors its principals list beyond the regulars its guests.
+    "series_cast": """SELECT s.id AS series_id, n.id AS person_id, p.tconst || '-' || p.nconst || '-' || p.ordering AS credit_id,
+        coalesce(TRY(from_json(p.characters, '["VARCHAR"]'))[1], '') AS character,
+        row_number() OVER (PARTITION BY s.id ORDER BY TRY_CAST(p.ordering AS BIGINT)) - 1 AS "order",
+        coalesce(r.first_season, 1) AS first_season, coalesce(r.last_season, 1) AS last_season
+        FROM principals p JOIN shows s ON s.tconst = p.tconst JOIN person_ids n ON n.nconst = p.nconst
+        LEFT JOIN (SELECT series_id, min(season_number) AS first_season, max(season_number) AS last_season
+                   FROM numbered_episodes WHERE season_number > 0 GROUP BY 1) r ON r.series_id = s.id
+        WHERE p.category IN ('actor', 'actress', 'self')
+        QUALIFY row_number() OVER (PARTITION BY s.id, n.id ORDER BY TRY_CAST(p.ordering AS BIGINT)) = 1""",
+    "series_crew": """SELECT s.id AS series_id, n.id AS person_id, p.tconst || '-' || p.nconst || '-' || p.ordering AS credit_id,
+        j.department, j.job FROM principals p JOIN shows s ON s.tconst = p.tconst JOIN person_ids n ON n.nconst = p.nconst
+        JOIN crew_jobs j ON j.category = p.category
+        QUALIFY row_number() OVER (PARTITION BY s.id, n.id, j.job ORDER BY TRY_CAST(p.ordering AS BIGINT)) = 1""",
+    "episode_crew": """SELECT e.id AS episode_id, e.series_id, e.season_number, e.episode_number, n.id AS person_id,
+        c.tconst || '-' || n.nconst || '-' || x.kind AS credit_id, x.department, x.job
+        FROM crew c JOIN numbered_episodes e ON e.tconst = c.tconst,
+            unnest([{'kind': 'd', 'list': c.directors, 'department': 'Directing', 'job': 'Director'},
+                    {'kind': 'w', 'list': c.writers, 'department': 'Writing', 'job': 'Writer'}]) AS t(x),
+            unnest(string_split(coalesce(x.list, ''), ',')) AS u(nconst) JOIN person_ids n ON n.nconst = u.nconst
+        QUALIFY row_number() OVER (PARTITION BY e.id, n.id, x.job) = 1""",
+    "episode_guest_stars": """SELECT e.id AS episode_id, e.series_id, e.season_number, e.episode_number, n.id AS person_id,
+        p.tconst || '-' || p.nconst || '-' || p.ordering AS credit_id,
+        coalesce(TRY(from_json(p.characters, '["VARCHAR"]'))[1], '') AS character,
+        row_number() OVER (PARTITION BY e.id ORDER BY TRY_CAST(p.ordering AS BIGINT)) - 1 AS "order"
+        FROM principals p JOIN numbered_episodes e ON e.tconst = p.tconst JOIN person_ids n ON n.nconst = p.nconst
+        JOIN shows s ON s.id = e.series_id LEFT JOIN principals r ON r.tconst = s.tconst AND r.nconst = p.nconst
+        WHERE p.category IN ('actor', 'actress', 'self') AND r.nconst IS NULL""",
     "people": """SELECT n.id, m.primaryName AS name, 0 AS gender,
         coalesce(d.department, '') AS known_for_department, 0.0 AS popularity, NULL AS profile_path, false AS adult,
         m.nconst AS imdb_id, NULL::DATE AS birthday, NULL::DATE AS deathday, NULL AS place_of_birth, '' AS biography,
@@ -200,12 +230,14 @@ def import_dir(folder: Path, target: Path, status: Callable[[str], None] | None 
                                   "job": [j for _, j in CREW_JOBS.values()]})
         _table(con, "profession_departments", {"profession": list(PROFESSION_DEPARTMENTS),
                                                "department": list(PROFESSION_DEPARTMENTS.values())})
-        # The people a film credits and the dump names: their ids are their nm numbers.
+        # The people a film, series or episode credits and the dump names: their ids are their nm numbers.
+        con.execute("""CREATE TEMP TABLE credited AS SELECT tconst FROM film UNION ALL SELECT tconst FROM shows
+            UNION ALL SELECT tconst FROM numbered_episodes""")
         con.execute("""CREATE TEMP TABLE person_ids AS SELECT DISTINCT TRY_CAST(substr(nconst, 3) AS BIGINT) AS id, nconst
             FROM names WHERE nconst LIKE 'nm%' AND TRY_CAST(substr(nconst, 3) AS BIGINT) IS NOT NULL
             AND coalesce(primaryName, '') <> '' AND (nconst IN (SELECT nconst FROM principals WHERE tconst IN
-                (SELECT tconst FROM film)) OR nconst IN (SELECT unnest(string_split(coalesce(directors, '') || ','
-                || coalesce(writers, ''), ',')) FROM crew WHERE tconst IN (SELECT tconst FROM film)))""")
+                (SELECT tconst FROM credited)) OR nconst IN (SELECT unnest(string_split(coalesce(directors, '') || ','
+                || coalesce(writers, ''), ',')) FROM crew WHERE tconst IN (SELECT tconst FROM credited)))""")
         write_tables(staging, TABLES, summary, con, ids="imdb")
     summary.seconds = time.perf_counter() - started
     return summary

@@ -47,17 +47,24 @@ def dumps(tmp_path: Path) -> Path:
     ])
     dump(folder, "title.ratings.tsv.gz", list(imdb_tsv.COLUMNS["ratings"]), [["tt0076759", "8.6", "1500000"],
                                                                            ["tt0211915", "8.3", "800000"]])
-    dump(folder, "title.crew.tsv.gz", list(imdb_tsv.COLUMNS["crew"]), [["tt0211915", "nm0410220", "nm0410220,nm0001234"]])
+    dump(folder, "title.crew.tsv.gz", list(imdb_tsv.COLUMNS["crew"]), [["tt0211915", "nm0410220", "nm0410220,nm0001234"],
+                                                                       ["tt0959621", "nm0319213", "nm0319213"]])
     dump(folder, "title.principals.tsv.gz", list(imdb_tsv.COLUMNS["principals"]), [
         ["tt0076759", "1", "nm0000434", "actor", N, '["Luke Skywalker"]'],
         ["tt0076759", "2", "nm0000402", "actress", N, '["Princess Leia Organa"]'],
         ["tt0076759", "3", "nm0000184", "director", N, N],
+        ["tt0903747", "1", "nm0186505", "actor", N, '["Walter White"]'],
+        ["tt0903747", "2", "nm0319213", "producer", N, N],
+        ["tt0959621", "1", "nm0186505", "actor", N, '["Walter White"]'],
+        ["tt0959621", "2", "nm0000434", "actor", N, '["A Guest"]'],
     ])
     dump(folder, "name.basics.tsv.gz", list(imdb_tsv.COLUMNS["names"]), [
         ["nm0000434", "Mark Hamill", "1951", N, "actor,writer", "tt0076759"],
         ["nm0000402", "Carrie Fisher", "1956", "2016", "actress,writer", "tt0076759"],
         ["nm0000184", "George Lucas", "1944", N, "producer,writer,director", "tt0076759"],
         ["nm0410220", "Jean-Pierre Jeunet", "1953", N, "director,writer", "tt0211915"],
+        ["nm0186505", "Bryan Cranston", "1956", N, "actor,producer", "tt0903747"],
+        ["nm0319213", "Vince Gilligan", "1967", N, "writer,producer,director", "tt0903747"],
     ])
     return folder
 
@@ -91,6 +98,14 @@ def test_films_people_ratings_and_akas(dumps: Path, tmp_path: Path):
                       for e in pq.read_table(target / "tv_episodes.parquet").to_pylist())
     assert episodes == [(959621, 1, 1, "Pilot"), (1054724, 1, 2, "Cat's in the Bag...")]
     assert any("1 episodes without a season" in note for note in summary.notes)
+    assert [(c["series_id"], c["person_id"], c["character"], c["first_season"], c["last_season"])
+            for c in pq.read_table(target / "series_cast.parquet").to_pylist()] == [(903747, 186505, "Walter White", 1, 1)]
+    assert [(c["person_id"], c["job"]) for c in pq.read_table(target / "series_crew.parquet").to_pylist()] == [
+        (319213, "Producer")]
+    assert sorted((c["episode_id"], c["person_id"], c["job"]) for c in pq.read_table(target / "episode_crew.parquet")
+                  .to_pylist()) == [(959621, 319213, "Director"), (959621, 319213, "Writer")]
+    assert [(g["episode_id"], g["person_id"], g["character"]) for g in pq.read_table(
+        target / "episode_guest_stars.parquet").to_pylist()] == [(959621, 434, "A Guest")]  # not the regular
 
 
 def test_an_imdb_catalogue_builds_and_serves_both_dialects_documents(dumps: Path, tmp_path: Path):
@@ -107,6 +122,8 @@ def test_an_imdb_catalogue_builds_and_serves_both_dialects_documents(dumps: Path
                                                                 ("Carrie Fisher", "Princess Leia Organa")]
         season = orjson.loads(pack.get("3/tv/903747/season/1.json"))
         assert [e["name"] for e in season["episodes"]] == ["Pilot", "Cat's in the Bag..."]
+        assert [(g["name"], g["character"]) for g in season["episodes"][0]["guest_stars"]] == [("Mark Hamill", "A Guest")]
+        assert [c["name"] for c in orjson.loads(pack.get("3/tv/903747/credits.json"))["cast"]] == ["Bryan Cranston"]
         assert [g["name"] for g in orjson.loads(pack.get("3/tv/903747.json"))["genres"]] == ["Crime", "Drama"]
         title = orjson.loads(pack.get("compat/movie/76759.json"))  # an IMDb import answers OMDb's i= at once
         assert (title["imdbID"], title["imdbRating"], title["Director"]) == ("tt0076759", "8.6", "George Lucas")
