@@ -38,6 +38,9 @@ INTERNAL = TmdbError(500, 11, "Internal error: Something went wrong, contact TMD
 # or headers past its buffers, a body on a GET past client_max_body_size): TMDB's code 47 for input
 # that is not valid, with the HTTP status nginx chose (431 for headers, as RFC 6585 names it).
 BAD_REQUEST = TmdbError(400, 47, "The input is not valid.")
+# `callback` that is not a JavaScript identifier path (marquee/jsonp.py): refused before any answer.
+BAD_CALLBACK = TmdbError(400, 47, "The input is not valid: callback must be a JavaScript name, such as cb, "
+                                  "jQuery36_17 or app.done.")
 BODY_TOO_LARGE = TmdbError(413, 47, "The input is not valid: the request body is too large.")
 URI_TOO_LONG = TmdbError(414, 47, "The input is not valid: the request line is too long.")
 HEADERS_TOO_LARGE = TmdbError(431, 47, "The input is not valid: the request headers are too large.")

@@ -15,6 +15,8 @@ from xml.sax.saxutils import escape
 
 import orjson
 
+from marquee import jsonp
+
 MOVIE_FIELDS = ("Title", "Year", "Rated", "Released", "Runtime", "Genre", "Director", "Writer", "Actors", "Plot",
                 "Language", "Country", "Awards", "Poster", "Ratings", "Metascore", "imdbRating", "imdbVotes", "imdbID",
                 "Type", "DVD", "BoxOffice", "Production", "Website", "Response")
@@ -44,9 +46,9 @@ TOO_MANY = "Too many results."
 SOMETHING_WRONG = "Something went wrong."
 
 IMDB_ID = re.compile(r"tt\d{7,10}")
-CALLBACK = re.compile(r"[A-Za-z_$][A-Za-z0-9_$.]{0,63}")  # a JSONP name that cannot carry script
+CALLBACK = jsonp.CALLBACK  # a JSONP name that cannot carry script
 CONTENT_TYPES = {"json": "application/json; charset=utf-8", "xml": "application/xml; charset=utf-8",
-                 "jsonp": "text/javascript; charset=utf-8"}
+                 "jsonp": jsonp.CONTENT_TYPE}
 XML_HEAD = '<?xml version="1.0" encoding="UTF-8"?>'
 
 
@@ -91,7 +93,7 @@ def render(body: dict[str, Any] | bytes, form: str, callback: str | None = None)
         return xml(parsed).encode(), CONTENT_TYPES["xml"]
     data = body if isinstance(body, bytes) else orjson.dumps(body)
     if callback:
-        return callback.encode() + b"(" + data + b")", CONTENT_TYPES["jsonp"]
+        return jsonp.wrap(data, callback), CONTENT_TYPES["jsonp"]
     return data, CONTENT_TYPES["json"]
 
 

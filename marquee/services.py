@@ -24,7 +24,7 @@ from edge import errors
 from edge.languages import LANGUAGE_CODE, NO_FALLBACK, suffixes as language_suffixes
 from edge.assemble import FILTERED, LOCALIZED_LISTS
 from edge import list_pack
-from marquee import omdb
+from marquee import jsonp, omdb
 from edge.content import APPENDABLE, DETAIL_PATHS, ID_PREFIX, LEGACY, MAX_APPEND, MAX_PAGE
 from edge.policy import CACHE_CONTROL, MAX_AGE
 from edge.routes import ROUTES
@@ -65,6 +65,13 @@ def _nginx_literal(text: str) -> str:
 def _nginx_regex(pattern: str) -> str:
     # Location regexes go inside "..." (nginx does not expand variables in them, so `$` is an anchor).
     if '"' in pattern or "\n" in pattern or "{" in pattern:
+        raise ValueError(f"cannot embed the pattern {pattern!r} in nginx.conf")
+    return pattern
+
+
+def _nginx_map_regex(pattern: str) -> str:
+    # A map's regex goes inside "..." too; braces are fine there, a quote or a newline is not.
+    if '"' in pattern or "\n" in pattern:
         raise ValueError(f"cannot embed the pattern {pattern!r} in nginx.conf")
     return pattern
 
@@ -141,6 +148,7 @@ def docs_conf(settings: Settings) -> dict[str, str]:
         "lists_varying": list(list_pack.VARYING),
         "localized_pages": list_pack.LOCALIZED_PAGES,
         "max_page": MAX_PAGE,
+        "jsonp_content_type": jsonp.CONTENT_TYPE,  # marquee/jsonp.py's; nginx's map $mq_callback holds its pattern
     }
     return {name: lua_literal(value) for name, value in values.items()}
 
@@ -182,6 +190,7 @@ def render_nginx_conf(settings: Settings) -> str:
         "not_found": errors.NOT_FOUND,
         "service_offline": errors.SERVICE_OFFLINE,
         "internal": errors.INTERNAL,
+        "bad_callback": errors.BAD_CALLBACK,
     }
     return template.render(
         lua_modules=lua_modules_dir(settings),
@@ -215,6 +224,8 @@ def render_nginx_conf(settings: Settings) -> str:
                  "precomputed": r.precomputed.split(".") if r.precomputed else None,
                  "cache_control": CACHE_CONTROL[r.cache_control]}
                 for r in ROUTES if r.location],
+        # A `callback` is "ok", "bad" or absent; nginx's map tests it with marquee/jsonp.py's pattern.
+        callback_pattern=_nginx_map_regex(f"^(?:{jsonp.RAW_CALLBACK.pattern})$"),
         refusals={status: {"http_status": e.http_status, "body": _nginx_literal(errors.tmdb_error_body(e))}
                   for status, e in NGINX_REFUSALS.items()},
     )

@@ -245,13 +245,30 @@ local function finish(status)
     return ngx.exit(status)
 end
 
--- Send `body` with its ETag as a 200, or a 304 when the client holds it, counted under `door`.
+-- The JSONP function of this /3 request (marquee/jsonp.py), or nil: nginx's map $mq_callback has
+-- checked the name against the pattern (a bad one never gets this far at /3).
+local function jsonp_callback(var)
+    if var.mq_callback ~= "ok" or var.mq_dialect ~= "tmdb" then return nil end
+    return unescape_uri(var.arg_callback)  -- `$` may come as %24
+end
+
+-- Send `body` with its ETag as a 200, or a 304 when the client holds it, counted under `door`;
+-- as JSONP when the request names a callback (no ETag then: a script tag revalidates nothing).
 function M.respond(door, body, etag)
     local header = ngx.header
+    local var = ngx.var
+    local callback = var.mq_callback ~= "" and jsonp_callback(var)
+    if callback then
+        body = callback .. "(" .. body .. ")"
+        header["Content-Type"] = conf.jsonp_content_type
+        header["Content-Length"] = #body
+        metrics.answered(door, 200)
+        return ngx.print(body)
+    end
     header["Content-Type"] = "application/json; charset=utf-8"
     etag = '"' .. etag .. '"'
     header["ETag"] = etag
-    local match = ngx.var.http_if_none_match
+    local match = var.http_if_none_match
     if match and (match == "*" or find(match, etag, 1, true)) then
         metrics.answered(door, 304)
         return ngx.exit(304)
@@ -335,6 +352,36 @@ function M.serve_list(edge, cache_control)
     if entry == ABSENT then return ngx.exec(edge) end  -- past the last page: the edge's empty page
     ngx.header["Cache-Control"] = cache_control
     return M.respond(var.mq_door, entry[1], entry[2])
+end
+
+-- header_filter and body_filter of the locations whose answers nginx does not write itself (the
+-- edge's, the appends', the refusals): a JSON answer to a request with a callback goes out as JSONP.
+function M.jsonp_header()
+    local var = ngx.var
+    if var.mq_callback ~= "ok" then return end
+    local callback = jsonp_callback(var)
+    local header = ngx.header
+    local kind = header["Content-Type"]
+    if callback == nil or ngx.status == 304 or kind == nil or find(kind, "application/json", 1, true) ~= 1 then
+        return
+    end
+    ngx.ctx.jsonp = callback
+    header["Content-Type"] = conf.jsonp_content_type
+    header["Content-Length"] = nil
+    header["ETag"] = nil
+end
+
+function M.jsonp_body()
+    local ctx = ngx.ctx
+    local callback = ctx.jsonp
+    if callback == nil then return end
+    if not ctx.jsonp_open then
+        ctx.jsonp_open = true
+        ngx.arg[1] = callback .. "(" .. ngx.arg[1]
+    end
+    if ngx.arg[2] then
+        ngx.arg[1] = ngx.arg[1] .. ")"
+    end
 end
 
 return M
