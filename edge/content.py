@@ -43,6 +43,9 @@ APPENDABLE = {
 }
 # Names real clients still send; the answer keeps the name they asked for.
 LEGACY = {"casts": "credits", "trailers": "videos", "similar_movies": "similar"}
+# Paths real clients still call (tmdbsimple's similar_movies()): nginx answers each as the path it was
+# renamed to, its query kept (marquee/services.py renders a location each).
+LEGACY_PATHS = {"^/3/movie/(?<mq_legacy_id>[0-9]+)/similar_movies$": "/3/movie/$mq_legacy_id/similar"}
 
 # A sub-resource's leading id (`{"id":603,` or `{"id":"tt1",`), cut off when it is appended. A PCRE
 # pattern too: nginx's splice (nginx/lua/marquee_append.lua) matches with this very string.

@@ -25,7 +25,7 @@ from edge.languages import LANGUAGE_CODE, NO_FALLBACK, suffixes as language_suff
 from edge.assemble import FILTERED, LOCALIZED_LISTS
 from edge import list_pack
 from marquee import jsonp, omdb
-from edge.content import APPENDABLE, DETAIL_PATHS, ID_PREFIX, LEGACY, MAX_APPEND, MAX_PAGE
+from edge.content import APPENDABLE, DETAIL_PATHS, ID_PREFIX, LEGACY, LEGACY_PATHS, MAX_APPEND, MAX_PAGE
 from edge.policy import CACHE_CONTROL, MAX_AGE
 from edge.routes import ROUTES
 from edge.redis_wire import redis_address
@@ -224,6 +224,7 @@ def render_nginx_conf(settings: Settings) -> str:
                  "precomputed": r.precomputed.split(".") if r.precomputed else None,
                  "cache_control": CACHE_CONTROL[r.cache_control]}
                 for r in ROUTES if r.location],
+        legacy_paths={_nginx_regex(pattern): target for pattern, target in LEGACY_PATHS.items()},
         # A `callback` is "ok", "bad" or absent; nginx's map tests it with marquee/jsonp.py's pattern.
         callback_pattern=_nginx_map_regex(f"^(?:{jsonp.RAW_CALLBACK.pattern})$"),
         refusals={status: {"http_status": e.http_status, "body": _nginx_literal(errors.tmdb_error_body(e))}

@@ -218,6 +218,7 @@ TEMPLATES: tuple[Template, ...] = (
     Template(TV_SEASON + "/images", "tv_season_images.sql"),
     Template(TV_SEASON + "/translations", "tv_season_translations.sql", scoped=True),
     Template(TV_SEASON + "/videos", "tv_season_videos.sql", reads=("tv_videos_page",)),
+    Template(TV_SEASON + "/watch/providers", "tv_season_watch_providers.sql"),
     Template(TV_EPISODE, "tv_episode_details.sql", scoped=True, reads=("render_variants", "episode_credit_json"),
              splices=_EPISODE_CREDITS),
     Template(TV_EPISODE + "/credits", "tv_episode_credits.sql", scoped=True, reads=("episode_credit_json",),

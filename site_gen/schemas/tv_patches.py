@@ -10,7 +10,7 @@ The corrections (each is what api.themoviedb.org actually sends):
 - `next_episode_to_air` has the same shape as `last_episode_to_air`, and either is null when there
   is no such episode; `last_air_date` is null before the first episode airs;
 - external ids the show, season or episode lacks are null (Freebase ids always are);
-- watch/providers lists its regions by example, not as required keys: `results` is any object, and
+- watch/providers (the series' and, not extracted for that reason, a season's) lists its regions by example, not as required keys: `results` is any object, and
   so is each provider's `display_priorities` in /3/watch/providers/tv.
 Our own extension /3/tv/{series_id}/moods is declared here too (the shape of the movie one).
 The validator marks these per path with `nullable: true` rather than growing its global NULLABLE.
@@ -58,8 +58,9 @@ def patched(tmdb: dict[str, Any]) -> dict[str, Any]:
             if name == "tvrage_id":
                 schema["properties"][name]["type"] = "integer"
         out[path] = schema
-    out[SERIES + "/watch/providers"] = {"type": "object", "properties": {
-        "id": {"type": "integer"}, "results": {"type": "object"}}}
+    # A season's providers are its series' (site_gen/sql/tv_season_watch_providers.sql), in the same shape.
+    for path in (SERIES + "/watch/providers", SERIES + "/season/{season_number}/watch/providers"):
+        out[path] = {"type": "object", "properties": {"id": {"type": "integer"}, "results": {"type": "object"}}}
     providers = copy.deepcopy(tmdb["/3/watch/providers/tv"])
     providers["properties"]["results"]["items"]["properties"]["display_priorities"] = {"type": "object"}
     out["/3/watch/providers/tv"] = providers

@@ -26,8 +26,7 @@ NOT_YET = {
     "/3/movie/{movie_id}/lists", "/3/tv/{series_id}/lists", "/3/list/{list_id}",
     "/3/credit/{credit_id}", "/3/network/{network_id}/alternative_names", "/3/network/{network_id}/images",
     "/3/person/{person_id}/tagged_images", "/3/tv/{series_id}/episode_groups", "/3/tv/episode_group/{tv_episode_group_id}",
-    "/3/tv/{series_id}/screened_theatrically", "/3/tv/{series_id}/season/{season_number}/watch/providers",
-    "/3/movie/{movie_id}/similar_movies",
+    "/3/tv/{series_id}/screened_theatrically",
 }
 
 
@@ -84,3 +83,11 @@ def test_every_keyed_path_answers_in_its_schema(api, catalogue):
     assert missing - NOT_YET == set(), "these paths stopped answering"
     assert NOT_YET - missing == set(), "these paths answer now: take them off NOT_YET"
     print(f"{len(templates) - len(missing)} of {len(templates)} paths answer")
+
+
+def test_the_legacy_similar_movies_path_is_similar(api, catalogue):
+    get = rotating_get(api, "coverage-legacy-")
+    movie = sample_ids(catalogue)["movie_id"]
+    for params in ({}, {"page": "2"}, {"language": "de-DE"}):
+        legacy, renamed = get(f"/3/movie/{movie}/similar_movies", **params), get(f"/3/movie/{movie}/similar", **params)
+        assert legacy.status_code == renamed.status_code == 200 and legacy.json() == renamed.json()

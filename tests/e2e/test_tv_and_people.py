@@ -68,6 +68,11 @@ def test_append_on_series_season_episode_and_person(api):
                             params={"api_key": key, "append_to_response": "credits,images,translations"}).json()
     assert season["images"] == {k: v for k, v in _file(api, f"/3/tv/{series_id}/season/1/images").items() if k != "id"}
     assert set(season) >= {"episodes", "credits", "translations"}
+    offers = api.client.get(f"/3/tv/{series_id}/season/1/watch/providers", params={"api_key": key}).json()
+    assert offers["id"] == season["id"] and offers["results"] == doc["watch/providers"]["results"]  # the series' offers
+    appended = api.client.get(f"/3/tv/{series_id}/season/1", params={"api_key": key,
+                                                                    "append_to_response": "watch/providers"}).json()
+    assert appended["watch/providers"] == {"results": offers["results"]}
     episode = api.client.get(f"/3/tv/{series_id}/season/1/episode/1",
                              params={"api_key": key, "append_to_response": "credits,images,external_ids"}).json()
     assert episode["external_ids"]["imdb_id"] == _file(api, f"/3/tv/{series_id}/season/1/episode/1/external_ids")["imdb_id"]
