@@ -181,6 +181,8 @@ TEMPLATES: tuple[Template, ...] = (
              splices=_PERSON_TV),
     Template(PERSON_COMBINED_CREDITS, "person_combined_credits.sql", scoped=True, reads=("person_credits_page",),
              splices=_PERSON_COMBINED),
+    # a credit, as a composite of its title's and person's items
+    Template("/3/credit/{credit_id}", "credit_details.sql", reads=("item_ref",)),
     # companies, reference lists
     Template(COMPANY, "company_details.sql"),
     Template(COMPANY + "/alternative_names", "company_alternative_names.sql"),

@@ -24,7 +24,7 @@ QUERY = {"query": "the", "external_source": "imdb_id"}  # the required parameter
 NOT_YET = {
     "/3/movie/{movie_id}/reviews", "/3/tv/{series_id}/reviews", "/3/review/{review_id}",
     "/3/movie/{movie_id}/lists", "/3/tv/{series_id}/lists", "/3/list/{list_id}",
-    "/3/credit/{credit_id}", "/3/network/{network_id}/alternative_names", "/3/network/{network_id}/images",
+    "/3/network/{network_id}/alternative_names", "/3/network/{network_id}/images",
     "/3/person/{person_id}/tagged_images", "/3/tv/{series_id}/episode_groups", "/3/tv/episode_group/{tv_episode_group_id}",
     "/3/tv/{series_id}/screened_theatrically",
 }
