@@ -34,16 +34,26 @@ from bench.hot_path import make_release
 from marquee.artefacts import SEARCH_INDEX
 from marquee.services import Stack, free_port
 from marquee.settings import Settings, from_env
+from marquee_build import contract
 from marquee_datasets.synthetic import generate
 from site_gen.search_index import build_alone
 
 KINDS = ("movie",) * 6 + ("multi", "multi", "tv", "person")
 
 
+def fits_contract(folder: Path) -> bool:
+    """Whether a cached catalogue still fits the contract (a table added since: generate it again)."""
+    try:
+        contract.check(folder)
+    except contract.ContractError:
+        return False
+    return True
+
+
 def catalogue_for(movies: int, cache: Path) -> Path:
     """A generated catalogue of `movies`, kept under `cache` between runs (generating 100k takes minutes)."""
     folder = cache / f"catalogue-{movies}"
-    if not (folder / ".complete").exists():
+    if not (folder / ".complete").exists() or not fits_contract(folder):
         shutil.rmtree(folder, ignore_errors=True)
         started = time.perf_counter()
         generate(folder, movies, 42, images=False)  # the index reads no image

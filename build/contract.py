@@ -143,6 +143,10 @@ REQUIRED: dict[str, pa.Schema] = {
     "collection_images": schema(("collection_id", INT), ("kind", TEXT), ("file_path", TEXT), ("width", INT),
             ("height", INT), ("aspect_ratio", FLOAT), ("iso_639_1", TEXT), ("vote_average", FLOAT), ("vote_count",
             INT)),
+    # What TMDB's users write: reviews of films (media_type 'movie') and series ('tv').
+    "reviews": schema(("id", TEXT), ("media_type", TEXT), ("media_id", INT), ("author", TEXT), ("username", TEXT),
+            ("name", TEXT), ("avatar_path", TEXT), ("rating", FLOAT), ("iso_639_1", TEXT), ("content", TEXT),
+            ("created_at", TIMESTAMP), ("updated_at", TIMESTAMP)),
 }
 # Tables a catalogue may hold; a build without them answers their paths with nothing to show:
 # cinemas and showtimes (site_gen/showtimes.py), activity, the daily views trending ranks by.

@@ -164,7 +164,7 @@ def write_tables(staging: Path, tables: dict[str, str | pa.Table], summary: Impo
         if name in REFERENCE_LISTS and not (kept and imported is None):
             table = with_reference_rows(name, con.sql(imported).to_arrow_table() if imported else None)
         elif imported is not None and not contract.writable_by_sql(name):  # a time zone: through Arrow, batch by batch
-            batches = con.sql(imported).fetch_arrow_reader(100_000)
+            batches = con.sql(imported).to_arrow_reader(100_000)
             with pq.ParquetWriter(target, contract.TABLES[name], compression="zstd") as writer:
                 for batch in batches:
                     writer.write_table(contract.conform(name, pa.Table.from_batches([batch])))

@@ -44,8 +44,10 @@ MATCHED_BY_NUMBER = {"season": ("season_number",), "episode": ("season_number", 
 OWNER_ORDER = ("episode_id", "season_id", "series_id", "movie_id", "soundtrack_id", "person_id", "company_id",
                "collection_id", "genre_id", "provider_id")
 KEYS = {"countries": ("iso_3166_1",), "languages": ("iso_639_1",), "certifications": ("iso_3166_1", "certification"),
-        "activity": ("kind", "id")}
-ACTIVITY_KINDS = {"movie": "movie", "tv": "series", "person": "person"}  # activity.kind → family
+        "activity": ("kind", "id"), "reviews": ("media_type", "media_id")}
+# Tables whose rows name their title by (kind column, id column): the kind's value → family.
+KINDED = {"activity": ("kind", "id", {"movie": "movie", "tv": "series", "person": "person"}),
+          "reviews": ("media_type", "media_id", {"movie": "movie", "tv": "series"})}
 
 
 def merge(other: Path, target: Path, status: Callable[[str], None] | None = None) -> ImportSummary:
@@ -135,10 +137,12 @@ def _merged_sql(name: str) -> str:
             joins.append(f"LEFT JOIN map_{referred} {alias} ON {alias}.other_id = o.{column}")
             renamed[column] = f"{alias}.id"
             resolved.append(f"{alias}.id IS NOT NULL")
-    if name == "activity":
-        joins = [f"LEFT JOIN map_{f} j_{f} ON o.kind = '{kind}' AND j_{f}.other_id = o.id" for kind, f in ACTIVITY_KINDS.items()]
-        renamed["id"] = "coalesce(" + ", ".join(f"j_{f}.id" for f in ACTIVITY_KINDS.values()) + ")"
-        resolved = [f"{renamed['id']} IS NOT NULL"]
+    if name in KINDED:
+        kind_column, id_column, kinds = KINDED[name]
+        joins = [f"LEFT JOIN map_{f} j_{f} ON o.{kind_column} = '{kind}' AND j_{f}.other_id = o.{id_column}"
+                 for kind, f in kinds.items()]
+        renamed[id_column] = "coalesce(" + ", ".join(f"j_{f}.id" for f in kinds.values()) + ")"
+        resolved = [f"{renamed[id_column]} IS NOT NULL"]
     columns = ", ".join(f"{renamed.get(c, f'o.{c}')} AS \"{c}\"" for c in schema.names)
     taken = f"SELECT {columns} FROM other_{name} o {' '.join(joins)}"
     if family is not None and family != "soundtrack":  # an entity: the base's rows filled in, the other's new ones

@@ -139,3 +139,25 @@ def test_the_command_merges_into_the_catalogue_and_reports(crawl: list[Path], du
     assert "movies: 1 matched (the base's, filled in from imdb), 2 added" in result.output
     assert "people: 1 matched" in result.output
     assert {m["id"] for m in rows(settings.catalogue_dir, "movies")} == {11, 211915, 9}
+
+
+def test_two_generated_catalogues_merge_with_every_reference_resolved(tmp_path: Path):
+    import duckdb
+
+    from marquee_datasets.synthetic import generate
+
+    generate(tmp_path / "a", 60, 1, images=False)
+    generate(tmp_path / "b", 60, 2, images=False)
+    merge.merge(tmp_path / "b", tmp_path / "a")
+    check_catalogue(tmp_path / "a")
+    con = duckdb.connect()
+    read = lambda table: f"read_parquet('{tmp_path / 'a' / table}.parquet')"  # noqa: E731
+    for table, column, target in (("reviews", "media_id", "movies"), ("cast", "movie_id", "movies"),
+                                  ("cast", "person_id", "people"), ("tv_episodes", "series_id", "tv_series"),
+                                  ("episode_guest_stars", "episode_id", "tv_episodes")):
+        where = "WHERE media_type = 'movie'" if table == "reviews" else ""
+        dangling = con.sql(f"SELECT count(*) FROM (SELECT {column} FROM {read(table)} {where}) "
+                           f"WHERE {column} NOT IN (SELECT id FROM {read(target)})").fetchall()[0][0]
+        assert dangling == 0, (table, column)
+    moved = con.sql(f"SELECT count(*) FROM {read('reviews')} WHERE media_id > {merge.ID_OFFSET}").fetchall()[0][0]
+    assert moved > 0  # the second catalogue's films took ids the first uses, their reviews with them
