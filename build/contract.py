@@ -147,6 +147,11 @@ REQUIRED: dict[str, pa.Schema] = {
     "reviews": schema(("id", TEXT), ("media_type", TEXT), ("media_id", INT), ("author", TEXT), ("username", TEXT),
             ("name", TEXT), ("avatar_path", TEXT), ("rating", FLOAT), ("iso_639_1", TEXT), ("content", TEXT),
             ("created_at", TIMESTAMP), ("updated_at", TIMESTAMP)),
+    # Users' public lists, and their titles in order (media_type 'movie' or 'tv').
+    "lists": schema(("id", INT), ("name", TEXT), ("description", TEXT), ("created_by", TEXT), ("iso_639_1", TEXT),
+            ("iso_3166_1", TEXT), ("favorite_count", INT), ("poster_path", TEXT), ("created_at", TIMESTAMP),
+            ("updated_at", TIMESTAMP)),
+    "list_items": schema(("list_id", INT), ("media_type", TEXT), ("media_id", INT), ("ord", INT)),
 }
 # Tables a catalogue may hold; a build without them answers their paths with nothing to show:
 # cinemas and showtimes (site_gen/showtimes.py), activity, the daily views trending ranks by.

@@ -44,10 +44,11 @@ MATCHED_BY_NUMBER = {"season": ("season_number",), "episode": ("season_number", 
 OWNER_ORDER = ("episode_id", "season_id", "series_id", "movie_id", "soundtrack_id", "person_id", "company_id",
                "collection_id", "genre_id", "provider_id")
 KEYS = {"countries": ("iso_3166_1",), "languages": ("iso_639_1",), "certifications": ("iso_3166_1", "certification"),
-        "activity": ("kind", "id"), "reviews": ("media_type", "media_id")}
+        "activity": ("kind", "id"), "reviews": ("media_type", "media_id"), "list_items": ("list_id",)}
 # Tables whose rows name their title by (kind column, id column): the kind's value → family.
 KINDED = {"activity": ("kind", "id", {"movie": "movie", "tv": "series", "person": "person"}),
-          "reviews": ("media_type", "media_id", {"movie": "movie", "tv": "series"})}
+          "reviews": ("media_type", "media_id", {"movie": "movie", "tv": "series"}),
+          "list_items": ("media_type", "media_id", {"movie": "movie", "tv": "series"})}
 
 
 def merge(other: Path, target: Path, status: Callable[[str], None] | None = None) -> ImportSummary:

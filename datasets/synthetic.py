@@ -21,6 +21,7 @@ from marquee_datasets import images as images_module
 from marquee_datasets import movie_extras as movie_extras_module
 from marquee_datasets import people as people_module
 from marquee_datasets import people_details as people_details_module
+from marquee_datasets import public_lists as public_lists_module
 from marquee_datasets import reviews as reviews_module
 from marquee_datasets import activity as activity_module
 from marquee_datasets import showtimes as showtimes_module
@@ -71,6 +72,7 @@ def generate(out_dir: Path, movies: int, seed: int, images: bool = True,
     tables.update(tv_translations_module.translation_tables(tables, seed))
     tables.update(tv_images_module.image_tables(tables, seed))
     tables.update(reviews_module.review_tables(tables, seed, REFERENCE_DATE))
+    tables.update(public_lists_module.list_tables(tables, seed, REFERENCE_DATE))
     reference = REFERENCE_DATE
     if today is not None:
         reference = np.datetime64(today, "D")

@@ -131,10 +131,16 @@ def merged_videos(documents: ReleaseDocuments, uri: str, body: bytes, query: Que
 
 
 # List documents whose items are titles (similar, recommendations, a keyword's movies, a person's
-# credits), rendered once in the default language, and the item lists inside each.
+# credits, a public list), rendered once in the default language, and the item lists inside each.
 LOCALIZED_LISTS = {"similar": ("results",), "recommendations": ("results",), "movies": ("results",),
                    "movie_credits": ("cast", "crew"), "tv_credits": ("cast", "crew"),
-                   "combined_credits": ("cast", "crew")}
+                   "combined_credits": ("cast", "crew"), "list": ("items",)}
+PUBLIC_LIST = re.compile(r"^/3/list/[^/]+$")  # /3/list/{list_id}: its kind is "list"
+
+
+def list_kind(uri: str) -> str:
+    """The kind of document at `uri` as LOCALIZED_LISTS and FILTERED name them: its last segment."""
+    return "list" if PUBLIC_LIST.match(uri) else uri.rsplit("/", 1)[-1]
 _ITEM_TEXT = {"movie": ("title", "overview"), "tv": ("name", "overview")}
 
 
@@ -143,7 +149,7 @@ def localized(documents: ReleaseDocuments, body: bytes, uri: str, query: Query) 
     document in the language asked for, so the fallbacks are exactly the details' (original title,
     empty overview, or the opt-in fallback_language). Rendering every list in 14 languages would
     multiply the release's documents; these reads come from the document cache."""
-    kind = uri.rsplit("/", 1)[-1]
+    kind = list_kind(uri)
     if kind == "movies" and not uri.startswith("/3/keyword/"):
         return body
     if suffix_for(query.language, documents.languages, UNTRANSLATED) == "":
@@ -168,7 +174,7 @@ def localized(documents: ReleaseDocuments, body: bytes, uri: str, query: Query) 
 
 
 def filtered(documents: ReleaseDocuments, body: bytes, uri: str, query: Query) -> bytes:
-    kind = uri.rsplit("/", 1)[-1]
+    kind = list_kind(uri)
     if kind in LOCALIZED_LISTS:
         return localized(documents, body, uri, query)
     if kind == "images":

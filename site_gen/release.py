@@ -28,7 +28,7 @@ import pyarrow.compute as pc
 from marquee.settings import Settings
 from marquee_build.catalogue import load_database
 from marquee_build.state import kept_database
-from site_gen import compat, configuration, images, languages, movie, person, reference, reviews, scope, tv
+from site_gen import compat, configuration, images, languages, movie, person, reference, community, scope, tv
 from site_gen import changes, discover_index, exports, search_index, showtimes
 from site_gen.documents import (KEPT_WHOLE, OVER_PREVIOUS, Documents, Marker, create_item_ref, from_items,
                                 from_objects, from_sql, load_sql, use_previous_manifest)
@@ -42,7 +42,7 @@ from site_gen.writer import Writer
 PREPARATIONS: tuple[Preparation, ...] = (
     *languages.PREPARATIONS,
     Preparation("item references", lambda con, settings: create_item_ref(con), makes=("item_ref",)),
-    *movie.PREPARATIONS, *person.PREPARATIONS, *tv.PREPARATIONS, *compat.PREPARATIONS, *reviews.PREPARATIONS,
+    *movie.PREPARATIONS, *person.PREPARATIONS, *tv.PREPARATIONS, *compat.PREPARATIONS, *community.PREPARATIONS,
 )
 OBJECTS = {"configuration": configuration, "reference": reference}  # modules building `objects:` templates
 IMAGE_STORE = Path("t/p")

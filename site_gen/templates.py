@@ -181,10 +181,13 @@ TEMPLATES: tuple[Template, ...] = (
              splices=_PERSON_TV),
     Template(PERSON_COMBINED_CREDITS, "person_combined_credits.sql", scoped=True, reads=("person_credits_page",),
              splices=_PERSON_COMBINED),
-    # reviews, in the language asked for
-    Template(MOVIE + "/reviews", "movie_reviews.sql", scoped=True, reads=("review_pages",)),
-    Template(TV + "/reviews", "tv_reviews.sql", reads=("review_pages",)),
+    # reviews and public lists, in the language asked for
+    Template(MOVIE + "/reviews", "movie_reviews.sql", scoped=True, reads=("title_pages",)),
+    Template(TV + "/reviews", "tv_reviews.sql", reads=("title_pages",)),
     Template("/3/review/{review_id}", "review_details.sql", reads=("review_author", "tmdb_time", "tv_series_listed")),
+    Template(MOVIE + "/lists", "movie_lists.sql", reads=("title_pages",)),
+    Template(TV + "/lists", "tv_lists.sql", reads=("title_pages",)),
+    Template("/3/list/{list_id}", "list_details.sql", reads=("item_ref",)),
     # a credit, as a composite of its title's and person's items
     Template("/3/credit/{credit_id}", "credit_details.sql", reads=("item_ref",)),
     # companies, reference lists

@@ -1,2 +1,2 @@
--- /3/tv/{series_id}/reviews (review_pages.sql), every series.
-SELECT * FROM review_pages('tv')
+-- /3/tv/{series_id}/reviews (title_pages.sql), every series.
+SELECT * FROM title_pages('reviews', 'tv', false)

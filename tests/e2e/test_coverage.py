@@ -22,7 +22,6 @@ EXTRA = ["/3/list/{list_id}", "/3/movie/{movie_id}/similar_movies"]  # TMDB's op
 QUERY = {"query": "the", "external_source": "imdb_id"}  # the required parameters' values
 # Issue 20's paths, still answering 404/34.
 NOT_YET = {
-    "/3/movie/{movie_id}/lists", "/3/tv/{series_id}/lists", "/3/list/{list_id}",
     "/3/network/{network_id}/alternative_names", "/3/network/{network_id}/images",
     "/3/person/{person_id}/tagged_images", "/3/tv/{series_id}/episode_groups", "/3/tv/episode_group/{tv_episode_group_id}",
     "/3/tv/{series_id}/screened_theatrically",
@@ -35,6 +34,7 @@ def sample_ids(catalogue) -> dict[str, str]:
     one = lambda sql: str(catalogue.execute(sql).fetchone()[0])  # noqa: E731
     movie = one("SELECT m.id FROM movies m WHERE NOT adult AND collection_id IS NOT NULL AND imdb_id LIKE 'tt%' "
                 "AND id IN (SELECT media_id FROM reviews WHERE media_type = 'movie') "
+                "AND id IN (SELECT media_id FROM list_items WHERE media_type = 'movie') "
                 "AND id IN (SELECT movie_id FROM movie_keywords) AND id IN (SELECT movie_id FROM movie_companies) "
                 "ORDER BY popularity DESC LIMIT 1")
     series, season, episode, episode_id, season_id = catalogue.execute(
@@ -53,7 +53,8 @@ def sample_ids(catalogue) -> dict[str, str]:
         "keyword_id": one(f"SELECT keyword_id FROM movie_keywords WHERE movie_id = {movie} ORDER BY ord LIMIT 1"),
         "network_id": one(f"SELECT network_id FROM series_networks WHERE series_id = {series} ORDER BY ord LIMIT 1"),
         "review_id": one(f"SELECT id FROM reviews WHERE media_type = 'movie' AND media_id = {movie} LIMIT 1"),
-        "time_window": "day", "list_id": "1", "tv_episode_group_id": "0",
+        "list_id": one(f"SELECT list_id FROM list_items WHERE media_type = 'movie' AND media_id = {movie} LIMIT 1"),
+        "time_window": "day", "tv_episode_group_id": "0",
     }
 
 

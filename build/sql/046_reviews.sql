@@ -1,5 +1,0 @@
--- Reviews, keyed as the entity hashes key rows that name their owner (site_gen/scope.py OWNER_KINDS:
--- 'movie' a film, 'tv' a series), so a new review re-renders its title's review pages only.
-CREATE OR REPLACE TABLE reviews AS
-SELECT media_type AS owner, media_id AS owner_id, * EXCLUDE (media_type, media_id)
-FROM read_parquet(getvariable('catalogue_dir') || '/reviews.parquet');
