@@ -94,19 +94,21 @@ def write_placeholders(image_dir: Path, tables: dict[str, pa.Table]) -> int:
 
 def _write_extra_images(image_dir: Path, tables: dict[str, pa.Table], palette: list[bytes],
                         font: ImageFont.ImageFont) -> int:
-    """Further profiles and logos of /3/person/{id}/images and /3/company/{id}/images (ord 0 is the
-    profile_path or logo_path, already drawn above)."""
+    """Further profiles and logos of /3/person/{id}/images, /3/company/{id}/images and
+    /3/network/{id}/images (ord 0 is the profile_path or logo_path, already drawn above)."""
     written = 0
     extra = tables["person_images"].filter(pc.greater(tables["person_images"].column("ord"), 0))
     slots = ((extra.column("person_id").to_numpy() * 2654435761 + extra.column("ord").to_numpy()) % _PALETTE)
     for path, slot in zip(extra.column("file_path").to_pylist(), slots.tolist()):
         (image_dir / path.lstrip("/")).write_bytes(palette[slot])
         written += 1
-    logos = tables["company_images"].filter(pc.greater(tables["company_images"].column("ord"), 0))
-    names = dict(zip(tables["companies"].column("id").to_pylist(), tables["companies"].column("name").to_pylist()))
-    for path, key in zip(logos.column("file_path").to_pylist(), logos.column("company_id").to_pylist()):
-        (image_dir / path.lstrip("/")).write_bytes(_labelled(LOGO_SIZE, _colour(key), names[key], font, "PNG"))
-        written += 1
+    for kind, owners in (("company", "companies"), ("network", "networks")):
+        images = tables[f"{kind}_images"]
+        logos = images.filter(pc.greater(images.column("ord"), 0))
+        names = dict(zip(tables[owners].column("id").to_pylist(), tables[owners].column("name").to_pylist()))
+        for path, key in zip(logos.column("file_path").to_pylist(), logos.column(f"{kind}_id").to_pylist()):
+            (image_dir / path.lstrip("/")).write_bytes(_labelled(LOGO_SIZE, _colour(key), names[key], font, "PNG"))
+            written += 1
     return written
 
 

@@ -41,7 +41,7 @@ REFERRING = {f"{family}_id": family for family in FAMILIES}
 MATCHED_BY_ID = ("movie", "person", "series")  # by IMDb id, or by id when both number by TMDB's
 MATCHED_BY_NUMBER = {"season": ("season_number",), "episode": ("season_number", "episode_number")}
 # The entity a row hangs under, most specific first: episode_crew's row belongs to its episode.
-OWNER_ORDER = ("episode_id", "season_id", "series_id", "movie_id", "soundtrack_id", "person_id", "company_id",
+OWNER_ORDER = ("episode_id", "season_id", "series_id", "movie_id", "soundtrack_id", "person_id", "company_id", "network_id",
                "collection_id", "genre_id", "provider_id")
 KEYS = {"countries": ("iso_3166_1",), "languages": ("iso_639_1",), "certifications": ("iso_3166_1", "certification"),
         "activity": ("kind", "id"), "reviews": ("media_type", "media_id"), "list_items": ("list_id",)}

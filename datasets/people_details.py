@@ -97,10 +97,19 @@ def _person_images(people: pa.Table, seed: int) -> pa.Table:
 
 
 def _company_tables(companies: pa.Table, seed: int) -> dict[str, pa.Table]:
-    rng = rng_for(seed, "company_details")
-    ids = companies.column("id").to_numpy()
+    names, logos = organisation_tables("company", companies, seed, _IMAGE_ID_COUNTER)
+    return {"company_alternative_names": names, "company_images": logos}
+
+
+def organisation_tables(kind: str, organisations: pa.Table, seed: int, first_image_id: int) -> tuple[pa.Table, pa.Table]:
+    """Alternative names and logos of companies or networks (`kind`; their tables key them by
+    `{kind}_id`): a name or three more for half of them (legal suffixes, the short name upper-cased),
+    and for each with a logo_path that logo first, then up to two more (`first_image_id` numbers their
+    ids apart from other images')."""
+    rng = rng_for(seed, f"{kind}_details")
+    ids = organisations.column("id").to_numpy()
     n = len(ids)
-    names = companies.column("name").combine_chunks()
+    names = organisations.column("name").combine_chunks()
     suffixes = "|".join(s.replace(" ", r"\s") for s in vocab.COMPANY_SUFFIXES)
     short = pc.replace_substring_regex(names, rf"\s({suffixes})$", "")
 
@@ -111,25 +120,25 @@ def _company_tables(companies: pa.Table, seed: int) -> dict[str, pa.Table]:
     variant = pc.choose(pa.array(alt_rank.astype(np.int8)), cat(names.take(taken), " Inc."),
                         pc.utf8_upper(short.take(taken)), cat(short.take(taken), " LLC"))
     alternative_names = pa.table({
-        "company_id": ids[alt_owner],
+        f"{kind}_id": ids[alt_owner],
         "name": variant,
         # TMDB's type is free text and almost always empty.
         "type": pc.if_else(pa.array(rng.random(len(alt_owner)) < 0.1), "Legal name", ""),
         "ord": alt_rank.astype(np.int64),
     })
 
-    logo = companies.column("logo_path").combine_chunks()
+    logo = organisations.column("logo_path").combine_chunks()
     has_logo = ~np.asarray(logo.is_null())
     count = np.where(has_logo, 1 + weighted_choice(rng, [60, 30, 10], n), 0)
     owner = np.repeat(np.arange(n), count)
     ord_ = group_ranks(owner)
     rows = len(owner)
-    extra_paths = image_paths(ids[owner] * 8 + ord_, "company-logo-extra", seed, ".png")
+    extra_paths = image_paths(ids[owner] * 8 + ord_, f"{kind}-logo-extra", seed, ".png")
     width = rng.integers(200, 1200, rows)
     height = np.maximum(1, np.round(width / rng.uniform(0.8, 4.0, rows))).astype(np.int64)
     images = pa.table({
-        "company_id": ids[owner],
-        "id": hex_ids(np.arange(_IMAGE_ID_COUNTER, _IMAGE_ID_COUNTER + rows, dtype=np.uint64),
+        f"{kind}_id": ids[owner],
+        "id": hex_ids(np.arange(first_image_id, first_image_id + rows, dtype=np.uint64),
                       rng.integers(0x4B3D3B00, 0x65900000, rows), seed),
         "file_path": pc.if_else(pa.array(ord_ == 0), logo.take(pa.array(owner)), extra_paths),
         "file_type": pick((".png", ".svg"), (rng.random(rows) < 0.4).astype(np.int64)),
@@ -140,4 +149,4 @@ def _company_tables(companies: pa.Table, seed: int) -> dict[str, pa.Table]:
         "vote_count": rng.integers(1, 10, rows).astype(np.int64),
         "ord": ord_.astype(np.int64),
     })
-    return {"company_alternative_names": alternative_names, "company_images": images}
+    return alternative_names, images

@@ -218,6 +218,8 @@ TEMPLATES: tuple[Template, ...] = (
     Template(TV + "/watch/providers", "tv_watch_providers.sql"),
     Template("/3/genre/tv/list", "tv_genre_list.sql", reads=("render_variants",)),
     Template("/3/network/{network_id}", "tv_network_details.sql"),
+    Template("/3/network/{network_id}/alternative_names", "tv_network_alternative_names.sql"),
+    Template("/3/network/{network_id}/images", "tv_network_images.sql"),
     Template("/3/watch/providers/tv", "tv_watch_provider_list.sql"),
     Template(TV_SEASON, "tv_season_details.sql", scoped=True, reads=("render_variants", "episode_credit_json"),
              splices=_SEASON_CREDITS),

@@ -4,6 +4,8 @@ CREATE OR REPLACE TABLE tv_genres AS SELECT * FROM read_parquet(getvariable('cat
 CREATE OR REPLACE TABLE series_genres AS SELECT * FROM read_parquet(getvariable('catalogue_dir') || '/series_genres.parquet');
 CREATE OR REPLACE TABLE networks AS SELECT * FROM read_parquet(getvariable('catalogue_dir') || '/networks.parquet');
 CREATE OR REPLACE TABLE series_networks AS SELECT * FROM read_parquet(getvariable('catalogue_dir') || '/series_networks.parquet');
+CREATE OR REPLACE TABLE network_alternative_names AS SELECT * FROM read_parquet(getvariable('catalogue_dir') || '/network_alternative_names.parquet');
+CREATE OR REPLACE TABLE network_images AS SELECT * FROM read_parquet(getvariable('catalogue_dir') || '/network_images.parquet');
 CREATE OR REPLACE TABLE series_companies AS SELECT * FROM read_parquet(getvariable('catalogue_dir') || '/series_companies.parquet');
 CREATE OR REPLACE TABLE tv_seasons AS SELECT * FROM read_parquet(getvariable('catalogue_dir') || '/tv_seasons.parquet');
 CREATE OR REPLACE TABLE tv_episodes AS SELECT * FROM read_parquet(getvariable('catalogue_dir') || '/tv_episodes.parquet');

@@ -35,6 +35,8 @@ RENDERED_PATHS: tuple[str, ...] = (
     "/3/company/{company_id}",
     "/3/company/{company_id}/alternative_names",
     "/3/company/{company_id}/images",
+    "/3/network/{network_id}/alternative_names",
+    "/3/network/{network_id}/images",
     "/3/configuration/countries",
     "/3/configuration/jobs",
     "/3/configuration/languages",

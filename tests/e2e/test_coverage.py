@@ -22,7 +22,6 @@ EXTRA = ["/3/list/{list_id}", "/3/movie/{movie_id}/similar_movies"]  # TMDB's op
 QUERY = {"query": "the", "external_source": "imdb_id"}  # the required parameters' values
 # Issue 20's paths, still answering 404/34.
 NOT_YET = {
-    "/3/network/{network_id}/alternative_names", "/3/network/{network_id}/images",
     "/3/person/{person_id}/tagged_images", "/3/tv/{series_id}/episode_groups", "/3/tv/episode_group/{tv_episode_group_id}",
     "/3/tv/{series_id}/screened_theatrically",
 }

@@ -138,3 +138,17 @@ def test_title_lists_follow_the_language_through_nginx(api):
     for item in similar["results"]:
         detail = api.client.get(f"/3/tv/{item['id']}", params={"api_key": key, "language": "ko"}).json()
         assert item["name"] == detail["name"]
+
+
+def test_a_networks_names_and_logos_are_the_catalogues(api, catalogue):
+    key = api.account("tv-networks", "pro")
+    network, logo = catalogue.execute("SELECT network_id, n.logo_path FROM network_images i JOIN networks n ON n.id = "
+                                      "i.network_id GROUP BY 1, 2 HAVING count(*) > 1 ORDER BY 1 LIMIT 1").fetchone()
+    logos = api.client.get(f"/3/network/{network}/images", params={"api_key": key}).json()["logos"]
+    assert logos[0]["file_path"] == logo and len(logos) > 1
+    for image in logos:  # every logo is on the image host, the extra ones too
+        assert httpx.get(f"{api.images}/t/p/original{image['file_path']}").status_code == 200
+    named = catalogue.execute("SELECT network_id FROM network_alternative_names ORDER BY network_id LIMIT 1").fetchone()[0]
+    names = api.client.get(f"/3/network/{named}/alternative_names", params={"api_key": key}).json()
+    assert names["id"] == named and [(n["name"], n["type"]) for n in names["results"]] == catalogue.execute(
+        "SELECT name, type FROM network_alternative_names WHERE network_id = ? ORDER BY ord", [named]).fetchall()
