@@ -99,6 +99,13 @@ REQUIRED: dict[str, pa.Schema] = {
     "networks": schema(("id", INT), ("name", TEXT), ("logo_path", TEXT), ("origin_country", TEXT), ("headquarters",
             TEXT), ("homepage", TEXT)),
     "series_networks": schema(("series_id", INT), ("network_id", INT), ("ord", INT)),
+    # Episode groups (TMDB's types: 2 absolute, 3 DVD, 5 story arc...), their parts' episodes in order, and
+    # the episodes screened in cinemas.
+    "episode_groups": schema(("id", TEXT), ("series_id", INT), ("name", TEXT), ("description", TEXT), ("type", INT),
+            ("network_id", INT)),
+    "episode_group_episodes": schema(("group_id", TEXT), ("part_id", TEXT), ("part_name", TEXT), ("part_order", INT),
+            ("locked", BOOL), ("episode_id", INT), ("ord", INT)),
+    "screened_episodes": schema(("series_id", INT), ("episode_id", INT)),
     "network_alternative_names": schema(("network_id", INT), ("name", TEXT), ("type", TEXT), ("ord", INT)),
     "network_images": schema(("network_id", INT), ("id", TEXT), ("file_path", TEXT), ("file_type", TEXT), ("width",
             INT), ("height", INT), ("aspect_ratio", FLOAT), ("vote_average", FLOAT), ("vote_count", INT), ("ord",

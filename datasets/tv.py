@@ -14,7 +14,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from marquee_datasets import people_details, tv_credits, tv_extras, tv_vocab, vocab
+from marquee_datasets import people_details, tv_credits, tv_extras, tv_groups, tv_vocab, vocab
 from marquee_datasets.tv_images import write_placeholders  # noqa: F401  (synthetic.generate calls it here)
 from marquee_datasets.columns import (
     cat, first_occurrences, group_ranks, hex_ids, image_paths, irregular_ids, list_column, null_where,
@@ -26,6 +26,7 @@ TV_TABLES: tuple[str, ...] = (
     "tv_seasons", "tv_episodes", "created_by", "series_cast", "series_crew", "episode_crew",
     "episode_guest_stars", "series_content_ratings", "series_alternative_titles", "tv_keywords",
     "series_keywords", "tv_videos", "series_watch_providers", "network_alternative_names", "network_images",
+    "episode_groups", "episode_group_episodes", "screened_episodes",
 )
 MAX_SEASONS = 15
 _STATUS = np.array([s for s, _ in tv_vocab.STATUSES])
@@ -52,6 +53,7 @@ def tv_tables(n: int, people: pa.Table, companies: pa.Table, seed: int, referenc
     tables.update(_network_tables(rng_for(seed, "networks"), series, companies, seed))
     names, logos = people_details.organisation_tables("network", tables["networks"], seed, 1 << 41)
     tables.update({"network_alternative_names": names, "network_images": logos})
+    tables.update(tv_groups.group_tables(tables["tv_series"], tables["tv_episodes"], tables["series_networks"], seed))
     tables.update(tv_credits.credit_tables(series, seasons, episodes, people, seed))
     tables.update(tv_extras.extra_tables(series, seasons, episodes, seed, keywords, provider_regions))
     assert set(tables) == set(TV_TABLES)

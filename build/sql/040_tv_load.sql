@@ -6,6 +6,9 @@ CREATE OR REPLACE TABLE networks AS SELECT * FROM read_parquet(getvariable('cata
 CREATE OR REPLACE TABLE series_networks AS SELECT * FROM read_parquet(getvariable('catalogue_dir') || '/series_networks.parquet');
 CREATE OR REPLACE TABLE network_alternative_names AS SELECT * FROM read_parquet(getvariable('catalogue_dir') || '/network_alternative_names.parquet');
 CREATE OR REPLACE TABLE network_images AS SELECT * FROM read_parquet(getvariable('catalogue_dir') || '/network_images.parquet');
+CREATE OR REPLACE TABLE episode_groups AS SELECT * FROM read_parquet(getvariable('catalogue_dir') || '/episode_groups.parquet');
+CREATE OR REPLACE TABLE episode_group_episodes AS SELECT * FROM read_parquet(getvariable('catalogue_dir') || '/episode_group_episodes.parquet');
+CREATE OR REPLACE TABLE screened_episodes AS SELECT * FROM read_parquet(getvariable('catalogue_dir') || '/screened_episodes.parquet');
 CREATE OR REPLACE TABLE series_companies AS SELECT * FROM read_parquet(getvariable('catalogue_dir') || '/series_companies.parquet');
 CREATE OR REPLACE TABLE tv_seasons AS SELECT * FROM read_parquet(getvariable('catalogue_dir') || '/tv_seasons.parquet');
 CREATE OR REPLACE TABLE tv_episodes AS SELECT * FROM read_parquet(getvariable('catalogue_dir') || '/tv_episodes.parquet');

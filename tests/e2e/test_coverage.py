@@ -22,8 +22,7 @@ EXTRA = ["/3/list/{list_id}", "/3/movie/{movie_id}/similar_movies"]  # TMDB's op
 QUERY = {"query": "the", "external_source": "imdb_id"}  # the required parameters' values
 # Issue 20's paths, still answering 404/34.
 NOT_YET = {
-    "/3/person/{person_id}/tagged_images", "/3/tv/{series_id}/episode_groups", "/3/tv/episode_group/{tv_episode_group_id}",
-    "/3/tv/{series_id}/screened_theatrically",
+    "/3/person/{person_id}/tagged_images",
 }
 
 
@@ -40,6 +39,7 @@ def sample_ids(catalogue) -> dict[str, str]:
         "SELECT e.series_id, e.season_number, e.episode_number, e.id, s.id FROM tv_episodes e JOIN tv_seasons s "
         "ON s.series_id = e.series_id AND s.season_number = e.season_number JOIN tv_series t ON t.id = e.series_id "
         "WHERE e.season_number = 1 AND e.episode_number = 1 AND t.id IN (SELECT series_id FROM series_networks) "
+        "AND t.id IN (SELECT series_id FROM episode_groups) "
         "ORDER BY t.popularity DESC LIMIT 1").fetchone()
     return {
         "movie_id": movie, "series_id": str(series), "season_number": str(season), "episode_number": str(episode),
@@ -53,7 +53,8 @@ def sample_ids(catalogue) -> dict[str, str]:
         "network_id": one(f"SELECT network_id FROM series_networks WHERE series_id = {series} ORDER BY ord LIMIT 1"),
         "review_id": one(f"SELECT id FROM reviews WHERE media_type = 'movie' AND media_id = {movie} LIMIT 1"),
         "list_id": one(f"SELECT list_id FROM list_items WHERE media_type = 'movie' AND media_id = {movie} LIMIT 1"),
-        "time_window": "day", "tv_episode_group_id": "0",
+        "time_window": "day",
+        "tv_episode_group_id": one(f"SELECT id FROM episode_groups WHERE series_id = {series} LIMIT 1"),
     }
 
 

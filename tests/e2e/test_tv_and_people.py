@@ -152,3 +152,29 @@ def test_a_networks_names_and_logos_are_the_catalogues(api, catalogue):
     names = api.client.get(f"/3/network/{named}/alternative_names", params={"api_key": key}).json()
     assert names["id"] == named and [(n["name"], n["type"]) for n in names["results"]] == catalogue.execute(
         "SELECT name, type FROM network_alternative_names WHERE network_id = ? ORDER BY ord", [named]).fetchall()
+
+
+def test_episode_groups_and_screenings_are_the_catalogues(api, catalogue):
+    key = api.account("tv-groups", "pro")
+    get = lambda path, **params: api.client.get(path, params={"api_key": key, **params}).json()  # noqa: E731
+    series = catalogue.execute("SELECT series_id FROM episode_groups GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1").fetchone()[0]
+    listed = get(f"/3/tv/{series}/episode_groups")
+    groups = catalogue.execute("SELECT id, type FROM episode_groups WHERE series_id = ? ORDER BY type, id", [series]).fetchall()
+    assert [(g["id"], g["type"]) for g in listed["results"]] == groups and {2, 3, 5} <= {t for _, t in groups}
+    for group_id, _ in groups:
+        group = get(f"/3/tv/episode_group/{group_id}")
+        rows = catalogue.execute("SELECT part_id, episode_id FROM episode_group_episodes WHERE group_id = ? "
+                                 "ORDER BY part_order, ord", [group_id]).fetchall()
+        assert [(part["id"], e["id"]) for part in group["groups"] for e in part["episodes"]] == rows
+        assert group["episode_count"] == len(rows) == next(g["episode_count"] for g in listed["results"]
+                                                           if g["id"] == group_id)
+        episode = group["groups"][-1]["episodes"][0]
+        season = get(f"/3/tv/{series}/season/{episode['season_number']}")
+        assert episode["name"] == next(e["name"] for e in season["episodes"] if e["id"] == episode["id"])
+    screened_series = catalogue.execute("SELECT series_id FROM screened_episodes LIMIT 1").fetchone()[0]
+    screened = get(f"/3/tv/{screened_series}/screened_theatrically")
+    assert sorted(r["id"] for r in screened["results"]) == sorted(
+        e for (e,) in catalogue.execute("SELECT episode_id FROM screened_episodes WHERE series_id = ?",
+                                        [screened_series]).fetchall())
+    appended = get(f"/3/tv/{series}", append_to_response="episode_groups,screened_theatrically")
+    assert appended["episode_groups"] == {"results": listed["results"]} and "screened_theatrically" in appended
