@@ -80,6 +80,11 @@ def write_placeholders(image_dir: Path, tables: dict[str, pa.Table]) -> int:
         buffer = io.BytesIO()
         Image.new("RGB", PROFILE_SIZE, _colour(slot)).save(buffer, "JPEG", quality=70)
         palette.append(buffer.getvalue())
+    # Reviewers' avatars (marquee_datasets.reviews), as profiles from the palette.
+    avatars = {path for path in tables["reviews"].column("avatar_path").to_pylist() if path}
+    for path in sorted(avatars):
+        (image_dir / path.lstrip("/")).write_bytes(palette[zlib.crc32(path.encode()) % _PALETTE])
+        written += 1
     people = tables["people"]
     paths = people.column("profile_path").to_pylist()
     slots = (people.column("id").to_numpy() * 2654435761 % _PALETTE).tolist()

@@ -297,7 +297,7 @@ def image_tables(con: duckdb.DuckDBPyConnection, check_sql: str) -> set[str]:
 
 # Catalogue columns that hold an image path, and the kind of image each holds.
 PATH_COLUMNS = {"poster_path": "poster", "backdrop_path": "backdrop", "logo_path": "logo",
-                "profile_path": "profile", "still_path": "still"}
+                "profile_path": "profile", "still_path": "still", "avatar_path": "profile"}  # a reviewer's avatar
 # Image tables without a `kind` column hold one kind, named by their owner.
 TABLE_KINDS = {"person_images": "profile", "company_images": "logo", "network_images": "logo"}
 

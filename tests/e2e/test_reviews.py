@@ -4,6 +4,7 @@ its id with its title; the append; TMDB's paging errors."""
 
 from __future__ import annotations
 
+import httpx
 import pytest
 
 from tests.e2e.conftest import all_pages, assert_tmdb_error, rotating_json
@@ -27,7 +28,7 @@ def expected_ids(catalogue, media_type: str, media_id: int, language: str) -> li
 
 
 @pytest.mark.parametrize("media_type", ["movie", "tv"])
-def test_a_titles_reviews_in_english_are_every_english_review_oldest_first(answer, catalogue, media_type):
+def test_a_titles_reviews_in_english_are_every_english_review_oldest_first(answer, api, catalogue, media_type):
     media_id = most_reviewed(catalogue, media_type)
     expected = expected_ids(catalogue, media_type, media_id, "en")
     assert len(expected) > 20 or media_type == "tv"  # the most reviewed film pages
@@ -41,6 +42,8 @@ def test_a_titles_reviews_in_english_are_every_english_review_oldest_first(answe
         (row[0], row[1], row[2] or "", row[3], row[5])
     assert details["rating"] == (None if row[4] is None else int(row[4]))
     assert first["url"] == f"https://www.themoviedb.org/review/{first['id']}" and first["created_at"].endswith("Z")
+    avatar = next(r["author_details"]["avatar_path"] for r in reviews if r["author_details"]["avatar_path"])
+    assert httpx.get(f"{api.images}/t/p/w45{avatar}").status_code == 200  # an avatar is a profile image
 
 
 def test_the_language_asked_for_picks_the_reviews_written_in_it(answer, catalogue):
