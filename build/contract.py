@@ -54,6 +54,8 @@ REQUIRED: dict[str, pa.Schema] = {
     "person_details": schema(("person_id", INT), ("homepage", TEXT), ("freebase_mid", TEXT), ("freebase_id", TEXT),
             ("tvrage_id", INT), ("wikidata_id", TEXT), ("facebook_id", TEXT), ("instagram_id", TEXT), ("tiktok_id",
             TEXT), ("twitter_id", TEXT), ("youtube_id", TEXT)),
+    # Images of a film or series (media_type 'movie' or 'tv', one of its image files) a person is tagged in.
+    "tagged_images": schema(("person_id", INT), ("media_type", TEXT), ("media_id", INT), ("file_path", TEXT)),
     "person_images": schema(("person_id", INT), ("file_path", TEXT), ("width", INT), ("height", INT), ("aspect_ratio",
             FLOAT), ("vote_average", FLOAT), ("vote_count", INT), ("ord", INT)),
     "company_alternative_names": schema(("company_id", INT), ("name", TEXT), ("type", TEXT), ("ord", INT)),

@@ -48,7 +48,8 @@ KEYS = {"countries": ("iso_3166_1",), "languages": ("iso_639_1",), "certificatio
 # Tables whose rows name their title by (kind column, id column): the kind's value → family.
 KINDED = {"activity": ("kind", "id", {"movie": "movie", "tv": "series", "person": "person"}),
           "reviews": ("media_type", "media_id", {"movie": "movie", "tv": "series"}),
-          "list_items": ("media_type", "media_id", {"movie": "movie", "tv": "series"})}
+          "list_items": ("media_type", "media_id", {"movie": "movie", "tv": "series"}),
+          "tagged_images": ("media_type", "media_id", {"movie": "movie", "tv": "series"})}
 
 
 def merge(other: Path, target: Path, status: Callable[[str], None] | None = None) -> ImportSummary:
@@ -140,10 +141,10 @@ def _merged_sql(name: str) -> str:
             resolved.append(f"{alias}.id IS NOT NULL")
     if name in KINDED:
         kind_column, id_column, kinds = KINDED[name]
-        joins = [f"LEFT JOIN map_{f} j_{f} ON o.{kind_column} = '{kind}' AND j_{f}.other_id = o.{id_column}"
-                 for kind, f in kinds.items()]
+        joins += [f"LEFT JOIN map_{f} j_{f} ON o.{kind_column} = '{kind}' AND j_{f}.other_id = o.{id_column}"
+                  for kind, f in kinds.items()]
         renamed[id_column] = "coalesce(" + ", ".join(f"j_{f}.id" for f in kinds.values()) + ")"
-        resolved = [f"{renamed[id_column]} IS NOT NULL"]
+        resolved.append(f"{renamed[id_column]} IS NOT NULL")
     columns = ", ".join(f"{renamed.get(c, f'o.{c}')} AS \"{c}\"" for c in schema.names)
     taken = f"SELECT {columns} FROM other_{name} o {' '.join(joins)}"
     if family is not None and family != "soundtrack":  # an entity: the base's rows filled in, the other's new ones

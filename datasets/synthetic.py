@@ -23,6 +23,7 @@ from marquee_datasets import people as people_module
 from marquee_datasets import people_details as people_details_module
 from marquee_datasets import public_lists as public_lists_module
 from marquee_datasets import reviews as reviews_module
+from marquee_datasets import tagged_images as tagged_images_module
 from marquee_datasets import activity as activity_module
 from marquee_datasets import showtimes as showtimes_module
 from marquee_datasets import tv as tv_module
@@ -73,6 +74,7 @@ def generate(out_dir: Path, movies: int, seed: int, images: bool = True,
     tables.update(tv_images_module.image_tables(tables, seed))
     tables.update(reviews_module.review_tables(tables, seed, REFERENCE_DATE))
     tables.update(public_lists_module.list_tables(tables, seed, REFERENCE_DATE))
+    tables.update(tagged_images_module.tagged_tables(tables, seed))
     reference = REFERENCE_DATE
     if today is not None:
         reference = np.datetime64(today, "D")

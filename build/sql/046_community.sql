@@ -10,3 +10,7 @@ CREATE OR REPLACE TABLE lists AS SELECT * FROM read_parquet(getvariable('catalog
 CREATE OR REPLACE TABLE list_items AS
 SELECT media_type AS owner, media_id AS owner_id, * EXCLUDE (media_type, media_id)
 FROM read_parquet(getvariable('catalogue_dir') || '/list_items.parquet');
+
+CREATE OR REPLACE TABLE tagged_images AS
+SELECT media_type AS owner, media_id AS owner_id, * EXCLUDE (media_type, media_id)
+FROM read_parquet(getvariable('catalogue_dir') || '/tagged_images.parquet');

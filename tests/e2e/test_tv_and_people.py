@@ -178,3 +178,24 @@ def test_episode_groups_and_screenings_are_the_catalogues(api, catalogue):
                                         [screened_series]).fetchall())
     appended = get(f"/3/tv/{series}", append_to_response="episode_groups,screened_theatrically")
     assert appended["episode_groups"] == {"results": listed["results"]} and "screened_theatrically" in appended
+
+
+def test_a_persons_tagged_images_are_the_catalogues(api, catalogue):
+    key = api.account("tagged-images", "pro")
+    get = lambda path, **params: api.client.get(path, params={"api_key": key, **params}).json()  # noqa: E731
+    person = catalogue.execute("SELECT person_id FROM tagged_images GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1").fetchone()[0]
+    expected = catalogue.execute(
+        "SELECT t.file_path, t.media_id FROM tagged_images t JOIN movie_images i ON i.movie_id = t.media_id AND "
+        "i.file_path = t.file_path WHERE t.person_id = ? ORDER BY i.vote_average DESC, t.file_path", [person]).fetchall()
+    first = get(f"/3/person/{person}/tagged_images")
+    results = list(first["results"])
+    for page in range(2, first["total_pages"] + 1):
+        results += get(f"/3/person/{person}/tagged_images", page=str(page))["results"]
+    assert [(r["file_path"], r["media"]["id"]) for r in results] == expected and first["total_results"] == len(expected)
+    image = results[0]
+    assert (image["image_type"], image["media_type"], image["media"]["media_type"]) == ("backdrop", "movie", "movie")
+    assert image["media"]["title"] == get(f"/3/movie/{image['media']['id']}")["title"]
+    assert httpx.get(f"{api.images}/t/p/w300{image['file_path']}").status_code == 200
+    untagged = catalogue.execute("SELECT person_id FROM \"cast\" WHERE person_id NOT IN (SELECT person_id FROM "
+                                 "tagged_images) LIMIT 1").fetchone()[0]
+    assert get(f"/3/person/{untagged}/tagged_images")["results"] == []
