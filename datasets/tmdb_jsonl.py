@@ -1,6 +1,6 @@
 """Import TMDB API documents, one per line (an operator's crawl of /3/movie/{id} and /3/person/{id},
-with appended credits, keywords, external_ids, release_dates, videos, alternative_titles and
-translations), and TMDB's daily ID export files (gzipped JSON lines of id, original title,
+with appended credits, keywords, external_ids, release_dates, videos, alternative_titles,
+translations and reviews), and TMDB's daily ID export files (gzipped JSON lines of id, original title,
 popularity, adult, video), into a catalogue (build/contract.py). `marquee import tmdb-jsonl FILE…`.
 
 DuckDB reads every file as lines (gzipped or not) and parses each with its JSON functions: no row
@@ -165,7 +165,8 @@ def import_files(paths: list[Path], target: Path, status: Callable[[str], None] 
                               "(WHERE j ->> 'backdrop_path' IS NOT NULL) FROM movie").fetchall()[0][0]
         if dropped:
             summary.notes.append(f"{dropped:,} image paths dropped: the catalogue has no originals for them")
-        write_tables(staging, {**MOVIE_SQL, **TV_SQL, "companies": COMPANIES, "people": PEOPLE}, summary, con, ids="tmdb")
+        write_tables(staging, {**MOVIE_SQL, **TV_SQL, "companies": COMPANIES, "people": PEOPLE, "reviews": REVIEWS}, summary,
+                     con, ids="tmdb")
     summary.seconds = time.perf_counter() - started
     return summary
 
@@ -268,3 +269,15 @@ TV_SQL = {
         g.credit_id, coalesce(g.character, '') AS character, g."order" {_EPISODES}, unnest(e.guest_stars) AS v(g)
         WHERE g.id IS NOT NULL AND g.name IS NOT NULL""",
 }
+
+# A film's or series' appended reviews (append_to_response=reviews: the first page). TMDB's results name
+# no language: they are the crawl's, taken as English unless a result says otherwise. Avatars are
+# images, dropped as the others are.
+REVIEWS = " UNION ALL ".join(f"""SELECT r ->> 'id' AS id, '{media}' AS media_type, t.id AS media_id, r ->> 'author' AS author,
+        coalesce(r -> 'author_details' ->> 'username', r ->> 'author') AS username, nullif(r -> 'author_details' ->> 'name', '') AS name,
+        NULL AS avatar_path, TRY_CAST(r -> 'author_details' ->> 'rating' AS DOUBLE) AS rating,
+        coalesce(r ->> 'iso_639_1', 'en') AS iso_639_1, coalesce(r ->> 'content', '') AS content,
+        TRY_CAST(r ->> 'created_at' AS TIMESTAMP) AS created_at,
+        coalesce(TRY_CAST(r ->> 'updated_at' AS TIMESTAMP), TRY_CAST(r ->> 'created_at' AS TIMESTAMP)) AS updated_at
+    FROM {table} t, unnest(from_json(coalesce(t.j -> 'reviews' -> 'results', '[]'), '["JSON"]')) AS u(r)
+    WHERE r ->> 'id' IS NOT NULL AND TRY_CAST(r ->> 'created_at' AS TIMESTAMP) IS NOT NULL""" for table, media in (("movie", "movie"), ("series", "tv")))

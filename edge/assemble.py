@@ -134,13 +134,16 @@ def merged_videos(documents: ReleaseDocuments, uri: str, body: bytes, query: Que
 # credits, a public list), rendered once in the default language, and the item lists inside each.
 LOCALIZED_LISTS = {"similar": ("results",), "recommendations": ("results",), "movies": ("results",),
                    "movie_credits": ("cast", "crew"), "tv_credits": ("cast", "crew"),
-                   "combined_credits": ("cast", "crew"), "list": ("items",)}
-PUBLIC_LIST = re.compile(r"^/3/list/[^/]+$")  # /3/list/{list_id}: its kind is "list"
+                   "combined_credits": ("cast", "crew"), "list": ("items",), "credit": ("media",)}
+# Documents named by an id of their own, not by a last segment: /3/list/{list_id}, /3/credit/{credit_id}
+# (whose `media` is one title, not a list of them).
+ID_DOCUMENTS = {"list": re.compile(r"^/3/list/[^/]+$"), "credit": re.compile(r"^/3/credit/[^/]+$")}
 
 
 def list_kind(uri: str) -> str:
-    """The kind of document at `uri` as LOCALIZED_LISTS and FILTERED name them: its last segment."""
-    return "list" if PUBLIC_LIST.match(uri) else uri.rsplit("/", 1)[-1]
+    """The kind of document at `uri` as LOCALIZED_LISTS and FILTERED name them: its last segment, or
+    the kind of an ID_DOCUMENTS path."""
+    return next((kind for kind, pattern in ID_DOCUMENTS.items() if pattern.match(uri)), uri.rsplit("/", 1)[-1])
 _ITEM_TEXT = {"movie": ("title", "overview"), "tv": ("name", "overview")}
 
 
@@ -158,7 +161,8 @@ def localized(documents: ReleaseDocuments, body: bytes, uri: str, query: Query) 
     doc = orjson.loads(body)
     texts: dict[tuple[str, int], dict] = {}
     for key in LOCALIZED_LISTS[kind]:
-        for item in doc.get(key) or ():
+        found_items = doc.get(key)
+        for item in [found_items] if isinstance(found_items, dict) else found_items or ():
             item_media = item.get("media_type", media)
             fields = _ITEM_TEXT.get(item_media)
             if fields is None or not isinstance(item.get("id"), int):

@@ -22,7 +22,7 @@ import jinja2
 
 from edge import errors
 from edge.languages import LANGUAGE_CODE, NO_FALLBACK, suffixes as language_suffixes
-from edge.assemble import FILTERED, LOCALIZED_LISTS, PUBLIC_LIST
+from edge.assemble import FILTERED, ID_DOCUMENTS, LOCALIZED_LISTS
 from edge import list_pack
 from marquee import jsonp, omdb
 from edge.content import APPENDABLE, DETAIL_PATHS, ID_PREFIX, LEGACY, LEGACY_PATHS, MAX_APPEND, MAX_PAGE
@@ -209,9 +209,9 @@ def render_nginx_conf(settings: Settings) -> str:
         image_sizes=settings.image_sizes,
         image_sizes_pattern="|".join((*ALL_SIZES, "original")),
         # Lists a `language` changes (a filter, or titles localised by the edge): edge/assemble.py's.
-        language_dependent_lists="|".join((*FILTERED, *(kind for kind in LOCALIZED_LISTS if kind != "list"))),
-        # A public list in a language: edge/assemble.py's PUBLIC_LIST, as the map's part of $uri.
-        public_list=PUBLIC_LIST.pattern[1:-1].replace("[^/]", "[^/|]"),
+        language_dependent_lists="|".join((*FILTERED, *(kind for kind in LOCALIZED_LISTS if kind not in ID_DOCUMENTS))),
+        # A public list or a credit in a language: edge/assemble.py's ID_DOCUMENTS, as the map's part of $uri.
+        id_documents=[pattern.pattern[1:-1].replace("[^/]", "[^/|]") for pattern in ID_DOCUMENTS.values()],
         listen_host=settings.listen_host,
         api_port=settings.api_port,
         image_port=settings.image_port,

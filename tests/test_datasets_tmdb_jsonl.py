@@ -42,6 +42,10 @@ STAR_WARS = {
                             "published_at": "2021-04-14T15:00:21.000Z", "id": "60770a"}]},
     "translations": {"translations": [{"iso_3166_1": "DE", "iso_639_1": "de", "data": {
         "homepage": "", "overview": "Prinzessin Leia ...", "tagline": "", "title": "Krieg der Sterne"}}]},
+    "reviews": {"page": 1, "results": [{"author": "talisencrw", "author_details": {"name": "", "username": "talisencrw",
+                "avatar_path": "/a.jpg", "rating": 9.0}, "content": "A classic.", "created_at": "2016-08-04T14:58:27.634Z",
+                "id": "57a3562e9251410cc7004ce8", "updated_at": "2021-06-23T15:57:51.316Z",
+                "url": "https://www.themoviedb.org/review/57a3562e9251410cc7004ce8"}], "total_pages": 1, "total_results": 1},
 }
 HAMILL = {"adult": False, "also_known_as": ["Марк Хэмилл"], "biography": "Mark Hamill is an actor.",
           "birthday": "1951-09-25", "deathday": None, "gender": 2, "id": 2, "imdb_id": "nm0000434",
@@ -135,3 +139,6 @@ def test_an_imported_crawl_builds_and_its_documents_are_tmdbs(crawl: list[Path],
         season = orjson.loads(pack.get("3/tv/1399/season/1.json"))
         assert [e["name"] for e in season["episodes"]] == ["Winter Is Coming", "The Kingsroad"]
         assert season["episodes"][0]["guest_stars"][0]["character"] == "Will"
+        review = orjson.loads(pack.get("3/movie/11/reviews.json"))["results"][0]
+        assert (review["id"], review["author_details"]["rating"], review["author_details"]["avatar_path"],
+                review["created_at"]) == ("57a3562e9251410cc7004ce8", 9, None, "2016-08-04T14:58:27.634Z")

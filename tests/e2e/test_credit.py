@@ -81,3 +81,12 @@ def test_every_credit_of_a_films_credits_resolves(answer, catalogue):
 def test_an_unknown_credit_is_tmdbs_404(api):
     key = api.account("credit-404", "pro")
     assert_tmdb_error(api.client.get("/3/credit/52fe0000c3a36847f8000000", params={"api_key": key}), 404, 34)
+
+
+def test_a_credit_in_another_language_names_its_title_in_it(answer, catalogue):
+    credit_id, movie = catalogue.execute("SELECT c.credit_id, c.movie_id FROM \"cast\" c JOIN movie_translations t ON "
+                                         "t.movie_id = c.movie_id AND t.iso_639_1 = 'de' AND t.title <> '' "
+                                         "ORDER BY c.movie_id LIMIT 1").fetchone()
+    german = answer(f"/3/credit/{credit_id}", language="de-DE")
+    assert german["media"]["title"] == answer(f"/3/movie/{movie}", language="de-DE")["title"]
+    assert german["media"]["character"] == answer(f"/3/credit/{credit_id}")["media"]["character"]
