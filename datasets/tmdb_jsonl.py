@@ -11,7 +11,8 @@ a person `known_for_department` or `birthday`, a series `first_air_date`, a seas
 an ID export line has `original_title` and nothing of a film's details. The export is the list of ids TMDB has: it gives the films imported their
 daily popularity, and the ids without a document are counted (a film known by its id and title
 alone is not one TMDB's answers can describe). A series brings its genres, networks, companies,
-creators and its seasons' summaries; its season documents bring the episodes.
+creators and its seasons' summaries; its season documents bring the episodes, and its episode group
+documents (/3/tv/episode_group/{id}) its groups.
 
 Nothing is invented: a film without credits has none. Image paths are TMDB's, and the image host
 can serve only the originals it has: without them (an import brings none) they are dropped and
@@ -33,6 +34,7 @@ from marquee_datasets.importing import ImportFailed, ImportSummary, connect, sql
 KIND = """CASE
     WHEN NOT json_valid(line) THEN 'not JSON'
     WHEN json_type(line) <> 'OBJECT' THEN 'not a JSON object'
+    WHEN json_exists(line, '$.groups') AND json_exists(line, '$.group_count') THEN 'episode group'
     WHEN TRY_CAST(line ->> 'id' AS BIGINT) IS NULL THEN 'no numeric id'
     WHEN json_exists(line, '$.episode_number') THEN 'an episode alone (import its season: /3/tv/{id}/season/{n})'
     WHEN json_exists(line, '$.season_number') AND json_exists(line, '$.episodes') THEN 'season'
@@ -139,7 +141,8 @@ def import_files(paths: list[Path], target: Path, status: Callable[[str], None] 
                     "CASE WHEN json_valid(line) THEN line::JSON END AS j FROM lines")
         summary.read = con.execute("SELECT count(*) FROM classified").fetchall()[0][0]
         summary.skipped.extend(con.execute("SELECT file, line_no, kind FROM classified WHERE kind NOT IN "
-                                           "('movie', 'person', 'movie id', 'series', 'season') ORDER BY file, line_no").fetchall())
+                                           "('movie', 'person', 'movie id', 'series', 'season', 'episode group') "
+                                           "ORDER BY file, line_no").fetchall())
         con.execute("""CREATE TEMP TABLE series AS SELECT TRY_CAST(j ->> 'id' AS BIGINT) AS id, j FROM classified
             WHERE kind = 'series' QUALIFY row_number() OVER (PARTITION BY TRY_CAST(j ->> 'id' AS BIGINT) ORDER BY file, line_no) = 1""")
         # A season document names its series only through its episodes' show_id.
@@ -147,6 +150,12 @@ def import_files(paths: list[Path], target: Path, status: Callable[[str], None] 
                 TRY_CAST(j ->> 'season_number' AS BIGINT) AS season_number, j FROM classified WHERE kind = 'season'
                 AND TRY_CAST(j -> 'episodes' -> 0 ->> 'show_id' AS BIGINT) IN (SELECT id FROM series)
             QUALIFY row_number() OVER (PARTITION BY series_id, season_number ORDER BY file, line_no) = 1""")
+        # An episode group (/3/tv/episode_group/{id}) names its series through its episodes' show_id too.
+        con.execute("""CREATE TEMP TABLE episode_group AS SELECT j ->> 'id' AS id,
+                TRY_CAST(j -> 'groups' -> 0 -> 'episodes' -> 0 ->> 'show_id' AS BIGINT) AS series_id, j
+            FROM classified WHERE kind = 'episode group'
+                AND TRY_CAST(j -> 'groups' -> 0 -> 'episodes' -> 0 ->> 'show_id' AS BIGINT) IN (SELECT id FROM series)
+            QUALIFY row_number() OVER (PARTITION BY j ->> 'id' ORDER BY file, line_no) = 1""")
         # A film's first document; an ID export line gives it the export's (daily) popularity.
         con.execute("""CREATE TEMP TABLE movie AS SELECT d.id, CASE WHEN e.popularity IS NULL THEN d.j
                 ELSE json_merge_patch(d.j, json_object('popularity', e.popularity)) END AS j
@@ -165,8 +174,8 @@ def import_files(paths: list[Path], target: Path, status: Callable[[str], None] 
                               "(WHERE j ->> 'backdrop_path' IS NOT NULL) FROM movie").fetchall()[0][0]
         if dropped:
             summary.notes.append(f"{dropped:,} image paths dropped: the catalogue has no originals for them")
-        write_tables(staging, {**MOVIE_SQL, **TV_SQL, "companies": COMPANIES, "people": PEOPLE, "reviews": REVIEWS}, summary,
-                     con, ids="tmdb")
+        write_tables(staging, {**MOVIE_SQL, **TV_SQL, **GROUP_SQL, "companies": COMPANIES, "people": PEOPLE,
+                               "reviews": REVIEWS}, summary, con, ids="tmdb")
     summary.seconds = time.perf_counter() - started
     return summary
 
@@ -281,3 +290,16 @@ REVIEWS = " UNION ALL ".join(f"""SELECT r ->> 'id' AS id, '{media}' AS media_typ
         coalesce(TRY_CAST(r ->> 'updated_at' AS TIMESTAMP), TRY_CAST(r ->> 'created_at' AS TIMESTAMP)) AS updated_at
     FROM {table} t, unnest(from_json(coalesce(t.j -> 'reviews' -> 'results', '[]'), '["JSON"]')) AS u(r)
     WHERE r ->> 'id' IS NOT NULL AND TRY_CAST(r ->> 'created_at' AS TIMESTAMP) IS NOT NULL""" for table, media in (("movie", "movie"), ("series", "tv")))
+
+# Episode groups (/3/tv/episode_group/{id} documents) of the series imported: their parts in order,
+# each part's episodes in the group's order.
+GROUP_SQL = {
+    "episode_groups": """SELECT id, series_id, coalesce(j ->> 'name', '') AS name, coalesce(j ->> 'description', '') AS description,
+        TRY_CAST(j ->> 'type' AS BIGINT) AS type, TRY_CAST(j -> 'network' ->> 'id' AS BIGINT) AS network_id FROM episode_group""",
+    "episode_group_episodes": """SELECT g.id AS group_id, p ->> 'id' AS part_id, coalesce(p ->> 'name', '') AS part_name,
+        coalesce(TRY_CAST(p ->> 'order' AS BIGINT), 0) AS part_order, coalesce(TRY_CAST(p ->> 'locked' AS BOOLEAN), false) AS locked,
+        TRY_CAST(e ->> 'id' AS BIGINT) AS episode_id, coalesce(TRY_CAST(e ->> 'order' AS BIGINT), 0) AS ord
+        FROM episode_group g, unnest(from_json(g.j -> 'groups', '["JSON"]')) AS u(p),
+            unnest(from_json(coalesce(p -> 'episodes', '[]'), '["JSON"]')) AS v(e)
+        WHERE TRY_CAST(e ->> 'id' AS BIGINT) IS NOT NULL""",
+}
