@@ -76,7 +76,7 @@ def test_every_tv_document_validates_and_sub_resources_lead_with_id(built_releas
             body = path.read_bytes()
             validator.validate(uri, body, validator.template_for(base))
             parts = base.split("/")
-            is_details = (len(parts) == 4 or parts[-2] in ("season", "episode")) and parts[2] == "tv"
+            is_details = ((len(parts) == 4 or parts[-2] in ("season", "episode", "episode_group")) and parts[2] == "tv")
             if parts[2] == "tv" and not is_details and not base.endswith(("/similar", "/recommendations")):
                 assert body.startswith(b'{"id":'), uri
             checked += 1
