@@ -12,7 +12,7 @@ an ID export line has `original_title` and nothing of a film's details. The expo
 daily popularity, and the ids without a document are counted (a film known by its id and title
 alone is not one TMDB's answers can describe). A series brings its genres, networks, companies,
 creators and its seasons' summaries; its season documents bring the episodes, and its episode group
-documents (/3/tv/episode_group/{id}) its groups.
+documents (/3/tv/episode_group/{id}) its groups; list documents (/3/list/{id}) become public lists.
 
 Nothing is invented: a film without credits has none. Image paths are TMDB's, and the image host
 can serve only the originals it has: without them (an import brings none) they are dropped and
@@ -35,6 +35,7 @@ KIND = """CASE
     WHEN NOT json_valid(line) THEN 'not JSON'
     WHEN json_type(line) <> 'OBJECT' THEN 'not a JSON object'
     WHEN json_exists(line, '$.groups') AND json_exists(line, '$.group_count') THEN 'episode group'
+    WHEN json_exists(line, '$.items') AND json_exists(line, '$.created_by') THEN 'list'
     WHEN TRY_CAST(line ->> 'id' AS BIGINT) IS NULL THEN 'no numeric id'
     WHEN json_exists(line, '$.episode_number') THEN 'an episode alone (import its season: /3/tv/{id}/season/{n})'
     WHEN json_exists(line, '$.season_number') AND json_exists(line, '$.episodes') THEN 'season'
@@ -141,7 +142,7 @@ def import_files(paths: list[Path], target: Path, status: Callable[[str], None] 
                     "CASE WHEN json_valid(line) THEN line::JSON END AS j FROM lines")
         summary.read = con.execute("SELECT count(*) FROM classified").fetchall()[0][0]
         summary.skipped.extend(con.execute("SELECT file, line_no, kind FROM classified WHERE kind NOT IN "
-                                           "('movie', 'person', 'movie id', 'series', 'season', 'episode group') "
+                                           "('movie', 'person', 'movie id', 'series', 'season', 'episode group', 'list') "
                                            "ORDER BY file, line_no").fetchall())
         con.execute("""CREATE TEMP TABLE series AS SELECT TRY_CAST(j ->> 'id' AS BIGINT) AS id, j FROM classified
             WHERE kind = 'series' QUALIFY row_number() OVER (PARTITION BY TRY_CAST(j ->> 'id' AS BIGINT) ORDER BY file, line_no) = 1""")
@@ -156,6 +157,9 @@ def import_files(paths: list[Path], target: Path, status: Callable[[str], None] 
             FROM classified WHERE kind = 'episode group'
                 AND TRY_CAST(j -> 'groups' -> 0 -> 'episodes' -> 0 ->> 'show_id' AS BIGINT) IN (SELECT id FROM series)
             QUALIFY row_number() OVER (PARTITION BY j ->> 'id' ORDER BY file, line_no) = 1""")
+        con.execute("""CREATE TEMP TABLE public_list AS SELECT TRY_CAST(j ->> 'id' AS BIGINT) AS id, j FROM classified
+            WHERE kind = 'list' AND TRY_CAST(j ->> 'id' AS BIGINT) IS NOT NULL
+            QUALIFY row_number() OVER (PARTITION BY TRY_CAST(j ->> 'id' AS BIGINT) ORDER BY file, line_no) = 1""")
         # A film's first document; an ID export line gives it the export's (daily) popularity.
         con.execute("""CREATE TEMP TABLE movie AS SELECT d.id, CASE WHEN e.popularity IS NULL THEN d.j
                 ELSE json_merge_patch(d.j, json_object('popularity', e.popularity)) END AS j
@@ -292,8 +296,17 @@ REVIEWS = " UNION ALL ".join(f"""SELECT r ->> 'id' AS id, '{media}' AS media_typ
     WHERE r ->> 'id' IS NOT NULL AND TRY_CAST(r ->> 'created_at' AS TIMESTAMP) IS NOT NULL""" for table, media in (("movie", "movie"), ("series", "tv")))
 
 # Episode groups (/3/tv/episode_group/{id} documents) of the series imported: their parts in order,
-# each part's episodes in the group's order.
+# each part's episodes in the group's order; public lists (/3/list/{id} documents, numeric ids), their
+# titles in order (those the crawl has: a list of titles it lacks keeps the ones it has).
 GROUP_SQL = {
+    "lists": """SELECT id, coalesce(j ->> 'name', '') AS name, coalesce(j ->> 'description', '') AS description,
+        coalesce(j ->> 'created_by', '') AS created_by, coalesce(j ->> 'iso_639_1', 'en') AS iso_639_1,
+        coalesce(j ->> 'iso_3166_1', 'US') AS iso_3166_1, coalesce(TRY_CAST(j ->> 'favorite_count' AS BIGINT), 0) AS favorite_count,
+        NULL AS poster_path, NULL::TIMESTAMP AS created_at, NULL::TIMESTAMP AS updated_at FROM public_list""",
+    "list_items": """SELECT l.id AS list_id, coalesce(i ->> 'media_type', 'movie') AS media_type, TRY_CAST(i ->> 'id' AS BIGINT) AS media_id,
+        o - 1 AS ord FROM public_list l, unnest(from_json(l.j -> 'items', '["JSON"]')) WITH ORDINALITY AS u(i, o)
+        WHERE (coalesce(i ->> 'media_type', 'movie') = 'movie' AND TRY_CAST(i ->> 'id' AS BIGINT) IN (SELECT id FROM movie))
+           OR (i ->> 'media_type' = 'tv' AND TRY_CAST(i ->> 'id' AS BIGINT) IN (SELECT id FROM series))""",
     "episode_groups": """SELECT id, series_id, coalesce(j ->> 'name', '') AS name, coalesce(j ->> 'description', '') AS description,
         TRY_CAST(j ->> 'type' AS BIGINT) AS type, TRY_CAST(j -> 'network' ->> 'id' AS BIGINT) AS network_id FROM episode_group""",
     "episode_group_episodes": """SELECT g.id AS group_id, p ->> 'id' AS part_id, coalesce(p ->> 'name', '') AS part_name,

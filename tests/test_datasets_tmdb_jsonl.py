@@ -78,12 +78,18 @@ GROUP = {"id": "5b11ba820e0a265847002c6e", "name": "Absolute Order", "descriptio
          "episodes": [{"id": 63057, "show_id": 1399, "order": 0}, {"id": 63056, "show_id": 1399, "order": 1}]}]}
 
 
+A_LIST = {"created_by": "travisbell", "description": "The films of the saga.", "favorite_count": 4, "id": 1,
+          "items": [{"id": 11, "media_type": "movie", "title": "Star Wars"}, {"id": 1399, "media_type": "tv"},
+                    {"id": 999999, "media_type": "movie", "title": "Not crawled"}], "item_count": 3, "iso_639_1": "en",
+          "name": "Star Wars", "poster_path": None}
+
+
 @pytest.fixture
 def crawl(tmp_path: Path) -> list[Path]:
     documents = tmp_path / "crawl.jsonl.gz"
     with gzip.open(documents, "wt", encoding="utf-8") as f:
         for line in (STAR_WARS, HAMILL, {"id": 1, "episode_number": 3, "season_number": 1, "name": "Alone"},
-                     {"id": "x", "title": "broken"}, THRONES, SEASON, GROUP):
+                     {"id": "x", "title": "broken"}, THRONES, SEASON, GROUP, A_LIST):
             f.write(json.dumps(line, ensure_ascii=False) + "\n")
         f.write("{not json\n[1, 2]\n\n")
     export = tmp_path / "movie_ids_11_25_2026.json"
@@ -106,10 +112,10 @@ def test_films_and_people_import_and_broken_lines_are_reported(crawl: list[Path]
     assert people[2]["imdb_id"] == "nm0000434" and people[1]["name"] == "George Lucas"  # a document, and a credit
     assert pq.read_table(target / "cast.parquet").to_pylist()[0]["character"] == "Luke Skywalker"
     assert summary.skipped == [("crawl.jsonl.gz", 3, "an episode alone (import its season: /3/tv/{id}/season/{n})"),
-                               ("crawl.jsonl.gz", 4, "no numeric id"), ("crawl.jsonl.gz", 8, "not JSON"),
-                               ("crawl.jsonl.gz", 9, "not a JSON object")]
+                               ("crawl.jsonl.gz", 4, "no numeric id"), ("crawl.jsonl.gz", 9, "not JSON"),
+                               ("crawl.jsonl.gz", 10, "not a JSON object")]
     assert any("1 films listed in an ID export" in note for note in summary.notes)
-    assert summary.read == 11
+    assert summary.read == 12
     series = pq.read_table(target / "tv_series.parquet").to_pylist()
     assert [(s["id"], s["imdb_id"], s["episode_run_time"], s["status"]) for s in series] == [(1399, "tt0944947", [60], "Ended")]
     episodes = pq.read_table(target / "tv_episodes.parquet").to_pylist()
@@ -147,6 +153,9 @@ def test_an_imported_crawl_builds_and_its_documents_are_tmdbs(crawl: list[Path],
         group = orjson.loads(pack.get("3/tv/episode_group/5b11ba820e0a265847002c6e.json"))
         assert [e["name"] for e in group["groups"][0]["episodes"]] == ["The Kingsroad", "Winter Is Coming"]
         assert orjson.loads(pack.get("3/tv/1399/episode_groups.json"))["results"][0]["episode_count"] == 2
+        listed = orjson.loads(pack.get("3/list/1.json"))
+        assert [(i["media_type"], i["id"]) for i in listed["items"]] == [("movie", 11), ("tv", 1399)]
+        assert orjson.loads(pack.get("3/movie/11/lists.json"))["results"][0]["name"] == "Star Wars"
         review = orjson.loads(pack.get("3/movie/11/reviews.json"))["results"][0]
         assert (review["id"], review["author_details"]["rating"], review["author_details"]["avatar_path"],
                 review["created_at"]) == ("57a3562e9251410cc7004ce8", 9, None, "2016-08-04T14:58:27.634Z")
