@@ -176,7 +176,7 @@ TEMPLATES: tuple[Template, ...] = (
     Template(PERSON + "/external_ids", "person_external_ids.sql", scoped=True, reads=("credited_people",)),
     Template(PERSON + "/images", "person_images.sql", scoped=True, reads=("credited_people",)),
     Template(PERSON + "/translations", "person_translations.sql", scoped=True, reads=("credited_people",)),
-    Template(PERSON + "/tagged_images", "person_tagged_images.sql", reads=("item_ref", "credited_people")),
+    Template(PERSON + "/tagged_images", "person_tagged_images.sql", reads=("item_ref",)),
     Template("/_items/tv/{series_id}", "items:tv_credit_results", scoped=True),
     Template(PERSON_TV_CREDITS, "person_tv_credits.sql", scoped=True, reads=("person_credits_page",),
              splices=_PERSON_TV),

@@ -24,7 +24,7 @@ page_entries AS (
 pages AS (
     SELECT p.id AS person_id, coalesce(c.total, 0) AS total,
            unnest(range(1, greatest(1, (coalesce(c.total, 0) + 19) // 20) + 1)) AS page
-    FROM credited_people p LEFT JOIN counted c ON c.person_id = p.id
+    FROM credit_people p LEFT JOIN counted c ON c.person_id = p.id  -- every person: the prepared list keeps to the scope
 )
 SELECT
     '/3/person/' || p.person_id || '/tagged_images' || CASE WHEN p.page = 1 THEN '' ELSE '.page' || p.page END AS uri,
