@@ -62,16 +62,10 @@ def _nginx_literal(text: str) -> str:
     return text
 
 
-def _nginx_regex(pattern: str) -> str:
-    # Location regexes go inside "..." (nginx does not expand variables in them, so `$` is an anchor).
-    if '"' in pattern or "\n" in pattern or "{" in pattern:
-        raise ValueError(f"cannot embed the pattern {pattern!r} in nginx.conf")
-    return pattern
-
-
-def _nginx_map_regex(pattern: str) -> str:
-    # A map's regex goes inside "..." too; braces are fine there, a quote or a newline is not.
-    if '"' in pattern or "\n" in pattern:
+def _nginx_regex(pattern: str, braces: bool = False) -> str:
+    # Location and map regexes go inside "..." (nginx does not expand variables in them, so `$` is an
+    # anchor); a location's may not hold braces, a map's may (a repeat count).
+    if '"' in pattern or "\n" in pattern or ("{" in pattern and not braces):
         raise ValueError(f"cannot embed the pattern {pattern!r} in nginx.conf")
     return pattern
 
@@ -228,7 +222,7 @@ def render_nginx_conf(settings: Settings) -> str:
                 for r in ROUTES if r.location],
         legacy_paths={_nginx_regex(pattern): target for pattern, target in LEGACY_PATHS.items()},
         # A `callback` is "ok", "bad" or absent; nginx's map tests it with marquee/jsonp.py's pattern.
-        callback_pattern=_nginx_map_regex(f"^(?:{jsonp.RAW_CALLBACK.pattern})$"),
+        callback_pattern=_nginx_regex(f"^(?:{jsonp.RAW_CALLBACK.pattern})$", braces=True),
         refusals={status: {"http_status": e.http_status, "body": _nginx_literal(errors.tmdb_error_body(e))}
                   for status, e in NGINX_REFUSALS.items()},
     )

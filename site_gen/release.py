@@ -28,7 +28,8 @@ import pyarrow.compute as pc
 from marquee.settings import Settings
 from marquee_build.catalogue import load_database
 from marquee_build.state import kept_database
-from site_gen import compat, configuration, images, languages, movie, person, reference, community, scope, tv
+from site_gen import community, compat, configuration, images, languages, movie, organisations, person, reference
+from site_gen import scope, tv
 from site_gen import changes, discover_index, exports, search_index, showtimes
 from site_gen.documents import (KEPT_WHOLE, OVER_PREVIOUS, Documents, Marker, create_item_ref, from_items,
                                 from_objects, from_sql, load_sql, use_previous_manifest)
@@ -43,6 +44,7 @@ PREPARATIONS: tuple[Preparation, ...] = (
     *languages.PREPARATIONS,
     Preparation("item references", lambda con, settings: create_item_ref(con), makes=("item_ref",)),
     *movie.PREPARATIONS, *person.PREPARATIONS, *tv.PREPARATIONS, *compat.PREPARATIONS, *community.PREPARATIONS,
+    *organisations.PREPARATIONS,
 )
 OBJECTS = {"configuration": configuration, "reference": reference}  # modules building `objects:` templates
 IMAGE_STORE = Path("t/p")

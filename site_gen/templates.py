@@ -193,8 +193,8 @@ TEMPLATES: tuple[Template, ...] = (
     Template("/3/credit/{credit_id}", "credit_details.sql", reads=("item_ref",)),
     # companies, reference lists
     Template(COMPANY, "company_details.sql"),
-    Template(COMPANY + "/alternative_names", "company_alternative_names.sql"),
-    Template(COMPANY + "/images", "company_images.sql"),
+    Template(COMPANY + "/alternative_names", "company_alternative_names.sql", reads=("organisation_names",)),
+    Template(COMPANY + "/images", "company_images.sql", reads=("organisation_logos",)),
     *(Template(path, "objects:reference") for path in (
         "/3/configuration/countries", "/3/configuration/languages", "/3/configuration/jobs",
         "/3/configuration/primary_translations", "/3/configuration/timezones", "/3/certification/tv/list")),
@@ -222,8 +222,9 @@ TEMPLATES: tuple[Template, ...] = (
     Template(TV + "/watch/providers", "tv_watch_providers.sql"),
     Template("/3/genre/tv/list", "tv_genre_list.sql", reads=("render_variants",)),
     Template("/3/network/{network_id}", "tv_network_details.sql"),
-    Template("/3/network/{network_id}/alternative_names", "tv_network_alternative_names.sql"),
-    Template("/3/network/{network_id}/images", "tv_network_images.sql"),
+    Template("/3/network/{network_id}/alternative_names", "tv_network_alternative_names.sql",
+             reads=("organisation_names",)),
+    Template("/3/network/{network_id}/images", "tv_network_images.sql", reads=("organisation_logos",)),
     Template("/3/watch/providers/tv", "tv_watch_provider_list.sql"),
     Template(TV_SEASON, "tv_season_details.sql", scoped=True, reads=("render_variants", "episode_credit_json"),
              splices=_SEASON_CREDITS),

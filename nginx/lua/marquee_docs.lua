@@ -257,7 +257,7 @@ end
 function M.respond(door, body, etag)
     local header = ngx.header
     local var = ngx.var
-    local callback = var.mq_callback ~= "" and jsonp_callback(var)
+    local callback = jsonp_callback(var)
     if callback then
         body = callback .. "(" .. body .. ")"
         header["Content-Type"] = conf.jsonp_content_type
@@ -357,9 +357,7 @@ end
 -- header_filter and body_filter of the locations whose answers nginx does not write itself (the
 -- edge's, the appends', the refusals): a JSON answer to a request with a callback goes out as JSONP.
 function M.jsonp_header()
-    local var = ngx.var
-    if var.mq_callback ~= "ok" then return end
-    local callback = jsonp_callback(var)
+    local callback = jsonp_callback(ngx.var)
     local header = ngx.header
     local kind = header["Content-Type"]
     if callback == nil or ngx.status == 304 or kind == nil or find(kind, "application/json", 1, true) ~= 1 then
