@@ -59,7 +59,7 @@ class Route:
     cache_policy: Callable[[dict[str, str]], str] | None = None
     # The Lua function (`module.function`) with which nginx answers what the release precomputed for
     # this route (a list page from the list pack, a title by IMDb id), handing the rest to the route:
-    # called with the named location that proxies to the edge and the route's Cache-Control.
+    # called with the named location that proxies to the edge (nginx adds the route's Cache-Control).
     precomputed: str = ""
 
     def policy(self, params: dict[str, str]) -> str:

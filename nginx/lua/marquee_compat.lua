@@ -20,33 +20,32 @@ function M.init(config)
     conf = config
 end
 
-function M.serve(edge, cache_control)
+function M.serve(edge)
     local method = ngx.req.get_method()
-    if method ~= "GET" and method ~= "HEAD" then return ngx.exec(edge) end
+    if method ~= "GET" and method ~= "HEAD" then return docs.to_edge(edge) end
     local args = ngx.req.get_uri_args(16)
     local id, full
     for name, value in pairs(args) do
-        if type(value) ~= "string" then return ngx.exec(edge) end  -- repeated, or a bare name
+        if type(value) ~= "string" then return docs.to_edge(edge) end  -- repeated, or a bare name
         name = lower(name)
         if name == "i" then
             id = value
         elseif name == "plot" then
             full = lower(value) == "full"
         elseif name == "r" then
-            if lower(value) ~= "json" then return ngx.exec(edge) end
+            if lower(value) ~= "json" then return docs.to_edge(edge) end
         elseif not IGNORED[name] then
-            return ngx.exec(edge)
+            return docs.to_edge(edge)
         end
     end
-    if id == nil or not re_find(id, "^tt[0-9]{7,10}$", "jo") then return ngx.exec(edge) end
+    if id == nil or not re_find(id, "^tt[0-9]{7,10}$", "jo") then return docs.to_edge(edge) end
     local root = docs.release_root()
-    if root == nil then return ngx.exec(edge) end
+    if root == nil then return docs.to_edge(edge, "") end
     local pointer = docs.document(root, "/compat/imdb/" .. id, {""})
     local name = pointer and match(pointer, '"name":"([a-z0-9/]+)"')
-    if name == nil then return ngx.exec(edge) end  -- the edge words "Incorrect IMDb ID."
+    if name == nil then return docs.to_edge(edge, root) end  -- the edge words "Incorrect IMDb ID."
     local body, etag = docs.document(root, "/" .. name, full and {"/full", ""} or {""})
-    if body == nil then return ngx.exec(edge) end
-    ngx.header["Cache-Control"] = cache_control
+    if body == nil then return docs.to_edge(edge, root) end
     return docs.respond(ngx.var.mq_door, body, etag)
 end
 

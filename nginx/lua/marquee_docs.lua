@@ -57,6 +57,7 @@ local opened_lists = {}  -- the same for list packs (edge/list_pack.py), apart: 
 -- own folder, so an entry never goes stale.
 local cache
 local ABSENT = {}
+local PAGES = {}  -- "1" .. conf.max_page -> its number: the pages a list pack may hold (M.serve_list)
 local varying  -- a PCRE finding a non-empty parameter of conf.lists_varying in the query string (M.init)
 
 function M.init(config)
@@ -64,6 +65,10 @@ function M.init(config)
     cache = assert(lrucache.new(conf.cached_documents))
     -- One scan of the query string for all of them (each $arg_x scans it again).
     varying = "(?:^|&)(?:" .. table.concat(conf.lists_varying, "|") .. ")=[^&]"
+    for page = 1, conf.max_page do PAGES[tostring(page)] = page end
+    -- The list pack of whatever release is current, through the link (M.serve_list).
+    conf.lists_dir = conf.current .. "/" .. conf.lists_folder .. "/"
+    conf.lists_link = conf.lists_dir .. conf.lists_current
 end
 
 -- The release `current` points at (an absolute folder), or nil.
@@ -288,16 +293,15 @@ function M.serve()
     return M.respond("document", body, etag)
 end
 
--- The list pack (edge/list_pack.py) release `root` serves now: its path and statement, or nil.
-local function list_pack(root)
-    local folder = root .. "/" .. conf.lists_folder .. "/"
-    local n = ffi.C.readlink(folder .. conf.lists_current, link_buf, 4096)
-    if n <= 0 then return nil end
-    local file = folder .. ffi.string(link_buf, n)
-    return file, open(opened_lists, file, "file:" .. file .. "?immutable=1", nil)
+-- Hand a request the release did not precompute to the route's edge location `edge`, under the
+-- release nginx caches the edge's answers by (`$mq_release`, named locations keep it). Set here,
+-- not in the access phase: a precomputed answer never needs it, and each readlink costs.
+function M.to_edge(edge, root)
+    ngx.var.mq_release = root or M.release_root() or ""
+    return ngx.exec(edge)
 end
 
-local list_days = {}  -- list pack path -> the UTC day it was computed for
+local list_days = {}  -- list pack name -> the UTC day it was computed for
 local day_at, day_string = -1, ""
 
 -- Today's UTC date (`2026-11-25`), formatted once a second.
@@ -309,48 +313,65 @@ local function utc_day()
     return day_string
 end
 
+-- The variant suffix of a list request's `language`, remembered per raw value (clients repeat a
+-- few); the table starts again past a thousand values, so made-up ones cannot grow it.
+local list_suffixes, list_suffix_count = {}, 0
+local function list_suffix(value)
+    if value == nil or value == "" then return "" end
+    local suffix = list_suffixes[value]
+    if suffix == nil then
+        suffix = suffix_for(value, conf.untranslated)
+        if list_suffix_count >= 1000 then list_suffixes, list_suffix_count = {}, 0 end
+        list_suffixes[value], list_suffix_count = suffix, list_suffix_count + 1
+    end
+    return suffix
+end
+
 -- A precomputed title list or trending page (a route with `precomputed`), as the edge would answer
 -- it: from the release's list pack when the request names nothing but a page and a language the
 -- pack holds that page in, and the pack is today's (UTC); anything else goes on to the edge's
--- location `edge`.
-function M.serve_list(edge, cache_control)
+-- location `edge`. One readlink finds the pack: `current/lists/current` names it by its stamp,
+-- unique within a home (edge/list_pack.py), and the file is opened through `current` on first use.
+function M.serve_list(edge)
     local var = ngx.var
     local method = ngx.req.get_method()
-    if method ~= "GET" and method ~= "HEAD" then return ngx.exec(edge) end
+    if method ~= "GET" and method ~= "HEAD" then return M.to_edge(edge) end
     local page = var.arg_page
-    if page == nil or page == "" then
+    local number = 1
+    if page ~= nil and page ~= "" then
+        number = PAGES[page]
+        if number == nil then return M.to_edge(edge) end  -- the edge answers TMDB's error
+    else
         page = "1"
-    elseif not re_find(page, "^[1-9][0-9]{0,2}$", "jo") or tonumber(page) > conf.max_page then
-        return ngx.exec(edge)  -- the edge answers TMDB's error
     end
     local args = var.args
-    if args and re_find(args, varying, "jo") then return ngx.exec(edge) end
-    local suffix = suffix_for(var.arg_language, conf.untranslated)
-    if suffix ~= "" and (suffix == conf.untranslated or tonumber(page) > conf.localized_pages) then
-        return ngx.exec(edge)
+    if args and re_find(args, varying, "jo") then return M.to_edge(edge) end
+    local suffix = list_suffix(var.arg_language)
+    if suffix ~= "" and (suffix == conf.untranslated or number > conf.localized_pages) then
+        return M.to_edge(edge)
     end
     local uri = var.uri
-    if sub(uri, -1) == "/" then return ngx.exec(edge) end
-    local root = M.release_root()
-    if root == nil then return ngx.exec(edge) end
-    local file, stmt = list_pack(root)
-    if stmt == nil then return ngx.exec(edge) end
-    local day = list_days[file]
+    if sub(uri, -1) == "/" then return M.to_edge(edge) end
+    local n = ffi.C.readlink(conf.lists_link, link_buf, 4096)
+    if n <= 0 then return M.to_edge(edge) end
+    local stamp = ffi.string(link_buf, n)
+    local stmt = open(opened_lists, stamp, "file:" .. conf.lists_dir .. stamp .. "?immutable=1", nil)
+    if stmt == nil then return M.to_edge(edge) end
+    local day = list_days[stamp]
     if day == nil then
         day = lookup(stmt, conf.lists_day_row) or ""
-        list_days = {[file] = day}  -- only the newest: a refresh every 30 minutes must not grow the table
+        list_days = {[stamp] = day}  -- only the newest: a refresh every 30 minutes must not grow the table
     end
-    if day ~= utc_day() then return ngx.exec(edge) end
+    if day ~= utc_day() then return M.to_edge(edge) end
     local name = sub(uri, 2) .. suffix .. "?page=" .. page
-    local key = file .. "|" .. name
+    local key = stamp .. "|" .. name
     local entry = cache:get(key)
     if entry == nil then
         local body, etag = lookup(stmt, name)
         entry = body and {body, etag} or ABSENT
         cache:set(key, entry)
     end
-    if entry == ABSENT then return ngx.exec(edge) end  -- past the last page: the edge's empty page
-    ngx.header["Cache-Control"] = cache_control
+    if entry == ABSENT then return M.to_edge(edge) end  -- past the last page: the edge's empty page
     return M.respond(var.mq_door, entry[1], entry[2])
 end
 
