@@ -5,10 +5,14 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
+import orjson
 import pytest
 
-from edge.search_index import PAGE_SIZE, WINDOW, Filters, SearchIndex, coverage, prefixable, score
+from edge.content import list_page, list_page_json
+from edge.routes.search import Localizer, result_bodies, result_items
+from edge.search_index import PAGE_SIZE, WINDOW, Filters, RowCache, SearchIndex, coverage, prefixable, score
 from marquee.artefacts import SEARCH_INDEX
+from marquee.packs import UNTRANSLATED, variant_suffix
 
 
 @pytest.fixture(scope="module")
@@ -102,3 +106,23 @@ def test_typos_rank_below_every_strict_match(index):
     tiers = [0 if rank_of[i] in strict else 1 for _, i in found]
     assert tiers == sorted(tiers) and 1 in tiers  # the strict matches first, then the typo's
     assert WINDOW >= PAGE_SIZE
+
+
+def test_a_full_row_cache_still_returns_every_row_asked_for():
+    cache = RowCache(4)
+    cache.get(["a", "b", "c", "d"], lambda missing: ((k, k.upper()) for k in missing))
+    # Full: the oldest half goes, but never a row this very call asked for and found kept.
+    rows = cache.get(["a", "e", "f"], lambda missing: ((k, k.upper()) for k in missing))
+    assert rows == {"a": "A", "e": "E", "f": "F"}
+
+
+def test_remembered_result_bodies_are_the_result_items_serialised(index):
+    found, total = index.page(("movie", "tv", "person"), "a", Filters(), 1)
+    assert found
+    for position in (0, 1):
+        suffixes = [variant_suffix(position, index.languages[position]), UNTRANSLATED, ""]
+        expected = [orjson.dumps(item) for item in result_items(index, found, Localizer(index, suffixes), True)]
+        assert result_bodies(index, found, suffixes, True) == expected
+        assert result_bodies(index, found, suffixes, True) == expected  # from the cache this time
+        assert list_page_json(1, expected, total, PAGE_SIZE) == orjson.dumps(
+            list_page(1, [orjson.loads(body) for body in expected], total, PAGE_SIZE))
