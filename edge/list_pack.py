@@ -43,6 +43,7 @@ from edge.content import MAX_PAGE
 from edge.content_listener import ARTEFACT_READERS
 from edge.routes import lists, trending
 from edge.routes.route import Context
+from marquee import releases
 from marquee.artefacts import OpenArtefacts
 from marquee.packs import PAGE_SIZE, etag_of, variant_suffix
 
@@ -157,6 +158,7 @@ def publish(release: Path | str, languages: list[str]) -> ListPackSummary:
     link = folder / f".{stamp}.link"
     os.symlink(final.name, link)
     os.replace(link, folder / CURRENT)  # rename(2): readers see the old link or the new one
+    releases.settle_links()
     packs = sorted(folder.glob("*.sqlite"))
     for old in packs[:-KEEP]:
         old.unlink()

@@ -14,6 +14,7 @@ import fcntl
 import os
 import re
 import shutil
+import time
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -101,6 +102,18 @@ def _locked(settings: Settings) -> Iterator[None]:
         yield
 
 
+# nginx reads the link to a release's lists (current/lists/current, edge/list_pack.py) at most
+# this often per worker, not on every request: through `current`, that readlink cost the lists 6%
+# of their throughput (docs/benchmarks.md). Whatever re-points either link (a publish, a rollback,
+# a refresh of the lists) waits twice as long before it returns, so the new lists are in effect
+# when its command returns, as a new release's documents are.
+LIST_LINK_SECONDS = 0.001
+
+
+def settle_links() -> None:
+    time.sleep(2 * LIST_LINK_SECONDS)
+
+
 def _point_current(settings: Settings, name: str) -> None:
     """Atomically re-point `current` at releases/<name> (temp symlink + rename, never unlink first)."""
     link = settings.current_link
@@ -109,6 +122,7 @@ def _point_current(settings: Settings, name: str) -> None:
         tmp.unlink()
     os.symlink(f"{settings.releases_dir.name}/{name}", tmp)
     os.replace(tmp, link)
+    settle_links()
 
 
 def servable(path: Path) -> bool:

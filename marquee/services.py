@@ -24,7 +24,7 @@ from edge import errors
 from edge.languages import LANGUAGE_CODE, NO_FALLBACK, suffixes as language_suffixes
 from edge.assemble import FILTERED, ID_DOCUMENTS, LOCALIZED_LISTS
 from edge import list_pack
-from marquee import jsonp, omdb
+from marquee import jsonp, omdb, releases
 from edge.content import APPENDABLE, DETAIL_PATHS, ID_PREFIX, LEGACY, LEGACY_PATHS, MAX_APPEND, MAX_PAGE
 from edge.policy import CACHE_CONTROL, MAX_AGE
 from edge.routes import ROUTES
@@ -139,6 +139,7 @@ def docs_conf(settings: Settings) -> dict[str, str]:
         "lists_folder": list_pack.FOLDER,
         "lists_current": list_pack.CURRENT,
         "lists_day_row": list_pack.DAY_ROW,
+        "lists_link_us": round(releases.LIST_LINK_SECONDS * 1e6),
         "lists_varying": list(list_pack.VARYING),
         "localized_pages": list_pack.LOCALIZED_PAGES,
         "max_page": MAX_PAGE,

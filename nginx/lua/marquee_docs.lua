@@ -30,6 +30,8 @@ int sqlite3_column_int(sqlite3_stmt *stmt, int column);
 int sqlite3_reset(sqlite3_stmt *stmt);
 int sqlite3_finalize(sqlite3_stmt *stmt);
 long readlink(const char *path, char *buf, size_t bufsiz);
+typedef struct { long tv_sec; long tv_nsec; } mq_timespec;
+int clock_gettime(int clock, mq_timespec *now);
 ]]
 
 local sqlite = ffi.load("libsqlite3.so.0")
@@ -58,6 +60,8 @@ local opened_lists = {}  -- the same for list packs (edge/list_pack.py), apart: 
 local cache
 local ABSENT = {}
 local PAGES = {}  -- "1" .. conf.max_page -> its number: the pages a list pack may hold (M.serve_list)
+local timespec = ffi.new("mq_timespec")
+local MONOTONIC = 1  -- CLOCK_MONOTONIC: read in the vDSO, no system call
 local varying  -- a PCRE finding a non-empty parameter of conf.lists_varying in the query string (M.init)
 
 function M.init(config)
@@ -327,11 +331,25 @@ local function list_suffix(value)
     return suffix
 end
 
+-- The stamp `current/lists/current` names (edge/list_pack.py), read again once conf.lists_link_us
+-- have passed: whatever re-points it waits longer than that before it returns (SETTLE_SECONDS).
+local stamp_read_at, stamp_read = -1e18, nil
+local function list_stamp()
+    ffi.C.clock_gettime(MONOTONIC, timespec)
+    local now = tonumber(timespec.tv_sec) * 1e6 + tonumber(timespec.tv_nsec) / 1e3
+    if now - stamp_read_at >= conf.lists_link_us then
+        local n = ffi.C.readlink(conf.lists_link, link_buf, 4096)
+        stamp_read = n > 0 and ffi.string(link_buf, n) or nil
+        stamp_read_at = now
+    end
+    return stamp_read
+end
+
 -- A precomputed title list or trending page (a route with `precomputed`), as the edge would answer
 -- it: from the release's list pack when the request names nothing but a page and a language the
 -- pack holds that page in, and the pack is today's (UTC); anything else goes on to the edge's
--- location `edge`. One readlink finds the pack: `current/lists/current` names it by its stamp,
--- unique within a home (edge/list_pack.py), and the file is opened through `current` on first use.
+-- location `edge`. `current/lists/current` names the pack by its stamp, unique within a home
+-- (edge/list_pack.py), and the file is opened through `current` on first use.
 function M.serve_list(edge)
     local var = ngx.var
     local method = ngx.req.get_method()
@@ -352,9 +370,8 @@ function M.serve_list(edge)
     end
     local uri = var.uri
     if sub(uri, -1) == "/" then return M.to_edge(edge) end
-    local n = ffi.C.readlink(conf.lists_link, link_buf, 4096)
-    if n <= 0 then return M.to_edge(edge) end
-    local stamp = ffi.string(link_buf, n)
+    local stamp = list_stamp()
+    if stamp == nil then return M.to_edge(edge) end
     local stmt = open(opened_lists, stamp, "file:" .. conf.lists_dir .. stamp .. "?immutable=1", nil)
     if stmt == nil then return M.to_edge(edge) end
     local day = list_days[stamp]
