@@ -113,12 +113,6 @@ def list_page(page: int, results: list, total: int, size: int) -> dict:
     return {"page": page, "results": results, "total_pages": max(1, math.ceil(total / size)), "total_results": total}
 
 
-def list_page_json(page: int, results: list[bytes], total: int, size: int) -> bytes:
-    """orjson.dumps(list_page(...)) of results already serialised, without parsing them again."""
-    return b'{"page":%d,"results":[%b],"total_pages":%d,"total_results":%d}' % (
-        page, b",".join(results), max(1, math.ceil(total / size)), total)
-
-
 def legacy_trailers(videos: bytes) -> bytes:
     """The pre-2014 `trailers` shape some clients still ask for: YouTube trailers only."""
     results = orjson.loads(videos).get("results", [])

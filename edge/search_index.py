@@ -45,7 +45,6 @@ PAGE_SIZE = 20
 WINDOW = 60  # candidates ordered by score (three pages); the rest follow by popularity
 CHUNK = 500
 ROW_CACHE = 300_000  # rows of ranks, items and texts kept by a process: a few hundred bytes each
-RENDERED_CACHE = 40_000  # result objects' JSON kept by a process: about a kilobyte each
 MAX_WORDS = 32  # a query's words looked at: a title is shorter, and a longer query costs the rest for nothing
 EMPTY = BitMap()
 MMAP_BYTES = 1 << 40  # the whole file, however large: SQLite maps up to its own compile-time limit
@@ -111,9 +110,6 @@ class SearchIndex:
         self.posting = functools.lru_cache(maxsize=50_000)(self._posting)
         self.prefix = functools.lru_cache(maxsize=20_000)(self._prefix)
         self.rows = RowCache(ROW_CACHE)  # windows' ranks, items and texts
-        # Result objects as answered (edge/routes/search.py result_bodies), per language variant:
-        # a person's carries the titles it is known for, so they are fewer than the rows.
-        self.rendered = RowCache(RENDERED_CACHE)
         self._everyone: dict[str, BitMap] = {}
 
     def close(self) -> None:

@@ -5,14 +5,10 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-import orjson
 import pytest
 
-from edge.content import list_page, list_page_json
-from edge.routes.search import Localizer, result_bodies, result_items
 from edge.search_index import PAGE_SIZE, WINDOW, Filters, RowCache, SearchIndex, coverage, prefixable, score
 from marquee.artefacts import SEARCH_INDEX
-from marquee.packs import UNTRANSLATED, variant_suffix
 
 
 @pytest.fixture(scope="module")
@@ -115,14 +111,3 @@ def test_a_full_row_cache_still_returns_every_row_asked_for():
     rows = cache.get(["a", "e", "f"], lambda missing: ((k, k.upper()) for k in missing))
     assert rows == {"a": "A", "e": "E", "f": "F"}
 
-
-def test_remembered_result_bodies_are_the_result_items_serialised(index):
-    found, total = index.page(("movie", "tv", "person"), "a", Filters(), 1)
-    assert found
-    for position in (0, 1):
-        suffixes = [variant_suffix(position, index.languages[position]), UNTRANSLATED, ""]
-        expected = [orjson.dumps(item) for item in result_items(index, found, Localizer(index, suffixes), True)]
-        assert result_bodies(index, found, suffixes, True) == expected
-        assert result_bodies(index, found, suffixes, True) == expected  # from the cache this time
-        assert list_page_json(1, expected, total, PAGE_SIZE) == orjson.dumps(
-            list_page(1, [orjson.loads(body) for body in expected], total, PAGE_SIZE))

@@ -27,11 +27,11 @@ from datetime import date, datetime, timedelta, timezone
 import orjson
 
 from edge import errors
-from edge.content import ContentError, list_page, list_page_json, page_number
+from edge.content import ContentError, list_page, page_number
 from edge.routes import append, discover, showtimes
 from edge.routes.parameters import zone
 from edge.routes.route import Context, Route
-from edge.routes.search import Localizer, index_of, result_bodies, result_items, variant_suffixes
+from edge.routes.search import Localizer, index_of, result_items, variant_suffixes
 from edge.search_index import PAGE_SIZE, SearchIndex
 from marquee import search_text
 
@@ -135,7 +135,8 @@ def popular_people(context: Context, path: str, params: dict[str, str]) -> bytes
     page = page_number(params.get("page"))
     search = index_of(context)
     found, total = popular_people_page(search, (page - 1) * PAGE_SIZE)
-    return list_page_json(page, result_bodies(search, found, variant_suffixes(context, params), False), total, PAGE_SIZE)
+    items = result_items(search, found, Localizer(search, variant_suffixes(context, params)), media_type=False)
+    return orjson.dumps(list_page(page, items, total, PAGE_SIZE))
 
 
 def latest(context: Context, path: str, params: dict[str, str]) -> bytes:

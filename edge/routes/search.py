@@ -12,11 +12,10 @@ Titles, names and overviews come in `language` with the details' fallbacks: the 
 from __future__ import annotations
 
 import re
-from typing import Iterator
 
 import orjson
 
-from edge.content import list_page, list_page_json, page_number
+from edge.content import list_page, page_number
 from edge.languages import candidates
 from edge.routes.parameters import country, invalid
 from edge.routes.route import Context, Route
@@ -123,20 +122,6 @@ def result_items(index: SearchIndex, found: list[tuple[str, int]], localizer: Lo
     return items
 
 
-def result_bodies(index: SearchIndex, found: list[tuple[str, int]], suffixes: list[str], media_type: bool) -> list[bytes]:
-    """result_items serialised, each item remembered by the process for the release (index.rendered):
-    popular titles are on most pages, and an item's JSON costs more to make than to look up."""
-    variant = tuple(suffixes)
-
-    def render(missing: list[tuple]) -> Iterator[tuple[tuple, bytes]]:
-        items = result_items(index, [(kind, entity) for kind, entity, _, _ in missing], Localizer(index, suffixes),
-                             media_type)
-        return zip(missing, map(orjson.dumps, items))
-    keys = [(kind, entity, variant, media_type) for kind, entity in found]
-    rendered = index.rendered.get(keys, render)
-    return [rendered[key] for key in keys]
-
-
 def answer(context: Context, path: str, params: dict[str, str]) -> bytes:
     path_kind = path.rstrip("/").rsplit("/", 1)[1]
     page = page_number(params.get("page"))
@@ -146,15 +131,14 @@ def answer(context: Context, path: str, params: dict[str, str]) -> bytes:
         return orjson.dumps(list_page(page, [], 0, PAGE_SIZE))
     index = index_of(context)
     found, total = index.page(KINDS[path_kind], query, filters, page)
-    suffixes = variant_suffixes(context, params)
+    localizer = Localizer(index, variant_suffixes(context, params))
+    items = result_items(index, found, localizer, media_type=path_kind == "multi")
     region = country(params, "region") if path_kind == "movie" else ""
-    if not region:
-        return list_page_json(page, result_bodies(index, found, suffixes, path_kind == "multi"), total, PAGE_SIZE)
-    items = result_items(index, found, Localizer(index, suffixes), media_type=False)
-    try:
-        show_regional_dates(context.artefact(DISCOVER_INDEX), items, region)
-    except MissingArtefact:
-        pass  # a release without a discover index: the primary dates
+    if region:
+        try:
+            show_regional_dates(context.artefact(DISCOVER_INDEX), items, region)
+        except MissingArtefact:
+            pass  # a release without a discover index: the primary dates
     return orjson.dumps(list_page(page, items, total, PAGE_SIZE))
 
 

@@ -20,12 +20,13 @@ import bisect
 import math
 from datetime import date, datetime, timezone
 
+import orjson
 
-from edge.content import list_page_json, page_number
+from edge.content import list_page, page_number
 from edge.discover_index import DiscoverIndex
 from edge.routes import discover, lists
 from edge.routes.route import Context, Route
-from edge.routes.search import index_of, result_bodies, variant_suffixes
+from edge.routes.search import Localizer, index_of, result_items, variant_suffixes
 from edge.search_index import PAGE_SIZE
 
 WINDOW_DAYS = {"day": 1, "week": 7}
@@ -99,7 +100,8 @@ def answer(context: Context, path: str, params: dict[str, str]) -> bytes:
         found = [(kind, entity) for _, kind, entity in ranked[start:start + PAGE_SIZE]]
     else:  # people without activity: in popularity order (person/popular)
         found, total = lists.popular_people_page(search, start)
-    return list_page_json(page, result_bodies(search, found, variant_suffixes(context, params), True), total, PAGE_SIZE)
+    items = result_items(search, found, Localizer(search, variant_suffixes(context, params)), media_type=True)
+    return orjson.dumps(list_page(page, items, total, PAGE_SIZE))
 
 
 ROUTES = [Route("trending", r"^/3/trending/(all|movie|tv|person)/(day|week)/?$", answer, cacheable=True,
