@@ -21,6 +21,9 @@ day while the release does not. `RELEASE/lists/current` is a symbolic link to
 `RELEASE/lists/<stamp>.sqlite`; `publish` writes the new pack beside the old one and renames a new
 link over `current`, so nginx (nginx/lua/marquee_docs.lua `serve_list`) sees the old pack or the new
 one, never a half-written one, and keeps the previous file open until answers in flight finish.
+nginx reads that link through `current` at most once a millisecond, so `publish` returns only
+after that long (marquee/releases.py `settle_links`): the new pack is served when it returns.
+The stamp names a pack uniquely within a home, so nginx keys its open packs and pages by it.
 The pack holds a row DAY_ROW with the day it was computed for: nginx serves it on that UTC day
 only, so a pack that no one refreshed after midnight sends requests to the edge, which computes
 them for the new day. `marquee build` writes one for the day of the build; `marquee refresh-lists`

@@ -18,7 +18,8 @@ from tests.e2e.conftest import rotating_get
 pytestmark = pytest.mark.e2e
 
 OPERATIONS = Path(__file__).resolve().parents[2] / "site_gen" / "schemas" / "tmdb_v3_operations.json"
-EXTRA = ["/3/list/{list_id}", "/3/movie/{movie_id}/similar_movies"]  # TMDB's optional public read; tmdbsimple's call
+# TMDB's optional public reads; tmdbsimple's legacy call
+EXTRA = ["/3/list/{list_id}", "/3/list/{list_id}/item_status", "/3/movie/{movie_id}/similar_movies"]
 QUERY = {"query": "the", "external_source": "imdb_id"}  # the required parameters' values
 # Paths that do not answer yet (404/34): none.
 NOT_YET: set[str] = set()

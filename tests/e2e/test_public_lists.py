@@ -1,6 +1,6 @@
 """Public lists through nginx, checked against the catalogue: a list's titles in order, 20 a page, in
 the language asked for; the lists a film or series is on, in their language, most favourited first;
-the append."""
+the append; whether a film is on a list (item_status)."""
 
 from __future__ import annotations
 
@@ -71,3 +71,23 @@ def test_lists_append_to_a_film(answer, catalogue):
     details = answer(f"/3/movie/{movie}", append_to_response="lists,reviews")
     own = answer(f"/3/movie/{movie}/lists")
     assert details["lists"] == {k: v for k, v in own.items() if k != "id"} and details["lists"]["results"]
+
+
+def test_item_status_says_whether_a_film_is_on_the_list(answer, catalogue):
+    list_id, items = longest_list(catalogue)
+    films = [media_id for media_type, media_id in items if media_type == "movie"]
+    last = films[-1]  # on the list's last page: every page is read
+    absent = catalogue.execute("SELECT min(id) FROM movies WHERE id NOT IN (SELECT media_id FROM list_items "
+                               "WHERE list_id = ? AND media_type = 'movie')", [list_id]).fetchone()[0]
+    series = next(media_id for media_type, media_id in items if media_type == "tv")
+    target = f"/3/list/{list_id}/item_status"
+    assert answer(target, movie_id=str(last)) == {"id": list_id, "item_present": True}
+    assert answer(target, movie_id=str(films[0]), language="de-DE")["item_present"] is True
+    assert answer(target, movie_id=str(absent)) == {"id": list_id, "item_present": False}
+    if series not in films:  # a series' id is not a film's
+        assert answer(target, movie_id=str(series))["item_present"] is False
+    assert answer(target) == {"id": list_id, "item_present": False}
+    error = answer(target, expect=422, movie_id="abc")
+    assert error["status_code"] == 5 and "movie_id" in error["status_message"] and error["success"] is False
+    missing = catalogue.execute("SELECT max(id) + 1 FROM lists").fetchone()[0]
+    assert answer(f"/3/list/{missing}/item_status", expect=404, movie_id=str(last))["status_code"] == 34
