@@ -27,8 +27,11 @@ def schema(*fields: tuple[str, pa.DataType]) -> pa.Schema:
 
 # Every table a catalogue must hold.
 REQUIRED: dict[str, pa.Schema] = {
+    # release_year, first_air_year, last_air_year, air_year: the year of a title whose source gives no
+    # date, only a year (IMDb's startYear and endYear); NULL when the date says it. TMDB's answers keep
+    # the date (`""` when unknown); OMDb's `Year` and search's year filters take the date's year, else this.
     "movies": schema(("id", INT), ("imdb_id", TEXT), ("original_title", TEXT), ("original_language", TEXT),
-            ("release_date", DATE), ("runtime", INT), ("budget", INT), ("revenue", INT), ("status", TEXT),
+            ("release_date", DATE), ("release_year", INT), ("runtime", INT), ("budget", INT), ("revenue", INT), ("status", TEXT),
             ("popularity", FLOAT), ("vote_average", FLOAT), ("vote_count", INT), ("adult", BOOL), ("video", BOOL),
             ("homepage", TEXT), ("poster_path", TEXT), ("backdrop_path", TEXT), ("collection_id", INT),
             ("origin_country", pa.list_(TEXT))),
@@ -95,7 +98,8 @@ REQUIRED: dict[str, pa.Schema] = {
             ("poster_path", TEXT), ("backdrop_path", TEXT), ("origin_country", pa.list_(TEXT)), ("languages",
             pa.list_(TEXT)), ("episode_run_time", pa.list_(INT)), ("imdb_id", TEXT), ("tvdb_id", INT), ("wikidata_id",
             TEXT), ("tvrage_id", INT), ("facebook_id", TEXT), ("instagram_id", TEXT), ("twitter_id", TEXT),
-            ("first_air_date", DATE), ("last_air_date", DATE), ("last_episode_id", INT), ("next_episode_id", INT)),
+            ("first_air_date", DATE), ("last_air_date", DATE), ("first_air_year", INT), ("last_air_year", INT),
+            ("last_episode_id", INT), ("next_episode_id", INT)),
     "tv_genres": schema(("id", INT), ("name", TEXT)),
     "series_genres": schema(("series_id", INT), ("genre_id", INT), ("ord", INT)),
     "networks": schema(("id", INT), ("name", TEXT), ("logo_path", TEXT), ("origin_country", TEXT), ("headquarters",
@@ -117,7 +121,7 @@ REQUIRED: dict[str, pa.Schema] = {
             ("air_date", DATE), ("poster_path", TEXT), ("vote_average", FLOAT), ("object_id", TEXT), ("tvdb_id", INT),
             ("wikidata_id", TEXT)),
     "tv_episodes": schema(("id", INT), ("series_id", INT), ("season_number", INT), ("episode_number", INT), ("name",
-            TEXT), ("overview", TEXT), ("air_date", DATE), ("runtime", INT), ("still_path", TEXT), ("production_code",
+            TEXT), ("overview", TEXT), ("air_date", DATE), ("air_year", INT), ("runtime", INT), ("still_path", TEXT), ("production_code",
             TEXT), ("vote_average", FLOAT), ("vote_count", INT), ("episode_type", TEXT), ("imdb_id", TEXT),
             ("tvdb_id", INT)),
     "created_by": schema(("series_id", INT), ("person_id", INT), ("credit_id", TEXT), ("ord", INT)),

@@ -81,7 +81,8 @@ def _table(con: duckdb.DuckDBPyConnection, name: str, columns: dict[str, list]) 
 
 TABLES = {
     "movies": """SELECT f.id, f.tconst AS imdb_id, coalesce(f.originalTitle, f.primaryTitle) AS original_title,
-        '' AS original_language, NULL::DATE AS release_date, coalesce(TRY_CAST(f.runtimeMinutes AS BIGINT), 0) AS runtime,
+        '' AS original_language, NULL::DATE AS release_date, TRY_CAST(f.startYear AS BIGINT) AS release_year,
+        coalesce(TRY_CAST(f.runtimeMinutes AS BIGINT), 0) AS runtime,
         0 AS budget, 0 AS revenue, 'Released' AS status, ln(1 + coalesce(TRY_CAST(r.numVotes AS BIGINT), 0)) AS popularity,
         0.0 AS vote_average, 0 AS vote_count, f.isAdult = '1' AS adult, f.titleType = 'video' AS video, NULL AS homepage,
         NULL AS poster_path, NULL AS backdrop_path, NULL AS collection_id, []::VARCHAR[] AS origin_country
@@ -128,6 +129,7 @@ TABLES = {
         []::VARCHAR[] AS languages, CASE WHEN TRY_CAST(s.runtimeMinutes AS BIGINT) > 0 THEN [TRY_CAST(s.runtimeMinutes AS BIGINT)]
         ELSE []::BIGINT[] END AS episode_run_time, s.tconst AS imdb_id, NULL AS tvdb_id, NULL AS wikidata_id, NULL AS tvrage_id,
         NULL AS facebook_id, NULL AS instagram_id, NULL AS twitter_id, NULL::DATE AS first_air_date, NULL::DATE AS last_air_date,
+        TRY_CAST(s.startYear AS BIGINT) AS first_air_year, TRY_CAST(s.endYear AS BIGINT) AS last_air_year,
         NULL AS last_episode_id, NULL AS next_episode_id FROM shows s LEFT JOIN ratings r ON r.tconst = s.tconst""",
     "series_translations": """SELECT id AS series_id, 'en' AS iso_639_1, 'US' AS iso_3166_1, primaryTitle AS name,
         '' AS overview, '' AS tagline, '' AS homepage FROM shows""",
@@ -137,7 +139,7 @@ TABLES = {
         '' AS overview, NULL::DATE AS air_date, NULL AS poster_path, 0.0 AS vote_average, '' AS object_id, NULL AS tvdb_id,
         NULL AS wikidata_id FROM (SELECT DISTINCT series_id, season_number FROM numbered_episodes)""",
     "tv_episodes": """SELECT id, series_id, season_number, episode_number, name, '' AS overview, NULL::DATE AS air_date,
-        runtime, NULL AS still_path, '' AS production_code, 0.0 AS vote_average, 0 AS vote_count, 'standard' AS episode_type,
+        air_year, runtime, NULL AS still_path, '' AS production_code, 0.0 AS vote_average, 0 AS vote_count, 'standard' AS episode_type,
         tconst AS imdb_id, NULL AS tvdb_id FROM numbered_episodes""",
     "episode_translations": """SELECT id AS episode_id, 'en' AS iso_639_1, 'US' AS iso_3166_1, name, '' AS overview
         FROM numbered_episodes""",
@@ -200,7 +202,8 @@ def import_dir(folder: Path, target: Path, status: Callable[[str], None] | None 
             AND coalesce(primaryTitle, '') <> '' QUALIFY row_number() OVER (PARTITION BY tconst) = 1""")
         con.execute("""CREATE TEMP TABLE numbered_episodes AS SELECT TRY_CAST(substr(e.tconst, 3) AS BIGINT) AS id, s.id AS series_id,
                 TRY_CAST(e.seasonNumber AS BIGINT) AS season_number, TRY_CAST(e.episodeNumber AS BIGINT) AS episode_number,
-                b.primaryTitle AS name, TRY_CAST(b.runtimeMinutes AS BIGINT) AS runtime, e.tconst
+                b.primaryTitle AS name, TRY_CAST(b.runtimeMinutes AS BIGINT) AS runtime, TRY_CAST(b.startYear AS BIGINT) AS air_year,
+                e.tconst
             FROM episodes e JOIN shows s ON s.tconst = e.parentTconst JOIN basics b ON b.tconst = e.tconst
             WHERE TRY_CAST(e.seasonNumber AS BIGINT) BETWEEN 0 AND 999 AND TRY_CAST(e.episodeNumber AS BIGINT) IS NOT NULL
             QUALIFY row_number() OVER (PARTITION BY s.id, season_number, episode_number ORDER BY e.tconst) = 1""")

@@ -260,6 +260,7 @@ def _movie_tables(n: int, seed: int) -> dict[str, pa.Table]:
         "original_title": original,
         "original_language": pa.array(languages, pa.string()),
         "release_date": pa.array(np.where(no_date, np.datetime64("NaT"), dates).astype("datetime64[D]"), pa.date32()),
+        "release_year": pa.nulls(n, pa.int64()),  # the dates say it
         "runtime": runtime,
         "budget": budget,
         "revenue": revenue,

@@ -50,7 +50,7 @@ UNUSABLE = " OR ".join(["id IS NULL", "coalesce(title, '') = ''", *(f"({column} 
 # Each table the files fill, as SQL over the temp table `m` (the movies read) and `c` (the credits).
 MOVIE_SQL = {
     "movies": """SELECT id, NULL AS imdb_id, original_title, nullif(original_language, '') AS original_language,
-        TRY_CAST(release_date AS DATE) AS release_date, coalesce(TRY_CAST(TRY_CAST(runtime AS DOUBLE) AS BIGINT), 0) AS runtime,
+        TRY_CAST(release_date AS DATE) AS release_date, NULL AS release_year, coalesce(TRY_CAST(TRY_CAST(runtime AS DOUBLE) AS BIGINT), 0) AS runtime,
         coalesce(TRY_CAST(budget AS BIGINT), 0) AS budget, coalesce(TRY_CAST(revenue AS BIGINT), 0) AS revenue,
         coalesce(nullif(status, ''), 'Released') AS status, coalesce(TRY_CAST(popularity AS DOUBLE), 0) AS popularity,
         coalesce(TRY_CAST(vote_average AS DOUBLE), 0) AS vote_average, coalesce(TRY_CAST(vote_count AS BIGINT), 0) AS vote_count,

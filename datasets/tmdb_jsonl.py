@@ -50,7 +50,7 @@ KIND = """CASE
 MOVIE_SQL = {
     "movies": """SELECT id, nullif(coalesce(j ->> 'imdb_id', j -> 'external_ids' ->> 'imdb_id'), '') AS imdb_id,
         coalesce(j ->> 'original_title', j ->> 'title') AS original_title, nullif(j ->> 'original_language', '') AS original_language,
-        TRY_CAST(nullif(j ->> 'release_date', '') AS DATE) AS release_date, coalesce(TRY_CAST(j ->> 'runtime' AS BIGINT), 0) AS runtime,
+        TRY_CAST(nullif(j ->> 'release_date', '') AS DATE) AS release_date, NULL AS release_year, coalesce(TRY_CAST(j ->> 'runtime' AS BIGINT), 0) AS runtime,
         coalesce(TRY_CAST(j ->> 'budget' AS BIGINT), 0) AS budget, coalesce(TRY_CAST(j ->> 'revenue' AS BIGINT), 0) AS revenue,
         coalesce(nullif(j ->> 'status', ''), 'Released') AS status, coalesce(TRY_CAST(j ->> 'popularity' AS DOUBLE), 0) AS popularity,
         coalesce(TRY_CAST(j ->> 'vote_average' AS DOUBLE), 0) AS vote_average, coalesce(TRY_CAST(j ->> 'vote_count' AS BIGINT), 0) AS vote_count,
@@ -245,7 +245,7 @@ TV_SQL = {
         nullif(j -> 'external_ids' ->> 'facebook_id', '') AS facebook_id, nullif(j -> 'external_ids' ->> 'instagram_id', '') AS instagram_id,
         nullif(j -> 'external_ids' ->> 'twitter_id', '') AS twitter_id,
         TRY_CAST(nullif(j ->> 'first_air_date', '') AS DATE) AS first_air_date, TRY_CAST(nullif(j ->> 'last_air_date', '') AS DATE) AS last_air_date,
-        TRY_CAST(j -> 'last_episode_to_air' ->> 'id' AS BIGINT) AS last_episode_id,
+        NULL AS first_air_year, NULL AS last_air_year, TRY_CAST(j -> 'last_episode_to_air' ->> 'id' AS BIGINT) AS last_episode_id,
         TRY_CAST(j -> 'next_episode_to_air' ->> 'id' AS BIGINT) AS next_episode_id FROM series""",
     "series_translations": """SELECT id AS series_id, 'en' AS iso_639_1, 'US' AS iso_3166_1, j ->> 'name' AS name,
         coalesce(j ->> 'overview', '') AS overview, coalesce(j ->> 'tagline', '') AS tagline, coalesce(j ->> 'homepage', '') AS homepage
@@ -270,7 +270,7 @@ TV_SQL = {
             "name": "VARCHAR", "overview": "VARCHAR", "air_date": "VARCHAR", "vote_average": "DOUBLE"}]')) AS u(x)
         LEFT JOIN season d ON d.series_id = series.id AND d.season_number = x.season_number WHERE x.id IS NOT NULL""",
     "tv_episodes": f"""SELECT e.id, s.series_id, s.season_number, e.episode_number, coalesce(e.name, '') AS name,
-        coalesce(e.overview, '') AS overview, TRY_CAST(nullif(e.air_date, '') AS DATE) AS air_date, e.runtime,
+        coalesce(e.overview, '') AS overview, TRY_CAST(nullif(e.air_date, '') AS DATE) AS air_date, NULL AS air_year, e.runtime,
         NULL AS still_path, coalesce(e.production_code, '') AS production_code, coalesce(e.vote_average, 0) AS vote_average,
         coalesce(e.vote_count, 0) AS vote_count, coalesce(e.episode_type, 'standard') AS episode_type, NULL AS imdb_id,
         NULL AS tvdb_id {_EPISODES} WHERE e.id IS NOT NULL""",

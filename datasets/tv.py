@@ -231,6 +231,7 @@ def _seasons_and_episodes(rng: np.random.Generator, series: dict, seed: int,
         "overview": pc.if_else(pa.array(rng.random(m) < 0.85),
                                pick(tv_vocab.EPISODE_GOALS, rng.integers(0, 1 << 30, m)), ""),
         "air_date": pa.array(air.astype("datetime64[D]"), pa.date32()),
+        "air_year": pa.nulls(m, pa.int64()),  # the dates say it
         "runtime": (series["_runtime"][e_series] + rng.integers(-3, 4, m)).astype(np.int64),
         "still_path": null_where(image_paths(ep_ids, "tv-still", seed, ".jpg"),
                                  rng.random(m) < np.where(aired, 0.08, 0.5)),
@@ -295,6 +296,7 @@ def _finish_series(series: dict, seasons: dict, episodes: dict, reference_date: 
     np.minimum.at(first_air, e_series[regular], air[regular])
     series["first_air_date"] = pa.array(first_air.astype("datetime64[D]"), pa.date32())
     series["last_air_date"] = pa.array(last_air.astype("datetime64[D]"), pa.date32(), mask=last_id < 0)
+    series["first_air_year"] = series["last_air_year"] = pa.nulls(n, pa.int64())  # the dates say them
     series["last_episode_id"] = pa.array(last_id, pa.int64(), mask=last_id < 0)
     series["next_episode_id"] = pa.array(next_id, pa.int64(), mask=next_id < 0)
 

@@ -10,6 +10,8 @@ import orjson
 import pyarrow.parquet as pq
 import pytest
 
+from edge.search_index import Filters, SearchIndex
+from marquee.artefacts import SEARCH_INDEX
 from marquee.packs import Pack
 from marquee.settings import from_env
 from marquee_build.catalogue import check_catalogue
@@ -127,6 +129,18 @@ def test_an_imdb_catalogue_builds_and_serves_both_dialects_documents(dumps: Path
         assert [g["name"] for g in orjson.loads(pack.get("3/tv/903747.json"))["genres"]] == ["Crime", "Drama"]
         title = orjson.loads(pack.get("compat/movie/76759.json"))  # an IMDb import answers OMDb's i= at once
         assert (title["imdbID"], title["imdbRating"], title["Director"]) == ("tt0076759", "8.6", "George Lucas")
+        # IMDb gives years, not dates: TMDB's date stays unknown, OMDb's Year and search's year filters have them.
+        assert title["Year"] == "1977" and not orjson.loads(pack.get("3/movie/76759.json"))["release_date"]
+        assert orjson.loads(pack.get("compat/series/903747.json"))["Year"] == "2008–2013"
+        assert orjson.loads(pack.get("compat/episode/903747/959621.json"))["Year"] == "2008"
+    index = SearchIndex(release / SEARCH_INDEX)
+    try:
+        assert index.page(("movie",), "star wars", Filters(years=("y1977",)), 1)[0] == [("movie", 76759)]
+        assert index.page(("movie",), "star wars", Filters(years=("y1978",)), 1)[0] == []
+        assert index.page(("tv",), "breaking", Filters(years=("y2008",)), 1)[0] == [("tv", 903747)]
+        assert index.page(("tv",), "breaking", Filters(years=("r2009",)), 1)[0] == []  # no episode aired then
+    finally:
+        index.close()
 
 
 def test_a_folder_without_title_basics_is_refused(tmp_path: Path):

@@ -51,7 +51,7 @@ WITH us AS (
 SELECT m.id AS movie_id, full_plot,
     ({
         'Title': coalesce(nullif(t.title, ''), m.original_title),
-        'Year': omdb_text(year(m.release_date)),
+        'Year': omdb_text(coalesce(year(m.release_date), m.release_year)),
         'Rated': omdb_text(us.rated),
         'Released': omdb_date(coalesce(us.released, m.release_date)),
         'Runtime': omdb_minutes(m.runtime),
@@ -98,12 +98,14 @@ WITH variant AS (SELECT * FROM render_variants WHERE kind = 'default')
 SELECT s.id AS series_id, s.imdb_id,
     coalesce(nullif(t.name, ''), nullif(s.name, ''), s.original_name) AS title,
     coalesce(nullif(t.overview, ''), s.overview) AS overview,
-    CASE WHEN s.first_air_date IS NULL THEN 'N/A'
-         WHEN s.status IN ('Ended', 'Canceled') AND year(s.last_air_date) = year(s.first_air_date)
-             THEN CAST(year(s.first_air_date) AS VARCHAR)
-         WHEN s.status IN ('Ended', 'Canceled') AND s.last_air_date IS NOT NULL
-             THEN year(s.first_air_date) || '–' || year(s.last_air_date)
-         ELSE year(s.first_air_date) || '–' END AS years,
+    -- The dates' years, else the years a source gave without dates (IMDb's).
+    CASE WHEN coalesce(year(s.first_air_date), s.first_air_year) IS NULL THEN 'N/A'
+         WHEN s.status IN ('Ended', 'Canceled') AND coalesce(year(s.last_air_date), s.last_air_year)
+                                                    = coalesce(year(s.first_air_date), s.first_air_year)
+             THEN CAST(coalesce(year(s.first_air_date), s.first_air_year) AS VARCHAR)
+         WHEN s.status IN ('Ended', 'Canceled') AND coalesce(year(s.last_air_date), s.last_air_year) IS NOT NULL
+             THEN coalesce(year(s.first_air_date), s.first_air_year) || '–' || coalesce(year(s.last_air_date), s.last_air_year)
+         ELSE coalesce(year(s.first_air_date), s.first_air_year) || '–' END AS years,
     omdb_text((SELECT min_by(r.rating, r.ord) FROM series_content_ratings r
                WHERE r.series_id = s.id AND r.iso_3166_1 = 'US' AND r.rating <> '')) AS rated,
     omdb_names(list_transform(g.genre_ids, lambda i: gn.names[i])) AS genre,
@@ -142,7 +144,7 @@ CREATE OR REPLACE TEMP MACRO omdb_episode_docs(full_plot) AS TABLE
 WITH variant AS (SELECT * FROM render_variants WHERE kind = 'default')
 SELECT e.series_id, e.id AS episode_id, full_plot, coalesce(nullif(t.overview, ''), e.overview) AS plot,
     ({
-        'Title': coalesce(nullif(t.name, ''), e.name), 'Year': omdb_text(year(e.air_date)), 'Rated': x.rated,
+        'Title': coalesce(nullif(t.name, ''), e.name), 'Year': omdb_text(coalesce(year(e.air_date), e.air_year)), 'Rated': x.rated,
         'Released': omdb_date(e.air_date), 'Season': CAST(e.season_number AS VARCHAR),
         'Episode': CAST(e.episode_number AS VARCHAR), 'Runtime': omdb_minutes(e.runtime), 'Genre': x.genre,
         'Director': omdb_names((SELECT list(p.name ORDER BY c.credit_id) FROM episode_crew c

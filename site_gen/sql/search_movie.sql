@@ -14,7 +14,10 @@ WITH names AS (
 )
 SELECT m.id, m.popularity,
        list_prepend(m.original_title, coalesce(g.names, [])) AS names,
-       list_concat(CASE WHEN m.release_date IS NULL THEN [] ELSE ['y' || year(m.release_date), 'r' || year(m.release_date)] END,
+       -- the date's year, else the year a source gave without a date (IMDb's)
+       list_concat(CASE WHEN coalesce(year(m.release_date), m.release_year) IS NULL THEN []
+                        ELSE ['y' || coalesce(year(m.release_date), m.release_year),
+                              'r' || coalesce(year(m.release_date), m.release_year)] END,
                    coalesce(r.years, []), CASE WHEN m.adult THEN ['adult'] ELSE [] END,
                    CASE WHEN m.imdb_id LIKE 'tt%' THEN ['imdb'] ELSE [] END) AS filters,
        to_json(i.item)::VARCHAR AS item,

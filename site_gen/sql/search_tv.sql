@@ -8,14 +8,16 @@ WITH names AS (
 ), grouped AS (
     SELECT id, list(name) AS names FROM names GROUP BY id
 ), aired AS (
-    SELECT series_id AS id, list(DISTINCT 'r' || year(air_date)) AS years
-    FROM tv_episodes WHERE air_date IS NOT NULL GROUP BY series_id
+    SELECT series_id AS id, list(DISTINCT 'r' || coalesce(year(air_date), air_year)) AS years
+    FROM tv_episodes WHERE coalesce(year(air_date), air_year) IS NOT NULL GROUP BY series_id
 )
 SELECT s.id, s.popularity,
        list_concat([s.original_name], CASE WHEN s.name <> s.original_name THEN [s.name] ELSE [] END,
                    coalesce(g.names, [])) AS names,
-       list_concat(CASE WHEN s.first_air_date IS NULL THEN [] ELSE ['y' || year(s.first_air_date),
-                                                                    'r' || year(s.first_air_date)] END,
+       -- the dates' years, else the years a source gave without dates (IMDb's)
+       list_concat(CASE WHEN coalesce(year(s.first_air_date), s.first_air_year) IS NULL THEN []
+                        ELSE ['y' || coalesce(year(s.first_air_date), s.first_air_year),
+                              'r' || coalesce(year(s.first_air_date), s.first_air_year)] END,
                    coalesce(a.years, []), CASE WHEN s.adult THEN ['adult'] ELSE [] END,
                    CASE WHEN s.imdb_id LIKE 'tt%' THEN ['imdb'] ELSE [] END) AS filters,
        to_json(i.item)::VARCHAR AS item,
