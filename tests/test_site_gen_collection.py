@@ -17,7 +17,7 @@ def test_collection_parts_match_the_catalogue(built_release: Path, catalogue_dir
         expected = con.execute("""SELECT id FROM read_parquet(?) WHERE collection_id = ?
                                   ORDER BY release_date NULLS LAST, id""", [movies, collection_id]).fetchall()
         assert [p["id"] for p in doc["parts"]] == [i for (i,) in expected]
-        dates = [p["release_date"] for p in doc["parts"] if p["release_date"] is not None]
+        dates = [p["release_date"] for p in doc["parts"] if p["release_date"]]  # TMDB's "" for no date
         assert dates == sorted(dates)
         for part in doc["parts"]:
             assert part["media_type"] == "movie"

@@ -62,6 +62,15 @@ def test_details_fields_in_tmdb_order_and_values(built_release: Path, db):
     assert doc["genres"] == [{"id": i, "name": n} for i, n in genres]
 
 
+def test_an_undated_film_has_tmdbs_empty_date_in_its_details_and_items(built_release: Path, built_pack: Path, db):
+    undated = [i for (i,) in db.execute("SELECT id FROM movies WHERE release_date IS NULL").fetchall()]
+    assert undated  # about 1% of the generated films
+    with Pack(built_pack) as pack:
+        for movie_id in undated[:5]:
+            assert _doc(built_release, f"/3/movie/{movie_id}")["release_date"] == ""
+            assert orjson.loads(pack.get(f"_items/movie/{movie_id}.json"))["release_date"] == ""
+
+
 def test_movie_outside_a_collection_has_null_collection(built_release: Path, db):
     (movie_id,) = db.execute("SELECT id FROM movies WHERE collection_id IS NULL LIMIT 1").fetchone()
     assert _doc(built_release, f"/3/movie/{movie_id}")["belongs_to_collection"] is None

@@ -27,7 +27,7 @@ parts AS (
                'overview': coalesce(t.overview, ''), 'poster_path': m.poster_path,
                'media_type': 'movie', 'original_language': m.original_language,
                'genre_ids': coalesce(g.genre_ids, []), 'popularity': m.popularity,
-               'release_date': m.release_date, 'video': m.video,
+               'release_date': coalesce(CAST(m.release_date AS VARCHAR), ''), 'video': m.video,
                'vote_average': m.vote_average, 'vote_count': m.vote_count
            } ORDER BY m.release_date NULLS LAST, m.id) AS parts
     FROM variants x

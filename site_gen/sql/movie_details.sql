@@ -35,7 +35,7 @@ SELECT
         'poster_path': m.poster_path,
         'production_companies': coalesce(pc.production_companies, []),
         'production_countries': coalesce(pn.production_countries, []),
-        'release_date': m.release_date,
+        'release_date': coalesce(CAST(m.release_date AS VARCHAR), ''),  -- TMDB's "" for no date
         'revenue': m.revenue,
         'runtime': m.runtime,
         'spoken_languages': coalesce(sl.spoken_languages, []),

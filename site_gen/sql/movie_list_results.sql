@@ -15,7 +15,7 @@ SELECT
         'overview': coalesce(t.overview, ''),
         'popularity': m.popularity,
         'poster_path': m.poster_path,
-        'release_date': m.release_date,
+        'release_date': coalesce(CAST(m.release_date AS VARCHAR), ''),  -- TMDB's "" for no date
         'title': coalesce(nullif(t.title, ''), m.original_title),
         'video': m.video,
         'vote_average': m.vote_average,
