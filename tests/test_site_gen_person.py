@@ -114,7 +114,7 @@ def test_movie_credit_items_carry_the_movie_fields(built_release: Path, db):
                 ON t.movie_id = m.id AND t.iso_639_1 = 'en' AND t.iso_3166_1 = 'US'
             WHERE m.id = ?""", [item["id"]]).fetchone()
         assert (item["title"], item["original_title"]) == (title, original)
-        assert item["release_date"] == (release.isoformat() if release else None)
+        assert item["release_date"] == (release.isoformat() if release else "")  # TMDB's "" for no date
         assert item["popularity"] == pytest.approx(popularity)
         genres = [g for (g,) in db.execute("SELECT genre_id FROM movie_genres WHERE movie_id = ? ORDER BY ord",
                                            [item["id"]]).fetchall()]
@@ -213,7 +213,7 @@ def test_tv_credits_equal_the_series_and_episode_rows(built_release: Path, db):
             name, original, first_air = db.execute("SELECT name, original_name, first_air_date FROM tv_series "
                                                    "WHERE id = ?", [item["id"]]).fetchone()
             assert (item["name"], item["original_name"]) == (name, original)
-            assert item["first_air_date"] == (first_air.isoformat() if first_air else None)
+            assert item["first_air_date"] == (first_air.isoformat() if first_air else "")
             regular = db.execute("""SELECT count(e.id) FROM series_cast c JOIN tv_episodes e
                                     ON e.series_id = c.series_id AND e.season_number BETWEEN c.first_season
                                                                                        AND c.last_season
