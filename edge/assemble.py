@@ -107,6 +107,10 @@ class ReleaseDocuments:
     def document(self, uri: str, query: Query) -> bytes | None:
         return self.first(candidates(uri, query.language, query.fallback_language, self.languages))
 
+    def page(self, uri: str, page: int, query: Query) -> bytes | None:
+        """Page `page` of a paged document: the first is `uri` itself, the others `uri.page<n>`."""
+        return self.document(uri if page == 1 else f"{uri}.page{page}", query)
+
 
 def merged_videos(documents: ReleaseDocuments, uri: str, body: bytes, query: Query) -> bytes:
     """`include_video_language`: the videos of every language asked for, newest first.
@@ -196,7 +200,7 @@ def assemble(root: str, query: Query, languages: list[str], cache: DocumentCache
     page = page_number(query.page)
     names = append_names(query.append_to_response) if query.append_to_response else []
     uri = query.path.rstrip("/")
-    body = documents.document(uri if page == 1 else f"{uri}.page{page}", query)
+    body = documents.page(uri, page, query)
     if body is None and page > 1:
         first = documents.document(uri, query)
         if first is not None and b'"total_pages"' in first:

@@ -26,7 +26,7 @@ def answer(context: Context, path: str, params: dict[str, str]) -> bytes:
         raise invalid("movie_id", "a film's id")
     present, page, pages = False, 1, 1
     while page <= pages and not present:
-        body = context.documents.document(f"/3/list/{list_id}" + ("" if page == 1 else f".page{page}"), DEFAULT)
+        body = context.documents.page(f"/3/list/{list_id}", page, DEFAULT)
         if body is None:
             if page == 1:
                 raise ContentError(errors.NOT_FOUND)

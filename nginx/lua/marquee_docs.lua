@@ -166,12 +166,21 @@ end
 
 -- edge/languages.py's `suffix_for`, from its own pattern and table (conf.language_code,
 -- conf.language_suffixes): a value's code, looked up; `missing` when it has none or is not served.
--- The value is decoded first, as the edge's query parser decodes it (`de%2DDE` is de-DE).
+-- The value is decoded first, as the edge's query parser decodes it (`de%2DDE` is de-DE). Each raw
+-- value's suffix (false: none) is remembered, since clients send a few and decoding and matching one
+-- cost a list page 5 µs of nginx (docs/benchmarks.md); the table starts again past a thousand
+-- values, so made-up ones cannot grow it.
+local known_suffixes, known_count = {}, 0
 local function suffix_for(value, missing)
     if value == nil or value == "" then return "" end
-    local m = re_match(unescape_uri(value), conf.language_code, "jo")
-    if m == nil then return missing end
-    return conf.language_suffixes[lower(m[1])] or missing
+    local suffix = known_suffixes[value]
+    if suffix == nil then
+        local m = re_match(unescape_uri(value), conf.language_code, "jo")
+        suffix = m ~= nil and conf.language_suffixes[lower(m[1])] or false
+        if known_count >= 1000 then known_suffixes, known_count = {}, 0 end
+        known_suffixes[value], known_count = suffix, known_count + 1
+    end
+    return suffix or missing
 end
 
 -- The variant suffixes edge/languages.py's `candidates` tries for one request, in its order.
@@ -317,22 +326,9 @@ local function utc_day()
     return day_string
 end
 
--- The variant suffix of a list request's `language`, remembered per raw value (clients repeat a
--- few); the table starts again past a thousand values, so made-up ones cannot grow it.
-local list_suffixes, list_suffix_count = {}, 0
-local function list_suffix(value)
-    if value == nil or value == "" then return "" end
-    local suffix = list_suffixes[value]
-    if suffix == nil then
-        suffix = suffix_for(value, conf.untranslated)
-        if list_suffix_count >= 1000 then list_suffixes, list_suffix_count = {}, 0 end
-        list_suffixes[value], list_suffix_count = suffix, list_suffix_count + 1
-    end
-    return suffix
-end
-
 -- The stamp `current/lists/current` names (edge/list_pack.py), read again once conf.lists_link_us
--- have passed: whatever re-points it waits longer than that before it returns (SETTLE_SECONDS).
+-- have passed: whatever re-points it waits longer than that before it returns
+-- (marquee/releases.py `settle_links`).
 local stamp_read_at, stamp_read = -1e18, nil
 local function list_stamp()
     ffi.C.clock_gettime(MONOTONIC, timespec)
@@ -364,7 +360,7 @@ function M.serve_list(edge)
     end
     local args = var.args
     if args and re_find(args, varying, "jo") then return M.to_edge(edge) end
-    local suffix = list_suffix(var.arg_language)
+    local suffix = suffix_for(var.arg_language, conf.untranslated)
     if suffix ~= "" and (suffix == conf.untranslated or number > conf.localized_pages) then
         return M.to_edge(edge)
     end

@@ -98,14 +98,10 @@ WITH variant AS (SELECT * FROM render_variants WHERE kind = 'default')
 SELECT s.id AS series_id, s.imdb_id,
     coalesce(nullif(t.name, ''), nullif(s.name, ''), s.original_name) AS title,
     coalesce(nullif(t.overview, ''), s.overview) AS overview,
-    -- The dates' years, else the years a source gave without dates (IMDb's).
-    CASE WHEN coalesce(year(s.first_air_date), s.first_air_year) IS NULL THEN 'N/A'
-         WHEN s.status IN ('Ended', 'Canceled') AND coalesce(year(s.last_air_date), s.last_air_year)
-                                                    = coalesce(year(s.first_air_date), s.first_air_year)
-             THEN CAST(coalesce(year(s.first_air_date), s.first_air_year) AS VARCHAR)
-         WHEN s.status IN ('Ended', 'Canceled') AND coalesce(year(s.last_air_date), s.last_air_year) IS NOT NULL
-             THEN coalesce(year(s.first_air_date), s.first_air_year) || '–' || coalesce(year(s.last_air_date), s.last_air_year)
-         ELSE coalesce(year(s.first_air_date), s.first_air_year) || '–' END AS years,
+    CASE WHEN s.first_year IS NULL THEN 'N/A'
+         WHEN s.status IN ('Ended', 'Canceled') AND s.last_year = s.first_year THEN CAST(s.first_year AS VARCHAR)
+         WHEN s.status IN ('Ended', 'Canceled') AND s.last_year IS NOT NULL THEN s.first_year || '–' || s.last_year
+         ELSE s.first_year || '–' END AS years,
     omdb_text((SELECT min_by(r.rating, r.ord) FROM series_content_ratings r
                WHERE r.series_id = s.id AND r.iso_3166_1 = 'US' AND r.rating <> '')) AS rated,
     omdb_names(list_transform(g.genre_ids, lambda i: gn.names[i])) AS genre,
@@ -121,7 +117,9 @@ SELECT s.id AS series_id, s.imdb_id,
     omdb_minutes(s.episode_run_time[1]) AS runtime,
     s.first_air_date,
     (SELECT count(*) FROM tv_seasons x WHERE x.series_id = s.id AND x.season_number > 0) AS seasons
-FROM tv_series s
+-- The dates' years, else the years a source gave without dates (IMDb's).
+FROM (SELECT *, coalesce(year(first_air_date), first_air_year) AS first_year,
+             coalesce(year(last_air_date), last_air_year) AS last_year FROM tv_series) s
 CROSS JOIN variant v
 LEFT JOIN series_translations t ON t.series_id = s.id AND t.iso_639_1 = v.iso_639_1 AND t.iso_3166_1 = v.iso_3166_1
 LEFT JOIN tv_genre_name_maps gn ON gn.iso_639_1 = v.genre_language

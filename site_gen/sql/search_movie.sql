@@ -14,15 +14,13 @@ WITH names AS (
 )
 SELECT m.id, m.popularity,
        list_prepend(m.original_title, coalesce(g.names, [])) AS names,
-       -- the date's year, else the year a source gave without a date (IMDb's)
-       list_concat(CASE WHEN coalesce(year(m.release_date), m.release_year) IS NULL THEN []
-                        ELSE ['y' || coalesce(year(m.release_date), m.release_year),
-                              'r' || coalesce(year(m.release_date), m.release_year)] END,
+       list_concat(CASE WHEN m.year IS NULL THEN [] ELSE ['y' || m.year, 'r' || m.year] END,
                    coalesce(r.years, []), CASE WHEN m.adult THEN ['adult'] ELSE [] END,
                    CASE WHEN m.imdb_id LIKE 'tt%' THEN ['imdb'] ELSE [] END) AS filters,
        to_json(i.item)::VARCHAR AS item,
        NULL::VARCHAR[] AS known_for
-FROM movies m
+-- the date's year, else the year a source gave without a date (IMDb's)
+FROM (SELECT *, coalesce(year(release_date), release_year) AS year FROM movies) m
 JOIN (__ITEMS__) i ON i.id = m.id
 LEFT JOIN grouped g ON g.id = m.id
 LEFT JOIN released r ON r.id = m.id

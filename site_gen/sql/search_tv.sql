@@ -8,21 +8,20 @@ WITH names AS (
 ), grouped AS (
     SELECT id, list(name) AS names FROM names GROUP BY id
 ), aired AS (
-    SELECT series_id AS id, list(DISTINCT 'r' || coalesce(year(air_date), air_year)) AS years
-    FROM tv_episodes WHERE coalesce(year(air_date), air_year) IS NOT NULL GROUP BY series_id
+    SELECT series_id AS id, list(DISTINCT 'r' || year) AS years
+    FROM (SELECT series_id, coalesce(year(air_date), air_year) AS year FROM tv_episodes)
+    WHERE year IS NOT NULL GROUP BY series_id
 )
 SELECT s.id, s.popularity,
        list_concat([s.original_name], CASE WHEN s.name <> s.original_name THEN [s.name] ELSE [] END,
                    coalesce(g.names, [])) AS names,
-       -- the dates' years, else the years a source gave without dates (IMDb's)
-       list_concat(CASE WHEN coalesce(year(s.first_air_date), s.first_air_year) IS NULL THEN []
-                        ELSE ['y' || coalesce(year(s.first_air_date), s.first_air_year),
-                              'r' || coalesce(year(s.first_air_date), s.first_air_year)] END,
+       list_concat(CASE WHEN s.year IS NULL THEN [] ELSE ['y' || s.year, 'r' || s.year] END,
                    coalesce(a.years, []), CASE WHEN s.adult THEN ['adult'] ELSE [] END,
                    CASE WHEN s.imdb_id LIKE 'tt%' THEN ['imdb'] ELSE [] END) AS filters,
        to_json(i.item)::VARCHAR AS item,
        NULL::VARCHAR[] AS known_for
-FROM tv_series s
+-- the dates' years, else the years a source gave without dates (IMDb's)
+FROM (SELECT *, coalesce(year(first_air_date), first_air_year) AS year FROM tv_series) s
 JOIN (__ITEMS__) i ON i.id = s.id
 LEFT JOIN grouped g ON g.id = s.id
 LEFT JOIN aired a ON a.id = s.id
