@@ -73,11 +73,13 @@ FACETS: dict[str, list[str]] = {
         "SELECT DISTINCT 'crew:' || person_id, movie_id FROM crew",
         "SELECT DISTINCT 'country:' || c, id FROM (SELECT id, unnest(origin_country) AS c FROM movies)",
         "SELECT 'language:' || original_language, id FROM movies WHERE original_language IS NOT NULL",
-        "SELECT 'year:' || year(release_date), id FROM movies WHERE release_date IS NOT NULL",
+        # A film's year is its release date's or, imported from IMDb without a date, its year alone.
+        "SELECT 'year:' || y, id FROM (SELECT coalesce(year(release_date), release_year) AS y, id FROM movies) "
+        "WHERE y IS NOT NULL",
         # `year` looks at every release date, the primary one included.
         "SELECT DISTINCT 'release_year:' || y, id FROM (SELECT year(release_date) AS y, movie_id AS id "
-        "FROM movie_release_dates WHERE release_date IS NOT NULL UNION ALL SELECT year(release_date), id "
-        "FROM movies WHERE release_date IS NOT NULL)",
+        "FROM movie_release_dates WHERE release_date IS NOT NULL UNION ALL SELECT coalesce(year(release_date), "
+        "release_year), id FROM movies) WHERE y IS NOT NULL",
         "SELECT DISTINCT 'release_type:' || iso_3166_1 || ':' || type, movie_id FROM movie_release_dates",
         "SELECT DISTINCT 'release_type:*:' || type, movie_id FROM movie_release_dates",
         "SELECT DISTINCT 'certification:' || iso_3166_1 || ':' || certification, movie_id "
@@ -98,7 +100,8 @@ FACETS: dict[str, list[str]] = {
         "SELECT 'network:' || network_id, series_id FROM series_networks",
         "SELECT DISTINCT 'country:' || c, id FROM (SELECT id, unnest(origin_country) AS c FROM tv_series)",
         "SELECT 'language:' || original_language, id FROM tv_series WHERE original_language IS NOT NULL",
-        "SELECT 'year:' || year(first_air_date), id FROM tv_series WHERE first_air_date IS NOT NULL",
+        "SELECT 'year:' || y, id FROM (SELECT coalesce(year(first_air_date), first_air_year) AS y, id "
+        "FROM tv_series) WHERE y IS NOT NULL",
         "SELECT 'status:' || status, id FROM tv_series WHERE status IS NOT NULL",
         "SELECT 'type:' || type, id FROM tv_series WHERE type IS NOT NULL",
         "SELECT DISTINCT 'provider:' || iso_3166_1 || ':' || provider_id || ':' || kind, series_id "
@@ -108,7 +111,8 @@ FACETS: dict[str, list[str]] = {
         "SELECT DISTINCT 'monetization:*:' || kind, series_id FROM series_watch_providers",
         "SELECT 'mood:' || lower(mood), owner_id FROM moods WHERE owner = 'tv'",
         "SELECT 'adult', id FROM tv_series WHERE adult",
-        "SELECT 'no_first_air_date', id FROM tv_series WHERE first_air_date IS NULL",
+        # Unknown, not only undated: a series imported from IMDb has its year alone, and is no less aired.
+        "SELECT 'no_first_air_date', id FROM tv_series WHERE first_air_date IS NULL AND first_air_year IS NULL",
     ],
 }
 

@@ -10,8 +10,10 @@ import orjson
 import pyarrow.parquet as pq
 import pytest
 
+from edge.discover_index import DiscoverIndex
+from edge.routes.discover import matches_for
 from edge.search_index import Filters, SearchIndex
-from marquee.artefacts import SEARCH_INDEX
+from marquee.artefacts import DISCOVER_INDEX, SEARCH_INDEX
 from marquee.packs import Pack
 from marquee.settings import from_env
 from marquee_build.catalogue import check_catalogue
@@ -141,6 +143,13 @@ def test_an_imdb_catalogue_builds_and_serves_both_dialects_documents(dumps: Path
         assert index.page(("tv",), "breaking", Filters(years=("r2009",)), 1)[0] == []  # no episode aired then
     finally:
         index.close()
+    discover = DiscoverIndex(release / DISCOVER_INDEX)
+    try:  # and so do discover's: of the two films, one is from 1977, the other from 2001
+        for name in ("primary_release_year", "year"):
+            assert [len(matches_for(discover, "movie", {name: y})) for y in ("1977", "1978", "2001")] == [1, 0, 1]
+        assert [len(matches_for(discover, "tv", {"first_air_date_year": y})) for y in ("2008", "2009")] == [1, 0]
+    finally:
+        discover.close()
 
 
 def test_a_folder_without_title_basics_is_refused(tmp_path: Path):
