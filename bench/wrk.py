@@ -20,7 +20,7 @@ local requests = {}
 local i = 0
 init = function(args)
   for line in io.lines("%s") do
-    requests[#requests + 1] = wrk.format("GET", line)
+    requests[#requests + 1] = wrk.format("GET", line, %s)
   end
 end
 request = function()
@@ -43,11 +43,13 @@ def parse(output: str) -> dict:
             "non2xx": int(non2xx.group(1)) if non2xx else 0}
 
 
-def script_for(workdir: Path, name: str, targets: list[str]) -> Path:
-    """A wrk script cycling through `targets` (paths with their query strings)."""
+def script_for(workdir: Path, name: str, targets: list[str], headers: dict[str, str] | None = None) -> Path:
+    """A wrk script cycling through `targets` (paths with their query strings), each request with
+    `headers` (`Accept-Encoding` for clients that take gzip) besides wrk's own."""
     (workdir / f"{name}.txt").write_text("\n".join(targets) + "\n")
     script = workdir / f"{name}.lua"
-    script.write_text(SCRIPT % (workdir / f"{name}.txt"))
+    table = "{" + ", ".join(f'["{k}"] = "{v}"' for k, v in (headers or {}).items()) + "}"
+    script.write_text(SCRIPT % (workdir / f"{name}.txt", table))
     return script
 
 

@@ -15,6 +15,9 @@ answers.
 A page is the row `3/movie/popular.de-DE?page=2`: the path, the language's variant suffix as
 documents have it (marquee/packs.py), the page. The edge localises by that suffix alone
 (edge/languages.py's candidates), so every `language` value nginx maps to it gets these bytes.
+Each page is also stored gzipped, as the row of its name and GZIP_SUFFIX, for the clients that
+accept it (most do): nginx would otherwise compress each answer again, and a page's compression cost
+more than the rest of its answer (docs/benchmarks.md).
 
 Where it lives: a dated overlay of a published release, not part of it, since it changes each
 day while the release does not. `RELEASE/lists/current` is a symbolic link to
@@ -32,6 +35,7 @@ them for the new day. `marquee build` writes one for the day of the build; `marq
 
 from __future__ import annotations
 
+import gzip
 import os
 import sqlite3
 import time
@@ -58,6 +62,8 @@ KEEP = 2  # packs on disk: the current one and the one answers in flight may sti
 # naming any of them goes to the edge. The routes ignore every other parameter, as TMDB does.
 VARYING = ("region", "timezone", "with_showtimes", "fallback_language")
 LOCALIZED_PAGES = 5
+GZIP_SUFFIX = "+gzip"  # the row of a page's gzipped bytes: its name and this
+GZIP_LEVEL = 6  # gzip's own default: level 9 saves 1% more bytes at twice the time
 PRECOMPUTED = (*lists.LISTS, "/3/person/popular",
                *(f"/3/trending/{kind}/{window}" for kind in ("all", "movie", "tv", "person")
                  for window in trending.WINDOW_DAYS))
@@ -78,11 +84,12 @@ class ListPackSummary:
     day: date
     pages: int
     bytes: int
+    gzipped_bytes: int
     seconds: float
 
     def line(self) -> str:
         return (f"lists for {self.day.isoformat()}: {self.pages} pages of {len(PRECOMPUTED)} lists, "
-                f"{self.bytes:,} bytes in {self.seconds:.2f} s")
+                f"{self.bytes:,} bytes ({self.gzipped_bytes:,} gzipped) in {self.seconds:.2f} s")
 
 
 def answer_for(context: Context, path: str, params: dict[str, str]) -> bytes:
@@ -103,13 +110,17 @@ def pages_of(context: Context, path: str, language: str | None, last: int):
 
 
 def rows_for(context: Context, path: str):
-    """(name, body, etag) of each of `path`'s precomputed pages, in every language."""
+    """(name, body, etag) of each of `path`'s precomputed pages, in every language, and of each one's
+    gzipped bytes (mtime 0: the same page, the same bytes and ETag)."""
     for position, language in enumerate(context.languages):
         suffix = variant_suffix(position, language)
         pages = pages_of(context, path, None if position == 0 else language,
                          MAX_PAGE if position == 0 else LOCALIZED_PAGES)
         for page, body in pages:
-            yield page_name(path, page, suffix), body, etag_of(body)
+            name = page_name(path, page, suffix)
+            yield name, body, etag_of(body)
+            packed = gzip.compress(body, GZIP_LEVEL, mtime=0)
+            yield name + GZIP_SUFFIX, packed, etag_of(packed)
 
 
 def compute(release: Path | str, languages: list[str], target: Path) -> ListPackSummary:
@@ -136,7 +147,9 @@ def compute(release: Path | str, languages: list[str], target: Path) -> ListPack
         con.commit()
     finally:
         con.close()
-    return ListPackSummary(day, len(rows) - 1, sum(len(body) for _, body, _ in rows), time.perf_counter() - started)
+    pages = [body for name, body, _ in rows[:-1] if not name.endswith(GZIP_SUFFIX)]
+    gzipped = sum(len(body) for name, body, _ in rows if name.endswith(GZIP_SUFFIX))
+    return ListPackSummary(day, len(pages), sum(map(len, pages)), gzipped, time.perf_counter() - started)
 
 
 def current(release: Path | str) -> Path | None:

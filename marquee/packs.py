@@ -8,7 +8,8 @@ holds them at ~1.2 times their size and takes rows at ~100k a second (docs/packe
 One table, `docs(name, body, etag)`, with a unique index `docs_name` on name:
 - `name` is the document's release-relative name, the path one file per document would have had
   (`3/movie/603.de-DE.json`), so edge/languages.py's candidates name rows as they named files;
-- `body` the JSON bytes, never compressed (nginx gzips on the fly, level 1);
+- `body` the JSON bytes, never compressed (nginx gzips on the fly, level 1; the list pack,
+  edge/list_pack.py, holds each page's gzip besides, as a row of its own);
 - `etag` the MD5 hex of the body (a content hash, not a security one): an unchanged document keeps its ETag across releases.
 
 A composite document (a list whose items are other documents) is stored as a skeleton: each of its

@@ -139,6 +139,7 @@ def docs_conf(settings: Settings) -> dict[str, str]:
         "lists_folder": list_pack.FOLDER,
         "lists_current": list_pack.CURRENT,
         "lists_day_row": list_pack.DAY_ROW,
+        "lists_gzip_suffix": list_pack.GZIP_SUFFIX,
         "lists_link_us": round(releases.LIST_LINK_SECONDS * 1e6),
         "lists_varying": list(list_pack.VARYING),
         "localized_pages": list_pack.LOCALIZED_PAGES,

@@ -183,6 +183,35 @@ local function suffix_for(value, missing)
     return suffix or missing
 end
 
+-- Whether an Accept-Encoding value takes gzip: a `gzip` (or `*`, gzip unnamed) coding whose q is not
+-- 0 (RFC 9110 12.5.3). Remembered per raw value, as suffix_for's: clients send a handful.
+local known_gzip, known_gzip_count = {}, 0
+local function parse_gzip(value)
+    local star, named = false, nil
+    for part in string.gmatch(lower(value), "[^,]+") do
+        local coding = string.match(part, "^%s*([^;%s]+)")
+        local q = tonumber(string.match(part, ";%s*q%s*=%s*([%d.]+)") or "1") or 0
+        if coding == "gzip" or coding == "x-gzip" then
+            named = q > 0
+        elseif coding == "*" then
+            star = q > 0
+        end
+    end
+    if named == nil then return star end
+    return named
+end
+local function accepts_gzip(value)
+    if value == nil then return false end
+    local known = known_gzip[value]
+    if known == nil then
+        known = parse_gzip(value)
+        if known_gzip_count >= 1000 then known_gzip, known_gzip_count = {}, 0 end
+        known_gzip[value], known_gzip_count = known, known_gzip_count + 1
+    end
+    return known
+end
+M.accepts_gzip = accepts_gzip
+
 -- The variant suffixes edge/languages.py's `candidates` tries for one request, in its order.
 function M.suffixes(var)
     local language, fallback = var.arg_language, var.arg_fallback_language
@@ -272,10 +301,11 @@ end
 
 -- Send `body` with its ETag as a 200, or a 304 when the client holds it, counted under `door`;
 -- as JSONP when the request names a callback (no ETag then: a script tag revalidates nothing).
-function M.respond(door, body, etag)
+-- `gzipped`: the body is the gzip of the JSON, for a request that accepts it and names no callback.
+function M.respond(door, body, etag, gzipped)
     local header = ngx.header
     local var = ngx.var
-    local callback = jsonp_callback(var)
+    local callback = not gzipped and jsonp_callback(var)
     if callback then
         body = callback .. "(" .. body .. ")"
         header["Content-Type"] = conf.jsonp_content_type
@@ -284,6 +314,11 @@ function M.respond(door, body, etag)
         return ngx.print(body)
     end
     header["Content-Type"] = "application/json; charset=utf-8"
+    if gzipped then
+        -- nginx's gzip filter leaves a body with a Content-Encoding alone, and so adds no Vary itself.
+        header["Content-Encoding"] = "gzip"
+        header["Vary"] = "Accept-Encoding"
+    end
     etag = '"' .. etag .. '"'
     header["ETag"] = etag
     local match = var.http_if_none_match
@@ -377,6 +412,10 @@ function M.serve_list(edge)
     end
     if day ~= utc_day() then return M.to_edge(edge) end
     local name = sub(uri, 2) .. suffix .. "?page=" .. page
+    -- The page's gzipped row for a client that takes gzip (most do): compressing it again per answer
+    -- cost nginx more than the rest of the answer. A JSONP answer wraps the plain JSON.
+    local gzipped = accepts_gzip(var.http_accept_encoding) and jsonp_callback(var) == nil
+    if gzipped then name = name .. conf.lists_gzip_suffix end
     local key = stamp .. "|" .. name
     local entry = cache:get(key)
     if entry == nil then
@@ -385,7 +424,7 @@ function M.serve_list(edge)
         cache:set(key, entry)
     end
     if entry == ABSENT then return M.to_edge(edge) end  -- past the last page: the edge's empty page
-    return M.respond(var.mq_door, entry[1], entry[2])
+    return M.respond(var.mq_door, entry[1], entry[2], gzipped)
 end
 
 -- header_filter and body_filter of the locations whose answers nginx does not write itself (the

@@ -59,6 +59,7 @@ def test_discover(tmp_path):
     assert [line.split(":")[0] for line in lines[-3:]] == ["discover p99 ms", "discover/static ratio",
                                                             "lists/static ratio"]
     assert figure(out, "discover/static ratio") > 0 and figure(out, "lists/static ratio") > 0
+    assert figure(out, "gzip lists/static ratio") > 0
 
 
 def test_imports():

@@ -4,6 +4,7 @@ still reaches the edge; `marquee refresh-lists` publishes a new pack while nginx
 
 from __future__ import annotations
 
+import gzip
 import sqlite3
 
 import httpx
@@ -41,6 +42,8 @@ def pages_in_pack(release) -> dict[str, int]:
         names = [name for (name,) in con.execute("SELECT name FROM docs WHERE name != ?", (list_pack.DAY_ROW,))]
     last: dict[str, int] = {}
     for name in names:
+        if name.endswith(list_pack.GZIP_SUFFIX):
+            continue
         path, page = name.split("?page=")
         if "." not in path:
             last["/" + path] = max(last.get("/" + path, 0), int(page))
@@ -94,6 +97,36 @@ def test_a_client_holding_the_page_gets_a_304(get, api):
     again = api.client.get("/3/trending/movie/week", params={"api_key": api.account("list-pack-etag", "pro")},
                            headers={"If-None-Match": first.headers["etag"]})
     assert again.status_code == 304
+
+
+def test_a_client_that_takes_gzip_gets_the_stored_gzip_of_the_edge_answer(api, edge, e2e_release):
+    key = api.account("list-pack-gzip", "pro")
+
+    def fetch(accept: str, **params: str) -> tuple[httpx.Response, bytes]:
+        """The answer, and its bytes as sent (httpx's `content` is them decoded)."""
+        with api.client.stream("GET", "/3/movie/popular", params={"api_key": key, "page": "2", **params},
+                               headers={"Accept-Encoding": accept}) as response:
+            return response, b"".join(response.iter_raw())
+    expected = edge("/3/movie/popular", page="2").content
+    with sqlite3.connect(list_pack.current(e2e_release)) as con:
+        stored = con.execute("SELECT body FROM docs WHERE name = ?",
+                             (list_pack.page_name("/3/movie/popular", 2) + list_pack.GZIP_SUFFIX,)).fetchone()[0]
+    assert gzip.decompress(stored) == expected
+    for accept in ("gzip", "br, gzip;q=0.5, deflate", "GZIP", "*"):
+        response, sent = fetch(accept)  # the stored bytes, not nginx compressing the page again
+        assert from_pack(response) and response.headers.get("content-encoding") == "gzip", accept
+        assert response.headers["vary"] == "Accept-Encoding" and sent == stored, accept
+    for accept in ("identity", "gzip;q=0", "deflate", "*, gzip;q=0"):
+        response, sent = fetch(accept)
+        assert from_pack(response) and "content-encoding" not in response.headers, accept
+        assert sent == expected, accept
+    held, _ = fetch("gzip")
+    again = api.client.get("/3/movie/popular", params={"api_key": key, "page": "2"},
+                           headers={"Accept-Encoding": "gzip", "If-None-Match": held.headers["etag"]})
+    assert again.status_code == 304
+    assert held.headers["etag"] != fetch("identity")[0].headers["etag"]  # two representations, two tags
+    script = api.client.get("/3/movie/popular", params={"api_key": key, "page": "2", "callback": "show"})
+    assert script.content == b"show(" + expected + b")"  # JSONP wraps the plain JSON
 
 
 def test_refresh_lists_publishes_a_new_pack_and_a_stale_one_is_not_served(api, get, e2e_release, monkeypatch):
