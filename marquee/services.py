@@ -37,6 +37,10 @@ from marquee.settings import PROJECT_ROOT, Settings, to_env
 from site_gen.images import ALL_SIZES
 
 NGINX_TEMPLATE = PROJECT_ROOT / "nginx" / "marquee.conf.j2"
+# nginx's gzip filter (level 1: the cheapest per answer) and the gzip nginx makes in Lua for its own
+# answers (nginx/lua/marquee_gzip.lua): one level, one threshold below which JSON goes as it is.
+GZIP_LEVEL = 1
+GZIP_MIN_LENGTH = 1024
 DIALECTS = {"tmdb": errors, "omdb": omdb}  # each renders the gate's refusals in its own envelope
 # The statuses nginx sets itself, before or beside our Lua, and the envelope each answers with
 # (494 is nginx's internal code for headers past large_client_header_buffers).
@@ -144,6 +148,9 @@ def docs_conf(settings: Settings) -> dict[str, str]:
         "lists_varying": list(list_pack.VARYING),
         "localized_pages": list_pack.LOCALIZED_PAGES,
         "max_page": MAX_PAGE,
+        # nginx's gzip filter settings (the template's gzip_dynamic), for the gzip nginx makes in Lua.
+        "gzip_level": GZIP_LEVEL,
+        "gzip_min_length": GZIP_MIN_LENGTH,
         "jsonp_content_type": jsonp.CONTENT_TYPE,  # marquee/jsonp.py's; nginx's map $mq_callback holds its pattern
     }
     return {name: lua_literal(value) for name, value in values.items()}
@@ -204,6 +211,8 @@ def render_nginx_conf(settings: Settings) -> str:
         image_socket=settings.image_socket,
         image_sizes=settings.image_sizes,
         image_sizes_pattern="|".join((*ALL_SIZES, "original")),
+        gzip_level=GZIP_LEVEL,
+        gzip_min_length=GZIP_MIN_LENGTH,
         # Lists a `language` changes (a filter, or titles localised by the edge): edge/assemble.py's.
         language_dependent_lists="|".join((*FILTERED, *(kind for kind in LOCALIZED_LISTS if kind not in ID_DOCUMENTS))),
         # A public list or a credit in a language: edge/assemble.py's ID_DOCUMENTS, as the map's part of $uri.

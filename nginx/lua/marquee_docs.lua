@@ -11,6 +11,7 @@
 local ffi = require "ffi"
 local lrucache = require "resty.lrucache"
 local metrics = require "marquee_metrics"
+local gzip = require "marquee_gzip"
 local ngx = ngx
 local sub, find, lower = string.sub, string.find, string.lower
 local re_match, re_find, unescape_uri = ngx.re.match, ngx.re.find, ngx.unescape_uri
@@ -67,6 +68,7 @@ local varying  -- a PCRE finding a non-empty parameter of conf.lists_varying in 
 function M.init(config)
     conf = config
     cache = assert(lrucache.new(conf.cached_documents))
+    gzip.init(conf.gzip_level)
     -- One scan of the query string for all of them (each $arg_x scans it again).
     varying = "(?:^|&)(?:" .. table.concat(conf.lists_varying, "|") .. ")=[^&]"
     for page = 1, conf.max_page do PAGES[tostring(page)] = page end
@@ -183,35 +185,6 @@ local function suffix_for(value, missing)
     return suffix or missing
 end
 
--- Whether an Accept-Encoding value takes gzip: a `gzip` (or `*`, gzip unnamed) coding whose q is not
--- 0 (RFC 9110 12.5.3). Remembered per raw value, as suffix_for's: clients send a handful.
-local known_gzip, known_gzip_count = {}, 0
-local function parse_gzip(value)
-    local star, named = false, nil
-    for part in string.gmatch(lower(value), "[^,]+") do
-        local coding = string.match(part, "^%s*([^;%s]+)")
-        local q = tonumber(string.match(part, ";%s*q%s*=%s*([%d.]+)") or "1") or 0
-        if coding == "gzip" or coding == "x-gzip" then
-            named = q > 0
-        elseif coding == "*" then
-            star = q > 0
-        end
-    end
-    if named == nil then return star end
-    return named
-end
-local function accepts_gzip(value)
-    if value == nil then return false end
-    local known = known_gzip[value]
-    if known == nil then
-        known = parse_gzip(value)
-        if known_gzip_count >= 1000 then known_gzip, known_gzip_count = {}, 0 end
-        known_gzip[value], known_gzip_count = known, known_gzip_count + 1
-    end
-    return known
-end
-M.accepts_gzip = accepts_gzip
-
 -- The variant suffixes edge/languages.py's `candidates` tries for one request, in its order.
 function M.suffixes(var)
     local language, fallback = var.arg_language, var.arg_fallback_language
@@ -264,7 +237,8 @@ local function assemble(root, body)
     return table.concat(pieces)
 end
 
--- The first candidate of `uri` (`/3/movie/603`) that exists: body, etag.
+-- The first candidate of `uri` (`/3/movie/603`) that exists: body, etag, and its cache entry
+-- ({body, etag}, to which M.serve adds the body's gzip and that gzip's ETag).
 function M.document(root, uri, tries)
     for i = 1, #tries do
         local key = root .. "|" .. uri .. tries[i]
@@ -281,7 +255,7 @@ function M.document(root, uri, tries)
             entry = body and {body, etag} or ABSENT
             cache:set(key, entry)
         end
-        if entry ~= ABSENT then return entry[1], entry[2] end
+        if entry ~= ABSENT then return entry[1], entry[2], entry end
     end
     return nil
 end
@@ -336,8 +310,19 @@ function M.serve()
     if method ~= "GET" and method ~= "HEAD" then return finish(405) end
     local root = M.release_root()
     if root == nil then return finish(404) end
-    local body, etag = M.document(root, ngx.var.uri, M.suffixes(ngx.var))
+    local var = ngx.var
+    local body, etag, entry = M.document(root, var.uri, M.suffixes(var))
     if body == nil then return finish(404) end
+    -- A client that takes gzip gets the document's gzip, made once per worker (marquee_gzip), with an
+    -- ETag of its own; below nginx's gzip_min_length it gets the JSON, as the filter would send it.
+    if #body >= conf.gzip_min_length and gzip.accepted(var.http_accept_encoding) and jsonp_callback(var) == nil then
+        local packed = entry[3]
+        if packed == nil then
+            packed = gzip.of(body)
+            if packed then entry[3], entry[4] = packed, ngx.md5(packed) end
+        end
+        if packed then return M.respond("document", packed, entry[4], true) end
+    end
     return M.respond("document", body, etag)
 end
 
@@ -414,7 +399,7 @@ function M.serve_list(edge)
     local name = sub(uri, 2) .. suffix .. "?page=" .. page
     -- The page's gzipped row for a client that takes gzip (most do): compressing it again per answer
     -- cost nginx more than the rest of the answer. A JSONP answer wraps the plain JSON.
-    local gzipped = accepts_gzip(var.http_accept_encoding) and jsonp_callback(var) == nil
+    local gzipped = gzip.accepted(var.http_accept_encoding) and jsonp_callback(var) == nil
     if gzipped then name = name .. conf.lists_gzip_suffix end
     local key = stamp .. "|" .. name
     local entry = cache:get(key)

@@ -1,0 +1,62 @@
+"""Documents for clients that take gzip (nginx/lua/marquee_gzip.lua): the gzip of the pack's JSON,
+made once per nginx worker, with an ETag of its own; the JSON itself for everyone else."""
+
+from __future__ import annotations
+
+import gzip
+
+import httpx
+import pytest
+
+from marquee.packs import Pack
+from marquee.services import GZIP_MIN_LENGTH
+
+pytestmark = pytest.mark.e2e
+
+
+@pytest.fixture(scope="module")
+def fetch(api):
+    key = api.account("gzip-documents", "pro")
+
+    def get(path: str, accept: str, **headers: str) -> tuple[httpx.Response, bytes]:
+        """The answer and its bytes as sent (httpx's `content` is them decoded)."""
+        params = {"api_key": key, **({"callback": headers.pop("callback")} if "callback" in headers else {})}
+        with api.client.stream("GET", path, params=params, headers={"Accept-Encoding": accept, **headers}) as response:
+            return response, b"".join(response.iter_raw())
+    return get
+
+
+def documents(release, catalogue) -> tuple[str, bytes, str, bytes]:
+    """A film's details (over nginx's gzip threshold) and its keywords (under it): path and stored JSON."""
+    movie = catalogue.execute("SELECT id FROM movies WHERE NOT adult ORDER BY popularity DESC LIMIT 1").fetchone()[0]
+    with Pack(release) as pack:
+        details, keywords = pack.get(f"3/movie/{movie}.json"), pack.get(f"3/movie/{movie}/keywords.json")
+    assert len(details) >= GZIP_MIN_LENGTH > len(keywords)
+    return f"/3/movie/{movie}", details, f"/3/movie/{movie}/keywords", keywords
+
+
+def test_a_document_goes_gzipped_to_a_client_that_takes_gzip(fetch, e2e_release, catalogue):
+    path, stored, _, _ = documents(e2e_release, catalogue)
+    plain, sent = fetch(path, "identity")
+    assert "content-encoding" not in plain.headers and sent == stored
+    for accept in ("gzip", "gzip, deflate, br", "*", "x-gzip;q=0.8"):
+        response, sent = fetch(path, accept)
+        assert response.headers.get("content-encoding") == "gzip" and response.headers["vary"] == "Accept-Encoding"
+        assert gzip.decompress(sent) == stored, accept
+        # Its own strong ETag (nginx's filter would have sent the JSON's, weakened): made here, not there.
+        assert not response.headers["etag"].startswith("W/") and response.headers["etag"] != plain.headers["etag"]
+    again, resent = fetch(path, "gzip")
+    assert resent == sent and again.headers["etag"] == response.headers["etag"]  # the worker's one gzip
+    held, _ = fetch(path, "gzip", **{"If-None-Match": response.headers["etag"]})
+    assert held.status_code == 304
+    for accept in ("gzip;q=0", "deflate", "*;q=0"):
+        response, sent = fetch(path, accept)
+        assert "content-encoding" not in response.headers and sent == stored, accept
+
+
+def test_small_documents_and_jsonp_go_as_json(fetch, e2e_release, catalogue):
+    path, stored, small, small_stored = documents(e2e_release, catalogue)
+    response, sent = fetch(small, "gzip")
+    assert "content-encoding" not in response.headers and sent == small_stored
+    script, sent = fetch(path, "gzip", callback="show")
+    assert "content-encoding" not in script.headers and sent == b"show(" + stored + b")"
