@@ -111,16 +111,16 @@ def pages_of(context: Context, path: str, language: str | None, last: int):
 
 def rows_for(context: Context, path: str):
     """(name, body, etag) of each of `path`'s precomputed pages, in every language, and of each one's
-    gzipped bytes (mtime 0: the same page, the same bytes and ETag)."""
+    gzipped bytes (mtime 0: the same page, the same bytes) with the JSON's ETag, which nginx sends weak
+    with them, as its gzip filter does."""
     for position, language in enumerate(context.languages):
         suffix = variant_suffix(position, language)
         pages = pages_of(context, path, None if position == 0 else language,
                          MAX_PAGE if position == 0 else LOCALIZED_PAGES)
         for page, body in pages:
-            name = page_name(path, page, suffix)
-            yield name, body, etag_of(body)
-            packed = gzip.compress(body, GZIP_LEVEL, mtime=0)
-            yield name + GZIP_SUFFIX, packed, etag_of(packed)
+            name, etag = page_name(path, page, suffix), etag_of(body)
+            yield name, body, etag
+            yield name + GZIP_SUFFIX, gzip.compress(body, GZIP_LEVEL, mtime=0), etag
 
 
 def compute(release: Path | str, languages: list[str], target: Path) -> ListPackSummary:

@@ -238,7 +238,7 @@ local function assemble(root, body)
 end
 
 -- The first candidate of `uri` (`/3/movie/603`) that exists: body, etag, and its cache entry
--- ({body, etag}, to which M.serve adds the body's gzip and that gzip's ETag).
+-- ({body, etag}, to which M.serve adds the body's gzip).
 function M.document(root, uri, tries)
     for i = 1, #tries do
         local key = root .. "|" .. uri .. tries[i]
@@ -275,7 +275,8 @@ end
 
 -- Send `body` with its ETag as a 200, or a 304 when the client holds it, counted under `door`;
 -- as JSONP when the request names a callback (no ETag then: a script tag revalidates nothing).
--- `gzipped`: the body is the gzip of the JSON, for a request that accepts it and names no callback.
+-- `gzipped`: the body is the gzip of the JSON whose ETag is `etag`, for a request that takes gzip and
+-- names no callback; its ETag is that one, weak, as nginx's gzip filter marks what it compresses.
 function M.respond(door, body, etag, gzipped)
     local header = ngx.header
     local var = ngx.var
@@ -294,7 +295,7 @@ function M.respond(door, body, etag, gzipped)
         header["Vary"] = "Accept-Encoding"
     end
     etag = '"' .. etag .. '"'
-    header["ETag"] = etag
+    header["ETag"] = gzipped and "W/" .. etag or etag
     local match = var.http_if_none_match
     if match and (match == "*" or find(match, etag, 1, true)) then
         metrics.answered(door, 304)
@@ -313,15 +314,15 @@ function M.serve()
     local var = ngx.var
     local body, etag, entry = M.document(root, var.uri, M.suffixes(var))
     if body == nil then return finish(404) end
-    -- A client that takes gzip gets the document's gzip, made once per worker (marquee_gzip), with an
-    -- ETag of its own; below nginx's gzip_min_length it gets the JSON, as the filter would send it.
+    -- A client that takes gzip gets the document's gzip, made once per worker (marquee_gzip); below
+    -- nginx's gzip_min_length it gets the JSON, as the filter would have sent it.
     if #body >= conf.gzip_min_length and gzip.accepted(var.http_accept_encoding) and jsonp_callback(var) == nil then
         local packed = entry[3]
         if packed == nil then
             packed = gzip.of(body)
-            if packed then entry[3], entry[4] = packed, ngx.md5(packed) end
+            entry[3] = packed
         end
-        if packed then return M.respond("document", packed, entry[4], true) end
+        if packed then return M.respond("document", packed, etag, true) end
     end
     return M.respond("document", body, etag)
 end
