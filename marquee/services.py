@@ -174,6 +174,7 @@ def append_conf(settings: Settings) -> dict[str, str]:
         "localized": set(LOCALIZED_LISTS),
         "max_append": MAX_APPEND,
         "cache_control": CACHE_CONTROL["catalogue"],
+        "gzip_min_length": GZIP_MIN_LENGTH,
     }
     return {name: lua_literal(value) for name, value in values.items()}
 

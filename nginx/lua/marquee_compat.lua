@@ -44,9 +44,9 @@ function M.serve(edge)
     local pointer = docs.document(root, "/compat/imdb/" .. id, {""})
     local name = pointer and match(pointer, '"name":"([a-z0-9/]+)"')
     if name == nil then return docs.to_edge(edge, root) end  -- the edge words "Incorrect IMDb ID."
-    local body, etag = docs.document(root, "/" .. name, full and {"/full", ""} or {""})
+    local body, etag, entry = docs.document(root, "/" .. name, full and {"/full", ""} or {""})
     if body == nil then return docs.to_edge(edge, root) end
-    return docs.respond(ngx.var.mq_door, body, etag)
+    return docs.respond_document(ngx.var.mq_door, body, etag, entry)
 end
 
 local function xml_escape(text)

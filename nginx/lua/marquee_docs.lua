@@ -273,6 +273,12 @@ local function jsonp_callback(var)
     return unescape_uri(var.arg_callback)  -- `$` may come as %24
 end
 
+-- Whether nginx sends this request gzip it made or stored (marquee_gzip): the client takes gzip and
+-- names no JSONP callback (a script wraps the plain JSON).
+function M.takes_gzip(var)
+    return gzip.accepted(var.http_accept_encoding) and jsonp_callback(var) == nil
+end
+
 -- Send `body` with its ETag as a 200, or a 304 when the client holds it, counted under `door`;
 -- as JSONP when the request names a callback (no ETag then: a script tag revalidates nothing).
 -- `gzipped`: the body is the gzip of the JSON whose ETag is `etag`, for a request that takes gzip and
@@ -311,20 +317,24 @@ function M.serve()
     if method ~= "GET" and method ~= "HEAD" then return finish(405) end
     local root = M.release_root()
     if root == nil then return finish(404) end
-    local var = ngx.var
-    local body, etag, entry = M.document(root, var.uri, M.suffixes(var))
+    local body, etag, entry = M.document(root, ngx.var.uri, M.suffixes(ngx.var))
     if body == nil then return finish(404) end
-    -- A client that takes gzip gets the document's gzip, made once per worker (marquee_gzip); below
-    -- nginx's gzip_min_length it gets the JSON, as the filter would have sent it.
-    if #body >= conf.gzip_min_length and gzip.accepted(var.http_accept_encoding) and jsonp_callback(var) == nil then
+    return M.respond_document("document", body, etag, entry)
+end
+
+-- M.respond for what M.document found (body, etag, entry): a client that takes gzip gets the
+-- document's gzip, made once per worker (marquee_gzip) and kept in its entry; below nginx's
+-- gzip_min_length it gets the JSON, as the filter would have sent it.
+function M.respond_document(door, body, etag, entry)
+    if #body >= conf.gzip_min_length and M.takes_gzip(ngx.var) then
         local packed = entry[3]
         if packed == nil then
             packed = gzip.of(body)
             entry[3] = packed
         end
-        if packed then return M.respond("document", packed, etag, true) end
+        if packed then return M.respond(door, packed, etag, true) end
     end
-    return M.respond("document", body, etag)
+    return M.respond(door, body, etag)
 end
 
 -- Hand a request the release did not precompute to the route's edge location `edge`, under the
@@ -400,7 +410,7 @@ function M.serve_list(edge)
     local name = sub(uri, 2) .. suffix .. "?page=" .. page
     -- The page's gzipped row for a client that takes gzip (most do): compressing it again per answer
     -- cost nginx more than the rest of the answer. A JSONP answer wraps the plain JSON.
-    local gzipped = gzip.accepted(var.http_accept_encoding) and jsonp_callback(var) == nil
+    local gzipped = M.takes_gzip(var)
     if gzipped then name = name .. conf.lists_gzip_suffix end
     local key = stamp .. "|" .. name
     local entry = cache:get(key)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import gzip
 
 import httpx
+import orjson
 import pytest
 
 from marquee.packs import Pack
@@ -21,6 +22,8 @@ def fetch(api):
     def get(path: str, accept: str, **headers: str) -> tuple[httpx.Response, bytes]:
         """The answer and its bytes as sent (httpx's `content` is them decoded)."""
         params = {"api_key": key, **({"callback": headers.pop("callback")} if "callback" in headers else {})}
+        path, _, query = path.partition("?")
+        params.update(pair.split("=", 1) for pair in query.split("&") if pair)
         with api.client.stream("GET", path, params=params, headers={"Accept-Encoding": accept, **headers}) as response:
             return response, b"".join(response.iter_raw())
     return get
@@ -61,3 +64,34 @@ def test_small_documents_and_jsonp_go_as_json(fetch, e2e_release, catalogue):
     assert "content-encoding" not in response.headers and sent == small_stored
     script, sent = fetch(path, "gzip", callback="show")
     assert "content-encoding" not in script.headers and sent == b"show(" + stored + b")"
+
+
+def test_an_appended_answer_goes_gzipped_once_made(fetch, e2e_release, catalogue):
+    path, _, _, _ = documents(e2e_release, catalogue)
+    appended = f"{path}?append_to_response=credits,keywords,images,videos,release_dates"
+    plain, json = fetch(appended, "identity")
+    assert plain.status_code == 200 and "content-encoding" not in plain.headers
+    assert set(orjson.loads(json)) >= {"credits", "keywords", "images", "videos", "release_dates"}
+    response, sent = fetch(appended, "gzip")
+    assert response.headers.get("content-encoding") == "gzip" and gzip.decompress(sent) == json
+    assert response.headers["content-length"] == str(len(sent))  # made whole (the filter's is chunked)
+    assert fetch(appended, "gzip")[1] == sent
+    _, german = fetch(appended + "&language=de-DE", "gzip")  # another answer, another gzip
+    assert gzip.decompress(german) == fetch(appended + "&language=de-DE", "identity")[1] != json
+    script, wrapped = fetch(appended, "gzip", callback="show")  # JSONP wraps the plain JSON
+    assert "content-encoding" not in script.headers and wrapped == b"show(" + json + b")"
+
+
+def test_an_omdb_title_goes_gzipped_as_a_document_does(api, e2e_release, catalogue):
+    movie, imdb_id = catalogue.execute("SELECT id, imdb_id FROM movies WHERE imdb_id LIKE 'tt%' AND NOT adult "
+                                       "ORDER BY popularity DESC LIMIT 1").fetchone()
+    with Pack(e2e_release) as pack:
+        stored = pack.get(f"compat/movie/{movie}.json")
+    params = {"apikey": api.account("gzip-omdb", "pro"), "i": imdb_id}
+    with api.client.stream("GET", "/compat/", params=params, headers={"Accept-Encoding": "gzip"}) as response:
+        sent = b"".join(response.iter_raw())
+    if len(stored) >= GZIP_MIN_LENGTH:
+        assert response.headers["content-encoding"] == "gzip" and gzip.decompress(sent) == stored
+        assert response.headers["content-length"] == str(len(sent))
+    else:
+        assert "content-encoding" not in response.headers and sent == stored
