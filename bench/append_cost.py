@@ -5,11 +5,14 @@ All go through nginx and the key check; the plain call is one document from the 
 appended one is spliced from six (nginx/lua/marquee_append.lua) of the same release, and a
 composite is assembled from its item documents (nginx/lua/marquee_docs.lua; once per worker, then
 cached like any document). Cost = time per request, so each figure is plain req/s over its req/s
-(median of the rounds, which alternate all five). Target for appends: at most 2.00.
+(median of the rounds, which alternate all seven). Target for appends: at most 2.00.
 
 The fifth run is the OMDb dialect's lookup by IMDb id, `/compat/?apikey=…&i=tt…` (two documents of
 the same release: nginx/lua/marquee_compat.lua): `compat/details ratio` is its req/s over plain
 details' (target at least 0.80).
+
+The last two are plain and appended details again as most clients ask, with `Accept-Encoding: gzip`
+(`gzip append cost ratio`, the same target): nginx sends a gzip it made once, not one per answer.
 """
 
 from __future__ import annotations
@@ -61,6 +64,10 @@ def main() -> None:
     appended = wrk.script_for(home, "append", [f"/3/movie/{m}?api_key={k}&append_to_response={APPENDS}"
                                                for m, k in pairs])
     similar = wrk.script_for(home, "similar", [f"/3/movie/{m}/similar?api_key={k}" for m, k in pairs])
+    gzip = {"Accept-Encoding": "gzip"}  # as most clients ask
+    plain_gzip = wrk.script_for(home, "plain-gzip", [f"/3/movie/{m}?api_key={k}" for m, k in pairs], gzip)
+    appended_gzip = wrk.script_for(home, "append-gzip", [f"/3/movie/{m}?api_key={k}&append_to_response={APPENDS}"
+                                                         for m, k in pairs], gzip)
     with Pack(release) as pack:  # people with credits: each credit is an entry over a film's or series' item
         people = sorted({int(name.split("/")[2]) for name in pack.names("3/person/%/combined_credits.json")})
         imdb_ids = [name.split("/")[2][:-len(".json")] for name in pack.names("compat/imdb/%")
@@ -75,7 +82,7 @@ def main() -> None:
         print(f"wrk -t1 -c{args.connections} -d{args.seconds}s, {args.rounds} rounds, {len(ids)} movies, "
               f"{len(people)} people, append_to_response={APPENDS} ({len(present)} of 5 rendered in this "
               f"release: {','.join(present)})", flush=True)
-        for script in (plain, appended, similar, credits, compat):
+        for script in (plain, appended, similar, credits, compat, plain_gzip, appended_gzip):
             wrk.run(url, 2, args.connections, script)
         ratios = wrk.rounds_of(args.rounds, [
             ("plain details", lambda: wrk.run(url, args.seconds, args.connections, plain)),
@@ -83,6 +90,9 @@ def main() -> None:
             ("similar (composite)", lambda: wrk.run(url, args.seconds, args.connections, similar)),
             ("combined_credits (composite)", lambda: wrk.run(url, args.seconds, args.connections, credits)),
             ("compat lookup by IMDb id", lambda: wrk.run(url, args.seconds, args.connections, compat)),
+            ("plain details, clients taking gzip", lambda: wrk.run(url, args.seconds, args.connections, plain_gzip)),
+            ("details + 5 appends, clients taking gzip",
+             lambda: wrk.run(url, args.seconds, args.connections, appended_gzip)),
         ])
     finally:
         stack.stop()
@@ -94,6 +104,8 @@ def main() -> None:
           f"combined_credits {wrk.median(costs[2]):.2f}")
     print("compat per-round ratios: " + ", ".join(f"{r:.3f}" for r in ratios[3]))
     print(f"compat/details ratio: {wrk.median(ratios[3]):.2f}")
+    gzip_costs = [plain_rate / appended_rate for plain_rate, appended_rate in zip(ratios[4], ratios[5])]
+    print(f"gzip append cost ratio (the same for clients taking gzip): {wrk.median(gzip_costs):.2f}")
     print(f"append cost ratio (plain req/s / appended req/s, target <= 2.00): {wrk.median(costs[0]):.2f}")
 
 

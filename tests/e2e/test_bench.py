@@ -38,6 +38,7 @@ def test_append_cost():
     out = bench("bench.append_cost", "--seconds", "1", "--rounds", "1", "--movies", "150", "--connections", "20")
     assert 0 < figure(out, "append cost ratio")
     assert 0 < figure(out, "compat/details ratio")
+    assert 0 < figure(out, "gzip append cost ratio")
 
 
 def test_build_scale():
