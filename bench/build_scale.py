@@ -33,9 +33,9 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
+from bench.catalogues import generate_apart
 from marquee.settings import from_env
 from marquee_build.state import STATE_DIR
-from marquee_datasets.synthetic import generate
 from site_gen.release import render_release
 
 TARGET_MOVIES = 1_000_000
@@ -68,7 +68,7 @@ def measure(movies: int, seed: int, workdir: Path, incremental: bool = False, im
     settings = from_env({"MARQUEE_HOME": str(home), "MARQUEE_IMAGE_SIZES": image_sizes})
     catalogue = home / "catalogue"
     started = time.perf_counter()
-    generate(catalogue, movies, seed)
+    generate_apart(catalogue, movies, seed)
     generated = time.perf_counter() - started
     release = settings.releases_dir / "bench"
     builds = []

@@ -26,17 +26,16 @@ import shutil
 import sqlite3
 import tempfile
 import time
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from urllib.parse import quote
 
 from bench import wrk
+from bench.catalogues import generate_apart
 from bench.hot_path import make_release
 from marquee.artefacts import SEARCH_INDEX
 from marquee.services import Stack, free_port
 from marquee.settings import Settings, from_env
 from marquee_build import contract
-from marquee_datasets.synthetic import generate
 from site_gen.search_index import build_alone
 
 KINDS = ("movie",) * 6 + ("multi", "multi", "tv", "person")
@@ -57,10 +56,7 @@ def catalogue_for(movies: int, cache: Path) -> Path:
     if not (folder / ".complete").exists() or not fits_contract(folder):
         shutil.rmtree(folder, ignore_errors=True)
         started = time.perf_counter()
-        # In a process of its own: a process that generated 1M movies keeps ~10 GB of the generator's
-        # tables, and the index build then ran this 24 GB box out of memory.
-        with ProcessPoolExecutor(1) as pool:
-            pool.submit(generate, folder, movies, 42, images=False).result()  # the index reads no image
+        generate_apart(folder, movies, 42, images=False)  # the index reads no image
         (folder / ".complete").write_text("")
         print(f"generated {movies:,} movies in {time.perf_counter() - started:.1f} s", flush=True)
     return folder
