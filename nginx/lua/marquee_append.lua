@@ -48,8 +48,8 @@ local function namespace_of(uri)
     return nil
 end
 
--- The answer's pieces and what names it (release, path, variants, names), or nil when the edge must
--- answer.
+-- The answer's pieces, and the release, variants and names it was spliced from; nil when the edge
+-- must answer.
 local function assemble(var)
     local method = ngx.req.get_method()
     if method ~= "GET" and method ~= "HEAD" then return nil end
@@ -93,19 +93,22 @@ local function assemble(var)
     if root == nil then return nil end
     local body = docs.document(root, uri, tries)
     if body == nil then return nil end  -- the edge answers 404/34
-    local pieces, key = {sub(body, 1, -2)}, {root, uri, concat(tries, ",")}
+    local pieces = {sub(body, 1, -2)}
     for i = 1, #names do
         local name, resource = names[i][1], names[i][2]
-        key[#key + 1] = name
         local part = docs.document(root, uri .. "/" .. resource, tries)
         if part then pieces[#pieces + 1] = appended(name, part) end
     end
     pieces[#pieces + 1] = "}"
-    return pieces, concat(key, "|")
+    return pieces, root, tries, names
 end
 
--- The gzip of the answer `key` names, made from `pieces` the first time (false: too small to).
-local function gzip_of(key, pieces)
+-- The gzip of the answer spliced from release `root`'s `uri` in variants `tries` with `names`, made
+-- from `pieces` the first time (false: too small to). Its key is built only for clients taking gzip.
+local function gzip_of(pieces, root, uri, tries, names)
+    local key = {root, uri, concat(tries, ",")}
+    for i = 1, #names do key[i + 3] = names[i][1] end
+    key = concat(key, "|")
     local packed = gzipped:get(key)
     if packed == nil then
         local body = concat(pieces)
@@ -117,7 +120,7 @@ end
 
 function M.content()
     local var = ngx.var
-    local pieces, key = assemble(var)
+    local pieces, root, tries, names = assemble(var)
     if pieces == nil then
         return ngx.exec("@edge_proxy")
     end
@@ -125,7 +128,7 @@ function M.content()
     header["Content-Type"] = "application/json;charset=utf-8"
     header["Cache-Control"] = conf.cache_control
     metrics.answered("append", 200)
-    local packed = docs.takes_gzip(var) and gzip_of(key, pieces)
+    local packed = docs.takes_gzip(var) and gzip_of(pieces, root, var.uri, tries, names)
     if packed then  -- nginx's gzip filter leaves a body with a Content-Encoding alone
         header["Content-Encoding"] = "gzip"
         header["Vary"] = "Accept-Encoding"

@@ -12,6 +12,7 @@ local ffi = require "ffi"
 local lrucache = require "resty.lrucache"
 local metrics = require "marquee_metrics"
 local gzip = require "marquee_gzip"
+local remembered = require "marquee_memo"
 local ngx = ngx
 local sub, find, lower = string.sub, string.find, string.lower
 local re_match, re_find, unescape_uri = ngx.re.match, ngx.re.find, ngx.unescape_uri
@@ -169,20 +170,15 @@ end
 -- edge/languages.py's `suffix_for`, from its own pattern and table (conf.language_code,
 -- conf.language_suffixes): a value's code, looked up; `missing` when it has none or is not served.
 -- The value is decoded first, as the edge's query parser decodes it (`de%2DDE` is de-DE). Each raw
--- value's suffix (false: none) is remembered, since clients send a few and decoding and matching one
--- cost a list page 5 µs of nginx (docs/benchmarks.md); the table starts again past a thousand
--- values, so made-up ones cannot grow it.
-local known_suffixes, known_count = {}, 0
+-- value's suffix (false: none) is remembered: decoding and matching one cost a list page 5 µs of
+-- nginx (docs/benchmarks.md).
+local suffix_of = remembered(function(value)
+    local m = re_match(unescape_uri(value), conf.language_code, "jo")
+    return m ~= nil and conf.language_suffixes[lower(m[1])] or false
+end)
 local function suffix_for(value, missing)
     if value == nil or value == "" then return "" end
-    local suffix = known_suffixes[value]
-    if suffix == nil then
-        local m = re_match(unescape_uri(value), conf.language_code, "jo")
-        suffix = m ~= nil and conf.language_suffixes[lower(m[1])] or false
-        if known_count >= 1000 then known_suffixes, known_count = {}, 0 end
-        known_suffixes[value], known_count = suffix, known_count + 1
-    end
-    return suffix or missing
+    return suffix_of(value) or missing
 end
 
 -- The variant suffixes edge/languages.py's `candidates` tries for one request, in its order.

@@ -8,6 +8,7 @@
 -- The list pack stores its pages' gzip (edge/list_pack.py). The filter still compresses what the
 -- edge answers: nginx's gzip filter leaves alone a body that has a Content-Encoding.
 local ffi = require "ffi"
+local remembered = require "marquee_memo"
 local lower, gmatch, match = string.lower, string.gmatch, string.match
 
 ffi.cdef [[
@@ -71,18 +72,10 @@ local function takes(value)
     return named
 end
 
--- takes(value), remembered per raw value, as marquee_docs' suffix_for: clients send a handful. The
--- table starts again past a thousand values, so made-up ones cannot grow it.
-local known, known_count = {}, 0
+-- takes(value), remembered per raw value (marquee_memo).
+local takes_remembered = remembered(takes)
 function M.accepted(value)
-    if value == nil then return false end
-    local yes = known[value]
-    if yes == nil then
-        yes = takes(value)
-        if known_count >= 1000 then known, known_count = {}, 0 end
-        known[value], known_count = yes, known_count + 1
-    end
-    return yes
+    return value ~= nil and takes_remembered(value)
 end
 
 return M
