@@ -46,7 +46,7 @@ def main() -> None:
 
     home = Path(tempfile.mkdtemp(prefix="marquee-append-bench-"))
     settings = from_env({**os.environ, "MARQUEE_HOME": str(home), "MARQUEE_API_PORT": str(free_port()), "MARQUEE_ADMIN_PORT": str(free_port()),
-                         "MARQUEE_IMAGE_PORT": str(free_port()), "MARQUEE_PLANS": "bench=20000"})
+                         "MARQUEE_IMAGE_PORT": str(free_port()), "MARQUEE_PLANS": wrk.BENCH_PLANS})
     if args.release:
         release = args.release.resolve()
         settings.current_link.symlink_to(release)

@@ -108,7 +108,7 @@ def bench_home(home: Path) -> tuple[Settings, str]:
     measure against."""
     settings = from_env({**os.environ, "MARQUEE_HOME": str(home), "MARQUEE_API_PORT": str(free_port()),
                          "MARQUEE_ADMIN_PORT": str(free_port()), "MARQUEE_IMAGE_PORT": str(free_port()),
-                         "MARQUEE_PLANS": "bench=100000000"})
+                         "MARQUEE_PLANS": wrk.BENCH_PLANS})
     return settings, make_release(home, b'{"id":1,"title":"Bench","overview":"' + b"x" * 3000 + b'"}')
 
 
