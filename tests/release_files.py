@@ -56,7 +56,9 @@ def unpacked(release: Path) -> Path:
     if real not in _unpacked:
         tree = Path(tempfile.mkdtemp(prefix=f"unpacked-{real.name}-"))
         with Pack(real) as pack:
-            for name, body in pack.con.execute("SELECT name, body FROM docs WHERE name NOT LIKE ?", (ITEMS + "%",)):
+            for name, body, _ in pack.rows():
+                if name.startswith(ITEMS):
+                    continue
                 body = assemble(bytes(body), pack.raw)  # as served: a composite's items spliced in, no item alone
                 path = tree / name
                 path.parent.mkdir(parents=True, exist_ok=True)

@@ -7,9 +7,11 @@ import shutil
 import sqlite3
 from pathlib import Path
 
+import orjson
 import pytest
+import zstandard
 
-from marquee.packs import BASE_NAME, PACK_NAME, Pack, etag_of, is_delta, open_pack
+from marquee.packs import BASE_NAME, PACK_NAME, ZSTD_MAGIC, Pack, etag_of, is_delta, open_pack
 from site_gen.writer import Writer
 
 
@@ -43,7 +45,7 @@ def _release(folder: Path, documents: dict[str, bytes | None], previous: Path | 
 
 
 def _rows(pack: Pack) -> list[tuple]:
-    return list(pack.con.execute("SELECT name, body, etag FROM docs ORDER BY name"))
+    return list(pack.rows())
 
 
 def test_a_delta_pack_reads_its_own_rows_then_its_base_and_tombstones_hide_base_rows(tmp_path: Path):
@@ -92,3 +94,68 @@ def test_a_delta_without_its_base_is_refused(tmp_path: Path):
     (r2 / BASE_NAME).unlink()
     with pytest.raises(FileNotFoundError, match="base of the delta pack"):
         open_pack(r2)
+
+
+WORDS = "a story of love loss and the sea told by an old captain to his granddaughter one winter".split()
+FILMS, PEOPLE, REVIEWS = "/3/movie/{movie_id}", "/3/person/{person_id}", "/3/review/{review_id}"
+
+
+def _documents(template: str, count: int, title: str = "Film") -> dict[str, bytes]:
+    """`count` documents alike as a template's are (same keys, varied text), by URI."""
+    prefix = template.split("{")[0]
+    return {f"{prefix}{n}": orjson.dumps({"id": n, "title": f"{title} {n}", "genres": [{"id": 18, "name": "Drama"}],
+                                           "overview": " ".join(WORDS[(n * k) % len(WORDS)] for k in range(40)),
+                                           "vote_average": n % 10, "adult": False}) for n in range(count)}
+
+
+def _write(folder: Path, templates: dict[str, dict[str, bytes | None]], previous: Path | None = None) -> Path:
+    writer = Writer(folder, previous=previous)
+    old = Pack(previous) if previous is not None else None
+    for template, documents in templates.items():
+        for uri, body in documents.items():
+            writer.write(uri, body, old.etag(uri[1:] + ".json") if body is None else None, template=template)
+    writer.finish()
+    if old is not None:
+        old.close()
+    return folder
+
+
+def _dictionaries(release: Path) -> dict[str, int]:
+    with Pack(release) as pack:
+        return dict(pack.con.execute("SELECT template, id FROM dicts"))
+
+
+def test_a_template_of_many_documents_is_stored_as_frames_of_a_dictionary_of_its_own(tmp_path: Path):
+    films, people = _documents(FILMS, 300), _documents(PEOPLE, 300, "Person")
+    release = _write(tmp_path / "r1", {FILMS: films, PEOPLE: people, "/3/configuration": {"/3/configuration": b'{"a":1}'}})
+    dictionaries = _dictionaries(release)
+    assert set(dictionaries) == {FILMS, PEOPLE}  # one configuration document trains nothing
+    with Pack(release) as pack:
+        stored = {name: bytes(body) for name, body in pack.con.execute("SELECT name, body FROM docs")}
+        assert stored["3/configuration.json"] == b'{"a":1}'  # no shorter as a frame: kept as JSON
+        frame = stored["3/movie/7.json"]
+        assert frame[:4] == ZSTD_MAGIC and zstandard.get_frame_parameters(frame).dict_id == dictionaries[FILMS]
+        assert zstandard.get_frame_parameters(stored["3/person/7.json"]).dict_id == dictionaries[PEOPLE]
+        assert 3 * sum(len(stored[uri[1:] + ".json"]) for uri in films) < sum(map(len, films.values()))
+        for uri, body in {**films, **people}.items():
+            assert pack.get(uri[1:] + ".json") == body and pack.etag(uri[1:] + ".json") == etag_of(body)
+
+
+def test_an_update_encodes_with_the_dictionaries_it_builds_on_and_holds_copies_of_them(tmp_path: Path):
+    films = _documents(FILMS, 300)
+    r1 = _write(tmp_path / "r1", {FILMS: films})
+    changed = {uri: (_documents(FILMS, 300, "Renamed")[uri] if n < 10 else None) for n, uri in enumerate(films)}
+    reviews = _documents(REVIEWS, 200, "Review")
+    r2 = _write(tmp_path / "r2", {FILMS: changed, REVIEWS: reviews}, previous=r1)
+    assert is_delta(r2 / PACK_NAME)
+    first, second = _dictionaries(r1), _dictionaries(r2)
+    assert second[FILMS] == first[FILMS] and set(second) == {FILMS, REVIEWS}  # a new template trains its own
+    with Pack(r2) as pack:
+        frame = bytes(pack.con.execute("SELECT body FROM main.docs WHERE name = '3/movie/3.json'").fetchone()[0])
+        assert zstandard.get_frame_parameters(frame).dict_id == first[FILMS]
+        expected = {**films, **{uri: body for uri, body in changed.items() if body}, **reviews}
+        assert {name: body for name, body, _ in pack.rows()} == {uri[1:] + ".json": body for uri, body in expected.items()}
+    # The next update starts from a copy of this delta: its rows and dictionaries read as before.
+    r3 = _write(tmp_path / "r3", {FILMS: dict.fromkeys(films), REVIEWS: dict.fromkeys(reviews)}, previous=r2)
+    with Pack(r2) as before, Pack(r3) as after:
+        assert list(after.rows()) == list(before.rows()) and _dictionaries(r3) == second

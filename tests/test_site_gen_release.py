@@ -76,9 +76,9 @@ def test_summary_line(catalogue_dir: Path, release_settings, built_pack: Path, t
     templates = [(done, total) for phase, done, total in heard if phase == "templates"]
     assert templates[-1][0] == templates[-1][1] > 70 and [d for d, _ in templates] == sorted(d for d, _ in templates)
     with Pack(target) as pack:
-        bodies = list(pack.con.execute("SELECT body FROM docs"))
+        bodies = [body for _, body, _ in pack.rows()]
     assert summary.documents == len(bodies) > 1000 and summary.files == 1
-    assert summary.bytes == sum(len(body) for (body,) in bodies)
+    assert summary.bytes == sum(len(body) for body in bodies)
     assert len(lines) == 1 and f"{summary.documents} documents" in lines[0] and " s (" in lines[0]
 
 
@@ -123,8 +123,7 @@ def test_a_rebuild_counts_unchanged_documents_and_equals_a_full_build(catalogue_
             name = f"3/movie/{movie_id}.json"
             assert orjson.loads(new.get(name))["title"].endswith(" (Restored)")
             assert new.etag(name) != old.etag(name)
-        assert list(new.con.execute("SELECT name, body, etag FROM docs ORDER BY name")) == \
-            list(fresh.con.execute("SELECT name, body, etag FROM docs ORDER BY name"))
+        assert list(new.rows()) == list(fresh.rows())
         assert orjson.loads(new.get(f"3/person/{person_id}.json"))["biography"] == "Now with a biography."
         assert orjson.loads(new.get(f"3/person/{person_id}.und.json"))["biography"] == ""
         same = f"3/movie/{movie_ids[0]}/external_ids.json"  # carries no title
@@ -139,8 +138,7 @@ def test_a_rebuild_counts_unchanged_documents_and_equals_a_full_build(catalogue_
     with Pack(tmp_path / "r/back") as chained, Pack(built_pack) as first:
         assert chained.delta and chained.get(f"3/person/{person_id}.und.json") is None
         assert chained.count() == back.documents == first.count()
-        assert list(chained.con.execute("SELECT name, body, etag FROM docs ORDER BY name")) == \
-            list(first.con.execute("SELECT name, body, etag FROM docs ORDER BY name"))
+        assert list(chained.rows()) == list(first.rows())
 
 
 def test_an_invalid_document_stops_the_build_and_leaves_nothing(catalogue_dir: Path, release_settings,

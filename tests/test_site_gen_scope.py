@@ -67,8 +67,8 @@ def rebuild_equals_full_build(catalogue: Path, settings, previous: Path, work: P
     again = render_release(settings, catalogue, work / "again", echo=None, previous=previous)
     fresh = render_release(settings, catalogue, work / "fresh", echo=None)
     with Pack(work / "again") as new, Pack(work / "fresh") as full:
-        rebuilt = list(new.con.execute("SELECT name, body, etag FROM docs ORDER BY name"))
-        expected = list(full.con.execute("SELECT name, body, etag FROM docs ORDER BY name"))
+        rebuilt = list(new.rows())
+        expected = list(full.rows())
     if rebuilt != expected:
         stale = sorted({row[0] for row in rebuilt} ^ {row[0] for row in expected}
                        | {a[0] for a, b in zip(rebuilt, expected) if a != b})

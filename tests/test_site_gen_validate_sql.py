@@ -77,7 +77,7 @@ def test_a_null_anywhere_gets_the_same_verdict_in_sql_and_python(con, built_pack
         # As many path segments as the glob (GLOB's * crosses '/': 3/movie/*[0-9].json is also a review page 2).
         body = pack.con.execute("SELECT body FROM docs WHERE name GLOB ? AND length(name) - length(replace(name, '/', '')) "
                                 "= ? ORDER BY length(body) DESC LIMIT 1", (name_glob, name_glob.count("/"))).fetchone()[0]
-        document = orjson.loads(assemble(body, pack.raw))  # as served: a season's episode credits are items
+        document = orjson.loads(assemble(pack.decode(body), pack.raw))  # as served: a season's episode credits are items
     assert sql_verdict(con, template, "SELECT $1 AS doc", [document]) is True
     verdicts = {True: 0, False: 0}
     for path in leaf_paths(document):

@@ -204,7 +204,7 @@ def _build(folder: Path, documents: dict[str, Any], previous: Path | None = None
 
 def _rows(release: Path) -> list[tuple]:
     with Pack(release) as pack:
-        rows = list(pack.con.execute("SELECT name, body, etag FROM docs ORDER BY name"))
+        rows = list(pack.rows())
         assert pack.count() == len(rows) == len(pack.names())
         return rows
 

@@ -7,11 +7,14 @@
 -- publish or a rollback is seen by the next request and every part of an answer comes from one
 -- release. A rebuilt release's pack is a delta over a base (a hard link to a full pack): its
 -- statement looks in the delta, then in the base, and a delta row with a NULL body (a tombstone)
--- is an absent document. A full pack keeps the one-lookup statement.
+-- is an absent document. A full pack keeps the one-lookup statement. A body stored as a zstd frame
+-- is decompressed with its pack's dictionary (marquee_zstd.lua) before anything else sees it, so
+-- the cache, ETags, gzip and splicing all work on the JSON.
 local ffi = require "ffi"
 local lrucache = require "resty.lrucache"
 local metrics = require "marquee_metrics"
 local gzip = require "marquee_gzip"
+local zstd = require "marquee_zstd"
 local remembered = require "marquee_memo"
 local ngx = ngx
 local sub, find, lower = string.sub, string.find, string.lower
@@ -24,6 +27,7 @@ int sqlite3_open_v2(const char *filename, sqlite3 **db, int flags, const char *v
 int sqlite3_close_v2(sqlite3 *db);
 int sqlite3_prepare_v2(sqlite3 *db, const char *sql, int bytes, sqlite3_stmt **stmt, const char **tail);
 int sqlite3_bind_text(sqlite3_stmt *stmt, int index, const char *text, int bytes, void *destructor);
+int sqlite3_bind_int64(sqlite3_stmt *stmt, int index, long long value);
 int sqlite3_step(sqlite3_stmt *stmt);
 const void *sqlite3_column_blob(sqlite3_stmt *stmt, int column);
 const unsigned char *sqlite3_column_text(sqlite3_stmt *stmt, int column);
@@ -45,14 +49,16 @@ local SELECT = "SELECT body, etag FROM docs WHERE name = ?"
 local SELECT_DELTA = "SELECT body, etag FROM main.docs WHERE name = ?1 "
     .. "UNION ALL SELECT body, etag FROM base.docs WHERE name = ?1 LIMIT 1"
 local DELTA_APPLICATION_ID = 0x4D51646C  -- marquee/packs.py's, in the delta's SQLite header
+-- A delta holds copies of its base's dictionaries (marquee/packs.py), so main's are all there are.
+local SELECT_DICT = "SELECT dict FROM main.dicts WHERE id = ?"
 
 local M = {}
 local conf
 local link_buf = ffi.new("char[4096]")
 local db_out = ffi.new("sqlite3*[1]")
 local stmt_out = ffi.new("sqlite3_stmt*[1]")
--- {root, db, statement} per open release, newest last: the previous release's stays open until a
--- third appears, so answers in flight during a publish finish on the release they began with.
+-- {key = root, db, stmt, dicts} per open release, newest last: the previous release's stays open
+-- until a third appears, so answers in flight during a publish finish on the release they began with.
 local opened = {}
 local opened_lists = {}  -- the same for list packs (edge/list_pack.py), apart: a refresh must not close a release's
 
@@ -113,11 +119,11 @@ local function prepare(db, root)
     return stmt_out[0]
 end
 
--- The statement of the pack at `uri` (`key` names it in `list`), opened on first use. Each list
--- keeps its two newest packs open, so answers in flight during a publish finish on theirs.
+-- The pack at `uri` (`key` names it in `list`), opened on first use: {key, db, stmt, dicts}. Each
+-- list keeps its two newest packs open, so answers in flight during a publish finish on theirs.
 local function open(list, key, uri, root)
     for i = #list, 1, -1 do
-        if list[i][1] == key then return list[i][3] end
+        if list[i].key == key then return list[i] end
     end
     -- immutable=1: a published pack never changes, so SQLite takes no locks and checks nothing.
     if sqlite.sqlite3_open_v2(uri, db_out, OPEN_READONLY + OPEN_URI + OPEN_NOMUTEX, nil) ~= 0 then
@@ -130,21 +136,61 @@ local function open(list, key, uri, root)
         sqlite.sqlite3_close_v2(db)
         return nil
     end
-    list[#list + 1] = {key, db, stmt}
+    local pack = {key = key, db = db, stmt = stmt, dicts = {}}
+    list[#list + 1] = pack
     if #list > 2 then
         local old = table.remove(list, 1)
-        sqlite.sqlite3_finalize(old[3])
-        sqlite.sqlite3_close_v2(old[2])
+        sqlite.sqlite3_finalize(old.stmt)
+        if old.dict_stmt then sqlite.sqlite3_finalize(old.dict_stmt) end
+        sqlite.sqlite3_close_v2(old.db)
     end
-    return stmt
+    return pack
 end
 
-local function statement(root)
+local function release_pack(root)
     return open(opened, root, "file:" .. root .. "/" .. conf.pack_name .. "?immutable=1", root)
 end
 
--- body, etag of row `name` through `stmt`, or nil.
-local function lookup(stmt, name)
+-- The pack's dictionary `id`, digested, read from its `dicts` table on first use (false: none).
+local function dictionary(pack, id)
+    local ddict = pack.dicts[id]
+    if ddict ~= nil then return ddict end
+    if pack.dict_stmt == nil then
+        if sqlite.sqlite3_prepare_v2(pack.db, SELECT_DICT, #SELECT_DICT, stmt_out, nil) ~= 0 then return false end
+        pack.dict_stmt = stmt_out[0]
+    end
+    local stmt = pack.dict_stmt
+    sqlite.sqlite3_bind_int64(stmt, 1, id)
+    ddict = false
+    if sqlite.sqlite3_step(stmt) == ROW then
+        local blob = sqlite.sqlite3_column_blob(stmt, 0)
+        ddict = zstd.dictionary(ffi.string(blob, sqlite.sqlite3_column_bytes(stmt, 0))) or false
+    end
+    sqlite.sqlite3_reset(stmt)
+    pack.dicts[id] = ddict
+    return ddict
+end
+
+-- The JSON of a stored body (`size` bytes at `blob`): the bytes themselves, or its frame decoded;
+-- nil for a frame this pack cannot decode (a broken release, answered as absent and logged).
+local function json_of(pack, blob, size)
+    if not zstd.is_frame(blob, size) then return ffi.string(blob, size) end
+    local id, ddict = zstd.dict_id(blob, size), nil
+    if id ~= 0 then
+        ddict = dictionary(pack, id)
+        if not ddict then
+            ngx.log(ngx.ERR, "pack ", pack.key, " has no dictionary ", id)
+            return nil
+        end
+    end
+    local body = zstd.decode(blob, size, ddict)
+    if body == nil then ngx.log(ngx.ERR, "pack ", pack.key, ": a broken zstd frame") end
+    return body
+end
+
+-- body, etag of row `name` in `pack`, or nil.
+local function lookup(pack, name)
+    local stmt = pack.stmt
     sqlite.sqlite3_bind_text(stmt, 1, name, #name, nil)  -- SQLITE_STATIC: `name` outlives the step
     local body, etag
     if sqlite.sqlite3_step(stmt) == ROW then
@@ -152,8 +198,10 @@ local function lookup(stmt, name)
         -- a full pack's hit costs no extra call to tell the two apart.
         local blob = sqlite.sqlite3_column_blob(stmt, 0)
         if blob ~= nil then
-            body = ffi.string(blob, sqlite.sqlite3_column_bytes(stmt, 0))
-            etag = ffi.string(sqlite.sqlite3_column_text(stmt, 1), sqlite.sqlite3_column_bytes(stmt, 1))
+            body = json_of(pack, blob, sqlite.sqlite3_column_bytes(stmt, 0))
+            if body ~= nil then
+                etag = ffi.string(sqlite.sqlite3_column_text(stmt, 1), sqlite.sqlite3_column_bytes(stmt, 1))
+            end
         end
     end
     sqlite.sqlite3_reset(stmt)
@@ -162,9 +210,9 @@ end
 
 -- body, etag of the document `name` (`3/movie/603.de-DE.json`) in release `root`, or nil.
 function M.get(root, name)
-    local stmt = statement(root)
-    if stmt == nil then return nil end
-    return lookup(stmt, name)
+    local pack = release_pack(root)
+    if pack == nil then return nil end
+    return lookup(pack, name)
 end
 
 -- edge/languages.py's `suffix_for`, from its own pattern and table (conf.language_code,
@@ -395,11 +443,11 @@ function M.serve_list(edge)
     if sub(uri, -1) == "/" then return M.to_edge(edge) end
     local stamp = list_stamp()
     if stamp == nil then return M.to_edge(edge) end
-    local stmt = open(opened_lists, stamp, "file:" .. conf.lists_dir .. stamp .. "?immutable=1", nil)
-    if stmt == nil then return M.to_edge(edge) end
+    local pack = open(opened_lists, stamp, "file:" .. conf.lists_dir .. stamp .. "?immutable=1", nil)
+    if pack == nil then return M.to_edge(edge) end
     local day = list_days[stamp]
     if day == nil then
-        day = lookup(stmt, conf.lists_day_row) or ""
+        day = lookup(pack, conf.lists_day_row) or ""
         list_days = {[stamp] = day}  -- only the newest: a refresh every 30 minutes must not grow the table
     end
     if day ~= utc_day() then return M.to_edge(edge) end
@@ -411,7 +459,7 @@ function M.serve_list(edge)
     local key = stamp .. "|" .. name
     local entry = cache:get(key)
     if entry == nil then
-        local body, etag = lookup(stmt, name)
+        local body, etag = lookup(pack, name)
         entry = body and {body, etag} or ABSENT
         cache:set(key, entry)
     end

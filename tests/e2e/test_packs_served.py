@@ -186,3 +186,51 @@ def test_composite_documents_are_served_with_their_items_spliced(packs_api, tmp_
         for path in ("/3/_items/movie/9", "/_items/movie/9", "/3/../_items/movie/9"):  # items have no path
             assert api.client.get(path, params={"api_key": key}).status_code == 404
     assert len(etags) == 2
+
+
+def plain_json_copy(release, folder):
+    """`release` as packs were written before bodies were compressed: a copy whose rows hold their
+    JSON, and no dictionaries (marquee/packs.py)."""
+    import shutil
+    import sqlite3
+
+    shutil.copytree(release, folder, symlinks=True)
+    with Pack(release) as pack:
+        rows = [(body, name) for name, body, _ in pack.rows()]
+    con = sqlite3.connect(folder / PACK_NAME)
+    with con:
+        con.executemany("UPDATE docs SET body = ? WHERE name = ?", rows)
+        con.execute("DROP TABLE dicts")
+    con.execute("VACUUM")
+    con.close()
+    return folder
+
+
+def test_compressed_documents_answer_what_plain_json_ones_did(start_stack, e2e_release, tmp_path):
+    """Every kind of document of the sample, through nginx from the release as built (zstd frames
+    with dictionaries) and from the same release stored as plain JSON: the same bytes on the wire,
+    ETag and encoding, in the default language, a variant and the untranslated one, plain and gzip."""
+    with Pack(e2e_release) as pack:
+        framed = pack.con.execute("SELECT count(*) FROM docs WHERE substr(body, 1, 4) = ?", (b"\x28\xb5\x2f\xfd",))
+        assert framed.fetchone()[0] > pack.count() // 2  # most documents are stored compressed
+        names = [name for name in pack.names("3/%") if "?" not in name]
+    stacks = [start_stack(release=release, MARQUEE_PLANS="pro=1000000")
+              for release in (e2e_release, plain_json_copy(e2e_release, tmp_path / "plain"))]
+    keys = [stack.account("compare", "pro") for stack in stacks]
+
+    def wire(stack, key, uri, params, headers):
+        with stack.client.stream("GET", uri, params={**params, "api_key": key}, headers=headers) as response:
+            raw = b"".join(response.iter_raw())  # as sent: gzip stays gzip
+            return response.status_code, response.headers.get("ETag"), response.headers.get("Content-Encoding"), raw
+
+    checked = 0
+    for name in names[::max(1, len(names) // 1500)]:
+        uri, _, suffix = name.removesuffix(".json").partition(".")
+        language = {"": None, "und": "xx"}.get(suffix, suffix)
+        params = {"language": language} if language else {}
+        for encoding in ("identity", "gzip"):
+            after, before = (wire(stack, key, "/" + uri, params, {"Accept-Encoding": encoding})
+                             for stack, key in zip(stacks, keys))
+            assert after == before and after[0] == 200, name
+            checked += 1
+    assert checked > 1000
