@@ -1,20 +1,30 @@
-"""Benchmark: generate and build catalogues of growing size in all 14 languages, in one run.
+"""Benchmark: build generated catalogues of growing size in all 14 languages, in one run.
 
 For each scale (movies; series are one per ten movies, as `marquee generate` makes them) it reports
-generation seconds, build seconds and their phases (DuckDB load, render SQL, validate + insert into
-the pack, waiting for images), documents, documents per second, JSON bytes, the release on disk
-(`du`) and the image store. Then how build time grows between the two largest scales (as an
-exponent: 1.0 is linear) and what that growth projects for 1M movies and 100k series, against the
-30-minute target. Last, at the largest scale, 1% of the films get a new English title and the
-release is rebuilt against the previous one (keeping its build database, rendering only what the
-change reaches, writing a delta pack), against the full build's time.
+generation seconds (or that the catalogue was reused), build seconds and their phases (DuckDB load,
+render SQL, validate + insert into the pack, the search index, waiting for images), documents,
+documents per second, JSON bytes, the release on disk (`du`: pack and artefacts), the image store
+and the build's peak memory (the resident memory of its process and every process it started,
+sampled). Then how build time grows between the two largest scales (as an exponent: 1.0 is linear)
+and what that growth projects for 1M movies and 100k series, against the 30-minute target. Last, at
+the largest scale, 1% of the films get a new English title and the release is rebuilt against the
+previous one (keeping its build database, rendering only what the change reaches, writing a delta
+pack), against the full build's time.
 
-Each full build starts from scratch (no release, build database or image store) after `sync`, so it
-is not charged for the generator's writes still going to disk. `--repeats N` builds each scale N
-times and reports the median: single runs on this box moved the 1M projection by ±30%.
+Catalogues are generated once per size and kept (bench/catalogues.py, shared with the search and
+discover benches): each build reads a hard-linked copy, so the rebuild's change never reaches the
+cache. Each full build runs in a process of its own from scratch (no release, build database or
+image store) after `sync`. `--repeats N` builds each scale N times and reports the median: single
+runs on this box moved the 1M projection by ±30%. The last lines, for the largest scale:
+
+    phases (s): database … collect … write … search … images_after …
+    full build seconds: X
+    release GB: X
+    peak memory GB: X
+    incremental rebuild ratio: X.XX
 
     python -m bench.build_scale                 # 2,000 and 10,000 movies
-    python -m bench.build_scale 10000 100000    # the issue's scales (about 15 minutes here)
+    python -m bench.build_scale 1000000         # the whole catalogue (issue 29)
     python -m bench.build_scale 10000 100000 --repeats 3
 """
 
@@ -26,17 +36,20 @@ import os
 import shutil
 import subprocess
 import tempfile
+import threading
 import time
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
+import psutil
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from bench.catalogues import generate_apart
-from marquee.settings import from_env
+from bench.catalogues import CACHE, catalogue_for
+from marquee.settings import Settings, from_env
 from marquee_build.state import STATE_DIR
-from site_gen.release import render_release
+from site_gen.release import ReleaseSummary, render_release
 
 TARGET_MOVIES = 1_000_000
 TARGET_SECONDS = 30 * 60
@@ -57,43 +70,95 @@ def change_titles(catalogue: Path, share: float) -> int:
     chosen = pa.array(ids[:: max(1, round(1 / share))], pa.int64())
     renamed = pc.if_else(pc.and_(english, pc.is_in(table.column("movie_id"), chosen)),
                          pc.binary_join_element_wise(table.column("title"), " (Restored)", ""), table.column("title"))
-    pq.write_table(table.set_column(table.schema.get_field_index("title"), "title", renamed),
-                   catalogue / "movie_translations.parquet")
+    # A new file renamed over the old: the catalogue is a hard-linked copy of the cached one.
+    tmp = catalogue / "movie_translations.parquet.tmp"
+    pq.write_table(table.set_column(table.schema.get_field_index("title"), "title", renamed), tmp)
+    os.replace(tmp, catalogue / "movie_translations.parquet")
     return len(chosen)
 
 
-def measure(movies: int, seed: int, workdir: Path, incremental: bool = False, image_sizes: str = "build",
+def linked_copy(source: Path, target: Path) -> Path:
+    """`source` as a folder of hard links: no bytes copied, and a file replaced in it leaves `source` alone."""
+    shutil.copytree(source, target, copy_function=os.link)
+    return target
+
+
+class PeakMemory:
+    """The most resident memory a process and all its descendants held together, sampled every
+    `interval` seconds from another thread while it runs."""
+
+    def __init__(self, pid: int, interval: float = 0.25) -> None:
+        self.peak = 0
+        self._root = psutil.Process(pid)
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._sample, args=(interval,), daemon=True)
+        self._thread.start()
+
+    def _sample(self, interval: float) -> None:
+        while not self._stop.wait(interval):
+            total = 0
+            try:
+                for process in [self._root, *self._root.children(recursive=True)]:
+                    try:
+                        total += process.memory_info().rss
+                    except psutil.NoSuchProcess:
+                        pass
+            except psutil.NoSuchProcess:
+                return
+            self.peak = max(self.peak, total)
+
+    def stop(self) -> int:
+        self._stop.set()
+        self._thread.join()
+        return self.peak
+
+
+def build_apart(settings: Settings, catalogue: Path, release: Path, previous: Path | None = None
+                ) -> tuple[ReleaseSummary, int]:
+    """render_release in a process of its own; returns its summary and the peak memory (bytes) of
+    that process and the ones it started."""
+    with ProcessPoolExecutor(1) as pool:
+        pool.submit(os.getpid).result()  # the worker exists: its pid is the tree to watch
+        watch = PeakMemory(next(iter(pool._processes)))
+        try:
+            summary = pool.submit(render_release, settings, catalogue, release, None, previous).result()
+        finally:
+            peak = watch.stop()
+    return summary, peak
+
+
+def measure(movies: int, workdir: Path, cache: Path, incremental: bool = False, image_sizes: str = "request",
             repeats: int = 1) -> dict:
     home = workdir / f"home-{movies}"
     settings = from_env({"MARQUEE_HOME": str(home), "MARQUEE_IMAGE_SIZES": image_sizes})
-    catalogue = home / "catalogue"
     started = time.perf_counter()
-    generate_apart(catalogue, movies, seed)
-    generated = time.perf_counter() - started
+    cached = (cache / f"catalogue-{movies}" / ".complete").exists()
+    catalogue = linked_copy(catalogue_for(movies, cache), home / "catalogue")
+    generated = None if cached else time.perf_counter() - started
     release = settings.releases_dir / "bench"
     builds = []
     for _ in range(repeats):
         # Each build from scratch: no release, build database or image store left by the one before,
-        # and none of the generator's (or that build's) writes still going to disk while it runs:
-        # at 100k the generator leaves ~8 GB behind it.
+        # and none of the generator's (or that build's) writes still going to disk while it runs.
         for leftover in (release, settings.releases_dir / STATE_DIR, settings.image_dir):
             shutil.rmtree(leftover, ignore_errors=True)
         os.sync()
-        builds.append(render_release(settings, catalogue, release, echo=None))
+        builds.append(build_apart(settings, catalogue, release))
     # The median build (the upper one of an even count) stands for the scale; the rebuild below goes
     # on top of the last release built, which is the same code and catalogue.
-    summary = sorted(builds, key=lambda build: build.seconds)[len(builds) // 2]
+    summary, peak = sorted(builds, key=lambda build: build[0].seconds)[len(builds) // 2]
     row = {
         "movies": movies, "generate_s": generated, "build_s": summary.seconds, "documents": summary.documents,
         "bytes": summary.bytes, "disk": disk_bytes(release), "images": summary.images,
-        "image_disk": disk_bytes(settings.image_dir), "phases": summary.phases,
-        "runs": [build.seconds for build in builds],
+        "image_disk": disk_bytes(settings.image_dir) if settings.image_dir.exists() else 0,
+        "phases": summary.phases, "peak": peak, "runs": [build.seconds for build, _ in builds],
     }
     if incremental:
         row["changed"] = change_titles(catalogue, 0.01)
-        again = render_release(settings, catalogue, settings.releases_dir / "again", echo=None, previous=release)
+        os.sync()
+        again, again_peak = build_apart(settings, catalogue, settings.releases_dir / "again", previous=release)
         row.update(incremental_s=again.seconds, reused=again.unchanged, incremental_documents=again.documents,
-                   incremental_phases=again.phases, scoped=again.scoped,
+                   incremental_phases=again.phases, scoped=again.scoped, incremental_peak=again_peak,
                    steps=f"{again.steps_run} of {again.steps}")
     shutil.rmtree(home, ignore_errors=True)  # the next scale needs the disk more than this one
     return row
@@ -106,9 +171,9 @@ def phase_line(phases: dict[str, float]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("scales", nargs="*", type=int, default=[2_000, 10_000], help="movie counts, ascending")
-    parser.add_argument("--seed", type=int, default=42)
-    parser.add_argument("--image-sizes", choices=("build", "request"), default="build",
-                        help="MARQUEE_IMAGE_SIZES for every build (request: originals only)")
+    parser.add_argument("--cache", type=Path, default=CACHE, help="where generated catalogues are kept")
+    parser.add_argument("--image-sizes", choices=("build", "request"), default="request",
+                        help="MARQUEE_IMAGE_SIZES for every build (build: the sizes made ahead too)")
     parser.add_argument("--repeats", type=int, default=1,
                         help="full builds per scale, each from scratch; the median is reported")
     parser.add_argument("--rebuild", action=argparse.BooleanOptionalAction, default=True,
@@ -120,16 +185,17 @@ def main() -> None:
     try:
         print(f"MARQUEE_IMAGE_SIZES={args.image_sizes}", flush=True)
         print(f"{'movies':>8} {'series':>7} {'gen s':>7} {'build s':>8} {'documents':>10} "
-              f"{'docs/s':>8} {'JSON MB':>9} {'on disk MB':>11} {'images':>8} {'img disk MB':>12}  phases (s)",
-              flush=True)
+              f"{'docs/s':>8} {'JSON MB':>9} {'on disk MB':>11} {'images':>8} {'img disk MB':>12} "
+              f"{'peak GB':>8}  phases (s)", flush=True)
         for movies in scales:
-            r = measure(movies, args.seed, workdir, incremental=args.rebuild and movies == scales[-1],
+            r = measure(movies, workdir, args.cache, incremental=args.rebuild and movies == scales[-1],
                         image_sizes=args.image_sizes, repeats=args.repeats)
             rows.append(r)
-            print(f"{movies:>8,} {max(1, movies // 10):>7,} {r['generate_s']:>7.1f} {r['build_s']:>8.1f} "
+            generated = "cached" if r["generate_s"] is None else f"{r['generate_s']:.1f}"
+            print(f"{movies:>8,} {max(1, movies // 10):>7,} {generated:>7} {r['build_s']:>8.1f} "
                   f"{r['documents']:>10,} {r['documents'] / r['build_s']:>8,.0f} "
                   f"{r['bytes'] / 1e6:>9,.1f} {r['disk'] / 1e6:>11,.1f} {r['images']:>8,} "
-                  f"{r['image_disk'] / 1e6:>12,.1f}  {phase_line(r['phases'])}"
+                  f"{r['image_disk'] / 1e6:>12,.1f} {r['peak'] / 1e9:>8.2f}  {phase_line(r['phases'])}"
                   + (f"  (median of {', '.join(f'{s:.1f}' for s in r['runs'])} s)" if len(r["runs"]) > 1 else ""),
                   flush=True)
     finally:
@@ -146,14 +212,23 @@ def main() -> None:
               f"{projected / 60:,.0f} min build, {large['disk'] * factor / 1e9:,.0f} GB on disk for "
               f"{large['bytes'] * factor / 1e9:,.0f} GB written (target {TARGET_SECONDS // 60} min)")
     last = rows[-1] if rows else None
-    if last is None or "changed" not in last:
+    if last is None:
         return
-    print(f"incremental rebuild after {last['changed']:,} of {last['movies']:,} films changed: "
-          f"{last['incremental_s']:.1f} s ({phase_line(last['incremental_phases'])}), {last['reused']:,} of "
-          f"{last['incremental_documents']:,} documents unchanged, "
-          f"{'only what changed rendered' if last['scoped'] else 'everything rendered'}, "
-          f"{last['steps']} database steps run; rebuild/full time "
-          f"{last['incremental_s'] / last['build_s']:.2f} (target 0.05)")
+    if "changed" in last:
+        print(f"incremental rebuild after {last['changed']:,} of {last['movies']:,} films changed: "
+              f"{last['incremental_s']:.1f} s ({phase_line(last['incremental_phases'])}), {last['reused']:,} of "
+              f"{last['incremental_documents']:,} documents unchanged, "
+              f"{'only what changed rendered' if last['scoped'] else 'everything rendered'}, "
+              f"{last['steps']} database steps run; rebuild/full time "
+              f"{last['incremental_s'] / last['build_s']:.2f} (target 0.05), "
+              f"peak memory {last['incremental_peak'] / 1e9:.2f} GB")
+    # The stable last lines (issue 29), for the largest scale.
+    print(f"phases (s): {phase_line(last['phases'])}")
+    print(f"full build seconds: {last['build_s']:.1f}")
+    print(f"release GB: {last['disk'] / 1e9:.2f}")
+    print(f"peak memory GB: {last['peak'] / 1e9:.2f}")
+    if "changed" in last:
+        print(f"incremental rebuild ratio: {last['incremental_s'] / last['build_s']:.3f}")
 
 
 if __name__ == "__main__":

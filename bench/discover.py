@@ -39,7 +39,8 @@ from urllib.parse import urlencode
 import duckdb
 
 from bench import wrk
-from bench.search import bench_home, catalogue_for, edge_memory, zipf_choices
+from bench.catalogues import CACHE, catalogue_for
+from bench.search import bench_home, edge_memory, zipf_choices
 from marquee.artefacts import DISCOVER_INDEX, SEARCH_INDEX
 from marquee.packs import PACK_NAME, etag_of
 from marquee.services import Stack
@@ -147,7 +148,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--connections", type=int, default=50)
     parser.add_argument("--distinct", type=int, default=20_000, help="distinct discover requests in the mix")
-    parser.add_argument("--cache", type=Path, default=Path("var/bench-search"), help="where generated catalogues are kept")
+    parser.add_argument("--cache", type=Path, default=CACHE, help="where generated catalogues are kept")
     args = parser.parse_args()
 
     rng = random.Random(11)

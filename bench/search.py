@@ -25,41 +25,18 @@ import resource
 import shutil
 import sqlite3
 import tempfile
-import time
 from pathlib import Path
 from urllib.parse import quote
 
 from bench import wrk
-from bench.catalogues import generate_apart
+from bench.catalogues import CACHE, catalogue_for
 from bench.hot_path import make_release
 from marquee.artefacts import SEARCH_INDEX
 from marquee.services import Stack, free_port
 from marquee.settings import Settings, from_env
-from marquee_build import contract
 from site_gen.search_index import build_alone
 
 KINDS = ("movie",) * 6 + ("multi", "multi", "tv", "person")
-
-
-def fits_contract(folder: Path) -> bool:
-    """Whether a cached catalogue still fits the contract (a table added since: generate it again)."""
-    try:
-        contract.check(folder)
-    except contract.ContractError:
-        return False
-    return True
-
-
-def catalogue_for(movies: int, cache: Path) -> Path:
-    """A generated catalogue of `movies`, kept under `cache` between runs (generating 100k takes minutes)."""
-    folder = cache / f"catalogue-{movies}"
-    if not (folder / ".complete").exists() or not fits_contract(folder):
-        shutil.rmtree(folder, ignore_errors=True)
-        started = time.perf_counter()
-        generate_apart(folder, movies, 42, images=False)  # the index reads no image
-        (folder / ".complete").write_text("")
-        print(f"generated {movies:,} movies in {time.perf_counter() - started:.1f} s", flush=True)
-    return folder
 
 
 def names_from(index: Path, limit: int) -> list[tuple[str, str]]:
@@ -118,7 +95,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=int, default=8)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--connections", type=int, default=50)
-    parser.add_argument("--cache", type=Path, default=Path("var/bench-search"), help="where generated catalogues are kept")
+    parser.add_argument("--cache", type=Path, default=CACHE, help="where generated catalogues are kept")
     args = parser.parse_args()
 
     rng = random.Random(7)

@@ -41,9 +41,17 @@ def test_append_cost():
     assert 0 < figure(out, "gzip append cost ratio")
 
 
-def test_build_scale():
-    out = bench("bench.build_scale", "150", "300", "--image-sizes", "request")
+def test_build_scale(tmp_path):
+    out = bench("bench.build_scale", "150", "300", "--cache", str(tmp_path))
     assert "projected for" in out and "incremental rebuild after" in out
+    lines = out.strip().splitlines()
+    assert [line.split(":")[0] for line in lines[-5:]] == ["phases (s)", "full build seconds", "release GB",
+                                                          "peak memory GB", "incremental rebuild ratio"]
+    assert figure(out, "full build seconds") > 0 and figure(out, "peak memory GB") > 0.1
+    assert 0 < figure(out, "incremental rebuild ratio") < 1
+    # A second run reuses the generated catalogues.
+    again = bench("bench.build_scale", "300", "--no-rebuild", "--cache", str(tmp_path))
+    assert "cached" in again and "generated" not in again
 
 
 def test_search(tmp_path):
