@@ -54,7 +54,7 @@ test: deps venv ## Run the whole test suite (starts real redis-server and nginx 
 
 bench: deps venv ## Measure the append and composite costs, then the authenticated path against bare nginx (ratio last)
 	$(BIN)/python -m bench.append_cost
-	$(BIN)/python -m bench.hot_path
+	$(BIN)/python -m bench.hot_path --zipf $(if $(BENCH_MOVIES),--movies $(BENCH_MOVIES)) $(if $(BENCH_RELEASE),--release $(BENCH_RELEASE))
 
 bench-build: venv ## Generate and build 2,000 and 10,000 movies in 14 languages; growth and 1M projection
 	$(BIN)/python -m bench.build_scale $(BENCH_BUILD_SCALES) $(BENCH_BUILD_FLAGS)

@@ -40,7 +40,7 @@ import duckdb
 
 from bench import wrk
 from bench.catalogues import CACHE, catalogue_for
-from bench.search import bench_home, edge_memory, zipf_choices
+from bench.search import bench_home, edge_memory
 from marquee.artefacts import DISCOVER_INDEX, SEARCH_INDEX
 from marquee.packs import PACK_NAME, etag_of
 from marquee.services import Stack
@@ -166,7 +166,7 @@ def main() -> None:
         distinct = list(dict.fromkeys(browse(rng, known, settings.languages) for _ in range(args.distinct)))
         requests = args.seconds * 6000
         mix = [f"{distinct[i]}&api_key={keys[n % len(keys)]}"
-               for n, i in enumerate(zipf_choices(rng, len(distinct), requests))]
+               for n, i in enumerate(wrk.zipf_choices(rng, len(distinct), requests))]
         details = [f"{details_path}?api_key={key}" for key in keys]
         sized_path = list_sized(home / "releases" / "bench")
         sized = [f"{sized_path}?api_key={key}" for key in keys]

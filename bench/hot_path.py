@@ -6,22 +6,43 @@ several rounds of one run, and the figure is the median of the per-round ratios:
 noisy machine a paired ratio drifts far less than either absolute figure. The bench plan
 (wrk.BENCH_PLANS) admits more than any box sends, so no request is rate-limited; the run fails if
 one is. The last line is the ratio.
+
+With --zipf (what `make bench` runs) a second stack in the same fleet serves a real release (built
+from the cached catalogue of --movies films, or an already rendered --release): a mix over all its
+films' details and common sub-resources, Zipf over the films, 14 languages, most documents cold,
+against that release's most asked details document alone, in the same rounds. Its line,
+`zipf details/static ratio`, is the mix's throughput over the hot document's (issue 29 asks >= 0.80
+at 1M films).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import random
 import shutil
 import signal
 import subprocess
 import tempfile
 from pathlib import Path
 
+import duckdb
+
 from bench import wrk
+from bench.catalogues import CACHE, catalogue_for
 from marquee.services import Stack, free_port, port_open, require_binary, wait_for
-from marquee.settings import from_env
+from marquee.settings import Settings, from_env
+from site_gen.release import render_release
 from site_gen.writer import Writer
+
+# The Zipf mix's paths by share: details most, then what clients ask of a film next. Each is a
+# document nginx answers from the pack (images and videos without a language: with one they are
+# the edge's, filtered). `language` is drawn from MARQUEE_LANGUAGES for the ones that take it.
+ZIPF_PATHS = (("", 40, True), ("/credits", 12, True), ("/images", 8, False), ("/videos", 8, False),
+              ("/release_dates", 6, True), ("/keywords", 5, True), ("/external_ids", 5, True),
+              ("/alternative_titles", 4, True), ("/translations", 4, True), ("/watch/providers", 4, True),
+              ("/similar", 4, True))
+ZIPF_TARGETS = 400_000  # requests in the mix's list, cycled by wrk: more than a round sends
 
 # Bare nginx at its best for this box: its own process, a worker per core, nothing but the file.
 # The same access log format as the API host, so logging costs the same on both sides.
@@ -96,6 +117,43 @@ def make_release(home: Path, body: bytes) -> str:
     return "/3/movie/bench"
 
 
+def film_ids(release: Path) -> list[int]:
+    """Every film of a rendered release, from its manifest (no pack scan: 1M names in a second)."""
+    rows = duckdb.sql(f"SELECT DISTINCT CAST(split_part(split_part(name, '/', 3), '.', 1) AS BIGINT) FROM "
+                      f"read_parquet('{release}/MANIFEST/*.parquet') WHERE template = '/3/movie/{{movie_id}}'")
+    return sorted(row[0] for row in rows.fetchall())
+
+
+def zipf_targets(ids: list[int], languages: list[str], keys: list[str], count: int) -> tuple[list[str], str]:
+    """`count` requests over every film, Zipf over a shuffled order of them (so popularity is not
+    the pack's order), and the most asked film's details: the hot document of the same run."""
+    rng = random.Random(29)
+    order = list(ids)
+    rng.shuffle(order)
+    films = wrk.zipf_choices(rng, len(order), count)
+    paths = rng.choices(ZIPF_PATHS, weights=[weight for _, weight, _ in ZIPF_PATHS], k=count)
+    targets = []
+    for n, (rank, (suffix, _, localised)) in enumerate(zip(films, paths)):
+        language = f"&language={rng.choice(languages)}" if localised else ""
+        targets.append(f"/3/movie/{order[rank]}{suffix}?api_key={keys[n % len(keys)]}{language}")
+    return targets, f"/3/movie/{order[0]}"
+
+
+def zipf_stack(home: Path, fleet: Settings, release: Path | None, movies: int, cache: Path) -> tuple[Stack, Path]:
+    """A stack of the fleet (its Redis and registry) serving `release`, or a release built here from
+    the cached catalogue of `movies` films."""
+    home.mkdir()
+    settings = from_env({**os.environ, "MARQUEE_HOME": str(home), "MARQUEE_API_PORT": str(free_port()),
+                         "MARQUEE_ADMIN_PORT": str(free_port()), "MARQUEE_IMAGE_PORT": str(free_port()),
+                         "MARQUEE_PLANS": wrk.BENCH_PLANS, "MARQUEE_REDIS_URL": fleet.redis_url,
+                         "MARQUEE_REGISTRY_PATH": str(fleet.registry_path), "MARQUEE_IMAGE_SIZES": "request"})
+    if release is None:
+        release = settings.releases_dir / "zipf"
+        render_release(settings, catalogue_for(movies, cache), release, echo=None)
+    settings.current_link.symlink_to(release.resolve())
+    return Stack(settings).start(redis=False), release
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seconds", type=int, default=8, help="length of each wrk run")
@@ -106,6 +164,11 @@ def main() -> None:
     parser.add_argument("--file", type=Path, help="a JSON document to serve (default: a 3 KB stand-in)")
     parser.add_argument("--metrics-cost", action="store_true",
                         help="also run the authenticated path with nginx's metrics counters off, in the same rounds")
+    parser.add_argument("--zipf", action="store_true",
+                        help="also a Zipf mix over a real release's films against its hottest document")
+    parser.add_argument("--movies", type=int, default=2_000, help="films of the Zipf release built here")
+    parser.add_argument("--release", type=Path, help="an already rendered release for the Zipf mix instead")
+    parser.add_argument("--cache", type=Path, default=CACHE, help="where generated catalogues are kept")
     args = parser.parse_args()
 
     body = args.file.read_bytes() if args.file else b'{"id":1,"title":"Bench","overview":"' + b"x" * 3000 + b'"}'
@@ -132,6 +195,15 @@ def main() -> None:
             make_release(quiet_home, body)
             stacks.append(("authenticated, metrics off", WithoutMetrics(quiet).start(redis=False),
                            wrk.script_for(quiet_home, "auth", [f"{path}?api_key={key}" for key in keys])))
+        zipf_index = None  # the Zipf mix's place in `stacks` (the hot document's is next)
+        if args.zipf:
+            stack, release = zipf_stack(home / "zipf", settings, args.release, args.movies, args.cache.resolve())
+            films = film_ids(release)
+            targets, hot = zipf_targets(films, settings.languages, keys, ZIPF_TARGETS)
+            zipf_index = len(stacks)
+            stacks.append(("zipf over every film", stack, wrk.script_for(home, "zipf", targets)))
+            stacks.append(("hot details document", stack, wrk.script_for(home, "hot", [f"{hot}?api_key={keys[0]}"])))
+            print(f"zipf mix: {len(films):,} films, {len(targets):,} requests cycled; hot {hot}", flush=True)
         static_script = wrk.script_for(home, "static", [path])
         static_port = free_port()
         bare = start_bare_nginx(stack_home, static_port)
@@ -151,13 +223,17 @@ def main() -> None:
         if bare is not None:
             bare.send_signal(signal.SIGQUIT)
             bare.wait(10)
-        for _, stack, _ in stacks:
+        for stack in {id(stack): stack for _, stack, _ in stacks}.values():  # the Zipf stack runs twice
             stack.stop()
         shutil.rmtree(home, ignore_errors=True)
     if args.metrics_cost:
         cost = [on / off for on, off in zip(ratios[0], ratios[1])]
         print("metrics cost (throughput with counters / without), per round: " + ", ".join(f"{c:.3f}" for c in cost))
         print(f"metrics cost: {wrk.median(cost):.2f}")
+    if zipf_index is not None:
+        zipf = [mix / hot for mix, hot in zip(ratios[zipf_index], ratios[zipf_index + 1])]
+        print("zipf details/static per round: " + ", ".join(f"{z:.3f}" for z in zipf))
+        print(f"zipf details/static ratio: {wrk.median(zipf):.2f}")
     print("per-round ratios: " + ", ".join(f"{r:.3f}" for r in ratios[0]))
     print(f"authenticated/static ratio: {wrk.median(ratios[0]):.2f}")
 

@@ -74,11 +74,6 @@ def search_path(kind: str, query: str, language: str, key: str) -> str:
     return f"/3/search/{kind}?query={quote(query)}&language={language}&api_key={key}"
 
 
-def zipf_choices(rng: random.Random, n: int, count: int, s: float = 1.07) -> list[int]:
-    weights = [1 / (rank ** s) for rank in range(1, n + 1)]
-    return rng.choices(range(n), weights=weights, k=count)
-
-
 def bench_home(home: Path) -> tuple[Settings, str]:
     """Settings for a stack in `home` on free ports, with a plan no run exhausts, and the path of the
     3 KB details document of a release published there: what the search and discover benches
@@ -117,9 +112,9 @@ def main() -> None:
         requests = args.seconds * 4000  # the realistic and find lists (they may wrap: repeats are their point)
         cold_requests = args.seconds * 12_000  # more than a round can send: a cold query is never repeated
         realistic = [search_path(*vocabulary[i], keys[n % len(keys)])
-                     for n, i in enumerate(zipf_choices(rng, len(vocabulary), requests))]
+                     for n, i in enumerate(wrk.zipf_choices(rng, len(vocabulary), requests))]
         finds = [f"/3/find/{imdb[i]}?external_source=imdb_id&api_key={keys[n % len(keys)]}"
-                 for n, i in enumerate(zipf_choices(rng, len(imdb), requests))]
+                 for n, i in enumerate(wrk.zipf_choices(rng, len(imdb), requests))]
         details = [f"{details_path}?api_key={key}" for key in keys]
         work = home / "wrk"
         work.mkdir()

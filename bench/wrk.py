@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import re
 import statistics
 import subprocess
@@ -110,3 +111,9 @@ def paired_rounds(rounds: int, first: Callable[[], dict], second: Callable[[], d
 
 def median(values: list[float]) -> float:
     return statistics.median(values)
+
+
+def zipf_choices(rng: random.Random, n: int, count: int, s: float = 1.07) -> list[int]:
+    """`count` ranks in range(n), the k-th drawn with weight 1/k^s: a few hot, a long cold tail."""
+    weights = [1 / (rank ** s) for rank in range(1, n + 1)]
+    return rng.choices(range(n), weights=weights, k=count)

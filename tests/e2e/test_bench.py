@@ -27,10 +27,12 @@ def figure(output: str, line: str) -> float:
     return float(match.group(1))
 
 
-def test_hot_path_and_metrics_cost():
+def test_hot_path_metrics_cost_and_zipf(tmp_path):
     out = bench("bench.hot_path", "--seconds", "1", "--rounds", "1", "--accounts", "10", "--connections", "20",
-                "--metrics-cost")
+                "--metrics-cost", "--zipf", "--movies", "150", "--cache", str(tmp_path))
     assert 0 < figure(out, "authenticated/static ratio") and 0 < figure(out, "metrics cost")
+    assert 0 < figure(out, "zipf details/static ratio")
+    assert "zipf mix: 150 films" in out
     assert out.strip().splitlines()[-1].startswith("authenticated/static ratio")
 
 
