@@ -128,7 +128,7 @@ def build_apart(settings: Settings, catalogue: Path, release: Path, previous: Pa
 
 
 def measure(movies: int, workdir: Path, cache: Path, incremental: bool = False, image_sizes: str = "request",
-            repeats: int = 1) -> dict:
+            repeats: int = 1, keep: Path | None = None) -> dict:
     home = workdir / f"home-{movies}"
     settings = from_env({"MARQUEE_HOME": str(home), "MARQUEE_IMAGE_SIZES": image_sizes})
     started = time.perf_counter()
@@ -160,6 +160,9 @@ def measure(movies: int, workdir: Path, cache: Path, incremental: bool = False, 
         row.update(incremental_s=again.seconds, reused=again.unchanged, incremental_documents=again.documents,
                    incremental_phases=again.phases, scoped=again.scoped, incremental_peak=again_peak,
                    steps=f"{again.steps_run} of {again.steps}")
+    if keep is not None:  # e.g. for `make bench BENCH_RELEASE=…`: the full build, not the rebuild
+        shutil.rmtree(keep, ignore_errors=True)
+        shutil.move(release, keep)
     shutil.rmtree(home, ignore_errors=True)  # the next scale needs the disk more than this one
     return row
 
@@ -176,6 +179,7 @@ def main() -> None:
                         help="MARQUEE_IMAGE_SIZES for every build (build: the sizes made ahead too)")
     parser.add_argument("--repeats", type=int, default=1,
                         help="full builds per scale, each from scratch; the median is reported")
+    parser.add_argument("--keep", type=Path, help="keep the largest scale's full build here (a release to bench)")
     parser.add_argument("--rebuild", action=argparse.BooleanOptionalAction, default=True,
                         help="rebuild the largest scale after 1%% of titles changed")
     args = parser.parse_args()
@@ -189,7 +193,8 @@ def main() -> None:
               f"{'peak GB':>8}  phases (s)", flush=True)
         for movies in scales:
             r = measure(movies, workdir, args.cache, incremental=args.rebuild and movies == scales[-1],
-                        image_sizes=args.image_sizes, repeats=args.repeats)
+                        image_sizes=args.image_sizes, repeats=args.repeats,
+                        keep=args.keep.resolve() if args.keep and movies == scales[-1] else None)
             rows.append(r)
             generated = "cached" if r["generate_s"] is None else f"{r['generate_s']:.1f}"
             print(f"{movies:>8,} {max(1, movies // 10):>7,} {generated:>7} {r['build_s']:>8.1f} "
