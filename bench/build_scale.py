@@ -2,14 +2,15 @@
 
 For each scale (movies; series are one per ten movies, as `marquee generate` makes them) it reports
 generation seconds, build seconds and their phases (DuckDB load, render SQL, validate + insert into
-the pack, waiting for images), documents, documents per second, JSON bytes, the release on disk
-(`du`) and the image store. Then how build time grows between the two largest scales (as an
-exponent: 1.0 is linear) and what that growth projects for 1M movies and 100k series, against the
-30-minute target. Last, at the largest scale, 1% of the films get a new English title and the
-release is rebuilt against the previous one (keeping its build database, rendering only what the
-change reaches, writing a delta pack), against the full build's time.
+the pack, waiting for the image check), documents, documents per second, JSON bytes, the release on
+disk (`du`) and the images its documents name (the build makes none: site_gen/images.py). Then how
+build time grows between the two largest scales (as an exponent: 1.0 is linear) and what that
+growth projects for 1M movies and 100k series, against the 30-minute target. Last, at the largest
+scale, 1% of the films get a new English title and the release is rebuilt against the previous one
+(keeping its build database, rendering only what the change reaches, writing a delta pack), against
+the full build's time.
 
-Each full build starts from scratch (no release, build database or image store) after `sync`, so it
+Each full build starts from scratch (no release or build database) after `sync`, so it
 is not charged for the generator's writes still going to disk. `--repeats N` builds each scale N
 times and reports the median: single runs on this box moved the 1M projection by ±30%.
 
@@ -62,10 +63,9 @@ def change_titles(catalogue: Path, share: float) -> int:
     return len(chosen)
 
 
-def measure(movies: int, seed: int, workdir: Path, incremental: bool = False, image_sizes: str = "build",
-            repeats: int = 1) -> dict:
+def measure(movies: int, seed: int, workdir: Path, incremental: bool = False, repeats: int = 1) -> dict:
     home = workdir / f"home-{movies}"
-    settings = from_env({"MARQUEE_HOME": str(home), "MARQUEE_IMAGE_SIZES": image_sizes})
+    settings = from_env({"MARQUEE_HOME": str(home)})
     catalogue = home / "catalogue"
     started = time.perf_counter()
     generate_apart(catalogue, movies, seed)
@@ -73,10 +73,10 @@ def measure(movies: int, seed: int, workdir: Path, incremental: bool = False, im
     release = settings.releases_dir / "bench"
     builds = []
     for _ in range(repeats):
-        # Each build from scratch: no release, build database or image store left by the one before,
-        # and none of the generator's (or that build's) writes still going to disk while it runs:
-        # at 100k the generator leaves ~8 GB behind it.
-        for leftover in (release, settings.releases_dir / STATE_DIR, settings.image_dir):
+        # Each build from scratch: no release or build database left by the one before, and none of
+        # the generator's (or that build's) writes still going to disk while it runs: at 100k the
+        # generator left ~8 GB behind it when it drew every image.
+        for leftover in (release, settings.releases_dir / STATE_DIR):
             shutil.rmtree(leftover, ignore_errors=True)
         os.sync()
         builds.append(render_release(settings, catalogue, release, echo=None))
@@ -85,8 +85,7 @@ def measure(movies: int, seed: int, workdir: Path, incremental: bool = False, im
     summary = sorted(builds, key=lambda build: build.seconds)[len(builds) // 2]
     row = {
         "movies": movies, "generate_s": generated, "build_s": summary.seconds, "documents": summary.documents,
-        "bytes": summary.bytes, "disk": disk_bytes(release), "images": summary.images,
-        "image_disk": disk_bytes(settings.image_dir), "phases": summary.phases,
+        "bytes": summary.bytes, "disk": disk_bytes(release), "images": summary.images, "phases": summary.phases,
         "runs": [build.seconds for build in builds],
     }
     if incremental:
@@ -107,8 +106,6 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("scales", nargs="*", type=int, default=[2_000, 10_000], help="movie counts, ascending")
     parser.add_argument("--seed", type=int, default=42)
-    parser.add_argument("--image-sizes", choices=("build", "request"), default="build",
-                        help="MARQUEE_IMAGE_SIZES for every build (request: originals only)")
     parser.add_argument("--repeats", type=int, default=1,
                         help="full builds per scale, each from scratch; the median is reported")
     parser.add_argument("--rebuild", action=argparse.BooleanOptionalAction, default=True,
@@ -118,18 +115,16 @@ def main() -> None:
     workdir = Path(tempfile.mkdtemp(prefix="marquee-bench-build-"))
     rows = []
     try:
-        print(f"MARQUEE_IMAGE_SIZES={args.image_sizes}", flush=True)
         print(f"{'movies':>8} {'series':>7} {'gen s':>7} {'build s':>8} {'documents':>10} "
-              f"{'docs/s':>8} {'JSON MB':>9} {'on disk MB':>11} {'images':>8} {'img disk MB':>12}  phases (s)",
+              f"{'docs/s':>8} {'JSON MB':>9} {'on disk MB':>11} {'images':>8}  phases (s)",
               flush=True)
         for movies in scales:
             r = measure(movies, args.seed, workdir, incremental=args.rebuild and movies == scales[-1],
-                        image_sizes=args.image_sizes, repeats=args.repeats)
+                        repeats=args.repeats)
             rows.append(r)
             print(f"{movies:>8,} {max(1, movies // 10):>7,} {r['generate_s']:>7.1f} {r['build_s']:>8.1f} "
                   f"{r['documents']:>10,} {r['documents'] / r['build_s']:>8,.0f} "
-                  f"{r['bytes'] / 1e6:>9,.1f} {r['disk'] / 1e6:>11,.1f} {r['images']:>8,} "
-                  f"{r['image_disk'] / 1e6:>12,.1f}  {phase_line(r['phases'])}"
+                  f"{r['bytes'] / 1e6:>9,.1f} {r['disk'] / 1e6:>11,.1f} {r['images']:>8,}  {phase_line(r['phases'])}"
                   + (f"  (median of {', '.join(f'{s:.1f}' for s in r['runs'])} s)" if len(r["runs"]) > 1 else ""),
                   flush=True)
     finally:

@@ -42,7 +42,7 @@ def test_append_cost():
 
 
 def test_build_scale():
-    out = bench("bench.build_scale", "150", "300", "--image-sizes", "request")
+    out = bench("bench.build_scale", "150", "300")
     assert "projected for" in out and "incremental rebuild after" in out
 
 
