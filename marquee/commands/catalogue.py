@@ -78,11 +78,11 @@ def build(settings: Settings, catalogue_dir: Path | None, do_publish: bool, incr
         if do_publish:
             release_store.publish(settings, release_dir.name)
             click.echo(f"published {release_dir.name}")
+            if settings.image_sizes == "build":  # beside the release being served, never before it
+                pid, log = start_image_job(settings, catalogue_dir)
+                click.echo(f"making every image size ahead: `marquee images` (pid {pid}), log {log}")
         else:
             click.echo(f"not published; run `marquee publish {release_dir.name}`")
-        if settings.image_sizes == "build":
-            pid, log = start_image_job(settings, catalogue_dir)
-            click.echo(f"making every image size ahead: `marquee images` (pid {pid}), log {log}")
     except (CatalogueError, ReleaseBuildError, release_store.ReleaseError) as exc:
         raise click.ClickException(str(exc)) from None
     except (ValidationError, WriterError) as exc:
