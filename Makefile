@@ -52,7 +52,8 @@ run: sample ## Install, build the sample and serve it on loopback (Ctrl-C stops)
 test: deps venv ## Run the whole test suite (starts real redis-server and nginx on free ports)
 	$(BIN)/python -m pytest -q
 
-bench: deps venv ## Measure the append and composite costs, then the authenticated path against bare nginx (ratio last)
+bench: deps venv ## Measure first image requests, the append and composite costs, then the authenticated path against bare nginx (ratio last)
+	$(BIN)/python -m bench.images
 	$(BIN)/python -m bench.append_cost
 	$(BIN)/python -m bench.hot_path --zipf $(if $(BENCH_MOVIES),--movies $(BENCH_MOVIES)) $(if $(BENCH_RELEASE),--release $(BENCH_RELEASE))
 

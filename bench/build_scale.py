@@ -2,19 +2,20 @@
 
 For each scale (movies; series are one per ten movies, as `marquee generate` makes them) it reports
 generation seconds (or that the catalogue was reused), build seconds and their phases (DuckDB load,
-render SQL, validate + insert into the pack, the search index, waiting for images), documents,
-documents per second, JSON bytes, the release on disk (`du`: pack and artefacts), the image store
-and the build's peak memory (the resident memory of its process and every process it started,
-sampled). Then how build time grows between the two largest scales (as an exponent: 1.0 is linear)
-and what that growth projects for 1M movies and 100k series, against the 30-minute target. Last, at
-the largest scale, 1% of the films get a new English title and the release is rebuilt against the
-previous one (keeping its build database, rendering only what the change reaches, writing a delta
-pack), against the full build's time.
+render SQL, validate + insert into the pack, the search index, waiting for the image check),
+documents, documents per second, JSON bytes, the release on disk (`du`: pack and artefacts), the
+images its documents name (the build makes none: site_gen/images.py) and the build's peak memory
+(the resident memory of its process and every process it started, sampled). Then how build time
+grows between the two largest scales (as an exponent: 1.0 is linear) and what that growth
+projects for 1M movies and 100k series, against the 30-minute target. Last, at the largest scale,
+1% of the films get a new English title and the release is rebuilt against the previous one
+(keeping its build database, rendering only what the change reaches, writing a delta pack),
+against the full build's time.
 
 Catalogues are generated once per size and kept (bench/catalogues.py, shared with the search and
 discover benches): each build reads a hard-linked copy, so the rebuild's change never reaches the
-cache. Each full build runs in a process of its own from scratch (no release, build database or
-image store) after `sync`. `--repeats N` builds each scale N times and reports the median: single
+cache. Each full build runs in a process of its own from scratch (no release or build database)
+after `sync`. `--repeats N` builds each scale N times and reports the median: single
 runs on this box moved the 1M projection by ±30%. The last lines, for the largest scale:
 
     phases (s): database … collect … write … search … images_after …
@@ -127,10 +128,10 @@ def build_apart(settings: Settings, catalogue: Path, release: Path, previous: Pa
     return summary, peak
 
 
-def measure(movies: int, workdir: Path, cache: Path, incremental: bool = False, image_sizes: str = "request",
-            repeats: int = 1, keep: Path | None = None) -> dict:
+def measure(movies: int, workdir: Path, cache: Path, incremental: bool = False, repeats: int = 1,
+            keep: Path | None = None) -> dict:
     home = workdir / f"home-{movies}"
-    settings = from_env({"MARQUEE_HOME": str(home), "MARQUEE_IMAGE_SIZES": image_sizes})
+    settings = from_env({"MARQUEE_HOME": str(home)})
     started = time.perf_counter()
     cached = (cache / f"catalogue-{movies}" / ".complete").exists()
     catalogue = linked_copy(catalogue_for(movies, cache), home / "catalogue")
@@ -138,9 +139,9 @@ def measure(movies: int, workdir: Path, cache: Path, incremental: bool = False, 
     release = settings.releases_dir / "bench"
     builds = []
     for _ in range(repeats):
-        # Each build from scratch: no release, build database or image store left by the one before,
-        # and none of the generator's (or that build's) writes still going to disk while it runs.
-        for leftover in (release, settings.releases_dir / STATE_DIR, settings.image_dir):
+        # Each build from scratch: no release or build database left by the one before, and none of
+        # that build's writes still going to disk while it runs.
+        for leftover in (release, settings.releases_dir / STATE_DIR):
             shutil.rmtree(leftover, ignore_errors=True)
         os.sync()
         builds.append(build_apart(settings, catalogue, release))
@@ -150,7 +151,6 @@ def measure(movies: int, workdir: Path, cache: Path, incremental: bool = False, 
     row = {
         "movies": movies, "generate_s": generated, "build_s": summary.seconds, "documents": summary.documents,
         "bytes": summary.bytes, "disk": disk_bytes(release), "images": summary.images,
-        "image_disk": disk_bytes(settings.image_dir) if settings.image_dir.exists() else 0,
         "phases": summary.phases, "peak": peak, "runs": [build.seconds for build, _ in builds],
     }
     if incremental:
@@ -175,8 +175,6 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("scales", nargs="*", type=int, default=[2_000, 10_000], help="movie counts, ascending")
     parser.add_argument("--cache", type=Path, default=CACHE, help="where generated catalogues are kept")
-    parser.add_argument("--image-sizes", choices=("build", "request"), default="request",
-                        help="MARQUEE_IMAGE_SIZES for every build (build: the sizes made ahead too)")
     parser.add_argument("--repeats", type=int, default=1,
                         help="full builds per scale, each from scratch; the median is reported")
     parser.add_argument("--keep", type=Path, help="keep the largest scale's full build here (a release to bench)")
@@ -187,20 +185,19 @@ def main() -> None:
     workdir = Path(tempfile.mkdtemp(prefix="marquee-bench-build-"))
     rows = []
     try:
-        print(f"MARQUEE_IMAGE_SIZES={args.image_sizes}", flush=True)
         print(f"{'movies':>8} {'series':>7} {'gen s':>7} {'build s':>8} {'documents':>10} "
-              f"{'docs/s':>8} {'JSON MB':>9} {'on disk MB':>11} {'images':>8} {'img disk MB':>12} "
-              f"{'peak GB':>8}  phases (s)", flush=True)
+              f"{'docs/s':>8} {'JSON MB':>9} {'on disk MB':>11} {'images':>8} {'peak GB':>8}  phases (s)",
+              flush=True)
         for movies in scales:
             r = measure(movies, workdir, args.cache, incremental=args.rebuild and movies == scales[-1],
-                        image_sizes=args.image_sizes, repeats=args.repeats,
+                        repeats=args.repeats,
                         keep=args.keep.resolve() if args.keep and movies == scales[-1] else None)
             rows.append(r)
             generated = "cached" if r["generate_s"] is None else f"{r['generate_s']:.1f}"
             print(f"{movies:>8,} {max(1, movies // 10):>7,} {generated:>7} {r['build_s']:>8.1f} "
                   f"{r['documents']:>10,} {r['documents'] / r['build_s']:>8,.0f} "
                   f"{r['bytes'] / 1e6:>9,.1f} {r['disk'] / 1e6:>11,.1f} {r['images']:>8,} "
-                  f"{r['image_disk'] / 1e6:>12,.1f} {r['peak'] / 1e9:>8.2f}  {phase_line(r['phases'])}"
+                  f"{r['peak'] / 1e9:>8.2f}  {phase_line(r['phases'])}"
                   + (f"  (median of {', '.join(f'{s:.1f}' for s in r['runs'])} s)" if len(r["runs"]) > 1 else ""),
                   flush=True)
     finally:

@@ -42,7 +42,7 @@ def catalogue_for(movies: int, cache: Path = CACHE) -> Path:
     if not (folder / ".complete").exists() or not fits_contract(folder):
         shutil.rmtree(folder, ignore_errors=True)
         started = time.perf_counter()
-        generate_apart(folder, movies, SEED, images=False)
+        generate_apart(folder, movies, SEED)
         (folder / ".complete").write_text("")
         print(f"generated {movies:,} movies in {time.perf_counter() - started:.1f} s", flush=True)
     return folder

@@ -8,10 +8,14 @@ build` checks a catalogue against it first (`check`): a missing table or column,
 another type, is named before any SQL runs. A table may carry more columns than these; the build
 reads only these. Types: INT (int64), TEXT, FLOAT (float64), BOOL, DATE (days), TIMESTAMP (ms,
 naive), INSTANT (ms, UTC), lists of them.
+
+Beside its tables a catalogue has its image originals (`images/<file name>`, when it has files) and
+what it says of itself, `catalogue.json` (FACTS_FILE).
 """
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pyarrow as pa
@@ -252,3 +256,30 @@ def check(catalogue_dir: Path) -> None:
         problem = _mismatch(name, found)
         if problem:
             raise ContractError(f"catalogue {catalogue_dir}: table {name!r}: {problem}")
+
+
+# What a catalogue says of itself, beside its tables: {"ids": "tmdb"} or "imdb" when an importer knows
+# whose ids its titles carry (a merge matches equal TMDB ids: datasets/merge.py), and
+# {"images": "generated"} from the synthetic generator: its image paths have no file under images/,
+# each original is drawn from its path on its first request (marquee_datasets/images.py). The build
+# then has no originals to check; it writes the release's image index instead (site_gen/images.py).
+FACTS_FILE = "catalogue.json"
+
+
+def facts(catalogue_dir: Path) -> dict:
+    """The catalogue's FACTS_FILE, or {} when it has none (or not a JSON object)."""
+    try:
+        found = json.loads((Path(catalogue_dir) / FACTS_FILE).read_bytes())
+    except (OSError, ValueError):
+        return {}
+    return found if isinstance(found, dict) else {}
+
+
+def write_facts(catalogue_dir: Path, **stated: str | None) -> None:
+    """Write FACTS_FILE with the facts given (None: not stated)."""
+    (Path(catalogue_dir) / FACTS_FILE).write_text(json.dumps({k: v for k, v in stated.items() if v is not None}))
+
+
+def images_generated(catalogue_dir: Path) -> bool:
+    """Whether the catalogue's images are drawn from their paths rather than read from files."""
+    return facts(catalogue_dir).get("images") == "generated"

@@ -25,18 +25,12 @@ REFERENCE: dict[str, Callable[[], pa.Table]] = {"certifications": certifications
 # and every other code is there too, so a translation or release in any language or country resolves.
 REFERENCE_LISTS = {"countries": "iso_3166_1", "languages": "iso_639_1"}
 DATA_DIR = Path(__file__).resolve().parent.parent / "site_gen" / "data"
-# What an importer says about the ids it wrote ({"ids": "tmdb"} when they are TMDB's, "imdb" when they
-# are the numbers of IMDb's tt and nm ids): a merge (datasets/merge.py) matches equal TMDB ids. The
-# build does not read it.
-ID_SPACE_FILE = "catalogue.json"
 
 
 def id_space(catalogue: Path) -> str | None:
-    """Whose ids the catalogue's titles carry ("tmdb", "imdb"), or None when no importer said."""
-    try:
-        return orjson.loads((Path(catalogue) / ID_SPACE_FILE).read_bytes()).get("ids")
-    except (OSError, orjson.JSONDecodeError, AttributeError):
-        return None
+    """Whose ids the catalogue's titles carry ("tmdb" when they are TMDB's, "imdb" when they are the
+    numbers of IMDb's tt and nm ids), or None when no importer said (contract.FACTS_FILE)."""
+    return contract.facts(catalogue).get("ids")
 
 
 def reference_rows(name: str) -> pa.Table:
@@ -144,15 +138,17 @@ def staged(target: Path) -> Iterator[Path]:
 
 
 def write_tables(staging: Path, tables: dict[str, str | pa.Table], summary: ImportSummary,
-                 con: duckdb.DuckDBPyConnection, base: Path | None = None, ids: str | None = None) -> None:
+                 con: duckdb.DuckDBPyConnection, base: Path | None = None, ids: str | None = None,
+                 images: str | None = None) -> None:
     """Every contract table into `staging`: those imported (SQL on `con`, written by DuckDB straight
     to Parquet, or a small Arrow table), the reference ones, the tables of the catalogue `base` being
-    added to (linked, not copied), and the rest empty; and whose `ids` they are (ID_SPACE_FILE), or
-    the base's when it is added to."""
-    if ids is None and base is not None:
-        ids = id_space(base)
-    if ids is not None:
-        (staging / ID_SPACE_FILE).write_bytes(orjson.dumps({"ids": ids}))
+    added to (linked, not copied), and the rest empty; and the catalogue's facts (contract.FACTS_FILE):
+    whose `ids` they are and whether its `images` are generated, or the base's when it is added to."""
+    if base is not None:
+        ids = ids if ids is not None else id_space(base)
+        images = images if images is not None else contract.facts(base).get("images")
+    if ids is not None or images is not None:
+        contract.write_facts(staging, ids=ids, images=images)
     for name in contract.TABLES:
         target = staging / f"{name}.parquet"
         imported = tables.get(name)

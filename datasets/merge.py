@@ -83,7 +83,10 @@ def merge(other: Path, target: Path, status: Callable[[str], None] | None = None
                                          f"IS NOT NULL) FROM map_{family}").fetchall()[0]
             summary.notes.append(f"{FAMILIES[family]}: {matched:,} matched (the base's, filled in from {other.name}), "
                                  f"{added:,} added")
-        write_tables(staging, tables, summary, con, ids=id_space(target))
+        # Generated images stay generated: the merged catalogue's paths without a file are drawn.
+        generated = contract.images_generated(target) or contract.images_generated(other)
+        write_tables(staging, tables, summary, con, ids=id_space(target),
+                     images="generated" if generated else None)
         _link_images(target / "images", other / "images", staging / "images")
     summary.seconds = time.perf_counter() - started
     return summary

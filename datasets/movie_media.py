@@ -2,8 +2,8 @@
 offers, soundtrack albums with tracks, and each movie's image list (posters, backdrops, logos).
 
 Called through marquee_datasets.movie_extras. The movie's own poster_path / backdrop_path are the
-top-rated entries of its image list; the other entries get new paths, drawn as cheap colour tiles by
-marquee_datasets.images.
+top-rated entries of its image list; the other entries get new paths, drawn from their paths on
+request (marquee_datasets.images).
 """
 
 from __future__ import annotations

@@ -1,8 +1,9 @@
 """Deterministic synthetic TMDB-like catalogue, written as one Parquet file per table.
 
 `generate()` owns the movie-side tables (movies, translations, collections, genres, companies,
-countries, languages and their link tables); `marquee_datasets.people` adds people, cast and crew;
-`marquee_datasets.images` draws the placeholder image originals. Same seed and size -> identical
+countries, languages and their link tables); `marquee_datasets.people` adds people, cast and crew.
+Image originals are not files: the catalogue says its images are generated, and each is drawn from
+its path when first asked for (`marquee_datasets.images`). Same seed and size -> identical
 files. Every column is built vectorised so that a million movies stays a matter of seconds.
 """
 
@@ -17,7 +18,6 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from marquee_datasets import images as images_module
 from marquee_datasets import movie_extras as movie_extras_module
 from marquee_datasets import people as people_module
 from marquee_datasets import people_details as people_details_module
@@ -45,12 +45,12 @@ _EARLIEST_DATE = np.datetime64("1920-01-01")
 TABLES: tuple[str, ...] = tuple(contract.TABLES)  # every table of the catalogue contract (build/contract.py)
 
 
-def generate(out_dir: Path, movies: int, seed: int, images: bool = True,
-             series: int | None = None, today: date | None = None) -> dict[str, int]:
-    """Write the catalogue into out_dir (tables as Parquet, placeholder originals in out_dir/images).
+def generate(out_dir: Path, movies: int, seed: int, series: int | None = None,
+             today: date | None = None) -> dict[str, int]:
+    """Write the catalogue into out_dir: tables as Parquet, and catalogue.json saying its images are
+    generated (build/contract.py FACTS_FILE), so no image file is written (at a million titles, ~17M).
 
-    Returns {table name: row count}. `images=False` skips the placeholder JPEGs (for very large runs).
-    `series` is the number of TV series (default: one per ten movies, at least one). `today` moves
+    Returns {table name: row count}. `series` is the number of TV series (default: one per ten movies, at least one). `today` moves
     every date so that the catalogue's "today" (REFERENCE_DATE) is that day: `marquee generate`
     dates the sample around the day it is made, so that now playing, upcoming, airing today and
     trending have titles; without it the catalogue is the same whatever the day (tests).
@@ -88,12 +88,9 @@ def generate(out_dir: Path, movies: int, seed: int, images: bool = True,
     assert set(tables) == set(TABLES)
     for name in TABLES:
         pq.write_table(contract.conform(name, tables[name]), out_dir / f"{name}.parquet", compression="zstd")
-    image_dir = out_dir / "images"
-    if image_dir.exists():
-        shutil.rmtree(image_dir)  # an older catalogue's originals must not leak into this one
-    if images:
-        images_module.write_placeholders(image_dir, tables)
-        tv_module.write_placeholders(image_dir, tables)
+    # An older catalogue's originals must not leak into this one: its paths are drawn, not read.
+    shutil.rmtree(out_dir / "images", ignore_errors=True)
+    contract.write_facts(out_dir, images="generated")
     return {name: tables[name].num_rows for name in TABLES}
 
 

@@ -4,7 +4,7 @@ nginx answers every precomputed document itself, after its own key check (nginx/
 The edge owns:
 - the content listener (edge/content_listener.py): appends, filters and pages nginx cannot splice;
 - the answer workers (edge/answer_workers.py) for search and find: it starts them and restarts them;
-- the image-size listener (edge/image_listener.py) with MARQUEE_IMAGE_SIZES=request;
+- the image listener (edge/image_listener.py): sizes and generated originals on their first request;
 - the registry's copies: it loads the registry into Redis at start and after Redis lost it, and
   exports it for nginx's gate as its fallback without Redis (edge/gate.py `poll_registry`);
 - /healthz and /metrics (edge/metrics.py; nginx's admin listener adds its own), on this Sanic app.
@@ -25,7 +25,7 @@ from sanic.response import HTTPResponse
 from edge import errors
 from edge.answer_workers import AnswerWorkers
 from edge.content_listener import ContentProtocol, CurrentRelease
-from edge.image_listener import ImageProtocol
+from edge.image_listener import ImageProtocol, image_release
 from edge.upstream_protocol import start_unix_listener
 from edge.gate import Gate, poll_registry
 from edge.metrics import Metrics
@@ -76,11 +76,12 @@ def create_app(settings: Settings, name: str = "marquee_edge") -> Sanic:
         app.ctx.content_listener = await start_unix_listener(
             lambda: ContentProtocol(app.ctx.gate, release, settings.languages),
             str(settings.content_socket), settings.edge_backlog)
-        if settings.image_sizes == "request":
-            app.ctx.image_pool = ThreadPoolExecutor(2, thread_name_prefix="image-sizes")
-            originals = settings.image_dir / "t" / "p" / "original"
-            app.ctx.image_listener = await start_unix_listener(
-                lambda: ImageProtocol(originals, app.ctx.image_pool), str(settings.image_socket), settings.edge_backlog)
+        # Whatever the image host has no file for yet (edge/image_listener.py), whatever MARQUEE_IMAGE_SIZES.
+        app.ctx.image_pool = ThreadPoolExecutor(2, thread_name_prefix="images")
+        image_store, images_release = settings.image_dir / "t" / "p", image_release(settings.current_link)
+        app.ctx.image_listener = await start_unix_listener(
+            lambda: ImageProtocol(image_store, images_release, app.ctx.image_pool), str(settings.image_socket),
+            settings.edge_backlog)
         # Everything loaded so far lives as long as the process: keep it out of the cyclic GC's scans.
         gc.freeze()
         gc.set_threshold(50_000, 20, 20)  # the hot path allocates no cycles; collect rarely
@@ -96,9 +97,8 @@ def create_app(settings: Settings, name: str = "marquee_edge") -> Sanic:
         app.ctx.content_listener.close()
         app.ctx.supervisor.cancel()
         app.ctx.answer_workers.stop()
-        if settings.image_sizes == "request":
-            app.ctx.image_listener.close()
-            app.ctx.image_pool.shutdown(wait=False)
+        app.ctx.image_listener.close()
+        app.ctx.image_pool.shutdown(wait=False)
         app.ctx.poller.cancel()
         app.ctx.lag_probe.cancel()
         app.ctx.limiter.close()

@@ -1,12 +1,18 @@
-"""Image sizes made on their first request (MARQUEE_IMAGE_SIZES=request), on a bare protocol.
+"""What nginx's image host does not find as a file, made by the edge on its first request, on a bare
+protocol.
 
-A million titles have ~17M originals; making their ten sizes at build time is ~20M more files and
-more CPU than the whole document build, for sizes most of which nobody asks for. With `request`
-the build places originals only. nginx's image host tries the file, and a missing size comes here:
-the edge makes it with the build's own code (site_gen/images.py) in a thread (Pillow releases the
-GIL), and nginx stores the answer under the size's path (proxy_store), so every later request is a
-plain file. A size the original already fits in is the original: an X-Accel-Redirect to it, which
-nginx does not store.
+nginx serves the image store (HOME/images/t/p/<size>/<file>) and, for an original, the catalogue's
+file through the release's `originals` link; a request neither answers comes here. The edge finds the
+original (the store's, the catalogue's, or for a generated catalogue one its release indexes, drawn
+from the name: marquee_datasets/images.py), makes the size asked with the code `marquee images` uses
+(site_gen/images.py `sized`) in a thread (Pillow releases the GIL), and answers 200 with the bytes.
+nginx stores them under the path asked (proxy_store), so every later request for it is a plain file,
+whatever the scale and whether or not a build made anything. A size the original fits in is answered
+with the original's bytes, and kept the same way.
+
+A name with no original is a 404, which nginx does not store: a generated image is drawn only when
+the release's index (site_gen/images.py `write_index`) has its name, so no request makes a file of a
+name the catalogue does not have.
 """
 
 from __future__ import annotations
@@ -14,17 +20,40 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
+import sqlite3
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from edge.content_listener import CurrentRelease
 from edge.metrics import IMAGE_ANSWERS
 from edge.upstream_protocol import UpstreamProtocol
-from site_gen.images import ALL_SIZES, size_of_original
+from marquee.artefacts import IMAGE_INDEX, ORIGINALS, MissingArtefact, OpenArtefacts
+from marquee_datasets.images import draw
+from site_gen.images import ALL_SIZES, KINDS, index_key, sized
 
 log = logging.getLogger("marquee.edge")
 
-SIZE_PATH = re.compile(r"^/t/p/(" + "|".join(ALL_SIZES) + r")/([A-Za-z0-9_-]{1,64}\.(jpg|png))$")
+SIZE_PATH = re.compile(r"^/t/p/(original|" + "|".join(ALL_SIZES) + r")/([A-Za-z0-9_-]{1,64}\.(jpg|png))$")
 TYPES = {"jpg": "image/jpeg", "png": "image/png"}
+
+
+class ImageIndex:
+    """A release's IMAGE_INDEX, read-only: the kind of each generated image, by file name."""
+
+    def __init__(self, path: Path) -> None:
+        self.con = sqlite3.connect(f"file:{path}?mode=ro&immutable=1", uri=True, check_same_thread=False)
+
+    def kind(self, name: str) -> str | None:
+        row = self.con.execute("SELECT kind FROM images WHERE key = ?", (index_key(name),)).fetchone()
+        return None if row is None else KINDS[row[0]]
+
+    def close(self) -> None:
+        self.con.close()
+
+
+def image_release(current: Path) -> CurrentRelease:
+    """The served release, with its image index opened once per release."""
+    return CurrentRelease(current, artefacts=OpenArtefacts({IMAGE_INDEX: ImageIndex}))
 
 
 def plain(status: int, reason: str, head_only: bool = False) -> bytes:
@@ -33,18 +62,44 @@ def plain(status: int, reason: str, head_only: bool = False) -> bytes:
             .encode() + (b"" if head_only else body))
 
 
-def image_answer(data: bytes | None, name: str, extension: str, head_only: bool) -> bytes:
-    if data is None:  # the original already fits this size: it is the answer, and nginx serves it
-        return f"HTTP/1.1 200 OK\r\nX-Accel-Redirect: /t/p/original/{name}\r\nContent-Length: 0\r\n\r\n".encode()
+def image_answer(data: bytes, extension: str, head_only: bool) -> bytes:
     head = f"HTTP/1.1 200 OK\r\nContent-Type: {TYPES[extension]}\r\nContent-Length: {len(data)}\r\n\r\n"
     return head.encode() + (b"" if head_only else data)
 
 
+def made(name: str, size: str, source: Path | None, kind: str | None) -> tuple[bytes, bool]:
+    """The answer for `size` of `name` from its original (the file `source`, else drawn as `kind`),
+    and whether it is the original's bytes; in the edge's image threads."""
+    original = source.read_bytes() if source is not None else draw(name, kind or "poster")
+    data = sized(original, name, size)
+    return data, data is original
+
+
 class ImageProtocol(UpstreamProtocol):
-    def __init__(self, originals: Path, pool: ThreadPoolExecutor) -> None:
+    def __init__(self, store: Path, release: CurrentRelease, pool: ThreadPoolExecutor) -> None:
         super().__init__()
-        self.originals = originals
+        self.store = store  # HOME/images/t/p
+        self.release = release
         self.pool = pool
+
+    def original(self, name: str) -> tuple[Path | None, str | None] | None:
+        """Where the original of `name` is: (its file, None), or (None, its kind) when it is drawn; None
+        when there is none. A few stats and an indexed read: the event loop does it."""
+        stored = self.store / "original" / name
+        if stored.is_file():
+            return stored, None
+        try:
+            root = self.release.root()
+        except OSError:  # nothing published
+            return None
+        linked = Path(root) / ORIGINALS / name
+        if linked.is_file():
+            return linked, None
+        try:
+            kind = self.release.artefacts.open(root, IMAGE_INDEX).kind(name)
+        except MissingArtefact:  # not a generated catalogue
+            return None
+        return None if kind is None else (None, kind)
 
     def handle(self, head: bytes, slot: list) -> None:
         line = head.split(b"\r\n", 1)[0].decode("latin-1")
@@ -58,14 +113,19 @@ class ImageProtocol(UpstreamProtocol):
             self.fill(slot, plain(404, "Not Found", method == "HEAD"))
             return
         size, name, extension = match.groups()
-        future = asyncio.get_running_loop().run_in_executor(self.pool, size_of_original, self.originals / name, size)
+        found = self.original(name)
+        if found is None:
+            IMAGE_ANSWERS["missing"] += 1
+            self.fill(slot, plain(404, "Not Found", method == "HEAD"))
+            return
+        future = asyncio.get_running_loop().run_in_executor(self.pool, made, name, size, *found)
 
         def done(outcome: asyncio.Future) -> None:
             try:
-                data = outcome.result()
-                IMAGE_ANSWERS["original" if data is None else "made"] += 1
-                self.fill(slot, image_answer(data, name, extension, method == "HEAD"))
-            except FileNotFoundError:
+                data, is_original = outcome.result()
+                IMAGE_ANSWERS["original" if is_original else "made"] += 1
+                self.fill(slot, image_answer(data, extension, method == "HEAD"))
+            except FileNotFoundError:  # the file went between the stat and the read
                 IMAGE_ANSWERS["missing"] += 1
                 self.fill(slot, plain(404, "Not Found", method == "HEAD"))
             except Exception:  # a broken original must not hang nginx

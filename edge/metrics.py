@@ -19,7 +19,8 @@ from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 
 # Answers of the content listener by status class ("2xx", "4xx", ...); edge/content_listener.py adds.
 CONTENT_ANSWERS: Counter[str] = Counter()
-# Image sizes made on request, by outcome ("made", "original", "missing"); edge/image_listener.py adds.
+# Images the image host asked of the edge, by outcome ("made": a size scaled down; "original": the
+# original's bytes, drawn or read; "missing"; "failed"); edge/image_listener.py adds.
 IMAGE_ANSWERS: Counter[str] = Counter()
 
 
@@ -38,8 +39,8 @@ class EdgeCollector:
         for status_class, n in sorted(CONTENT_ANSWERS.items()):
             answers.add_metric([status_class], n)
         yield answers
-        images = CounterMetricFamily("marquee_edge_image_sizes", "Image sizes asked of the edge "
-                                     "(MARQUEE_IMAGE_SIZES=request), by outcome.", labels=["outcome"])
+        images = CounterMetricFamily("marquee_edge_image_sizes", "Images the image host had no file for, "
+                                     "made by the edge (nginx keeps each), by outcome.", labels=["outcome"])
         for outcome, n in sorted(IMAGE_ANSWERS.items()):
             images.add_metric([outcome], n)
         yield images

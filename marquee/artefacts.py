@@ -10,6 +10,12 @@ began on. Artefacts, by name:
   (site_gen/discover_index.py writes it; edge/discover_index.py reads it).
 - `showtimes.sqlite`: cinemas and their showtimes (site_gen/showtimes.py; edge/showtimes.py).
 - `changes.sqlite`: what each build changed, kept across builds (site_gen/changes.py; edge/routes/changes.py).
+- `images.sqlite`: a generated catalogue's image names (hashed) and kinds, which the edge draws on
+  request (site_gen/images.py writes it; edge/image_listener.py reads it). Only a release of a
+  generated catalogue has one.
+
+And one link, `originals`: the catalogue's image folder, where nginx's image host and the edge find
+an original the image store lacks (site_gen/release.py makes it when the catalogue has the folder).
 
 Readers are opened read-only, once per release, and the two newest releases' stay open (as packs
 do), so answers in flight during a publish finish on the release they began with.
@@ -25,7 +31,9 @@ SEARCH_INDEX = "search.sqlite"
 DISCOVER_INDEX = "discover.sqlite"
 SHOWTIMES = "showtimes.sqlite"
 CHANGES = "changes.sqlite"
-ARTEFACTS = (SEARCH_INDEX, DISCOVER_INDEX, SHOWTIMES, CHANGES)
+IMAGE_INDEX = "images.sqlite"
+ARTEFACTS = (SEARCH_INDEX, DISCOVER_INDEX, SHOWTIMES, CHANGES, IMAGE_INDEX)
+ORIGINALS = "originals"
 
 
 class MissingArtefact(LookupError):

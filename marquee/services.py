@@ -210,8 +210,7 @@ def render_nginx_conf(settings: Settings) -> str:
         content_socket=settings.content_socket,
         answer_sockets=settings.answer_sockets,
         image_socket=settings.image_socket,
-        image_sizes=settings.image_sizes,
-        image_sizes_pattern="|".join((*ALL_SIZES, "original")),
+        image_sizes_pattern="|".join(ALL_SIZES),
         gzip_level=GZIP_LEVEL,
         gzip_min_length=GZIP_MIN_LENGTH,
         # Lists a `language` changes (a filter, or titles localised by the edge): edge/assemble.py's.

@@ -70,10 +70,10 @@ SETTINGS: tuple[Setting, ...] = (
             "Parquet catalogue that `marquee build` reads (default: HOME/catalogue)."),
     Setting("image_dir", "MARQUEE_IMAGE_DIR", "", Path,
             "Image store the image host serves: originals and every size (default: HOME/images)."),
-    Setting("image_sizes", "MARQUEE_IMAGE_SIZES", "build", _choice("MARQUEE_IMAGE_SIZES", "build", "request"),
-            "When the image sizes smaller than an original are made: `build` (Pillow, every one, at build "
-            "time) or `request` (the build places originals only; the image host has the edge make a size "
-            "on its first request and keeps the file). `request` keeps a million titles' images practical."),
+    Setting("image_sizes", "MARQUEE_IMAGE_SIZES", "request", _choice("MARQUEE_IMAGE_SIZES", "build", "request"),
+            "When image sizes are made: `request` (the image host has the edge make a size, or a generated "
+            "original, on its first request and keeps the file) or `build` (as well, `marquee build` starts "
+            "`marquee images` once it has published, which makes every size ahead; the build never waits)."),
     Setting("listen_host", "MARQUEE_LISTEN_HOST", "127.0.0.1", str,
             "Address nginx listens on for the API and the image host."),
     Setting("api_port", "MARQUEE_API_PORT", "8080", int, "Port of the API host (/3 and /compat)."),
@@ -183,7 +183,7 @@ class Settings:
 
     @property
     def image_socket(self) -> Path:
-        """With MARQUEE_IMAGE_SIZES=request, nginx's image host asks here for sizes not yet made."""
+        """nginx's image host asks here for an image it has no file for yet (edge/image_listener.py)."""
         return self.run_dir / "images.sock"
 
     @property

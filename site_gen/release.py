@@ -2,8 +2,9 @@
 
 Like Pelican's run(): build the DuckDB database, collect every template's documents
 (site_gen/templates.py, phase one), then one Writer writes them all into the release's pack, each validated against its
-TMDB schema by DuckDB as it is rendered (phase two, site_gen/validate_sql.py). Image originals and their sizes go to the shared image store (site_gen/images.py), which only
-resizes what changed. The `BUILD` file is written last: a
+TMDB schema by DuckDB as it is rendered (phase two, site_gen/validate_sql.py). Images are not made
+here: the release links the catalogue's originals, or indexes the generated ones the edge draws
+(start_image_check). The `BUILD` file is written last: a
 release directory without it is incomplete and `marquee publish` refuses it. On any failure the
 partial directory is removed.
 """
@@ -14,6 +15,7 @@ import contextlib
 import os
 import queue
 import shutil
+import sqlite3
 import threading
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -25,7 +27,9 @@ import duckdb
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from marquee.artefacts import IMAGE_INDEX, ORIGINALS
 from marquee.settings import Settings
+from marquee_build import contract
 from marquee_build.catalogue import load_database
 from marquee_build.state import kept_database
 from site_gen import community, compat, configuration, images, languages, movie, organisations, person, reference
@@ -47,7 +51,6 @@ PREPARATIONS: tuple[Preparation, ...] = (
     *organisations.PREPARATIONS,
 )
 OBJECTS = {"configuration": configuration, "reference": reference}  # modules building `objects:` templates
-IMAGE_STORE = Path("t/p")
 BUILD_FILE = "BUILD"
 DEFAULT_LANGUAGE = "en-US"
 # Batches rendered ahead of the Writer (each up to 5,000 documents: ~75 MB for season details).
@@ -72,7 +75,7 @@ class ReleaseSummary:
     steps_run: int = 0  # build SQL steps run: fewer than `steps` when the kept database was updated
     steps: int = 0
     # Seconds by phase: database (load and derive), collect (render SQL), write (validate and insert),
-    # search (the search index), images_after (waiting for the image store once the rest is written).
+    # search (the search index), images_after (waiting for the image check once the rest is written).
     phases: dict[str, float] = field(default_factory=dict)
     search: str = ""  # the search index's summary (site_gen/search_index.py IndexSummary.line)
 
@@ -105,49 +108,54 @@ class Laps:
         return time.perf_counter() - self.started
 
 
-def start_image_sync(con: duckdb.DuckDBPyConnection, catalogue_dir: Path, settings: Settings,
-                     pool: ThreadPoolExecutor, reloaded: set[str] | None = None) -> Future:
-    """Check every referenced image has an original, then bring the image store up to date, beside
-    the document writes; the future's result is the number of originals (ReleaseBuildError when an
-    original is missing: write_all stops at the next batch once it knows).
+def start_image_check(con: duckdb.DuckDBPyConnection, catalogue_dir: Path, release_dir: Path,
+                      pool: ThreadPoolExecutor, previous: Path | None = None,
+                      reloaded: set[str] | None = None) -> Future:
+    """Give the release its images, beside the document writes; the future's result is the number of
+    images (ReleaseBuildError when an original is missing: write_all stops at the next batch once it
+    knows). No image is made, copied or linked one by one: a release publishes as soon as its
+    documents and artefacts are ready.
 
-    The store (MARQUEE_IMAGE_DIR/t/p/<size>/<file>) is shared by all releases: a file name never
-    changes meaning, so a rollback still finds its images and unchanged originals are not resized.
-    All of it runs in a thread with a DuckDB cursor of its own, so the check (at 100k movies, 3.5 s
-    of listing 1.7M originals and joining them with every image path) overlaps the rendering, and
-    resizing runs in worker processes beside the SQL and the writes (the sample's first build: ~25 s
-    of images).
-
-    In an update (`reloaded`: the tables its load made again) that reloaded no table of image paths,
-    nothing runs when the store's last sync still holds (images.last_sync_holds): the same originals
-    folder, no file added, removed or renamed in it or in the store since.
+    The release's `originals` link names the catalogue's image folder, where nginx's image host finds
+    an original the image store lacks, and the edge the original of a size it makes on request
+    (site_gen/images.py). A catalogue with image files must hold every original its documents name:
+    one listing of the folder, joined with every image path in DuckDB (at 100k movies, 3.5 s for 1.7M
+    originals, overlapping the rendering). A generated catalogue (build/contract.py) has no file to
+    check; the release gets the index of the names the edge may draw (images.write_index), linked from
+    `previous` when an update (`reloaded`: the tables its load made again) reloaded no table of image
+    paths.
     """
     source = catalogue_dir / "images"
-    store = settings.image_dir / IMAGE_STORE
-    make_sizes = settings.image_sizes == "build"
+    if source.is_dir():
+        os.symlink(source.resolve(), release_dir / ORIGINALS)
+    generated = contract.images_generated(catalogue_dir)
     check = load_sql("image_paths.sql")
-    paths_unchanged = reloaded is not None and not images.image_tables(con, check) & reloaded
+    kept_index = previous / IMAGE_INDEX if previous is not None else None
+    if not (reloaded is not None and kept_index is not None and kept_index.is_file()
+            and not images.image_tables(con, check) & reloaded):
+        kept_index = None
     cursor = con.cursor()
 
-    def sync() -> int:
+    def run() -> int:
         try:
-            if paths_unchanged and (count := images.last_sync_holds(source, store, make_sizes)) is not None:
-                return count
+            if generated and kept_index is not None:
+                os.link(kept_index, release_dir / IMAGE_INDEX)
+                with contextlib.closing(sqlite3.connect(f"file:{kept_index}?mode=ro", uri=True)) as index:
+                    return index.execute("SELECT count(*) FROM images").fetchall()[0][0]
+            if generated:
+                return images.write_index(cursor, release_dir / IMAGE_INDEX)
             listing = pa.table({"name": pa.array(os.listdir(source) if source.is_dir() else [], pa.string())})
             cursor.register("image_listing", listing)
-            cursor.execute("CREATE OR REPLACE TEMP TABLE present_images AS SELECT name FROM image_listing")
-            cursor.unregister("image_listing")
-            absent = f"FROM ({check}) WHERE ltrim(path, '/') NOT IN (SELECT name FROM present_images)"
+            absent = f"FROM ({check}) WHERE ltrim(path, '/') NOT IN (SELECT name FROM image_listing)"
             missing = [path for (path,) in cursor.execute(f"SELECT path {absent} ORDER BY path LIMIT 3").fetchall()]
             if missing:
                 total = cursor.execute(f"SELECT count(*) {absent}").fetchall()[0][0]
                 raise ReleaseBuildError(f"{total} image paths have no original in {source}, e.g. {', '.join(missing)}")
-            kinds = images.image_kinds(cursor, "present_images")
-            return images.sync_store(source, store, kinds, make_sizes=make_sizes).originals
+            return cursor.execute(f"SELECT count(*) FROM ({check})").fetchall()[0][0]
         finally:
             cursor.close()
 
-    return pool.submit(sync)
+    return pool.submit(run)
 
 
 def prepare(con: duckdb.DuckDBPyConnection, settings: Settings) -> set[str]:
@@ -332,15 +340,16 @@ def render_release(settings: Settings, catalogue_dir: Path, release_dir: Path,
             phase("database")
             try:
                 with ThreadPoolExecutor(1, thread_name_prefix="images") as side:
-                    image_sync = start_image_sync(con, catalogue_dir, settings, side,
-                                                  loaded.created if updating else None)
+                    image_check = start_image_check(con, catalogue_dir, release_dir, side,
+                                                    previous if updating else None,
+                                                    loaded.created if updating else None)
                     writer = Writer(release_dir, previous=previous)
                     scoped = scope.plan_scope(con, previous if updating else None)
                     collected = collect(con, settings)
                     phase("collect")
                     if writer.previous_manifest is not None:
                         use_previous_manifest(con, writer.previous_manifest)
-                    write_all(collected, writer, Validator(), image_sync, progress)
+                    write_all(collected, writer, Validator(), image_check, progress)
                     writer.finish()
                     phase("write")
                     index = search_index.for_release(con, settings.languages, release_dir,
@@ -352,7 +361,7 @@ def render_release(settings: Settings, catalogue_dir: Path, release_dir: Path,
                     changes.for_release(release_dir, history or previous)
                     phase("artefacts")
                     scope.save_entities(con, release_dir, previous)
-                    image_count = image_sync.result()
+                    image_count = image_check.result()
                     phase("images_after")
             finally:
                 con.close()

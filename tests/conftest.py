@@ -17,7 +17,7 @@ CATALOGUE_SEED = 7
 
 @pytest.fixture(scope="session")
 def catalogue_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A generated catalogue (Parquet tables + placeholder images) of CATALOGUE_MOVIES movies."""
+    """A generated catalogue (Parquet tables; its images drawn from their paths) of CATALOGUE_MOVIES movies."""
     from marquee_datasets.synthetic import generate
 
     path = tmp_path_factory.mktemp("catalogue")
@@ -56,8 +56,12 @@ def built_release(built_pack: Path) -> Path:
 
 
 @pytest.fixture(scope="session")
-def image_store(built_pack: Path, release_settings) -> Path:
-    """The image store the release build filled: `<size>/<file>`, served under /t/p/."""
+def image_store(built_pack: Path, catalogue_dir: Path, release_settings) -> Path:
+    """The image store `marquee images` fills from the session catalogue (what MARQUEE_IMAGE_SIZES=build
+    makes ahead; the build itself makes none): `<size>/<file>`, served under /t/p/."""
+    from site_gen.image_job import make_ahead
+
+    make_ahead(catalogue_dir, release_settings.image_dir)
     return release_settings.image_dir / "t/p"
 
 

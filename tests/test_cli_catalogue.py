@@ -70,3 +70,34 @@ def test_build_with_a_missing_table_names_it(run, catalogue_dir: Path, tmp_path:
 def test_releases_with_none(run):
     result = run("releases")
     assert result.exit_code == 0 and "no releases" in result.output
+
+
+def test_a_build_with_build_sizes_publishes_first_and_its_job_makes_every_size(catalogue_dir: Path, tmp_path: Path):
+    import fcntl
+    import re
+    import time
+
+    from marquee.artefacts import IMAGE_INDEX
+    from site_gen.image_job import LOCK, catalogue_images
+
+    home = tmp_path / "home"
+    store = home / "images/t/p"
+    store.mkdir(parents=True)
+    with open(store / LOCK, "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # the job waits for it: what the build did shows alone
+        result = CliRunner().invoke(cli, ["build", "--catalogue", str(catalogue_dir)], catch_exceptions=False,
+                                    env={"MARQUEE_HOME": str(home), "MARQUEE_IMAGE_SIZES": "build"})
+        assert result.exit_code == 0, result.output
+        assert "published" in result.output and re.search(r"`marquee images` \(pid \d+\)", result.output)
+        assert (home / "current/BUILD").is_file() and (home / "current" / IMAGE_INDEX).is_file()
+        assert sorted(p.name for p in store.iterdir()) == [LOCK]  # published with no image made
+    log = home / "log/images.log"
+    deadline = time.monotonic() + 120
+    while "files written" not in (log.read_text() if log.exists() else ""):
+        assert time.monotonic() < deadline, log.read_text() if log.exists() else "no log"
+        time.sleep(0.2)
+    assert re.search(r"^images: \d+ originals, \d+ new or changed, \d+ files written", log.read_text(), re.M)
+    images = catalogue_images(catalogue_dir)
+    posters = [n for n, kind in zip(images["name"].to_pylist(), images["kind"].to_pylist()) if kind == "poster"]
+    assert posters and all((store / "original" / name).is_file() and (store / "w92" / name).is_file()
+                           for name in posters)

@@ -144,12 +144,14 @@ def test_the_command_merges_into_the_catalogue_and_reports(crawl: list[Path], du
 def test_two_generated_catalogues_merge_with_every_reference_resolved(tmp_path: Path):
     import duckdb
 
+    from marquee_build.contract import images_generated
     from marquee_datasets.synthetic import generate
 
-    generate(tmp_path / "a", 60, 1, images=False)
-    generate(tmp_path / "b", 60, 2, images=False)
+    generate(tmp_path / "a", 60, 1)
+    generate(tmp_path / "b", 60, 2)
     merge.merge(tmp_path / "b", tmp_path / "a")
     check_catalogue(tmp_path / "a")
+    assert images_generated(tmp_path / "a")  # both sides' image paths are still drawn, not refused
     con = duckdb.connect()
     read = lambda table: f"read_parquet('{tmp_path / 'a' / table}.parquet')"  # noqa: E731
     for table, column, target in (("reviews", "media_id", "movies"), ("cast", "movie_id", "movies"),

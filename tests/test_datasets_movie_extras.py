@@ -35,7 +35,7 @@ def test_tables_are_generated_and_required():
 
 def test_same_seed_same_extras_and_other_seed_differs(tmp_path: Path):
     for name, seed in (("a", 5), ("b", 5), ("c", 6)):
-        generate(tmp_path / name, 50, seed, images=False)
+        generate(tmp_path / name, 50, seed)
     for table in TABLES:
         a, b = (pq.read_table(tmp_path / x / f"{table}.parquet") for x in "ab")
         assert a.equals(b), table
@@ -128,7 +128,7 @@ def test_movie_posters_and_backdrops_are_their_top_rated_images(q):
     assert all(abs(w / h - r) < 0.001 for w, h, r in ratios)
 
 
-def test_every_listed_image_has_an_original(q, catalogue_dir: Path):
-    present = {p.name for p in (catalogue_dir / "images").iterdir()}
+def test_every_listed_image_has_an_original(q, image_store: Path):
+    present = {p.name for p in (image_store / "original").iterdir()}
     paths = q("SELECT file_path FROM movie_images UNION ALL SELECT logo_path FROM watch_providers")
     assert paths and all(p.lstrip("/") in present for (p,) in paths)

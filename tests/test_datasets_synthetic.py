@@ -38,34 +38,56 @@ def test_tables_are_the_ones_the_build_requires():
 
 def test_same_seed_same_rows_and_different_seed_differs(tmp_path: Path):
     a, b, c = tmp_path / "a", tmp_path / "b", tmp_path / "c"
-    generate(a, 60, 3, images=False)
-    generate(b, 60, 3, images=False)
-    generate(c, 60, 4, images=False)
+    generate(a, 60, 3)
+    generate(b, 60, 3)
+    generate(c, 60, 4)
     for table in TABLES:
         assert _read(a, table).equals(_read(b, table)), table
     for table in ("movies", "movie_translations", "people", "cast", "crew"):
         assert not _read(a, table).equals(_read(c, table)), table
 
 
-def test_images_are_deterministic(tmp_path: Path):
-    generate(tmp_path / "a", 20, 9)
-    generate(tmp_path / "b", 20, 9)
-    names = sorted(p.name for p in (tmp_path / "a" / "images").iterdir())
-    assert names and names == sorted(p.name for p in (tmp_path / "b" / "images").iterdir())
-    for name in names[:30]:
-        assert (tmp_path / "a/images" / name).read_bytes() == (tmp_path / "b/images" / name).read_bytes()
+def test_a_generated_catalogue_writes_no_image_file_and_says_its_images_are_generated(tmp_path: Path):
+    from marquee_build.contract import FACTS_FILE, images_generated
+
+    (tmp_path / "images").mkdir()
+    (tmp_path / "images" / "stale.jpg").write_bytes(b"an older catalogue's original")
+    generate(tmp_path, 20, 9)
+    assert not (tmp_path / "images").exists()  # nothing to leak into this catalogue
+    assert images_generated(tmp_path) and (tmp_path / FACTS_FILE).is_file()
+    assert sorted(p.suffix for p in tmp_path.iterdir()) == [".json"] + [".parquet"] * len(TABLES)
 
 
-def test_every_image_path_has_an_original(catalogue_dir: Path):
+def test_generated_originals_are_the_same_bytes_every_time_and_of_their_kind():
+    import io
+
+    from PIL import Image
+
+    from marquee_datasets.images import DIMENSIONS, draw
+
+    poster = draw("a1B2c3.jpg", "poster")
+    assert poster == draw("a1B2c3.jpg", "poster") and poster[:3] == b"\xff\xd8\xff"
+    assert poster != draw("a1B2c4.jpg", "poster")  # the colour comes from the path
+    with Image.open(io.BytesIO(poster)) as image:
+        assert image.size == DIMENSIONS["poster"] == (120, 180)
+    with Image.open(io.BytesIO(draw("x.png", "logo"))) as image:
+        assert image.format == "PNG" and image.size == DIMENSIONS["logo"]
+
+
+def test_every_image_path_is_a_generated_image_of_its_kind(catalogue_dir: Path):
+    from site_gen.image_job import catalogue_images
+
     rows = _q(catalogue_dir, """
-        SELECT poster_path FROM movies UNION ALL SELECT backdrop_path FROM movies
-        UNION ALL SELECT poster_path FROM collections UNION ALL SELECT backdrop_path FROM collections
-        UNION ALL SELECT logo_path FROM companies UNION ALL SELECT profile_path FROM people""")
-    paths = [p for (p,) in rows if p is not None]
+        SELECT poster_path, 'poster' FROM movies UNION ALL SELECT backdrop_path, 'backdrop' FROM movies
+        UNION ALL SELECT poster_path, 'poster' FROM collections UNION ALL SELECT backdrop_path, 'backdrop' FROM collections
+        UNION ALL SELECT logo_path, 'logo' FROM companies UNION ALL SELECT profile_path, 'profile' FROM people""")
+    paths = [(p, kind) for (p, kind) in rows if p is not None]
     assert paths
-    for path in paths:
+    images = catalogue_images(catalogue_dir)
+    kinds = dict(zip(images["name"].to_pylist(), images["kind"].to_pylist()))
+    for path, kind in paths:
         assert re.fullmatch(r"/[0-9A-Za-z]{27}\.(jpg|png)", path), path
-        assert (catalogue_dir / "images" / path[1:]).is_file(), path
+        assert kinds[path[1:]] == kind, path
 
 
 def test_movie_columns_look_like_tmdb(catalogue_dir: Path):
@@ -130,9 +152,9 @@ def test_collections_have_two_to_six_parts(catalogue_dir: Path):
 
 
 @pytest.mark.timeout(60)
-def test_two_thousand_movies_without_images_take_seconds(tmp_path: Path):
+def test_two_thousand_movies_take_seconds(tmp_path: Path):
     started = time.perf_counter()
-    counts = generate(tmp_path, 2000, 1, images=False)
+    counts = generate(tmp_path, 2000, 1)
     assert time.perf_counter() - started < 5
     assert counts["movies"] == 2000 and 4 * 2000 < counts["people"] < 6 * 2000 + 1
 
@@ -148,8 +170,8 @@ def test_a_catalogue_dated_around_a_day_has_that_days_lists(tmp_path):
 
     plain, dated = tmp_path / "plain", tmp_path / "dated"
     day = date(2031, 2, 14)
-    generate(plain, 2000, 42, images=False)
-    generate(dated, 2000, 42, images=False, today=day)
+    generate(plain, 2000, 42)
+    generate(dated, 2000, 42, today=day)
     shift = (day - date.fromisoformat(str(REFERENCE_DATE))).days
     con = duckdb.connect()
     for table, column in (("movies", "release_date"), ("tv_episodes", "air_date"), ("people", "birthday")):

@@ -47,7 +47,7 @@ def test_default_series_count_and_catalogue_files(catalogue_dir: Path):
 
 
 def test_series_argument_overrides_the_default(tmp_path: Path):
-    counts = generate(tmp_path, 30, 3, images=False, series=7)
+    counts = generate(tmp_path, 30, 3, series=7)
     assert counts["tv_series"] == 7 and counts["tv_seasons"] >= 7
 
 
@@ -199,7 +199,7 @@ def test_cli_series_option(tmp_path: Path):
     from marquee.cli import cli
 
     out = tmp_path / "cat"
-    result = CliRunner().invoke(cli, ["generate", "--movies", "20", "--series", "4", "--no-images", "--out", str(out)],
+    result = CliRunner().invoke(cli, ["generate", "--movies", "20", "--series", "4", "--out", str(out)],
                                 env={"MARQUEE_HOME": str(tmp_path / "home")}, catch_exceptions=False)
     assert result.exit_code == 0, result.output
     assert "tv_series 4" in result.output

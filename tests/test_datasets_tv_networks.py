@@ -30,6 +30,7 @@ def test_networks_are_added_to_the_catalogue_there_is(tmp_path: Path):
     kept = contract.conform("networks", pa.table({"id": [2], "name": ["ABC (ours)"], "logo_path": ["/abc.png"],
                                                   "origin_country": ["US"], "headquarters": ["NYC"], "homepage": [""]}))
     pq.write_table(kept, catalogue / "networks.parquet")
+    contract.write_facts(catalogue, images="generated")  # a generated catalogue's images stay generated
     source = pairs_file(tmp_path / "pairs.json.gz", [
         {"id": 1, "network_id": 1, "network_name": "Fuji TV", "network_country": "JP"},
         {"id": 2, "network_id": 2, "network_name": "ABC", "network_country": "US"},
@@ -40,6 +41,7 @@ def test_networks_are_added_to_the_catalogue_there_is(tmp_path: Path):
     ])
     summary = tv_networks.import_file(source, catalogue)
     check_catalogue(catalogue)
+    assert contract.images_generated(catalogue)
     networks = {r["id"]: r for r in pq.read_table(catalogue / "networks.parquet").to_pylist()}
     assert set(networks) == {1, 2, 213}
     assert networks[2]["name"] == "ABC (ours)" and networks[2]["logo_path"] == "/abc.png"  # the catalogue's row wins

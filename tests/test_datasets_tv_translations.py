@@ -20,7 +20,7 @@ SCRIPTS = {"ru": ("CYRILLIC",), "ja": ("CJK", "HIRAGANA", "KATAKANA"), "ko": ("H
 def q(tmp_path_factory: pytest.TempPathFactory):
     """A catalogue with many series for few films: distributions need a few dozen series."""
     catalogue_dir = tmp_path_factory.mktemp("tv-catalogue")
-    generate(catalogue_dir, 60, 11, images=False, series=120)
+    generate(catalogue_dir, 60, 11, series=120)
     con = duckdb.connect()
     for table in TABLES + ("tv_series", "tv_seasons", "tv_episodes", "people", "tv_genres"):
         con.execute(f'CREATE VIEW "{table}" AS SELECT * FROM read_parquet(\'{catalogue_dir / table}.parquet\')')
@@ -29,8 +29,8 @@ def q(tmp_path_factory: pytest.TempPathFactory):
 
 
 def test_same_seed_same_translations(tmp_path: Path):
-    generate(tmp_path / "a", 40, 9, images=False, series=6)
-    generate(tmp_path / "b", 40, 9, images=False, series=6)
+    generate(tmp_path / "a", 40, 9, series=6)
+    generate(tmp_path / "b", 40, 9, series=6)
     for table in TABLES:
         assert (tmp_path / "a" / f"{table}.parquet").read_bytes() == (tmp_path / "b" / f"{table}.parquet").read_bytes()
 

@@ -96,7 +96,7 @@ def sample(tmp_path_factory, release_settings):
     folder = tmp_path_factory.mktemp("showtimes-sample")
     catalogue_dir, root = folder / "catalogue", folder / "release"
     root.mkdir()
-    generate(catalogue_dir, 2000, 42, images=False, today=MOMENT.date())
+    generate(catalogue_dir, 2000, 42, today=MOMENT.date())
     loaded = load_database(catalogue_dir, folder / "database.duckdb")
     try:
         languages.prepare(loaded.con, release_settings)

@@ -13,9 +13,8 @@ from marquee.services import ServiceError, gate_conf, render_nginx_conf, require
 from marquee.settings import from_env
 
 
-@pytest.mark.parametrize("image_sizes", ["build", "request"])
-def test_rendered_config_passes_nginx_t(tmp_path, image_sizes):
-    settings = from_env({"MARQUEE_HOME": str(tmp_path), "MARQUEE_IMAGE_SIZES": image_sizes})
+def test_rendered_config_passes_nginx_t(tmp_path):
+    settings = from_env({"MARQUEE_HOME": str(tmp_path)})
     settings.run_dir.mkdir(parents=True)
     settings.log_dir.mkdir(parents=True)
     conf = settings.run_dir / "nginx.conf"

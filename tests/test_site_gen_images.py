@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import io
 
-import pytest
 from PIL import Image
 
 from site_gen.images import ALL_SIZES, SIZES_BY_KIND, bound, sync_store
@@ -92,23 +91,32 @@ def test_unchanged_size_and_mtime_skip_hashing(tmp_path):
     assert sync_store(originals, store, {"a.jpg": "poster"}, workers=1).resized == 1
 
 
-def test_on_request_sizes_place_originals_only_and_drop_stale_sizes(tmp_path):
-    originals, store = synced_poster(tmp_path)
-    assert (store / "w92" / "a.jpg").is_file()
-    draw(originals / "a.jpg", (300, 450), (200, 2, 3))  # a new picture: its made sizes are stale
-    summary = sync_store(originals, store, {"a.jpg": "poster"}, workers=1, make_sizes=False)
-    assert summary.resized == 1 and summary.files_written == 1
+def test_generated_originals_are_drawn_into_the_store_once(tmp_path):
     import pyarrow.parquet as pq
 
-    from site_gen.images import MANIFEST
-    [row] = pq.read_table(store / MANIFEST).to_pylist()
-    assert (row["digest"], row["sizes"]) == ("", "on-request")  # placed, never read: nothing to resize
-    assert (store / "original" / "a.jpg").read_bytes() == (originals / "a.jpg").read_bytes()
-    assert not any((store / size / "a.jpg").exists() for size in ALL_SIZES)
+    from marquee_datasets.images import draw
+    from site_gen.images import GENERATED, MANIFEST
+
+    originals = tmp_path / "originals"  # a generated catalogue: no folder, or a file for some names
+    store = tmp_path / "store"
+    kinds = {"g.jpg": "poster", "b.jpg": "backdrop"}
+    summary = sync_store(originals, store, kinds, workers=1, generated=True)
+    assert (summary.originals, summary.resized) == (2, 2)
+    assert (store / "original" / "g.jpg").read_bytes() == draw("g.jpg", "poster")
+    assert (store / "w92" / "g.jpg").is_file() and not (store / "w154" / "g.jpg").exists()  # 120 px wide
+    assert {row["digest"] for row in pq.read_table(store / MANIFEST).to_pylist()} == {GENERATED}
+    assert sync_store(originals, store, kinds, workers=1, generated=True).resized == 0  # drawn once
+    originals.mkdir()
+    draw_file = originals / "g.jpg"
+    Image.new("RGB", (300, 450), (9, 9, 9)).save(draw_file, "JPEG")  # a file wins over drawing
+    assert sync_store(originals, store, kinds, workers=1, generated=True).resized == 1
+    assert (store / "original" / "g.jpg").read_bytes() == draw_file.read_bytes()
+    # Without `generated`, a name with no file is left out (the build refuses such a release).
+    assert sync_store(originals, tmp_path / "other", kinds, workers=1).originals == 1
 
 
-def test_a_size_made_on_request_equals_the_build_s(tmp_path):
-    from site_gen.images import size_of_original
+def test_a_size_made_on_request_equals_the_stored_one(tmp_path):
+    from site_gen.images import sized
 
     originals = tmp_path / "originals"
     originals.mkdir()
@@ -116,14 +124,33 @@ def test_a_size_made_on_request_equals_the_build_s(tmp_path):
     draw(originals / "l.png", (400, 150), (10, 10, 200), "PNG")
     store = tmp_path / "store"
     sync_store(originals, store, {"p.jpg": "poster", "l.png": "logo"}, workers=1)
-    assert size_of_original(store / "original" / "p.jpg", "w342") == (store / "w342" / "p.jpg").read_bytes()
-    assert size_of_original(store / "original" / "l.png", "w92") == (store / "w92" / "l.png").read_bytes()
-    assert size_of_original(store / "original" / "l.png", "w500") is None  # fits: the original answers
+    poster, logo = (store / "original" / "p.jpg").read_bytes(), (store / "original" / "l.png").read_bytes()
+    assert sized(poster, "p.jpg", "w342") == (store / "w342" / "p.jpg").read_bytes()
+    assert sized(logo, "l.png", "w92") == (store / "w92" / "l.png").read_bytes()
+    assert sized(logo, "l.png", "w500") is logo and sized(poster, "p.jpg", "original") is poster  # fits: the original
     # Any listed size, even one posters do not list: a profile's h632.
-    with Image.open(io.BytesIO(size_of_original(store / "original" / "p.jpg", "h632") or b"")) as image:
+    with Image.open(io.BytesIO(sized(poster, "p.jpg", "h632"))) as image:
         assert image.size == (421, 632)
-    with pytest.raises(FileNotFoundError):
-        size_of_original(store / "original" / "nope.jpg", "w92")
+
+
+def test_the_index_key_is_the_same_in_duckdb_and_python(tmp_path):
+    import sqlite3
+
+    import duckdb
+
+    from site_gen.images import INDEX_KEY_SQL, KINDS, index_key, write_index
+
+    names = ["a.jpg", "Zz09_-x.png", "x" * 27 + ".jpg"]
+    con = duckdb.connect()
+    for name in names:
+        assert con.execute(f"SELECT {INDEX_KEY_SQL} FROM (SELECT ? AS name)", [name]).fetchall()[0][0] == index_key(name)
+    con.execute("CREATE TABLE movies AS SELECT * FROM (VALUES ('/a.jpg', '/b.jpg'), (NULL, '/c.jpg')) t(poster_path, backdrop_path)")
+    con.execute("CREATE TABLE movie_images AS SELECT '/d.png' AS file_path, 'logo' AS kind")
+    assert write_index(con, tmp_path / "images.sqlite") == 4
+    index = sqlite3.connect(tmp_path / "images.sqlite")
+    assert {key: KINDS[kind] for key, kind in index.execute("SELECT key, kind FROM images")} == {
+        index_key("a.jpg"): "poster", index_key("b.jpg"): "backdrop", index_key("c.jpg"): "backdrop",
+        index_key("d.png"): "logo"}
 
 
 def test_a_stored_original_gone_from_the_store_is_put_back(tmp_path):
@@ -149,23 +176,3 @@ def test_the_json_manifest_of_earlier_builds_is_trusted_then_replaced(tmp_path):
     assert sync_store(originals, store, {"a.jpg": "poster"}, workers=1).resized == 0  # nothing hashed or made again
     assert os.stat(store / "w92" / "a.jpg").st_mtime_ns == made
     assert pq.read_table(store / MANIFEST).to_pylist() == [row] and not (store / LEGACY_MANIFEST).exists()
-
-
-def test_the_last_sync_holds_until_a_file_comes_or_goes_in_either_folder(tmp_path):
-    import os
-
-    from site_gen.images import last_sync_holds
-
-    originals, store = synced_poster(tmp_path)
-    assert last_sync_holds(originals, store, make_sizes=True) == 1
-    assert last_sync_holds(originals, store, make_sizes=False) is None  # other sizes: sync again
-    assert last_sync_holds(tmp_path / "elsewhere", store, make_sizes=True) is None
-    draw(originals / "b.jpg", (300, 450), (4, 5, 6))  # a new original
-    assert last_sync_holds(originals, store, make_sizes=True) is None
-    sync_store(originals, store, {"a.jpg": "poster", "b.jpg": "poster"}, workers=1)
-    assert last_sync_holds(originals, store, make_sizes=True) == 2
-    os.unlink(store / "original" / "b.jpg")  # the store lost one
-    assert last_sync_holds(originals, store, make_sizes=True) is None
-    sync_store(originals, store, {"a.jpg": "poster", "b.jpg": "poster"}, workers=1)
-    os.rename(originals / "b.jpg", originals / "c.jpg")
-    assert last_sync_holds(originals, store, make_sizes=True) is None

@@ -240,14 +240,14 @@ def test_combined_credits_are_movie_and_tv_credits_with_media_type(built_release
             assert dates == sorted(dates, reverse=True)
 
 
-def test_detail_tables_cover_people_once_and_images_are_unique_files(catalogue_dir: Path, db):
+def test_detail_tables_cover_people_once_and_images_are_unique_files(image_store: Path, db):
     assert db.execute("SELECT count(*), count(DISTINCT person_id) FROM person_details").fetchone() == \
         db.execute("SELECT count(*), count(DISTINCT id) FROM people").fetchone()
     assert db.execute("SELECT count(*) FROM person_details WHERE person_id NOT IN (SELECT id FROM people)"
                       ).fetchone()[0] == 0
     paths = [p for (p,) in db.execute("SELECT file_path FROM person_images").fetchall()]
     assert len(paths) == len(set(paths))
-    assert all((catalogue_dir / "images" / p.lstrip("/")).is_file() for p in paths)
+    assert all((image_store / "original" / p.lstrip("/")).is_file() for p in paths)
     # ord 0 is exactly the profile_path, and only people with one have images.
     assert db.execute("""SELECT count(*) FROM people p FULL JOIN (SELECT * FROM person_images WHERE ord = 0) i
                          ON i.person_id = p.id

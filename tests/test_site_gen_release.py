@@ -9,7 +9,7 @@ import pytest
 
 from site_gen.documents import load_sql
 from site_gen.release import ReleaseBuildError, render_release
-from marquee.artefacts import ARTEFACTS
+from marquee.artefacts import ARTEFACTS, IMAGE_INDEX, ORIGINALS
 from site_gen.exports import EXPORTS
 from marquee.packs import BASE_NAME, PACK_NAME, Pack, etag_of
 from site_gen.scope import ENTITIES_NAME
@@ -28,10 +28,11 @@ def _image_paths(value, found: set[str]) -> None:
             _image_paths(item, found)
 
 
-def test_release_layout(image_store: Path, built_pack: Path):
+def test_release_layout(built_pack: Path):
     assert (built_pack / "BUILD").read_text().strip() == built_pack.name
-    # The release is its BUILD file, one pack (no file per document), its artefacts and the ID
-    # export files beside it.
+    # The release is its BUILD file, one pack (no file per document), its artefacts (the generated
+    # catalogue's image index among them) and the ID export files beside it. No image: the catalogue
+    # has no image folder to link.
     assert sorted(p.name for p in built_pack.iterdir()) == sorted(
         ["BUILD", ENTITIES_NAME, MANIFEST_NAME, PACK_NAME, *ARTEFACTS, EXPORTS])
     with Pack(built_pack) as pack:
@@ -39,21 +40,53 @@ def test_release_layout(image_store: Path, built_pack: Path):
             body = pack.get(name)
             assert body is not None and orjson.loads(body)
             assert pack.etag(name) == etag_of(body)
-    assert any((image_store / "original").iterdir())
 
 
-def test_every_referenced_image_exists(image_store: Path, built_release: Path):
+def test_every_referenced_image_is_in_the_index_and_made_ahead(image_store: Path, built_pack: Path,
+                                                               built_release: Path):
+    from edge.image_listener import ImageIndex
+
     found: set[str] = set()
     for path in (built_release / "3").rglob("*.json"):
         _image_paths(orjson.loads(path.read_bytes()), found)
     assert len(found) > 100
-    missing = [p for p in found if not (image_store / "original" / p.lstrip("/")).is_file()]
-    assert missing == []
+    index = ImageIndex(built_pack / IMAGE_INDEX)  # what the edge draws
+    assert [p for p in found if index.kind(p.lstrip("/")) is None] == []
+    assert index.kind("not-a-path-of-the-catalogue.jpg") is None
+    # ...and what `marquee images` makes ahead: every one of them.
+    assert [p for p in found if not (image_store / "original" / p.lstrip("/")).is_file()] == []
+
+
+def catalogue_with_image_files(catalogue_dir: Path, folder: Path) -> Path:
+    """A copy of the generated catalogue as a real one is: each original a file under images/, and no
+    word of generated images."""
+    from marquee_build.contract import FACTS_FILE
+    from marquee_datasets.images import draw
+    from site_gen.image_job import catalogue_images
+
+    shutil.copytree(catalogue_dir, folder)
+    (folder / FACTS_FILE).unlink()
+    (folder / "images").mkdir()
+    images = catalogue_images(folder)
+    for name, kind in zip(images["name"].to_pylist(), images["kind"].to_pylist()):
+        (folder / "images" / name).write_bytes(draw(name, kind))
+    return folder
+
+
+def test_a_catalogue_with_files_is_linked_not_copied(catalogue_dir: Path, tmp_path: Path):
+    from marquee.settings import from_env
+
+    settings = from_env({"MARQUEE_HOME": str(tmp_path / "home"), "MARQUEE_IMAGE_SIZES": "build"})
+    real = catalogue_with_image_files(catalogue_dir, tmp_path / "catalogue")
+    target = settings.releases_dir / "20260101T000003Z"
+    summary = render_release(settings, real, target, echo=None)
+    assert os.readlink(target / ORIGINALS) == str((real / "images").resolve())
+    assert not (target / IMAGE_INDEX).exists() and summary.images > 100
+    assert not settings.image_dir.exists()  # no image made or placed, even with `build` sizes
 
 
 def test_missing_image_originals_fail_and_leave_nothing(catalogue_dir: Path, release_settings, tmp_path: Path):
-    partial = tmp_path / "catalogue"
-    shutil.copytree(catalogue_dir, partial)
+    partial = catalogue_with_image_files(catalogue_dir, tmp_path / "catalogue")
     victim = next((partial / "images").glob("*.jpg"))
     victim.unlink()
     target = tmp_path / "releases" / "20260101T000001Z"
@@ -177,8 +210,8 @@ def test_a_forbidden_null_in_sql_stops_the_build_with_its_path(catalogue_dir: Pa
     assert not target.exists()
 
 
-def test_an_update_whose_image_paths_and_folders_are_unchanged_skips_the_image_sync(catalogue_dir: Path,
-                                                                                   tmp_path: Path, monkeypatch):
+def test_an_update_whose_image_paths_are_unchanged_links_the_image_index(catalogue_dir: Path, tmp_path: Path,
+                                                                          monkeypatch):
     import pyarrow as pa
     import pyarrow.parquet as pq
 
@@ -189,9 +222,9 @@ def test_an_update_whose_image_paths_and_folders_are_unchanged_skips_the_image_s
     catalogue = tmp_path / "catalogue"
     shutil.copytree(catalogue_dir, catalogue)
     first = render_release(settings, catalogue, tmp_path / "r1", echo=None)
-    synced: list[int] = []
-    sync_store = images.sync_store
-    monkeypatch.setattr(images, "sync_store", lambda *a, **k: synced.append(1) or sync_store(*a, **k))
+    written: list[int] = []
+    write_index = images.write_index
+    monkeypatch.setattr(images, "write_index", lambda *a, **k: written.append(1) or write_index(*a, **k))
 
     def retitle(row: int) -> None:
         path = catalogue / "movie_translations.parquet"
@@ -202,15 +235,12 @@ def test_an_update_whose_image_paths_and_folders_are_unchanged_skips_the_image_s
 
     retitle(0)  # no table of image paths changes
     again = render_release(settings, catalogue, tmp_path / "r2", echo=None, previous=tmp_path / "r1")
-    assert again.scoped and synced == [] and again.images == first.images
-    retitle(1)
-    (catalogue / "images" / "stray.jpg").write_bytes(b"not referenced")  # the folder changed
-    render_release(settings, catalogue, tmp_path / "r3", echo=None, previous=tmp_path / "r2")
-    assert synced == [1]
+    assert again.scoped and written == [] and again.images == first.images
+    assert os.stat(tmp_path / "r2" / IMAGE_INDEX).st_ino == os.stat(tmp_path / "r1" / IMAGE_INDEX).st_ino
     movies = pq.read_table(catalogue / "movies.parquet")  # a film shows another film's poster
     posters = movies.column("poster_path").to_pylist()
     posters[0] = posters[1]
     pq.write_table(movies.set_column(movies.schema.get_field_index("poster_path"), "poster_path", pa.array(posters)),
                    catalogue / "movies.parquet")
-    render_release(settings, catalogue, tmp_path / "r4", echo=None, previous=tmp_path / "r3")
-    assert synced == [1, 1]
+    render_release(settings, catalogue, tmp_path / "r3", echo=None, previous=tmp_path / "r2")
+    assert written == [1]

@@ -1,4 +1,5 @@
-"""Catalogue commands: generate a sample catalogue, build a release, publish, roll back, list releases.
+"""Catalogue commands: generate a sample catalogue, build a release, make its images ahead, publish,
+roll back, list releases.
 
 User mistakes (a missing catalogue, an unknown or incomplete release, nothing to roll back to) end
 as click.ClickException with one clear line, never a traceback.
@@ -7,15 +8,16 @@ as click.ClickException with one clear line, never a traceback.
 from __future__ import annotations
 
 import contextlib
+import os
+import subprocess
 import sys
-
 import time
 from pathlib import Path
 
 import click
 
 from marquee import releases as release_store
-from marquee.settings import Settings
+from marquee.settings import Settings, to_env
 
 
 @click.command()
@@ -26,15 +28,14 @@ from marquee.settings import Settings
 @click.option("--seed", type=int, default=None, help="Random seed (default: MARQUEE_SAMPLE_SEED).")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Output folder (default: MARQUEE_CATALOGUE_DIR).")
-@click.option("--images/--no-images", default=True, show_default=True,
-              help="Also draw placeholder image originals.")
 @click.option("--today", type=click.DateTime(formats=["%Y-%m-%d"]), default=None,
               help="The day the catalogue is dated around (default: today, UTC): films come out and "
                    "episodes air around it, so the dated lists have titles.")
 @click.pass_obj
 def generate(settings: Settings, movies: int | None, series: int | None, seed: int | None, out: Path | None,
-             images: bool, today) -> None:
-    """Generate a deterministic synthetic catalogue (for a seed and a day) as Parquet files."""
+             today) -> None:
+    """Generate a deterministic synthetic catalogue (for a seed and a day) as Parquet files; its images
+    are drawn from their paths when first asked for, never written."""
     from datetime import datetime, timezone
 
     from marquee_datasets.synthetic import generate as generate_catalogue
@@ -44,7 +45,7 @@ def generate(settings: Settings, movies: int | None, series: int | None, seed: i
     out = settings.catalogue_dir if out is None else out
     started = time.perf_counter()
     day = (today or datetime.now(timezone.utc)).date()
-    counts = generate_catalogue(out, movies, seed, images=images, series=series, today=day)
+    counts = generate_catalogue(out, movies, seed, series=series, today=day)
     rows = ", ".join(f"{name} {count}" for name, count in counts.items())
     click.echo(f"catalogue {out}: {rows} (seed {seed}, dated around {day}) in {time.perf_counter() - started:.2f} s")
 
@@ -77,6 +78,9 @@ def build(settings: Settings, catalogue_dir: Path | None, do_publish: bool, incr
         if do_publish:
             release_store.publish(settings, release_dir.name)
             click.echo(f"published {release_dir.name}")
+            if settings.image_sizes == "build":  # beside the release being served, never before it
+                pid, log = start_image_job(settings, catalogue_dir)
+                click.echo(f"making every image size ahead: `marquee images` (pid {pid}), log {log}")
         else:
             click.echo(f"not published; run `marquee publish {release_dir.name}`")
     except (CatalogueError, ReleaseBuildError, release_store.ReleaseError) as exc:
@@ -88,9 +92,44 @@ def build(settings: Settings, catalogue_dir: Path | None, do_publish: bool, incr
                                    f"{type(exc).__name__}: {exc}") from None
 
 
+def start_image_job(settings: Settings, catalogue_dir: Path) -> tuple[int, Path]:
+    """Start `marquee images` for the catalogue, detached (a session of its own: it outlives this
+    command and a Ctrl-C of it), appending to HOME/log/images.log; returns its pid and the log."""
+    settings.log_dir.mkdir(parents=True, exist_ok=True)
+    log = settings.log_dir / "images.log"
+    with open(log, "ab") as out:
+        command = [sys.executable, "-m", "marquee", "images", "--catalogue", str(Path(catalogue_dir).resolve())]
+        job = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
+                               start_new_session=True, env={**os.environ, **to_env(settings)})
+    return job.pid, log
+
+
+@click.command()
+@click.option("--catalogue", "--dataset", "catalogue_dir", type=click.Path(file_okay=False, path_type=Path),
+              default=None, help="Catalogue whose images to make (default: MARQUEE_CATALOGUE_DIR).")
+@click.pass_obj
+def images(settings: Settings, catalogue_dir: Path | None) -> None:
+    """Make every image original and size of the catalogue in the image store ahead of requests
+    (with MARQUEE_IMAGE_SIZES=build, `marquee build` starts it once it has published)."""
+    from marquee_build.catalogue import CatalogueError, check_catalogue
+    from site_gen.image_job import make_ahead
+
+    catalogue_dir = settings.catalogue_dir if catalogue_dir is None else catalogue_dir
+    try:
+        check_catalogue(catalogue_dir)
+    except CatalogueError as exc:
+        raise click.ClickException(str(exc)) from None
+    started = time.perf_counter()
+    click.echo(f"{time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime())} images of {catalogue_dir} into "
+               f"{settings.image_dir}")
+    summary = make_ahead(catalogue_dir, settings.image_dir)
+    click.echo(f"images: {summary.originals} originals, {summary.resized} new or changed, "
+               f"{summary.files_written} files written in {time.perf_counter() - started:.2f} s")
+
+
 PHASES = {"database": "loading and normalising the catalogue", "collect": "planning the documents",
           "templates": "rendering, validating and writing", "search": "building the search index",
-          "artefacts": "discover, showtimes, exports and changes", "images_after": "finishing the images"}
+          "artefacts": "discover, showtimes, exports and changes", "images_after": "checking the images"}
 
 
 @contextlib.contextmanager
@@ -178,4 +217,4 @@ def releases(settings: Settings) -> None:
         click.echo(f"{mark} {release.name}{note}")
 
 
-COMMANDS = [generate, build, publish, rollback, refresh_lists, releases]
+COMMANDS = [generate, build, images, publish, rollback, refresh_lists, releases]

@@ -43,6 +43,13 @@ def test_append_cost():
     assert 0 < figure(out, "gzip append cost ratio")
 
 
+def test_images():
+    out = bench("bench.images", "--movies", "150", "--posters", "300", "--connections", "2")
+    lines = out.strip().splitlines()
+    assert lines[-1].startswith("first image p99 ms") and 0 < figure(out, "first image p99 ms")
+    assert "300 made by the edge" in out and ", 0 asked of the edge" in out  # the second time, nginx's files
+
+
 def test_build_scale(tmp_path):
     out = bench("bench.build_scale", "150", "300", "--cache", str(tmp_path))
     assert "projected for" in out and "incremental rebuild after" in out

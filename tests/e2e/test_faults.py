@@ -158,7 +158,7 @@ def test_a_build_that_fails_half_way_leaves_the_current_release_serving_and_noth
         start_stack, catalogue_dir, monkeypatch, tmp_path):
     from site_gen.writer import Writer
 
-    # An image store of its own: the build's image sync must not touch the session's shared store.
+    # An image store of its own: nothing this test does may reach the session's shared one.
     stack = start_stack(MARQUEE_IMAGE_SIZES="request", MARQUEE_IMAGE_DIR=str(tmp_path / "images"))
     key = stack.account("builder", "pro")
     movie = a_movie(stack.settings.current_link)

@@ -1,93 +1,120 @@
-"""The public image host: no key, long cache, only known sizes, and /3/configuration points at it."""
+"""The public image host: no key, long cache, only known sizes, /3/configuration points at it, and
+whatever it has no file for is made once by the edge and kept by nginx."""
 
 from __future__ import annotations
 
+import re
+
+import httpx
 import pytest
 
-from tests.release_files import unpacked
+from marquee.artefacts import IMAGE_INDEX, ORIGINALS
+from marquee.packs import Pack
+from marquee_datasets.images import draw
+from site_gen.images import sized
+from tests.e2e.conftest import eventually
 
 pytestmark = pytest.mark.e2e
 
 
-def test_configuration_points_at_the_image_host_and_posters_load(api):
+def poster_names(release, count: int) -> list[str]:
+    """File names of the first `count` films' posters in `release`'s pack."""
+    import orjson
+
+    names = []
+    with Pack(release) as pack:
+        for name in pack.names("3/movie/%"):
+            if re.fullmatch(r"3/movie/\d+\.json", name):
+                poster = orjson.loads(pack.get(name))["poster_path"]
+                if poster:
+                    names.append(poster.lstrip("/"))
+            if len(names) == count:
+                return names
+    return names
+
+
+def edge_images(running) -> dict[str, float]:
+    """The edge's image answers by outcome, from the admin listener's /metrics."""
+    text = httpx.get(f"http://{running.settings.admin_host}:{running.settings.admin_port}/metrics").text
+    return {outcome: float(n) for outcome, n in
+            re.findall(r'^marquee_edge_image_sizes_total\{outcome="(\w+)"\} ([\d.e+]+)$', text, re.M)}
+
+
+def test_a_generated_poster_is_made_once_at_every_size_then_served_from_its_file(api):
     key = api.account("images")
     config = api.get("/3/configuration", key).json()
     assert config["images"]["base_url"] == f"{api.images}/t/p/"
     assert config["images"]["secure_base_url"] == f"{api.images}/t/p/"
-    movie = next(m for m in (api.get(f"/3/movie/{p.stem}", key).json()
-                             for p in sorted((unpacked(api.settings.current_link) / "3/movie").glob("*.json"))[:3])
-                 if m["poster_path"])
-    import httpx
-
-    for size in ("original", "w500", config["images"]["poster_sizes"][0]):
-        image = httpx.get(f"{config['images']['base_url']}{size}{movie['poster_path']}")
-        assert image.status_code == 200
+    [name] = poster_names(api.settings.current_link, 1)
+    sizes = config["images"]["poster_sizes"]
+    assert sizes[-1] == "original"
+    store = api.settings.image_dir / "t/p"
+    assert not any((store / size / name).exists() for size in sizes)  # a generated catalogue has no file
+    urls = {size: f"{config['images']['base_url']}{size}/{name}" for size in sizes}
+    first = {size: httpx.get(url) for size, url in urls.items()}
+    original = draw(name, "poster")
+    for size, image in first.items():
+        assert image.status_code == 200, size
         assert image.headers["content-type"] == "image/jpeg"
-        assert image.content[:3] == b"\xff\xd8\xff"
-        assert "immutable" in image.headers["cache-control"]
-        assert "max-age=31536000" in image.headers["cache-control"]
-        assert "api_key" not in str(image.url)
-    # The placeholder posters are 120 px wide or less: w500 is the original's bytes, by the fallback.
-    original = httpx.get(f"{config['images']['base_url']}original{movie['poster_path']}").content
-    assert httpx.get(f"{config['images']['base_url']}w500{movie['poster_path']}").content == original
-    smallest = httpx.get(f"{config['images']['base_url']}w92{movie['poster_path']}").content
-    assert smallest != original and smallest[:3] == b"\xff\xd8\xff"
+        assert "immutable" in image.headers["cache-control"] and "max-age=31536000" in image.headers["cache-control"]
+        assert image.content == sized(original, name, size)  # drawn from the path alone, then sized
+        assert (store / size / name).read_bytes() == image.content  # nginx kept it (proxy_store)
+    # The placeholder posters are 120 px wide: w500 is the original's bytes, w92 a smaller picture.
+    assert first["original"].content == original == first["w500"].content
+    assert first["w92"].content != original and first["w92"].content[:3] == b"\xff\xd8\xff"
+    made = edge_images(api)
+    second = {size: httpx.get(url) for size, url in urls.items()}
+    assert {size: image.content for size, image in second.items()} == {s: i.content for s, i in first.items()}
+    assert all("immutable" in image.headers["cache-control"] for image in second.values())
+    assert edge_images(api) == made  # every one a plain file now: the edge was not asked again
 
 
 @pytest.mark.parametrize("path", ["/t/p/w999/x.jpg", "/t/p/original/../../BUILD", "/t/p/original/nope.jpg",
-                                  "/3/configuration", "/t/p/original/"])
+                                  "/t/p/w92/nope.jpg", "/3/configuration", "/t/p/original/"])
 def test_image_host_serves_nothing_else(api, path):
-    import httpx
-
     assert httpx.get(f"{api.images}{path}").status_code == 404
+    assert not (api.settings.image_dir / path.lstrip("/")).is_file()  # a 404 is never kept
 
 
 @pytest.fixture(scope="module")
-def on_request(start_stack, e2e_release, tmp_path_factory):
-    """A stack with MARQUEE_IMAGE_SIZES=request over a store of originals only."""
-    import shutil
-
-    store = tmp_path_factory.mktemp("on-request-images")
-    originals = store / "t/p/original"
-    originals.mkdir(parents=True)
-    source = e2e_release.parent.parent / "images/t/p/original"
+def with_files(start_stack, e2e_release, tmp_path_factory):
+    """A stack serving the e2e release's documents from a catalogue with image files: the release
+    links their folder, an image store of its own starts empty."""
     from PIL import Image
 
-    def width(name: str) -> int:
-        with Image.open(source / name) as image:
-            return image.width
+    folder = tmp_path_factory.mktemp("catalogue-images")
+    Image.new("RGB", (300, 450), (200, 10, 10)).save(folder / "wide.jpg", "JPEG")  # w92 scales it down
+    Image.new("RGB", (90, 135), (10, 200, 10)).save(folder / "small.jpg", "JPEG")
+    release = tmp_path_factory.mktemp("releases") / "files"
+    release.mkdir()
+    for entry in e2e_release.iterdir():
+        if entry.name != IMAGE_INDEX:
+            (release / entry.name).symlink_to(entry)
+    (release / ORIGINALS).symlink_to(folder)
+    store = tmp_path_factory.mktemp("store")
+    return start_stack(release=release, MARQUEE_IMAGE_DIR=str(store)), folder, store / "t/p"
 
-    everything = sorted(p.name for p in source.glob("*.jpg"))
-    wide = next(name for name in everything if width(name) > 92)  # one that w92 scales down
-    names = [wide] + [name for name in everything if name != wide][:2]
-    for name in names:
-        shutil.copy(source / name, originals / name)
-    (store / "t/p/w92").mkdir()
-    return start_stack(MARQUEE_IMAGE_SIZES="request", MARQUEE_IMAGE_DIR=str(store)), store, names
 
-
-def test_a_size_is_made_on_its_first_request_then_served_as_a_file(on_request):
-    import httpx
-    from PIL import Image
-    import io
-
-    from site_gen.images import size_of_original
-
-    running, store, names = on_request
+def test_a_catalogue_s_original_is_its_file_and_its_sizes_are_made_once(with_files):
+    running, folder, store = with_files
     base = f"{running.images}/t/p"
-    first = httpx.get(f"{base}/w92/{names[0]}")
-    assert first.status_code == 200 and first.headers["content-type"] == "image/jpeg"
-    assert "immutable" in first.headers["cache-control"]
-    assert first.content == size_of_original(store / "t/p/original" / names[0], "w92")
-    with Image.open(io.BytesIO(first.content)) as image:
-        assert image.width <= 92
-    stored = store / "t/p/w92" / names[0]
-    assert stored.read_bytes() == first.content  # nginx kept it (proxy_store)
-    stored.write_bytes(b"kept by nginx")  # the next request is the file, not the edge
-    assert httpx.get(f"{base}/w92/{names[0]}").content == b"kept by nginx"
-    # A size the original fits in is the original itself, and nothing is stored for it.
-    big = httpx.get(f"{base}/w1280/{names[1]}")
-    assert big.status_code == 200 and big.content == (store / "t/p/original" / names[1]).read_bytes()
-    assert "immutable" in big.headers["cache-control"] and not (store / "t/p/w1280" / names[1]).exists()
-    for missing in (f"{base}/w92/nope.jpg", f"{base}/original/nope.jpg", f"{base}/w999/{names[2]}"):
+    original = httpx.get(f"{base}/original/wide.jpg")
+    assert original.status_code == 200 and original.content == (folder / "wide.jpg").read_bytes()
+    assert "immutable" in original.headers["cache-control"]
+    assert not (store / "original/wide.jpg").exists()  # served from the catalogue's folder, not copied
+    small = httpx.get(f"{base}/w92/wide.jpg")
+    assert small.status_code == 200 and small.headers["content-type"] == "image/jpeg"
+    assert small.content == sized(original.content, "wide.jpg", "w92") != original.content
+    assert (store / "w92/wide.jpg").read_bytes() == small.content  # kept by nginx
+    (store / "w92/wide.jpg").write_bytes(b"kept by nginx")  # the next request is the file, not the edge
+    assert httpx.get(f"{base}/w92/wide.jpg").content == b"kept by nginx"
+    # A size the original fits in is the original's bytes, kept as that size's file too.
+    fits = httpx.get(f"{base}/w500/small.jpg")
+    assert fits.status_code == 200 and fits.content == (folder / "small.jpg").read_bytes()
+    assert (store / "w500/small.jpg").read_bytes() == fits.content
+    # A HEAD first still keeps the whole file (nginx goes on reading the edge's answer after its own).
+    assert httpx.head(f"{base}/w185/wide.jpg").status_code == 200
+    eventually(lambda: (store / "w185/wide.jpg").is_file())
+    assert (store / "w185/wide.jpg").read_bytes() == sized(original.content, "wide.jpg", "w185")
+    for missing in (f"{base}/w92/nope.jpg", f"{base}/original/nope.jpg", f"{base}/w999/small.jpg"):
         assert httpx.get(missing).status_code == 404
