@@ -21,9 +21,9 @@ import orjson
 import pyarrow as pa
 
 from marquee.packs import COMPOSITE_MARK, UNTRANSLATED
-from site_gen import scope
+from site_gen import plan, scope
 from site_gen.templates import PLACEHOLDER, template_kind
-from site_gen.manifests import delta_file, delta_fits, manifest_key, manifest_rows, manifest_sql
+from site_gen.manifests import delta_file, manifest_key, manifest_rows, manifest_sql
 from site_gen.validate import ValidationError, check_value, load_schemas
 from site_gen.validate_sql import check_type, null_check
 
@@ -61,8 +61,10 @@ class Documents:
     """All documents of one path template, ready to be written."""
 
     template: str
-    # batches(only_changed=False), as BATCH_SCHEMA; in an update, KEPT_WHOLE when nothing is rendered
-    batches: Callable[..., Iterator[pa.RecordBatch | Marker]]
+    # batches(way), as BATCH_SCHEMA, `way` the template's in the build plan (site_gen/plan.py):
+    # KEPT_WHOLE for KEPT, OVER_PREVIOUS before the rows of DELTA
+    batches: Callable[[str], Iterator[pa.RecordBatch | Marker]]
+    keeps_to_scope: bool = False  # its SQL renders only the entities in_scope() admits
 
 
 def load_sql(name: str) -> str:
@@ -111,7 +113,7 @@ def from_query(con: duckdb.DuckDBPyConnection, template: str, query: str,
         return (f"SELECT uri, doc, body, md5(body) AS etag "
                 f"FROM (SELECT uri, doc, encode(to_json(doc)) AS body FROM ({query}))"), valid
 
-    return Documents(template, _batches(con, template, query, rendered, scoped))
+    return Documents(template, _batches(con, template, query, rendered), scoped)
 
 
 def from_items(con: duckdb.DuckDBPyConnection, template: str, table: str) -> Documents:
@@ -137,27 +139,26 @@ def from_items(con: duckdb.DuckDBPyConnection, template: str, table: str) -> Doc
             raise ValidationError(template, "", f"{table} is not a checked_items table")
         return f"SELECT uri, body, md5(body) AS etag FROM (SELECT uri, encode(json) AS body FROM ({query}))", "true"
 
-    return Documents(template, _batches(con, template, query, rendered, scoped=True))
+    return Documents(template, _batches(con, template, query, rendered), keeps_to_scope=True)
 
 
 def _batches(con: duckdb.DuckDBPyConnection, template: str, query: str,
-             rendered: Callable[[], tuple[str, str]], scoped: bool) -> Callable[..., Iterator[pa.RecordBatch | Marker]]:
+             rendered: Callable[[], tuple[str, str]]) -> Callable[[str], Iterator[pa.RecordBatch | Marker]]:
     """The Documents.batches of a template whose SQL `rendered()` gives when it is written: the
-    hashed rows (uri, body, etag, ...) and the check of a row (SQL over those columns). `scoped`:
-    the query keeps to in_scope()."""
+    hashed rows (uri, body, etag, ...) and the check of a row (SQL over those columns), written the
+    way the build plan says (site_gen/plan.py)."""
 
-    def batches(only_changed: bool = False) -> Iterator[pa.RecordBatch | Marker]:
-        plan = scope.template_plan(con, template, scoped) if only_changed and scope.scoped(con) else "whole"
-        if plan == "none":  # nothing of its kind changed: every previous document is kept, unrendered
+    def batches(way: str = plan.FULL) -> Iterator[pa.RecordBatch | Marker]:
+        if way == plan.KEPT:  # nothing of its kind changed: every previous document is kept, unrendered
             yield KEPT_WHOLE
             return
         con.execute("SET VARIABLE scope_template = ?", [template])  # which entities in_scope() admits
         hashed, valid = rendered()
-        folder = _previous_folder(con) if only_changed else None
+        folder = _previous_folder(con) if way != plan.FULL else None
         key = {manifest_key(template)}
-        if not only_changed:
+        if way == plan.FULL:
             sql = f"SELECT uri, body, etag, {valid} AS valid FROM ({hashed})"
-        elif plan == "scoped" and delta_fits(folder, template):
+        elif way == plan.DELTA:
             # Changes over the previous manifest (Writer.over_previous): the base rows of entities out
             # of scope are not read at all; the previous delta's rows of those are carried over.
             yield OVER_PREVIOUS
@@ -168,7 +169,7 @@ def _batches(con: duckdb.DuckDBPyConnection, template: str, query: str,
         else:  # every document of the template: the previous manifest's rows of it to compare with
             previous = manifest_rows(folder, key)
             sql = _compared_sql(hashed, valid, previous)
-            if plan == "scoped":  # the query rendered the entities in scope; the rest are kept
+            if way == plan.SCOPED:  # the query rendered the entities in scope; the rest are kept
                 sql += " UNION ALL " + scope.kept_sql(template, previous)
         yield from con.sql(sql).to_arrow_reader(BATCH_ROWS)
 
@@ -360,7 +361,7 @@ def from_objects(template: str, documents: dict[str, Any]) -> Documents:
     batch = pa.RecordBatch.from_arrays(
         [pa.array(uris, pa.string()), pa.array(bodies, pa.binary()), pa.nulls(len(uris), pa.string()),
          pa.nulls(len(uris), pa.bool_())], schema=BATCH_SCHEMA)
-    return Documents(template, lambda only_changed=False: iter([batch]))
+    return Documents(template, lambda way=plan.FULL: iter([batch]))
 
 
 def schema_for(template: str) -> dict[str, Any]:

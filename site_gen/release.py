@@ -33,7 +33,7 @@ from marquee_build import contract
 from marquee_build.catalogue import load_database
 from marquee_build.state import kept_database
 from site_gen import community, compat, configuration, images, languages, movie, organisations, person, reference
-from site_gen import scope, tv
+from site_gen import plan, scope, tv
 from site_gen import changes, discover_index, exports, search_index, showtimes
 from site_gen.documents import (KEPT_WHOLE, OVER_PREVIOUS, Documents, Marker, create_item_ref, from_items,
                                 from_objects, from_sql, load_sql, use_previous_manifest)
@@ -78,12 +78,14 @@ class ReleaseSummary:
     # search (the search index), images_after (waiting for the image check once the rest is written).
     phases: dict[str, float] = field(default_factory=dict)
     search: str = ""  # the search index's summary (site_gen/search_index.py IndexSummary.line)
+    plan: dict[str, str] = field(default_factory=dict)  # each template's way (site_gen/plan.py)
 
     def line(self) -> str:
         rate = self.documents / self.seconds if self.seconds else 0.0
         unchanged = f", {self.unchanged} unchanged since the previous release" if self.unchanged else ""
         if self.updated:
-            unchanged += " (an update of its pack" + (", rendering only what changed)" if self.scoped else ")")
+            unchanged += (" (an update of its pack" + (", rendering only what changed" if self.scoped else "")
+                          + f"; templates: {plan.counts(self.plan)})")
         if self.steps_run < self.steps:
             unchanged += f"; {self.steps_run} of {self.steps} database steps run"
         search = f"; {self.search}" if self.search else ""
@@ -212,14 +214,15 @@ Progress = Callable[[str, int, int], None]
 PHASES = ("database", "collect", "write", "search", "artefacts", "images_after")  # in the order they run
 
 
-def write_all(collected: list[Documents], writer: Writer, validator: Validator,
+def write_all(collected: list[Documents], ways: dict[str, str], writer: Writer, validator: Validator,
               alongside: Future | None = None, progress: Progress | None = None) -> None:
     """Phase two: write every document, each batch validated first (an invalid one stops the build).
     SQL-rendered batches arrive checked by DuckDB (site_gen/validate_sql.py); in an update only changed
     documents are checked, since an unchanged one is the same bytes that passed when first written.
-    A failure of the work `alongside` (the image sync) stops the writes at the next batch."""
+    Each template is written the way the build plan says (`ways`, site_gen/plan.py). A failure of
+    the work `alongside` (the image check) stops the writes at the next batch."""
     started: list[str] = []
-    with contextlib.closing(render_ahead(collected, writer.updating)) as rendered:
+    with contextlib.closing(render_ahead(collected, ways)) as rendered:
         for template, batch in rendered:
             if progress is not None and (not started or started[-1] != template):
                 started.append(template)
@@ -238,7 +241,7 @@ def write_all(collected: list[Documents], writer: Writer, validator: Validator,
         progress("templates", len(collected), len(collected))
 
 
-def render_ahead(collected: list[Documents], only_changed: bool,
+def render_ahead(collected: list[Documents], ways: dict[str, str],
                  depth: int = RENDER_AHEAD) -> Iterator[tuple[str, pa.RecordBatch | Marker]]:
     """Every collected batch with its template, rendered by DuckDB in a thread of its own.
 
@@ -262,7 +265,7 @@ def render_ahead(collected: list[Documents], only_changed: bool,
     def render() -> None:
         try:
             for documents in collected:
-                for batch in documents.batches(only_changed=only_changed):
+                for batch in documents.batches(ways[documents.template]):
                     if not hand_over((documents.template, batch)):
                         return
             hand_over(None)
@@ -346,10 +349,12 @@ def render_release(settings: Settings, catalogue_dir: Path, release_dir: Path,
                     writer = Writer(release_dir, previous=previous)
                     scoped = scope.plan_scope(con, previous if updating else None)
                     collected = collect(con, settings)
+                    ways = plan.plan_build(con, [(d.template, d.keeps_to_scope) for d in collected],
+                                           writer.previous_manifest)
                     phase("collect")
                     if writer.previous_manifest is not None:
                         use_previous_manifest(con, writer.previous_manifest)
-                    write_all(collected, writer, Validator(), image_check, progress)
+                    write_all(collected, ways, writer, Validator(), image_check, progress)
                     writer.finish()
                     phase("write")
                     index = search_index.for_release(con, settings.languages, release_dir,
@@ -373,7 +378,7 @@ def render_release(settings: Settings, catalogue_dir: Path, release_dir: Path,
     written = writer.summary()
     summary = ReleaseSummary(release_dir.name, written.documents, written.files, written.bytes, image_count,
                              laps.total(), writer.unchanged, writer.updating, scoped, loaded.steps_run,
-                             loaded.steps, laps.phases, index.line())
+                             loaded.steps, laps.phases, index.line(), ways)
     if echo is not None:
         echo(summary.line())
     return summary

@@ -13,7 +13,8 @@ from marquee.artefacts import ARTEFACTS, IMAGE_INDEX, ORIGINALS
 from site_gen.exports import EXPORTS
 from marquee.packs import BASE_NAME, PACK_NAME, Pack, etag_of
 from site_gen.scope import ENTITIES_NAME
-from site_gen.writer import COMPACT_FRACTION, MANIFEST_NAME
+from site_gen.delta_writer import COMPACT_FRACTION
+from site_gen.writer import MANIFEST_NAME
 
 
 def _image_paths(value, found: set[str]) -> None:

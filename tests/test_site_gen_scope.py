@@ -17,9 +17,10 @@ import pytest
 from marquee.artefacts import SEARCH_INDEX
 from marquee.packs import Pack
 from marquee_build.catalogue import load_database
-from site_gen import scope
+from site_gen import plan, scope
 from site_gen.manifests import MANIFEST_NAME, manifest_rows
 from site_gen.release import render_release
+from site_gen.templates import template_kind
 
 # Text columns a change may touch without breaking a reference (paths must name image originals,
 # codes must name languages and countries); then numbers. The first a table has is changed.
@@ -182,17 +183,15 @@ def test_a_change_to_a_reference_table_renders_everything(catalogue_dir: Path, r
     assert again.updated and not again.scoped
 
 
-def test_nothing_changed_renders_nothing(catalogue_dir: Path, release_settings, built_pack: Path, tmp_path: Path,
-                                         monkeypatch):
-    rendered: list[str] = []
-    plan = scope.template_plan
-    monkeypatch.setattr(scope, "template_plan", lambda con, template, query: rendered.append(
-        result := plan(con, template, query)) or result)
+def test_nothing_changed_renders_nothing(catalogue_dir: Path, release_settings, built_pack: Path, tmp_path: Path):
     again = render_release(release_settings, catalogue_dir, tmp_path / "again", echo=None, previous=built_pack)
     # Only the few documents built in Python (configuration, reference lists) are written again.
     assert again.scoped and again.documents - 10 <= again.unchanged < again.documents
-    # Every template naming an entity kept all its documents without running its query.
-    assert rendered and set(rendered) == {"none", "whole"} and rendered.count("none") > 40
+    # The plan, made before anything rendered: every template naming an entity keeps all its
+    # documents without running its query; only those naming none are written whole.
+    assert set(again.plan.values()) == {plan.KEPT, plan.WHOLE}
+    assert sum(way == plan.KEPT for way in again.plan.values()) > 40
+    assert all((template_kind(template) is None) == (way == plan.WHOLE) for template, way in again.plan.items())
 
 
 def recorded_scopes(monkeypatch) -> dict[tuple[str, int], list | None]:
@@ -229,6 +228,11 @@ def test_a_renamed_film_reaches_no_person_its_item_carries_the_title(catalogue_d
     assert again.scoped
     assert scopes[("movie", film)] is None  # the film itself: every one of its documents, its item too
     assert not any(kind == "person" for kind, _ in scopes)  # their credits reference the item
+    # The plan says as much before rendering: the film's templates are rendered in part (as deltas
+    # over the previous manifest), people's are kept whole.
+    ways = again.plan
+    assert ways["/3/movie/{movie_id}"] == ways["/_items/movie/{movie_id}"] == plan.DELTA
+    assert all(way == plan.KEPT for template, way in ways.items() if template.startswith("/3/person/"))
 
 
 def test_a_film_s_new_release_date_reaches_its_people_s_credits_only(catalogue_dir: Path, release_settings,

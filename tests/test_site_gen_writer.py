@@ -12,7 +12,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from marquee.packs import BASE_NAME, PACK_NAME, Pack, etag_of, is_delta
-from site_gen import writer as writer_module
+from site_gen import delta_writer
 from site_gen.writer import MANIFEST_NAME, Writer, WriterError, manifest_file
 
 
@@ -225,7 +225,7 @@ V1 = {"/3/movie/1": {"id": 1, "t": "One"}, "/3/movie/2": {"id": 2}, "/3/movie/3"
 
 
 def test_an_update_writes_a_delta_over_a_hard_link_and_a_second_one_stays_one_deep(tmp_path: Path, monkeypatch):
-    monkeypatch.setattr(writer_module, "COMPACT_FRACTION", 100.0)  # tiny packs: a delta is as big as its base
+    monkeypatch.setattr(delta_writer, "COMPACT_FRACTION", 100.0)  # tiny packs: a delta is as big as its base
     _build(tmp_path / "r1", V1)
     r1 = _fingerprint(tmp_path / "r1")
     v2 = {**V1, "/3/movie/2": {"id": 2, "t": "Two"}, "/3/movie/5": {"id": 5}}
@@ -253,13 +253,13 @@ def test_an_update_writes_a_delta_over_a_hard_link_and_a_second_one_stays_one_de
 
 
 def test_a_delta_past_the_threshold_is_compacted_into_a_full_pack(tmp_path: Path, monkeypatch):
-    monkeypatch.setattr(writer_module, "COMPACT_FRACTION", 100.0)
+    monkeypatch.setattr(delta_writer, "COMPACT_FRACTION", 100.0)
     _build(tmp_path / "r1", V1)
     v2 = {**V1, "/3/movie/2": {"id": 2, "t": "Two"}}
     del v2["/3/movie/3"]
     _build(tmp_path / "r2", v2, previous=tmp_path / "r1")
     r1, r2 = _fingerprint(tmp_path / "r1"), _fingerprint(tmp_path / "r2")
-    monkeypatch.setattr(writer_module, "COMPACT_FRACTION", 0.0)
+    monkeypatch.setattr(delta_writer, "COMPACT_FRACTION", 0.0)
     v3 = {**v2, "/3/movie/1": {"id": 1, "t": "Uno"}, "/3/movie/6": {"id": 6}}
     third = _build(tmp_path / "r3", v3, previous=tmp_path / "r2")
     assert not third.delta and third.updating and third.summary().files == 1
@@ -269,13 +269,13 @@ def test_a_delta_past_the_threshold_is_compacted_into_a_full_pack(tmp_path: Path
     _check_like_a_full_build(tmp_path, tmp_path / "r3", third, v3)
     assert _fingerprint(tmp_path / "r1") == r1 and _fingerprint(tmp_path / "r2") == r2
     # The compacted pack is the next update's base.
-    monkeypatch.setattr(writer_module, "COMPACT_FRACTION", 100.0)
+    monkeypatch.setattr(delta_writer, "COMPACT_FRACTION", 100.0)
     fourth = _build(tmp_path / "r4", {**v3, "/3/movie/6": {"id": 6, "t": "Six"}}, previous=tmp_path / "r3")
     assert fourth.delta and os.stat(tmp_path / "r4" / BASE_NAME).st_ino == _fingerprint(tmp_path / "r3")[0]
 
 
 def test_untranslated_twins_are_dropped_and_restored_across_a_delta(tmp_path: Path, monkeypatch):
-    monkeypatch.setattr(writer_module, "COMPACT_FRACTION", 100.0)
+    monkeypatch.setattr(delta_writer, "COMPACT_FRACTION", 100.0)
     one, deux = {"id": 1, "title": "One"}, {"id": 1, "title": "Un"}
     v1 = {"/3/movie/1": one, "/3/movie/1.und": deux,                     # differs: kept
           "/3/movie/2": {"id": 2}, "/3/movie/2.und": {"id": 2}}           # a twin: dropped

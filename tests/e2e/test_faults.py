@@ -156,7 +156,7 @@ def test_the_edge_killed_under_load_is_started_again_by_marquee_serve(e2e_releas
 
 def test_a_build_that_fails_half_way_leaves_the_current_release_serving_and_nothing_behind(
         start_stack, catalogue_dir, monkeypatch, tmp_path):
-    from site_gen.writer import Writer
+    from site_gen.writer import PackWriter
 
     # An image store of its own: nothing this test does may reach the session's shared one.
     stack = start_stack(MARQUEE_IMAGE_SIZES="request", MARQUEE_IMAGE_DIR=str(tmp_path / "images"))
@@ -164,7 +164,7 @@ def test_a_build_that_fails_half_way_leaves_the_current_release_serving_and_noth
     movie = a_movie(stack.settings.current_link)
     before = sorted(p.name for p in stack.settings.releases_dir.glob("*")) if stack.settings.releases_dir.exists() else []
     calls = [0]
-    original = Writer.write_batch
+    original = PackWriter.write_batch
 
     def failing(self, template, batch):
         calls[0] += 1
@@ -172,7 +172,7 @@ def test_a_build_that_fails_half_way_leaves_the_current_release_serving_and_noth
             raise RuntimeError("injected: rendering failed half way")
         return original(self, template, batch)
 
-    monkeypatch.setattr(Writer, "write_batch", failing)
+    monkeypatch.setattr(PackWriter, "write_batch", failing)
     result = CliRunner().invoke(cli, ["build", "--full", "--catalogue", str(catalogue_dir)],
                                 env=to_env(stack.settings))
     assert result.exit_code == 1 and calls[0] == 10, result.output

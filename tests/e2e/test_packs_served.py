@@ -9,7 +9,7 @@ import os
 import pytest
 
 from marquee.packs import BASE_NAME, PACK_NAME, Pack, etag_of
-from site_gen import writer as writer_module
+from site_gen import delta_writer
 from site_gen.writer import Writer
 from tests.e2e.conftest import assert_tmdb_error
 
@@ -90,7 +90,7 @@ def rebuild(folder, previous, title: str, keep_credits: bool):
 
 def test_delta_releases_serve_through_to_their_base_and_leave_it_as_it_was(packs_api, tmp_path_factory, monkeypatch):
     api, _ = packs_api
-    monkeypatch.setattr(writer_module, "COMPACT_FRACTION", 100.0)  # these packs are tiny: a delta is as big as its base
+    monkeypatch.setattr(delta_writer, "COMPACT_FRACTION", 100.0)  # these packs are tiny: a delta is as big as its base
     base = tmp_path_factory.mktemp("deltas")
     full = base / "full"
     writer = Writer(full)
@@ -152,7 +152,7 @@ def composite_release(folder, title: str, previous=None):
 
 def test_composite_documents_are_served_with_their_items_spliced(packs_api, tmp_path_factory, monkeypatch):
     api, _ = packs_api
-    monkeypatch.setattr(writer_module, "COMPACT_FRACTION", 100.0)
+    monkeypatch.setattr(delta_writer, "COMPACT_FRACTION", 100.0)
     base = tmp_path_factory.mktemp("composites")
     first = composite_release(base / "first", "Nine")
     second = composite_release(base / "second", "Nove", previous=first)  # only the item is rewritten
