@@ -198,10 +198,11 @@ def main() -> None:
         zipf_index = None  # the Zipf mix's place in `stacks` (the hot document's is next)
         if args.zipf:
             stack, release = zipf_stack(home / "zipf", settings, args.release, args.movies, args.cache.resolve())
+            zipf_index = len(stacks)
+            stacks.append(("zipf over every film", stack, None))  # stopped in `finally` whatever follows
             films = film_ids(release)
             targets, hot = zipf_targets(films, settings.languages, keys, ZIPF_TARGETS)
-            zipf_index = len(stacks)
-            stacks.append(("zipf over every film", stack, wrk.script_for(home, "zipf", targets)))
+            stacks[zipf_index] = ("zipf over every film", stack, wrk.script_for(home, "zipf", targets))
             stacks.append(("hot details document", stack, wrk.script_for(home, "hot", [f"{hot}?api_key={keys[0]}"])))
             print(f"zipf mix: {len(films):,} films, {len(targets):,} requests cycled; hot {hot}", flush=True)
         static_script = wrk.script_for(home, "static", [path])
