@@ -66,11 +66,13 @@ def file_digests(catalogue_dir: Path) -> dict[str, str]:
 
 
 def load_database(catalogue_dir: Path, db_path: Path, previous_digests: dict[str, str] | None = None,
-                  ) -> LoadedDatabase:
+                  memory_gb: float | None = None) -> LoadedDatabase:
     """Load and normalise the catalogue into the DuckDB file at db_path.
 
     With previous_digests, db_path holds the database an earlier load left for these digests, and
-    only the steps reading a changed Parquet file, or an object created again, run (build/steps.py)."""
+    only the steps reading a changed Parquet file, or an object created again, run (build/steps.py).
+    With memory_gb (MARQUEE_BUILD_MEMORY_GB), DuckDB keeps to that much memory and spills the rest
+    into a folder beside db_path."""
     catalogue_dir = Path(catalogue_dir).resolve()
     check_catalogue(catalogue_dir)
     digests = file_digests(catalogue_dir)
@@ -80,6 +82,9 @@ def load_database(catalogue_dir: Path, db_path: Path, previous_digests: dict[str
     run, created = steps_to_run(steps, changed)
     con = duckdb.connect(str(db_path))
     try:
+        if memory_gb:
+            con.execute(f"SET memory_limit = '{memory_gb * 1024:.0f}MB'")
+            con.execute("SET temp_directory = ?", [str(Path(db_path).parent / "spill")])
         con.execute("SET VARIABLE catalogue_dir = ?", [str(catalogue_dir)])
         for step, runs in zip(steps, run):
             if not runs:

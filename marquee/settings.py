@@ -108,6 +108,10 @@ SETTINGS: tuple[Setting, ...] = (
             "Most live (not deleted) keys one account may hold."),
     Setting("keep_releases", "MARQUEE_KEEP_RELEASES", "5", int,
             "How many published releases to keep on disk for rollback."),
+    Setting("build_memory_gb", "MARQUEE_BUILD_MEMORY_GB", "8", float,
+            "Memory the build's DuckDB may use, in GB; past it, it spills to disk beside the build "
+            "database (DuckDB's own default, 80% of the machine, took a 1M-title build past 17 GB). "
+            "The build's Python side needs 2 to 4 GB more at a million titles."),
     Setting("sample_movies", "MARQUEE_SAMPLE_MOVIES", "2000", int,
             "Size of the bundled sample catalogue that `make run` generates."),
     Setting("sample_seed", "MARQUEE_SAMPLE_SEED", "42", int, "Seed of the bundled sample catalogue."),
@@ -144,6 +148,7 @@ class Settings:
     registry_poll_seconds: float
     max_keys_per_account: int
     keep_releases: int
+    build_memory_gb: float
     sample_movies: int
     sample_seed: int
     nginx_workers: int

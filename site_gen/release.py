@@ -337,7 +337,7 @@ def render_release(settings: Settings, catalogue_dir: Path, release_dir: Path,
         updating = previous is not None and previous_manifest(previous) is not None
         with kept_database(release_dir.parent, str(Path(previous).resolve()) if updating else None,
                            scope.code_fingerprint(scope.rendered_settings(settings))) as kept:
-            loaded = load_database(catalogue_dir, kept.path, kept.digests)
+            loaded = load_database(catalogue_dir, kept.path, kept.digests, settings.build_memory_gb)
             con = loaded.con
             scope.hash_entities(con, scope.rendered_settings(settings), loaded.tables, loaded.created, previous)
             phase("database")

@@ -290,7 +290,8 @@ def prepared_database(catalogue_dir: Path, settings, work_dir: Path) -> Iterator
     from marquee_build.catalogue import load_database
     from site_gen import languages
 
-    loaded = load_database(Path(catalogue_dir), Path(work_dir) / "search-database.duckdb")
+    loaded = load_database(Path(catalogue_dir), Path(work_dir) / "search-database.duckdb",
+                           memory_gb=settings.build_memory_gb)
     try:
         languages.prepare(loaded.con, settings)
         yield loaded.con
