@@ -11,13 +11,14 @@ export PATH := $(PATH):/usr/sbin:/sbin
 help: ## Show this menu
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
 
-deps: ## Install nginx (with its Lua module), redis-server and wrk from Debian packages when missing
+deps: ## Install nginx (with its Lua module), redis-server, wrk and libzstd from Debian packages when missing
 	@missing=""; \
 	command -v nginx >/dev/null || missing="$$missing nginx"; \
 	command -v redis-server >/dev/null || missing="$$missing redis-server"; \
 	command -v wrk >/dev/null || missing="$$missing wrk"; \
 	test -e /usr/lib/nginx/modules/ngx_http_lua_module.so || missing="$$missing libnginx-mod-http-lua"; \
 	test -e /usr/share/lua/5.1/resty/core.lua || missing="$$missing lua-resty-core"; \
+	ldconfig -p 2>/dev/null | grep -q 'libzstd\.so\.1 ' || missing="$$missing libzstd1"; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ]; then SUDO=""; \
 	  elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then SUDO="sudo"; \
