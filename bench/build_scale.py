@@ -36,6 +36,7 @@ import math
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -114,6 +115,16 @@ class PeakMemory:
         return self.peak
 
 
+def show_progress(phase: str, done: int, total: int) -> None:
+    """A build's progress on stderr, timed, the template by name: where a long build is, or where it
+    failed (templates are written in site_gen/templates.py's order, all of them for a generated
+    catalogue)."""
+    from site_gen.templates import TEMPLATES
+
+    name = f" {TEMPLATES[done].path}" if phase == "templates" and done < min(total, len(TEMPLATES)) else ""
+    print(f"  {time.strftime('%H:%M:%S')} {phase} {done}/{total}{name}", file=sys.stderr, flush=True)
+
+
 def build_apart(settings: Settings, catalogue: Path, release: Path, previous: Path | None = None
                 ) -> tuple[ReleaseSummary, int]:
     """render_release in a process of its own; returns its summary and the peak memory (bytes) of
@@ -122,7 +133,8 @@ def build_apart(settings: Settings, catalogue: Path, release: Path, previous: Pa
         pool.submit(os.getpid).result()  # the worker exists: its pid is the tree to watch
         watch = PeakMemory(next(iter(pool._processes)))
         try:
-            summary = pool.submit(render_release, settings, catalogue, release, None, previous).result()
+            summary = pool.submit(render_release, settings, catalogue, release, None, previous, None,
+                                  show_progress).result()
         finally:
             peak = watch.stop()
     return summary, peak
