@@ -31,6 +31,9 @@ SQL_DIR = Path(__file__).resolve().parent / "sql"
 _MARK = COMPOSITE_MARK.decode()  # how an item reference starts, as SQL and JSON text
 
 BATCH_ROWS = 5_000
+# Entities a range when a `chunked` template renders in ranges of ids (site_gen/templates.py): at
+# 1M titles 5M people make 20 ranges, each aggregating a twentieth of the credits.
+CHUNK_ENTITIES = 250_000
 
 # A batch of documents: uri; JSON body, null when unchanged since the previous release; etag, null
 # to compute; valid, the compiled schema check (null: to be validated in Python).
@@ -80,7 +83,8 @@ def set_language(con: duckdb.DuckDBPyConnection, language: str = "en-US") -> Non
 
 
 def from_sql(con: duckdb.DuckDBPyConnection, template: str, sql_name: str,
-             checked: dict[str, str | tuple[str, ...]] | None = None, scoped: bool = False) -> Documents:
+             checked: dict[str, str | tuple[str, ...]] | None = None, scoped: bool = False,
+             chunked: bool = False) -> Documents:
     """sql_name (a SELECT of uri and doc, the document as one typed STRUCT), run when written.
 
     The query runs on `con` itself, not a cursor: temp tables, macros and variables the family set
@@ -95,12 +99,14 @@ def from_sql(con: duckdb.DuckDBPyConnection, template: str, sql_name: str,
 
     `checked` maps top-level properties the query splices as JSON to the checked_items table they
     come from: their items were checked once when serialised, so no row checks them again.
-    `scoped`: the query keeps to in_scope() (site_gen/templates.py), so an update renders it in part."""
-    return from_query(con, template, load_sql(sql_name), checked, scoped)
+    `scoped`: the query keeps to in_scope() (site_gen/templates.py), so an update renders it in part;
+    `chunked`: a full build runs it once per range of CHUNK_ENTITIES of its entity's ids."""
+    return from_query(con, template, load_sql(sql_name), checked, scoped, chunked)
 
 
 def from_query(con: duckdb.DuckDBPyConnection, template: str, query: str,
-               checked: dict[str, str | tuple[str, ...]] | None = None, scoped: bool = False) -> Documents:
+               checked: dict[str, str | tuple[str, ...]] | None = None, scoped: bool = False,
+               chunked: bool = False) -> Documents:
     """Documents of the query text (see from_sql)."""
     checked = checked or {}
 
@@ -113,7 +119,9 @@ def from_query(con: duckdb.DuckDBPyConnection, template: str, query: str,
         return (f"SELECT uri, doc, body, md5(body) AS etag "
                 f"FROM (SELECT uri, doc, encode(to_json(doc)) AS body FROM ({query}))"), valid
 
-    return Documents(template, _batches(con, template, query, rendered), scoped)
+    if chunked and not scoped:
+        raise ValueError(f"{template}: only a template keeping to in_scope() can be rendered in ranges")
+    return Documents(template, _batches(con, template, query, rendered, chunked), scoped)
 
 
 def from_items(con: duckdb.DuckDBPyConnection, template: str, table: str) -> Documents:
@@ -143,10 +151,11 @@ def from_items(con: duckdb.DuckDBPyConnection, template: str, table: str) -> Doc
 
 
 def _batches(con: duckdb.DuckDBPyConnection, template: str, query: str,
-             rendered: Callable[[], tuple[str, str]]) -> Callable[[str], Iterator[pa.RecordBatch | Marker]]:
+             rendered: Callable[[], tuple[str, str]],
+             chunked: bool = False) -> Callable[[str], Iterator[pa.RecordBatch | Marker]]:
     """The Documents.batches of a template whose SQL `rendered()` gives when it is written: the
     hashed rows (uri, body, etag, ...) and the check of a row (SQL over those columns), written the
-    way the build plan says (site_gen/plan.py)."""
+    way the build plan says (site_gen/plan.py); in a full build, in ranges of ids when `chunked`."""
 
     def batches(way: str = plan.FULL) -> Iterator[pa.RecordBatch | Marker]:
         if way == plan.KEPT:  # nothing of its kind changed: every previous document is kept, unrendered
@@ -158,6 +167,10 @@ def _batches(con: duckdb.DuckDBPyConnection, template: str, query: str,
         key = {manifest_key(template)}
         if way == plan.FULL:
             sql = f"SELECT uri, body, etag, {valid} AS valid FROM ({hashed})"
+            kind = template_kind(template)
+            if chunked and kind is not None:
+                yield from _in_ranges(con, sql, kind[0])
+                return
         elif way == plan.DELTA:
             # Changes over the previous manifest (Writer.over_previous): the base rows of entities out
             # of scope are not read at all; the previous delta's rows of those are carried over.
@@ -174,6 +187,32 @@ def _batches(con: duckdb.DuckDBPyConnection, template: str, query: str,
         yield from con.sql(sql).to_arrow_reader(BATCH_ROWS)
 
     return batches
+
+
+def chunk_ranges(con: duckdb.DuckDBPyConnection, kind: str) -> list[tuple[int, int]]:
+    """Ranges of ids covering every BIGINT, each holding about CHUNK_ENTITIES of the build's
+    entities of `kind` (scope.hash_entities' table); one range when they are fewer."""
+    count = con.execute("SELECT count(DISTINCT id) FROM entity_hashes WHERE kind = ?", [kind]).fetchall()[0][0]
+    chunks = -(-count // CHUNK_ENTITIES)
+    if chunks <= 1:
+        return [(-2**63, 2**63 - 1)]
+    bounds = con.execute("SELECT quantile_disc(id, ?) FROM (SELECT DISTINCT id FROM entity_hashes WHERE kind = ?)",
+                         [[n / chunks for n in range(1, chunks)], kind]).fetchall()[0][0]
+    edges = sorted(set(bounds))
+    return list(zip([-2**63] + [edge + 1 for edge in edges], edges + [2**63 - 1]))
+
+
+def _in_ranges(con: duckdb.DuckDBPyConnection, sql: str, kind: str) -> Iterator[pa.RecordBatch]:
+    """`sql`'s batches, the query run once per chunk_ranges range: in_scope() (scope.IN_CHUNK)
+    admits only that range's entities of `kind` while it runs."""
+    try:
+        for low, high in chunk_ranges(con, kind):
+            con.execute("SET VARIABLE chunk_kind = ?", [kind])
+            con.execute("SET VARIABLE chunk_lo = ?", [low])
+            con.execute("SET VARIABLE chunk_hi = ?", [high])
+            yield from con.sql(sql).to_arrow_reader(BATCH_ROWS)
+    finally:
+        con.execute("SET VARIABLE chunk_kind = NULL")
 
 
 def _compared_sql(hashed: str, valid: str, previous: str, removals: bool = False) -> str:

@@ -205,7 +205,8 @@ def documents_for(con: duckdb.DuckDBPyConnection, settings: Settings, template: 
         if module not in objects:
             objects[module] = OBJECTS[module].documents(con, settings)
         return from_objects(template.path, objects[module][template.path])
-    return from_sql(con, template.path, template.source, template.splices or None, scoped=template.scoped)
+    return from_sql(con, template.path, template.source, template.splices or None, scoped=template.scoped,
+                    chunked=template.chunked)
 
 
 # Told of the build's progress: (phase, done, total), e.g. ("templates", 12, 85); `marquee build`

@@ -194,6 +194,12 @@ def save_entities(con: duckdb.DuckDBPyConnection, release: Path, previous: Path 
             os.link(path, folder / _partition(table) / path.name)
 
 
+# in_scope()'s part for a template rendered in ranges of its entity's ids (documents.py, `chunked`):
+# while chunk_kind is set, only that kind's ids from chunk_lo to chunk_hi; unset (NULL), everything.
+IN_CHUNK = ("(scope_kind IS DISTINCT FROM getvariable('chunk_kind') "
+            "OR scope_id BETWEEN getvariable('chunk_lo') AND getvariable('chunk_hi'))")
+
+
 def plan_scope(con: duckdb.DuckDBPyConnection, previous: Path | None) -> bool:
     """Define in_scope(kind, id) for this build's SQL; returns whether the build is scoped.
 
@@ -201,7 +207,7 @@ def plan_scope(con: duckdb.DuckDBPyConnection, previous: Path | None) -> bool:
     document is rendered (in_scope is true). Otherwise render_scope(kind, id, templates) holds the
     changed entities and those linked to them by one row, with the templates a link reaches (NULL:
     every template of the kind)."""
-    con.execute("CREATE OR REPLACE TEMP MACRO in_scope(scope_kind, scope_id) AS true")
+    con.execute(f"CREATE OR REPLACE TEMP MACRO in_scope(scope_kind, scope_id) AS {IN_CHUNK}")
     con.execute("SET VARIABLE render_scoped = false")
     entities = _entities_folder(previous)
     if entities is None:
@@ -250,7 +256,7 @@ def plan_scope(con: duckdb.DuckDBPyConnection, previous: Path | None) -> bool:
     # collect runs before any template (shared item tables) see every entity in scope.
     con.execute("CREATE OR REPLACE TEMP MACRO in_scope(scope_kind, scope_id) AS "
                 "scope_id IN (SELECT s.id FROM render_scope s WHERE s.kind = scope_kind AND "
-                + _reaches("getvariable('scope_template')") + ")")
+                + _reaches("getvariable('scope_template')") + f") AND {IN_CHUNK}")
     con.execute("SET VARIABLE render_scoped = true")
     return True
 

@@ -15,7 +15,11 @@ A row of TEMPLATES is one path template:
   name its preparation may leave unmade (`optional`: the TV tables of people's credits need a TV
   catalogue) is not rendered when that name was not made;
 - `splices`: the properties its SQL splices as JSON already checked, and the checked items tables
-  they come from (documents.from_sql's `checked`).
+  they come from (documents.from_sql's `checked`);
+- `chunked`: a full build runs its SQL once per range of its entity's ids (documents.CHUNK_ENTITIES
+  entities a range, through in_scope, so only a `scoped` template can be): an ordered aggregate per
+  entity over every credit (a person's credits pages) needed more memory than the box has at a
+  million titles (docs/benchmarks.md), and DuckDB does not spill it.
 
 A Preparation (declared in the module whose SQL it runs: site_gen/movie.py, person.py, tv.py,
 languages.py) makes temp tables and macros several templates read; site_gen/release.py runs them in
@@ -54,6 +58,7 @@ class Template:
     scoped: bool = False
     reads: tuple[str, ...] = ()
     splices: dict[str, str | tuple[str, ...]] = field(default_factory=dict)
+    chunked: bool = False
 
     @property
     def entity(self) -> str | None:
@@ -171,16 +176,17 @@ TEMPLATES: tuple[Template, ...] = (
     Template("/3/authentication", "objects:configuration"),
     # people: details, credits (entries of the film and series items), the rest
     Template(PERSON, "person_details.sql", scoped=True, reads=("render_variants", "credited_people")),
-    Template(PERSON_MOVIE_CREDITS, "person_movie_credits.sql", scoped=True, reads=("person_credits_page",),
+    Template(PERSON_MOVIE_CREDITS, "person_movie_credits.sql", scoped=True, chunked=True, reads=("person_credits_page",),
              splices=_PERSON_MOVIE),
     Template(PERSON + "/external_ids", "person_external_ids.sql", scoped=True, reads=("credited_people",)),
     Template(PERSON + "/images", "person_images.sql", scoped=True, reads=("credited_people",)),
     Template(PERSON + "/translations", "person_translations.sql", scoped=True, reads=("credited_people",)),
     Template(PERSON + "/tagged_images", "person_tagged_images.sql", reads=("item_ref",)),
     Template("/_items/tv/{series_id}", "items:tv_credit_results", scoped=True),
-    Template(PERSON_TV_CREDITS, "person_tv_credits.sql", scoped=True, reads=("person_credits_page",),
+    Template(PERSON_TV_CREDITS, "person_tv_credits.sql", scoped=True, chunked=True, reads=("person_credits_page",),
              splices=_PERSON_TV),
-    Template(PERSON_COMBINED_CREDITS, "person_combined_credits.sql", scoped=True, reads=("person_credits_page",),
+    Template(PERSON_COMBINED_CREDITS, "person_combined_credits.sql", scoped=True, chunked=True,
+             reads=("person_credits_page",),
              splices=_PERSON_COMBINED),
     # reviews and public lists, in the language asked for
     Template(MOVIE + "/reviews", "movie_reviews.sql", scoped=True, reads=("title_pages",)),

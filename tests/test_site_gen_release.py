@@ -245,3 +245,21 @@ def test_an_update_whose_image_paths_are_unchanged_links_the_image_index(catalog
                    catalogue / "movies.parquet")
     render_release(settings, catalogue, tmp_path / "r3", echo=None, previous=tmp_path / "r2")
     assert written == [1]
+
+def test_a_template_rendered_in_ranges_of_ids_equals_it_rendered_whole(catalogue_dir: Path, release_settings,
+                                                                       built_pack: Path, tmp_path: Path, monkeypatch):
+    """A person's credits pages (`chunked` in site_gen/templates.py) in ranges of a few people each:
+    the same documents as the session's build, which renders each in one query at this size."""
+    from site_gen import documents
+
+    ranges: list[int] = []
+    chunk_ranges = documents.chunk_ranges
+    monkeypatch.setattr(documents, "CHUNK_ENTITIES", 40)
+    monkeypatch.setattr(documents, "chunk_ranges",
+                        lambda con, kind: ranges.append(len(found := chunk_ranges(con, kind))) or found)
+    render_release(release_settings, catalogue_dir, tmp_path / "ranged", echo=None)
+    assert len(ranges) == 3 and min(ranges) > 10  # movie, TV and combined credits, each in many ranges
+    with Pack(built_pack) as whole, Pack(tmp_path / "ranged") as ranged:
+        for like in ("3/person/%/movie_credits%", "3/person/%/tv_credits%", "3/person/%/combined_credits%"):
+            expected = list(whole.rows(like))
+            assert expected and list(ranged.rows(like)) == expected
