@@ -53,12 +53,12 @@ run: sample ## Install, build the sample and serve it on loopback (Ctrl-C stops)
 test: deps venv ## Run the whole test suite (starts real redis-server and nginx on free ports)
 	$(BIN)/python -m pytest -q
 
-bench: deps venv ## Measure first image requests, the append and composite costs, then the authenticated path against bare nginx (ratio last)
+bench: deps venv ## First image requests, append and composite costs, then the hot path against bare nginx and a Zipf mix (BENCH_MOVIES, BENCH_RELEASE)
 	$(BIN)/python -m bench.images
 	$(BIN)/python -m bench.append_cost
 	$(BIN)/python -m bench.hot_path --zipf $(if $(BENCH_MOVIES),--movies $(BENCH_MOVIES)) $(if $(BENCH_RELEASE),--release $(BENCH_RELEASE))
 
-bench-build: venv ## Generate and build 2,000 and 10,000 movies in 14 languages; growth and 1M projection
+bench-build: venv ## Build cached generated catalogues (2,000 and 10,000 movies, or BENCH_BUILD_SCALES=1000000): time, GB, memory, rebuild
 	$(BIN)/python -m bench.build_scale $(BENCH_BUILD_SCALES) $(BENCH_BUILD_FLAGS)
 
 bench-search: deps venv ## Search and find at 100k movies (BENCH_SEARCH_MOVIES): p99 and throughput against details
