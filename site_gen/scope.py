@@ -39,13 +39,13 @@ KEY_COLUMNS: dict[str, str] = {
     "movie_id": "movie", "person_id": "person", "series_id": "series", "season_id": "season",
     "episode_id": "episode", "collection_id": "collection", "company_id": "company",
     "keyword_id": "keyword", "network_id": "network", "genre_id": "genre", "soundtrack_id": "soundtrack",
-    "provider_id": "provider",
+    "provider_id": "provider", "list_id": "list",
 }
 TABLE_KEY_COLUMNS: dict[tuple[str, str], str] = {
     ("movies", "id"): "movie", ("people", "id"): "person", ("credit_people", "id"): "person",
     ("tv_series", "id"): "series", ("tv_seasons", "id"): "season", ("tv_episodes", "id"): "episode",
     ("collections", "id"): "collection", ("companies", "id"): "company", ("networks", "id"): "network",
-    ("keywords", "id"): "keyword", ("tv_keywords", "id"): "keyword", ("genres", "id"): "genre",
+    ("keywords", "id"): "keyword", ("tv_keywords", "id"): "keyword", ("genres", "id"): "genre", ("lists", "id"): "list",
     ("tv_genres", "id"): "genre", ("soundtracks", "id"): "soundtrack",
     ("movie_related", "other_id"): "movie",
     ("companies", "parent_company_id"): "company",
@@ -64,8 +64,11 @@ ONE_WAY: frozenset[tuple[str, str]] = frozenset({("movie_related", "other_id")})
 # The OMDb documents of a film name its director, writers and actors: a renamed person reaches them too.
 _CREDIT_TEMPLATES = (templates.MOVIE_CREDITS, templates.PERSON_MOVIE_CREDITS, templates.PERSON_COMBINED_CREDITS,
                      templates.COMPAT_MOVIE, templates.COMPAT_MOVIE + "/full")
+# A public list shows its titles as references to their items, so a changed title reaches no list;
+# a changed list (its name, its entries) reaches the `lists` pages of the titles on it.
 LINK_TEMPLATES: dict[str, tuple[str, ...]] = {
     "movie_related": (),
+    "list_items": (templates.MOVIE + "/lists", templates.TV + "/lists"),
     "cast": _CREDIT_TEMPLATES,
     "crew": _CREDIT_TEMPLATES,
 }

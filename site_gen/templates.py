@@ -38,7 +38,7 @@ PLACEHOLDER = re.compile(r"\{(\w+)\}")  # a path template's placeholder
 # A path's first placeholder names the entity its documents belong to.
 PLACEHOLDER_KINDS: dict[str, str] = {
     "movie_id": "movie", "series_id": "series", "person_id": "person", "collection_id": "collection",
-    "company_id": "company", "keyword_id": "keyword", "network_id": "network",
+    "company_id": "company", "keyword_id": "keyword", "network_id": "network", "list_id": "list",
 }
 
 

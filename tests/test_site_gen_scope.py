@@ -26,7 +26,7 @@ from site_gen.templates import template_kind
 # codes must name languages and countries); then numbers. The first a table has is changed.
 TEXT_COLUMNS = ("title", "name", "overview", "biography", "character", "tagline", "homepage", "description",
                 "headquarters", "note", "label", "place_of_birth", "meaning", "english_name", "wikidata_id")
-NUMBER_COLUMNS = ("popularity", "vote_count", "runtime", "budget", "revenue", "votes", "duration_ms")
+NUMBER_COLUMNS = ("popularity", "vote_count", "runtime", "budget", "revenue", "votes", "duration_ms", "ord")
 
 # Changes by catalogue table, in groups rebuilt together: each group's documents must all come out
 # as a full build renders them.
@@ -38,6 +38,7 @@ GROUPS: dict[str, tuple[str, ...]] = {
     "series": ("tv_series", "series_translations", "tv_seasons", "season_translations", "tv_episodes",
                "episode_translations", "networks", "series_cast", "episode_guest_stars",
                "series_alternative_titles"),
+    "lists": ("lists", "list_items"),  # a renamed list, an entry moved: the list and its titles' `lists` pages
 }
 
 
@@ -233,6 +234,7 @@ def test_a_renamed_film_reaches_no_person_its_item_carries_the_title(catalogue_d
     ways = again.plan
     assert ways["/3/movie/{movie_id}"] == ways["/_items/movie/{movie_id}"] == plan.DELTA
     assert all(way == plan.KEPT for template, way in ways.items() if template.startswith("/3/person/"))
+    assert ways["/3/list/{list_id}"] == plan.KEPT  # a public list references the film's item
 
 
 def test_a_film_s_new_release_date_reaches_its_people_s_credits_only(catalogue_dir: Path, release_settings,
