@@ -130,8 +130,7 @@ def build_apart(settings: Settings, catalogue: Path, release: Path, previous: Pa
     """render_release in a process of its own; returns its summary and the peak memory (bytes) of
     that process and the ones it started."""
     with ProcessPoolExecutor(1) as pool:
-        pool.submit(os.getpid).result()  # the worker exists: its pid is the tree to watch
-        watch = PeakMemory(next(iter(pool._processes)))
+        watch = PeakMemory(pool.submit(os.getpid).result())  # the worker's pid: the tree to watch
         try:
             summary = pool.submit(render_release, settings, catalogue, release, None, previous, None,
                                   show_progress).result()

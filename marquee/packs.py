@@ -77,7 +77,7 @@ ZSTD_LEVEL = 3  # 4.8 times on the sample at ~350 MB/s; higher levels cost the b
 DICT_BYTES = 64 * 1024
 DICT_K, DICT_D = 1000, 8
 DICT_IDS = (32_768, 2**31 - 1)
-DICTS_TABLE = "CREATE TABLE IF NOT EXISTS {schema}.dicts (id INTEGER PRIMARY KEY, template TEXT NOT NULL, dict BLOB NOT NULL)"
+DICTS_TABLE = "CREATE TABLE IF NOT EXISTS main.dicts (id INTEGER PRIMARY KEY, template TEXT NOT NULL, dict BLOB NOT NULL)"
 
 
 def train_dictionary(samples: list[bytes], taken: set[int]) -> zstandard.ZstdCompressionDict | None:
@@ -109,9 +109,8 @@ def encoder(dictionary: zstandard.ZstdCompressionDict | None) -> Callable[[bytes
 class Decoder:
     """Stored bodies back to JSON for one connection to a pack, its dictionaries read on first use."""
 
-    def __init__(self, con: sqlite3.Connection, schema: str = "main") -> None:
+    def __init__(self, con: sqlite3.Connection) -> None:
         self.con = con
-        self.schema = schema
         self._decompressors: dict[int, zstandard.ZstdDecompressor] = {}
 
     def __call__(self, stored: bytes) -> bytes:
@@ -122,7 +121,7 @@ class Decoder:
         if decompressor is None:
             data = None
             if dict_id:
-                row = self.con.execute(f"SELECT dict FROM {self.schema}.dicts WHERE id = ?", (dict_id,)).fetchone()
+                row = self.con.execute("SELECT dict FROM main.dicts WHERE id = ?", (dict_id,)).fetchone()
                 if row is None:
                     raise MissingItem(f"dictionary {dict_id}")
                 data = zstandard.ZstdCompressionDict(bytes(row[0]), dict_type=zstandard.DICT_TYPE_FULLDICT)

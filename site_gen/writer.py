@@ -157,7 +157,7 @@ class PackWriter:
         """Give this pack a copy of every dictionary of the packs it reads rows from (its base, the
         previous release), as a reader looks in its own pack's `dicts` only; take each template's
         as its encoder. Returns the ids in use."""
-        self.con.execute(DICTS_TABLE.format(schema="main"))
+        self.con.execute(DICTS_TABLE)
         for (schema,) in self.con.execute("SELECT name FROM pragma_database_list WHERE name <> 'main'").fetchall():
             if schema != "temp" and self.con.execute(
                     f"SELECT 1 FROM {schema}.sqlite_master WHERE name = 'dicts'").fetchone():
