@@ -42,7 +42,7 @@ from bench import wrk
 from bench.catalogues import CACHE, catalogue_for
 from bench.search import bench_home, edge_memory
 from marquee.artefacts import DISCOVER_INDEX, SEARCH_INDEX
-from marquee.packs import PACK_NAME, etag_of
+from marquee.packs import add_document
 from marquee.services import Stack
 from edge import list_pack
 from site_gen import discover_index, search_index
@@ -136,8 +136,7 @@ def list_sized(release: Path) -> str:
     with sqlite3.connect(pack) as con:
         size = int(con.execute("SELECT avg(length(body)) FROM docs WHERE name LIKE '%?page=_'").fetchone()[0])
     body = b'{"id":2,"title":"Bench","overview":"' + b"x" * max(0, size - 40) + b'"}'
-    with sqlite3.connect(release / PACK_NAME) as con:
-        con.execute("INSERT INTO docs VALUES ('3/movie/sized.json', ?, ?)", (body, etag_of(body)))
+    add_document(release, "3/movie/sized.json", body)
     return "/3/movie/sized"
 
 

@@ -68,11 +68,11 @@ def read_targets(release: Path | str, limit: int = LIMIT) -> Targets:
     """Ids of every kind and some posters from `release`; LookupError naming the kinds it lacks."""
     found: dict[str, list[tuple[int, ...]]] = {kind: [] for kind in KINDS}
     with Pack(release) as pack:
-        # One scan per prefix (`3/tv/` serves three kinds), in name order through the index,
+        # One scan per prefix (`3/tv/` serves three kinds), in name order,
         # stopping once every kind under it has `limit` ids.
         for prefix in dict.fromkeys(map(_prefix, KINDS.values())):
             kinds = {kind: _pattern(t) for kind, t in KINDS.items() if _prefix(t) == prefix}
-            for (name,) in pack.con.execute("SELECT name FROM docs WHERE name GLOB ?", (prefix + "*",)):
+            for name in pack.iter_names(prefix + "%"):
                 for kind, pattern in kinds.items():
                     match = pattern.fullmatch(name)
                     if match and len(found[kind]) < limit:

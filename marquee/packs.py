@@ -5,9 +5,15 @@ Why not one file per document: a million titles in 14 languages are ~77M documen
 file system a small file costs 3.5 times its size in 4 KB blocks and ~300 µs to create. A pack
 holds them at ~1.2 times their size and takes rows at ~100k a second (docs/packed-releases.md).
 
-One table, `docs(name, body, etag)`, with a unique index `docs_name` on name:
-- `name` is the document's release-relative name, the path one file per document would have had
-  (`3/movie/603.de-DE.json`), so edge/languages.py's candidates name rows as they named files;
+One table, `docs(key, body, etag)`, with a unique index `docs_key` on key:
+- `key` the first KEY_BYTES of the MD5 of the document's release-relative name (`key_of`), the
+  path one file per document would have had (`3/movie/603.de-DE.json`), so edge/languages.py's
+  candidates name rows as they named files, and nginx finds one with `ngx.md5_bin`. The names
+  themselves live only in the release's manifest (site_gen/manifests.py), which `Pack.names`
+  reads. Why: a name is ~32 bytes, stored in the table and again in the index; at a million
+  titles (~134M documents) names and hex ETags were ~17 GB of a 34 GB pack (docs/packed-releases.md).
+  Two names of one key (odds ~1e-13 among 134M in 96 bits) are refused by the build like a name
+  written twice, never served in each other's place;
 - `body` the document as stored: its JSON bytes, or a zstd frame of them when that is shorter
   (`decode`; a frame starts with ZSTD_MAGIC, which no JSON does). Frames are made with a dictionary
   trained on the first documents of their template (site_gen/writer.py), and name it by zstd's
@@ -15,11 +21,15 @@ One table, `docs(name, body, etag)`, with a unique index `docs_name` on name:
   reader needs no other table. A delta pack holds copies of its base's dictionaries, so a reader
   looks in its connection's `main.dicts` only. Why: at 100k titles the JSON was 6.9 GB; a dictionary
   per template compresses the sample's documents 4.8 times at ~350 MB/s (docs/packed-releases.md),
-  and a reader decompresses one in microseconds. Packs written before had JSON bodies and no
-  `dicts` table, and read as before. nginx gzips a document for clients that take it from its JSON
-  (marquee_gzip.lua); the list pack (edge/list_pack.py) holds JSON and each page's gzip as rows;
-- `etag` the MD5 hex of the JSON (a content hash, not a security one): an unchanged document keeps
-  its ETag across releases, however it is stored.
+  and a reader decompresses one in microseconds. nginx gzips a document for clients that take it
+  from its JSON (marquee_gzip.lua); the list pack (edge/list_pack.py) holds JSON and each page's
+  gzip as rows, by name;
+- `etag` the MD5 of the JSON, its 16 bytes (served as hex: a content hash, not a security one): an
+  unchanged document keeps its ETag across releases, however it is stored.
+
+A pack's `PRAGMA user_version` is PACK_FORMAT. Packs written before (0) have `docs(name, body, etag)`
+with a `docs_name` index and hex ETags; readers still read them (`Pack`, marquee_docs.lua), and a
+build on top of one writes a full pack.
 
 A composite document (a list whose items are other documents) is stored as a skeleton: each of its
 items is `{"\u0001":"movie/603"}`, or `{"\u0001":"movie/603","character":…}` with the entry's own
@@ -53,6 +63,8 @@ from urllib.parse import quote
 import zstandard
 
 PACK_NAME = "documents.sqlite"
+PACK_FORMAT = 2  # `PRAGMA user_version` of a pack keyed by key_of(name); 0: by name (before 2026-11-26)
+KEY_BYTES = 12
 BASE_NAME = "base.sqlite"
 PAGE_SIZE = 16384  # fewer, fuller pages than 4 KB for bodies of 1 to 15 KB (measured: 1.17 vs 1.21 of data)
 # `PRAGMA application_id` of a delta pack ("MQdl"): readers must not take a delta for a whole release.
@@ -168,6 +180,27 @@ def etag_of(body: bytes) -> str:
     return hashlib.md5(body).hexdigest()
 
 
+def key_of(name: str) -> bytes:
+    """A document's row key: the first KEY_BYTES of the MD5 of its name (nginx: ngx.md5_bin)."""
+    return hashlib.md5(name.encode()).digest()[:KEY_BYTES]
+
+
+def pack_format(pack: Path | str | sqlite3.Connection, schema: str = "main") -> int:
+    """PACK_FORMAT for a keyed pack, 0 for one by name (or a file SQLite cannot read)."""
+    if isinstance(pack, sqlite3.Connection):
+        return pack.execute(f"PRAGMA {schema}.user_version").fetchone()[0]
+    try:
+        con = sqlite3.connect(read_only_uri(pack), uri=True)
+    except sqlite3.Error:
+        return 0
+    try:
+        return con.execute("PRAGMA user_version").fetchone()[0]
+    except sqlite3.DatabaseError:
+        return 0
+    finally:
+        con.close()
+
+
 def read_only_uri(path: Path | str) -> str:
     """An SQLite URI opening path read-only and immutable (no locks, no change checks)."""
     return f"file:{quote(str(path))}?mode=ro&immutable=1"
@@ -187,15 +220,39 @@ def is_delta(pack: Path | str) -> bool:
         con.close()
 
 
-def first(layers: tuple[str, ...], columns: str, name: str = "?1") -> str:
-    """SQL for the row called `name` in the first of `layers` (schemas, a delta before its base)
-    that has one: at most one row, a tombstone's columns NULL. Each branch is one lookup in its
-    layer's `docs_name` index, and SQLite runs UNION ALL branches in order, stopping at LIMIT 1."""
-    selects = [f"SELECT {columns} FROM {layer}.docs WHERE name = {name}" for layer in layers]
+def first(layers: tuple[str, ...], columns: str, key: str = "?1", column: str = "key") -> str:
+    """SQL for the row of `key` in the first of `layers` (schemas, a delta before its base) that
+    has one: at most one row, a tombstone's columns NULL. Each branch is one lookup in its layer's
+    index of `column` (`name` in a pack before PACK_FORMAT), and SQLite runs UNION ALL branches in
+    order, stopping at LIMIT 1."""
+    selects = [f"SELECT {columns} FROM {layer}.docs WHERE {column} = {key}" for layer in layers]
     return selects[0] if len(selects) == 1 else " UNION ALL ".join(selects) + " LIMIT 1"
 
 
-def count_documents(con: sqlite3.Connection, delta: str = "main", base: str | None = None) -> int:
+def document_bytes(pack: Path | str) -> int:
+    """A pack file's bytes less its dictionaries': what its documents take (a delta holds copies of
+    its base's dictionaries, ~1 MB however few documents it has)."""
+    con = sqlite3.connect(read_only_uri(pack), uri=True)
+    try:
+        has_dicts = con.execute("SELECT 1 FROM sqlite_master WHERE name = 'dicts'").fetchone()
+        dicts = con.execute("SELECT coalesce(sum(length(dict)), 0) FROM dicts").fetchone()[0] if has_dicts else 0
+    finally:
+        con.close()
+    return Path(pack).stat().st_size - dicts
+
+
+def add_document(release: Path | str, name: str, body: bytes) -> None:
+    """Put one JSON document into a built release's full pack (benches add a reference document of a
+    chosen size); a release is otherwise never written after its build."""
+    with sqlite3.connect(pack_path(release)) as con:
+        if pack_format(con) == PACK_FORMAT:
+            con.execute("INSERT INTO docs VALUES (?, ?, ?)", (key_of(name), body, hashlib.md5(body).digest()))
+        else:
+            con.execute("INSERT INTO docs VALUES (?, ?, ?)", (name, body, etag_of(body)))
+    con.close()
+
+
+def count_documents(con: sqlite3.Connection, delta: str = "main", base: str | None = None, column: str = "key") -> int:
     """Documents of a pack (`delta`, over `base` when it is a delta) without reading a body: both
     counts come from indexes, and only the delta's rows are looked up in the base."""
     rows = con.execute(f"SELECT count(*) FROM {delta}.docs").fetchone()[0]
@@ -203,7 +260,7 @@ def count_documents(con: sqlite3.Connection, delta: str = "main", base: str | No
         return rows
     tombstones = con.execute(f"SELECT count(*) FROM {delta}.docs WHERE body IS NULL").fetchone()[0]
     shadowed = con.execute(f"SELECT count(*) FROM {delta}.docs d WHERE EXISTS "
-                           f"(SELECT 1 FROM {base}.docs b WHERE b.name = d.name)").fetchone()[0]
+                           f"(SELECT 1 FROM {base}.docs b WHERE b.{column} = d.{column})").fetchone()[0]
     return con.execute(f"SELECT count(*) FROM {base}.docs").fetchone()[0] + rows - tombstones - shadowed
 
 
@@ -223,9 +280,10 @@ def open_pack(release: Path | str) -> sqlite3.Connection:
             con.close()
             raise FileNotFoundError(f"{base}: the base of the delta pack {path} is missing")
         con.execute("ATTACH DATABASE ? AS base", (read_only_uri(base),))
-        con.execute("CREATE TEMP VIEW docs AS SELECT name, body, etag FROM main.docs WHERE body IS NOT NULL "
-                    "UNION ALL SELECT name, body, etag FROM base.docs b "
-                    "WHERE NOT EXISTS (SELECT 1 FROM main.docs d WHERE d.name = b.name)")
+        column = "key" if pack_format(con) == PACK_FORMAT else "name"
+        con.execute(f"CREATE TEMP VIEW docs AS SELECT {column}, body, etag FROM main.docs WHERE body IS NOT NULL "
+                    f"UNION ALL SELECT {column}, body, etag FROM base.docs b "
+                    f"WHERE NOT EXISTS (SELECT 1 FROM main.docs d WHERE d.{column} = b.{column})")
     con.execute("PRAGMA query_only = 1")
     return con
 
@@ -237,22 +295,29 @@ class Pack:
         self.release = Path(release)
         self.con = open_pack(release)
         self.delta = any(name == "base" for _, name, _ in self.con.execute("PRAGMA database_list"))
-        layers = ("main", "base") if self.delta else ("main",)
-        self._body = first(layers, "body")
-        self._etag = first(layers, "etag")
+        self.keyed = pack_format(self.con) == PACK_FORMAT
+        self._layers = ("main", "base") if self.delta else ("main",)
+        column = "key" if self.keyed else "name"
+        self._body = first(self._layers, "body", column=column)
+        self._etag = first(self._layers, "etag", column=column)
+        self._row = first(self._layers, "body, etag", column=column)
         self.decode = Decoder(self.con)
+
+    def key(self, name: str) -> bytes | str:
+        """The row key of the document `name` in this pack (the name itself in a pack by name)."""
+        return key_of(name) if self.keyed else name
 
     def raw(self, name: str) -> bytes | None:
         """The row's JSON: a composite document's skeleton, not the document."""
-        row = self.con.execute(self._body, (name,)).fetchone()
+        row = self.con.execute(self._body, (self.key(name),)).fetchone()
         return None if row is None or row[0] is None else self.decode(bytes(row[0]))
 
     def rows(self, like: str = "%") -> Iterator[tuple[str, bytes, str]]:
-        """(name, JSON, etag) of every row whose name matches a SQL LIKE pattern, in name order,
-        skeletons as they are: what two packs must agree on, however each stores its bodies."""
-        for name, body, etag in self.con.execute("SELECT name, body, etag FROM docs WHERE name LIKE ? ORDER BY name",
-                                                 (like,)):
-            yield name, self.decode(bytes(body)), etag
+        """(name, JSON, etag) of every document whose name matches a SQL LIKE pattern, in name
+        order, skeletons as they are: what two packs must agree on, however each stores its bodies."""
+        for name in self.names(like):
+            body, etag = self.con.execute(self._row, (self.key(name),)).fetchone()
+            yield name, self.decode(bytes(body)), _hex(etag)
 
     def get(self, name: str) -> bytes | None:
         """The document as served: a composite's items spliced in; None for a composite naming a
@@ -264,17 +329,37 @@ class Pack:
             return None
 
     def etag(self, name: str) -> str | None:
-        """The row's ETag as stored, the one a rebuild keeps it by. A composite's is its skeleton's:
-        the ETag served with it is the hash of the assembled bytes (etag_of(get(name)))."""
-        row = self.con.execute(self._etag, (name,)).fetchone()
-        return None if row is None else row[0]
+        """The row's ETag as stored (hex), the one a rebuild keeps it by. A composite's is its
+        skeleton's: the ETag served with it is the hash of the assembled bytes (etag_of(get(name)))."""
+        row = self.con.execute(self._etag, (self.key(name),)).fetchone()
+        return None if row is None else _hex(row[0])
 
     def names(self, like: str = "%") -> list[str]:
-        """Document names matching a SQL LIKE pattern, in name order."""
-        return [name for (name,) in self.con.execute("SELECT name FROM docs WHERE name LIKE ? ORDER BY name", (like,))]
+        """Names of the documents matching a SQL LIKE pattern (ASCII case ignored), in name order."""
+        return list(self.iter_names(like))
+
+    def iter_names(self, like: str = "%") -> Iterator[str]:
+        """names(), as a stream a caller may stop early. A keyed pack holds no names: they are the
+        release manifest's (every rendered name) that the pack has a row for."""
+        if not self.keyed:
+            yield from (name for (name,) in self.con.execute("SELECT name FROM docs WHERE name LIKE ? ORDER BY name",
+                                                             (like,)))
+            return
+        import duckdb  # the manifest is Parquet, read as the build reads it
+
+        from site_gen.manifests import MANIFEST_NAME, manifest_rows
+        folder = self.release / MANIFEST_NAME
+        if not folder.is_dir():
+            raise FileNotFoundError(f"{folder}: a keyed pack's names are its release's manifest")
+        with duckdb.connect() as con:
+            rendered = con.execute(f"SELECT DISTINCT name FROM {manifest_rows(folder)} "
+                                   f"WHERE name ILIKE $like ORDER BY name", {"like": like})
+            while batch := rendered.fetchmany(10_000):
+                # A rendered name without a row is an untranslated twin the build dropped.
+                yield from (name for (name,) in batch if self.etag(name) is not None)
 
     def count(self) -> int:
-        return count_documents(self.con, "main", "base" if self.delta else None)
+        return count_documents(self.con, "main", "base" if self.delta else None, "key" if self.keyed else "name")
 
     def close(self) -> None:
         self.con.close()
@@ -284,3 +369,8 @@ class Pack:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _hex(etag: bytes | str | None) -> str | None:
+    """An ETag as served: a keyed pack stores its 16 bytes, one by name the hex."""
+    return etag.hex() if isinstance(etag, bytes) else etag

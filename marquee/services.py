@@ -31,7 +31,8 @@ from edge.routes import ROUTES
 from edge.redis_wire import redis_address
 from edge.ratelimit import SCRIPT_PATH as GATE_SCRIPT
 from marquee.grants import GRANT_PREFIX
-from marquee.packs import BASE_NAME, COMPOSITE_MARK, ITEMS, PACK_NAME, REFERENCE, UNTRANSLATED
+from marquee.packs import (BASE_NAME, COMPOSITE_MARK, DELTA_APPLICATION_ID, ITEMS, KEY_BYTES, PACK_FORMAT, PACK_NAME,
+                           REFERENCE, UNTRANSLATED)
 from marquee.registry import grants_serial
 from marquee.settings import PROJECT_ROOT, Settings, to_env
 from site_gen.images import ALL_SIZES
@@ -127,6 +128,10 @@ def docs_conf(settings: Settings) -> dict[str, str]:
         "current_dir": str(settings.current_link.parent),
         "pack_name": PACK_NAME,
         "base_name": BASE_NAME,
+        # marquee/packs.py's layout: a delta's mark, the format of packs keyed by hash, the key's length.
+        "delta_application_id": DELTA_APPLICATION_ID,
+        "pack_format": PACK_FORMAT,
+        "key_bytes": KEY_BYTES,
         # Per nginx worker; at ~3 KB a document, about 60 MB when full. The hot titles' parts fit.
         "cached_documents": 20000,
         # edge/languages.py's rule, as data: the pattern of a value and the suffix of each code.

@@ -24,12 +24,14 @@ import os
 import shutil
 from pathlib import Path
 
-from marquee.packs import DELTA_APPLICATION_ID, base_path, count_documents, first, is_delta, pack_path, read_only_uri
+from marquee.packs import (DELTA_APPLICATION_ID, PACK_FORMAT, base_path, count_documents, document_bytes, first, is_delta,
+                           key_of, pack_path, read_only_uri)
 from site_gen.manifests import MANIFEST_NAME, delta_file, manifest_file, manifest_key, settle_update
 from site_gen.writer import UND_SUFFIX, PackWriter, WriterError
 
 # An update on top of a delta bigger than this share of its base's bytes writes a full pack: a
-# delta is copied whole by the next update, and past a quarter that copy stops being cheap.
+# delta is copied whole by the next update, and past a quarter that copy stops being cheap. Both
+# are counted without their dictionaries (document_bytes), which a compaction would not shed.
 COMPACT_FRACTION = 0.25
 
 
@@ -47,7 +49,7 @@ class DeltaWriter(PackWriter):
         if not is_delta(before):
             os.link(before, base_path(self.root))
             self._layout, self.delta = "new delta", True
-        elif before.stat().st_size <= COMPACT_FRACTION * under.stat().st_size:
+        elif document_bytes(before) <= COMPACT_FRACTION * document_bytes(under):
             shutil.copyfile(before, path)  # copy_file_range: no bytes through Python
             os.link(under, base_path(self.root))
             self._layout, self.delta = "copied delta", True
@@ -63,21 +65,24 @@ class DeltaWriter(PackWriter):
             self.layers = ("main", "base")
         if self._layout == "new delta":
             self.con.execute(f"PRAGMA application_id = {DELTA_APPLICATION_ID}")
-            self.con.execute("CREATE TABLE docs (name TEXT NOT NULL, body BLOB, etag TEXT)")
-            self.con.execute("CREATE UNIQUE INDEX docs_name ON docs (name)")
+            self.con.execute(f"PRAGMA user_version = {PACK_FORMAT}")
+            self.con.execute("CREATE TABLE docs (key BLOB NOT NULL, body BLOB, etag BLOB)")
+            self.con.execute("CREATE UNIQUE INDEX docs_key ON docs (key)")
             # Counting tombstones (marquee/packs.count_documents) without reading the delta's bodies.
-            self.con.execute("CREATE INDEX docs_gone ON docs (name) WHERE body IS NULL")
-        self.con.execute("CREATE TEMP TABLE written (name TEXT PRIMARY KEY) WITHOUT ROWID")  # the changed
+            self.con.execute("CREATE INDEX docs_gone ON docs (key) WHERE body IS NULL")
+        # The changed documents, by key and name: the pack has keys only, twins are found by name.
+        self.con.execute("CREATE TEMP TABLE written (key BLOB PRIMARY KEY, name TEXT NOT NULL) WITHOUT ROWID")
+        self.con.create_function("key_of", 1, key_of, deterministic=True)
 
     def _begin(self) -> None:
         if self._layout == "merged":
-            self.con.execute("DELETE FROM main.docs WHERE name IN (SELECT name FROM previous.docs)")
-            self.con.execute("INSERT INTO main.docs (name, body, etag) "
-                             "SELECT name, body, etag FROM previous.docs WHERE body IS NOT NULL ORDER BY name")
+            self.con.execute("DELETE FROM main.docs WHERE key IN (SELECT key FROM previous.docs)")
+            self.con.execute("INSERT INTO main.docs (key, body, etag) "
+                             "SELECT key, body, etag FROM previous.docs WHERE body IS NOT NULL ORDER BY key")
 
-    def _insert(self, rows: list[tuple[str, bytes, str]]) -> None:
-        self.con.executemany("INSERT OR REPLACE INTO docs (name, body, etag) VALUES (?, ?, ?)", rows)
-        self.con.executemany("INSERT INTO written VALUES (?)", [(row[0],) for row in rows])
+    def _insert(self, rows: list[tuple[str, bytes, bytes, bytes]]) -> None:
+        self.con.executemany("INSERT OR REPLACE INTO docs (key, body, etag) VALUES (?2, ?3, ?4)", rows)
+        self.con.executemany("INSERT INTO written VALUES (?, ?)", [(row[1], row[0]) for row in rows])
 
     def keep_template(self, template: str) -> None:
         """Keep every document of `template` as the previous release has it (an update whose changes
@@ -116,7 +121,7 @@ class DeltaWriter(PackWriter):
         # Counted in the pack: dropped untranslated twins are neither.
         self._documents = count_documents(self.con, "main", "base" if self.delta else None)
         self.unchanged = self._documents - self.con.execute(
-            "SELECT count(*) FROM written JOIN main.docs d USING (name) WHERE d.etag IS NOT NULL").fetchone()[0]
+            "SELECT count(*) FROM written JOIN main.docs d USING (key) WHERE d.etag IS NOT NULL").fetchone()[0]
         self.con.close()
 
     def _settle_update(self) -> None:
@@ -138,19 +143,20 @@ class DeltaWriter(PackWriter):
         self._remove(gone)
         # OR REPLACE: in a delta, X.und may be the tombstone that dropped it from the base.
         self.con.executemany(
-            f"INSERT OR REPLACE INTO main.docs (name, body, etag) SELECT ?1, body, etag "
+            f"INSERT OR REPLACE INTO main.docs (key, body, etag) SELECT ?1, body, etag "
             f"FROM ({first(self.previous_layers, 'body, etag', '?2')}) "
             f"WHERE etag = ?3 AND ({first(self.layers, 'etag', '?1')}) IS NULL",
-            [(und, twin_of[und], etag) for und, etag in unds])
+            [(key_of(und), key_of(twin_of[und]), bytes.fromhex(etag)) for und, etag in unds])
         self.con.execute("COMMIT")
 
     def _remove(self, names: list[str]) -> None:
         """Take documents out of this release: out of the pack, and hidden by a tombstone when a
         delta's base has them."""
-        self.con.executemany("DELETE FROM main.docs WHERE name = ?", ((name,) for name in names))
+        keys = [(key_of(name),) for name in names]
+        self.con.executemany("DELETE FROM main.docs WHERE key = ?", keys)
         if self.delta:
-            self.con.executemany("INSERT INTO main.docs (name) SELECT ?1 WHERE EXISTS "
-                                 "(SELECT 1 FROM base.docs WHERE name = ?1)", ((name,) for name in names))
+            self.con.executemany("INSERT INTO main.docs (key) SELECT ?1 WHERE EXISTS "
+                                 "(SELECT 1 FROM base.docs WHERE key = ?1)", keys)
 
     def _drop_redundant_und(self) -> None:
         """Drop each untranslated variant (`X.und.json`) equal to its default document (`X.json`): a
@@ -163,8 +169,8 @@ class DeltaWriter(PackWriter):
             f"WHERE name LIKE '%{UND_SUFFIX}' UNION "
             f"SELECT substr(name, 1, length(name) - {len('.json')}) || '{UND_SUFFIX}', name FROM written "
             f"WHERE name NOT LIKE '%{UND_SUFFIX}') "
-            f"SELECT und FROM pairs WHERE ({first(self.layers, 'etag', 'pairs.und')}) = "
-            f"({first(self.layers, 'etag', 'pairs.name')})").fetchall()
+            f"SELECT und FROM pairs WHERE ({first(self.layers, 'etag', 'key_of(pairs.und)')}) = "
+            f"({first(self.layers, 'etag', 'key_of(pairs.name)')})").fetchall()
         self.con.execute("BEGIN")
         self._remove([name for (name,) in twins])
         self.con.execute("COMMIT")

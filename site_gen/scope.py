@@ -187,7 +187,7 @@ def save_entities(con: duckdb.DuckDBPyConnection, release: Path, previous: Path 
     """Write the entity hashes into the release: the tables hashed now, and a hard link to the
     previous release's file of each table reused."""
     folder = Path(release) / ENTITIES_NAME
-    con.execute(f"COPY entity_hashes TO '{folder}' (FORMAT parquet, PARTITION_BY (tbl))")
+    con.execute(f"COPY entity_hashes TO '{folder}' (FORMAT parquet, PARTITION_BY (tbl), COMPRESSION zstd)")
     reused = [table for (table,) in con.execute("SELECT tbl FROM entity_tables WHERE reused").fetchall()]
     source = _entities_folder(previous)
     for table in reused:

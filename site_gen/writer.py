@@ -1,8 +1,9 @@
 """The one place rendered documents enter a release (Pelican's Writer, for JSON, into a pack).
 
 Every document becomes a row of the release's pack (marquee/packs.py): `/3/movie/603` with the
-variant suffix `.de-DE` is the row named `3/movie/603.de-DE.json`, with its body (encoded with its
-template's dictionary) and a content hash of its JSON that serves as its ETag. Rows go in with
+variant suffix `.de-DE` is the document named `3/movie/603.de-DE.json`, its row keyed by a hash of
+that name, with its body (encoded with its template's dictionary) and a content hash of its JSON
+that serves as its ETag; the name itself goes to the manifest. Rows go in with
 `executemany` in batches, in one transaction with no journal: a half-written pack is never
 published (release.py removes the folder on failure).
 
@@ -10,8 +11,8 @@ URIs are checked against a strict alphabet and may be written once only: a secon
 same URI is a rendering bug (two generators claiming one page), never something to overwrite.
 
 Two writers share the rest (PackWriter): a full build's (FullWriter, here), which creates a full
-pack, finds a name written twice through the pack's unique index, built once at the end (a sort,
-far cheaper than keeping 77M names in a Python set or maintaining the index row by row), and drops
+pack, finds a name written twice through the pack's unique index of keys, built once at the end (a
+sort, far cheaper than keeping 134M names in a Python set or maintaining the index row by row), and drops
 every untranslated variant equal to its default document; and an update's (DeltaWriter,
 site_gen/delta_writer.py), which receives only changed documents' bodies and writes a delta pack
 over the previous release's. `Writer(root, previous)` gives the one the previous release calls
@@ -35,10 +36,11 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 import zstandard
 
-from marquee.packs import (DICTS_TABLE, PAGE_SIZE, base_path, encoder, etag_of, first, is_delta, pack_path,
-                           read_only_uri, train_dictionary)
+from marquee.packs import (DICTS_TABLE, PACK_FORMAT, PAGE_SIZE, base_path, encoder, etag_of, first, is_delta, key_of,
+                           pack_format, pack_path, read_only_uri, train_dictionary)
 from site_gen.documents import UNTRANSLATED
-from site_gen.manifests import MANIFEST_NAME, MANIFEST_SCHEMA, delta_file, manifest_file, previous_manifest, untranslated_twins
+from site_gen.manifests import (MANIFEST_COMPRESSION, MANIFEST_NAME, MANIFEST_SCHEMA, delta_file, manifest_file,
+                                previous_manifest, repeated_names, untranslated_twins)
 
 _URI = re.compile(r"^/[A-Za-z0-9_./-]+$")
 _BAD_SEGMENT = r"/\.{0,2}(/|$)"  # an empty, '.' or '..' segment, as name_for() refuses
@@ -119,7 +121,7 @@ class PackWriter:
         self._kept: set[str] = set()  # templates kept whole from the previous manifest (keep_template)
         self._deltas: set[str] = set()  # templates written as a delta over the previous manifest (over_previous)
         self._templates_seen: set[str] = set()  # templates with documents written or kept one by one
-        self._rows: list[tuple[str, bytes, str]] = []
+        self._rows: list[tuple[str, bytes, bytes, bytes]] = []  # (name, key, stored body, etag) for _insert
         # The manifest's rows not yet written: Arrow chunks, then write()'s rows as lists, in order.
         self._chunks: list[pa.Table] = []
         self._templates: list[str] = []
@@ -141,7 +143,8 @@ class PackWriter:
     def _begin(self) -> None:
         """First writes, inside the write transaction."""
 
-    def _insert(self, rows: list[tuple[str, bytes, str]]) -> None:
+    def _insert(self, rows: list[tuple[str, bytes, bytes, bytes]]) -> None:
+        """Add rows (name, key, stored body, etag's 16 bytes) to the pack."""
         raise NotImplementedError
 
     def finish(self) -> None:
@@ -174,7 +177,7 @@ class PackWriter:
         its rows until TRAINING_DOCS (or TRAINING_BYTES) of them train one."""
         encode = self._encoders.get(template)
         if encode is not None:
-            self._rows.extend([(name, encode(body), etag) for name, body, etag in rows])
+            self._rows.extend([(name, key_of(name), encode(body), bytes.fromhex(etag)) for name, body, etag in rows])
             return
         self._pending.setdefault(template, []).extend(rows)
         held = self._pending_bytes[template] = self._pending_bytes.get(template, 0) + sum(len(r[1]) for r in rows)
@@ -303,7 +306,8 @@ class PackWriter:
                 part = rows.filter(pc.equal(rows.column("template"), template))
                 if template not in self._manifests:
                     name = delta_file(template) if template in self._deltas else manifest_file(template)
-                    self._manifests[template] = pq.ParquetWriter(self.root / MANIFEST_NAME / name, MANIFEST_SCHEMA)
+                    self._manifests[template] = pq.ParquetWriter(self.root / MANIFEST_NAME / name, MANIFEST_SCHEMA,
+                                                                    compression=MANIFEST_COMPRESSION)
                 self._manifests[template].write_table(part)
         self._rows.clear()
         self._buffered = 0
@@ -318,6 +322,7 @@ class PackWriter:
         self.con.execute("COMMIT")
 
     def _refuse_twice(self, names: list[str]) -> None:
+        """Fail the build: these names (or keys) were written twice."""
         self.con.close()
         raise WriterError(f"refusing to write {', '.join(names[:3])} twice") from None
 
@@ -330,23 +335,24 @@ class FullWriter(PackWriter):
     """A full build's writer: a new full pack holding every document."""
 
     def _open(self) -> None:
-        self.con.execute("CREATE TABLE docs (name TEXT NOT NULL, body BLOB NOT NULL, etag TEXT NOT NULL)")
+        self.con.execute(f"PRAGMA user_version = {PACK_FORMAT}")
+        self.con.execute("CREATE TABLE docs (key BLOB NOT NULL, body BLOB NOT NULL, etag BLOB NOT NULL)")
 
-    def _insert(self, rows: list[tuple[str, bytes, str]]) -> None:
-        self.con.executemany("INSERT INTO docs VALUES (?, ?, ?)", rows)
+    def _insert(self, rows: list[tuple[str, bytes, bytes, bytes]]) -> None:
+        self.con.executemany("INSERT INTO docs VALUES (?2, ?3, ?4)", rows)
 
     def finish(self) -> None:
         """Commit, index by name (refusing any name written twice), drop redundant untranslated
         variants, and count what is unchanged since `previous` (when given, by ETag)."""
         self._close_manifests()
         try:
-            self.con.execute("CREATE UNIQUE INDEX docs_name ON docs (name)")
+            self.con.execute("CREATE UNIQUE INDEX docs_key ON docs (key)")
         except sqlite3.IntegrityError:
-            self._refuse_twice([name for (name,) in self.con.execute(
-                "SELECT name FROM docs GROUP BY name HAVING count(*) > 1 ORDER BY name LIMIT 3")])
+            self._refuse_twice(repeated_names(self.root / MANIFEST_NAME) or [key.hex() for (key,) in self.con.execute(
+                "SELECT key FROM docs GROUP BY key HAVING count(*) > 1 ORDER BY key LIMIT 3")])
         self._drop_redundant_und()
-        if self.previous is not None and pack_path(self.previous).is_file():
-            previous = first(self._attach_release("previous", self.previous), "etag", "d.name")
+        if self.previous is not None and pack_format(pack_path(self.previous)) == PACK_FORMAT:
+            previous = first(self._attach_release("previous", self.previous), "etag", "d.key")
             self.unchanged = self.con.execute(
                 f"SELECT count(*) FROM main.docs d WHERE d.etag = ({previous})").fetchone()[0]
         self.con.close()
@@ -361,7 +367,7 @@ class FullWriter(PackWriter):
         self._und_rows = []
         twins = untranslated_twins(self.root / MANIFEST_NAME, unds, UND_SUFFIX)
         self.con.execute("BEGIN")
-        self.con.executemany("DELETE FROM docs WHERE name = ?", ((name,) for name in twins.column("name").to_pylist()))
+        self.con.executemany("DELETE FROM docs WHERE key = ?", ((key_of(name),) for name in twins.column("name").to_pylist()))
         self.con.execute("COMMIT")
         self._documents -= twins.num_rows
         self._bytes -= pc.sum(twins.column("bytes")).as_py() or 0
@@ -373,4 +379,6 @@ def Writer(root: Path, previous: Path | None = None) -> PackWriter:  # noqa: N80
     from site_gen.delta_writer import DeltaWriter  # it builds on this module
 
     manifest = previous_manifest(Path(previous)) if previous is not None else None
-    return DeltaWriter(root, previous, manifest) if manifest is not None else FullWriter(root, previous)
+    if manifest is None or pack_format(pack_path(previous)) != PACK_FORMAT:  # an older pack: start afresh
+        return FullWriter(root, previous)
+    return DeltaWriter(root, previous, manifest)

@@ -12,7 +12,7 @@ import pytest
 import zstandard
 
 from marquee.packs import BASE_NAME, PACK_NAME, ZSTD_MAGIC, Pack, etag_of, is_delta, open_pack
-from site_gen.writer import Writer
+from site_gen.writer import Writer, WriterError
 
 
 def test_a_release_without_a_pack_is_a_clear_error(tmp_path: Path):
@@ -57,8 +57,9 @@ def test_a_delta_pack_reads_its_own_rows_then_its_base_and_tombstones_hide_base_
     assert (r1 / PACK_NAME).read_bytes() == before  # a published release never changes
     with Pack(r2) as pack:
         # The tombstone is there, and the base still holds c: only the combined view says it is gone.
-        assert pack.con.execute("SELECT body, etag FROM main.docs WHERE name = 'c.json'").fetchall() == [(None, None)]
-        assert pack.con.execute("SELECT body FROM base.docs WHERE name = 'c.json'").fetchall() == [(b'{"c":1}',)]
+        c = pack.key("c.json")
+        assert pack.con.execute("SELECT body, etag FROM main.docs WHERE key = ?", (c,)).fetchall() == [(None, None)]
+        assert pack.con.execute("SELECT body FROM base.docs WHERE key = ?", (c,)).fetchall() == [(b'{"c":1}',)]
         assert pack.get("c.json") is None and pack.etag("c.json") is None
         assert [pack.get(name) for name in ("a.json", "b.json", "d.json")] == [b'{"a":1}', b'{"b":2}', b'{"d":2}']
         assert pack.etag("b.json") == etag_of(b'{"b":2}')
@@ -76,16 +77,46 @@ def test_a_delta_pack_reads_its_own_rows_then_its_base_and_tombstones_hide_base_
         assert pack.get("a.json") == b'{"a":1}' and pack.count() == 3
 
 
-def test_both_lookups_of_a_delta_search_the_name_index(tmp_path: Path):
+def test_a_pack_by_name_from_before_keys_still_reads_and_an_update_over_it_writes_a_full_pack(tmp_path: Path):
+    old = tmp_path / "old"
+    old.mkdir()
+    with sqlite3.connect(old / PACK_NAME) as con:  # the format before PACK_FORMAT: names, JSON, hex ETags
+        con.execute("CREATE TABLE docs (name TEXT NOT NULL, body BLOB NOT NULL, etag TEXT NOT NULL)")
+        con.executemany("INSERT INTO docs VALUES (?, ?, ?)", [("a.json", b'{"a":1}', etag_of(b'{"a":1}')),
+                                                              ("b.json", b'{"b":1}', etag_of(b'{"b":1}'))])
+        con.execute("CREATE UNIQUE INDEX docs_name ON docs (name)")
+    con.close()
+    with Pack(old) as pack:
+        assert not pack.keyed and pack.names() == ["a.json", "b.json"] and pack.count() == 2
+        assert pack.get("b.json") == b'{"b":1}' and pack.etag("b.json") == etag_of(b'{"b":1}') and pack.get("c.json") is None
+    (old / "MANIFEST").mkdir()  # as if it had a manifest to update: still not a base for a delta of keys
+    new = _release(tmp_path / "new", {"/a": b'{"a":1}', "/b": b'{"b":2}'}, previous=old)
+    assert not is_delta(new / PACK_NAME)
+    with Pack(new) as pack:
+        assert pack.keyed and [row[:2] for row in pack.rows()] == [("a.json", b'{"a":1}'), ("b.json", b'{"b":2}')]
+
+
+def test_two_names_of_one_key_are_refused_like_a_name_written_twice(tmp_path: Path, monkeypatch):
+    from site_gen import writer as writer_module
+
+    monkeypatch.setattr(writer_module, "key_of", lambda name: b"k" * 12)  # what a collision would look like
+    writer = Writer(tmp_path)
+    writer.write("/a", b"1")
+    writer.write("/b", b"2")
+    with pytest.raises(WriterError, match="refusing to write " + (b"k" * 12).hex() + " twice"):
+        writer.finish()
+
+
+def test_both_lookups_of_a_delta_search_the_key_index(tmp_path: Path):
     r1 = _release(tmp_path / "r1", {"/a": b"1", "/b": b"2"})
     r2 = _release(tmp_path / "r2", {"/a": b"3"}, previous=r1)
     with Pack(r2) as pack:
         for sql in (pack._body, pack._etag):
-            plan = [row[3] for row in pack.con.execute("EXPLAIN QUERY PLAN " + sql, ("a.json",))]
+            plan = [row[3] for row in pack.con.execute("EXPLAIN QUERY PLAN " + sql, (pack.key("a.json"),))]
             assert [step for step in plan if step.startswith(("SEARCH", "SCAN"))] == \
-                ["SEARCH main.docs USING INDEX docs_name (name=?)", "SEARCH base.docs USING INDEX docs_name (name=?)"]
+                ["SEARCH main.docs USING INDEX docs_key (key=?)", "SEARCH base.docs USING INDEX docs_key (key=?)"]
     with Pack(r1) as pack:  # a full pack keeps its single lookup
-        assert pack._body == "SELECT body FROM main.docs WHERE name = ?1"
+        assert pack._body == "SELECT body FROM main.docs WHERE key = ?1"
 
 
 def test_a_delta_without_its_base_is_refused(tmp_path: Path):
@@ -131,7 +162,8 @@ def test_a_template_of_many_documents_is_stored_as_frames_of_a_dictionary_of_its
     dictionaries = _dictionaries(release)
     assert set(dictionaries) == {FILMS, PEOPLE}  # one configuration document trains nothing
     with Pack(release) as pack:
-        stored = {name: bytes(body) for name, body in pack.con.execute("SELECT name, body FROM docs")}
+        stored = {name: bytes(pack.con.execute("SELECT body FROM docs WHERE key = ?", (pack.key(name),)).fetchone()[0])
+                  for name in pack.names()}
         assert stored["3/configuration.json"] == b'{"a":1}'  # no shorter as a frame: kept as JSON
         frame = stored["3/movie/7.json"]
         assert frame[:4] == ZSTD_MAGIC and zstandard.get_frame_parameters(frame).dict_id == dictionaries[FILMS]
@@ -151,7 +183,7 @@ def test_an_update_encodes_with_the_dictionaries_it_builds_on_and_holds_copies_o
     first, second = _dictionaries(r1), _dictionaries(r2)
     assert second[FILMS] == first[FILMS] and set(second) == {FILMS, REVIEWS}  # a new template trains its own
     with Pack(r2) as pack:
-        frame = bytes(pack.con.execute("SELECT body FROM main.docs WHERE name = '3/movie/3.json'").fetchone()[0])
+        frame = bytes(pack.con.execute("SELECT body FROM main.docs WHERE key = ?", (pack.key("3/movie/3.json"),)).fetchone()[0])
         assert zstandard.get_frame_parameters(frame).dict_id == first[FILMS]
         expected = {**films, **{uri: body for uri, body in changed.items() if body}, **reviews}
         assert {name: body for name, body, _ in pack.rows()} == {uri[1:] + ".json": body for uri, body in expected.items()}

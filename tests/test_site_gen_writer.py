@@ -248,7 +248,7 @@ def test_an_update_writes_a_delta_over_a_hard_link_and_a_second_one_stays_one_de
     assert _rows(tmp_path / "r2") == _rows(tmp_path / "r2-full")  # the releases below still read as before
     with Pack(tmp_path / "r3") as pack:
         assert pack.get("3/movie/4.json") is None  # deleted in r3, though the base has it
-        assert pack.con.execute("SELECT body FROM base.docs WHERE name = '3/movie/4.json'").fetchone() is not None
+        assert pack.con.execute("SELECT body FROM base.docs WHERE key = ?", (pack.key("3/movie/4.json"),)).fetchone() is not None
         assert pack.get("3/movie/3.json") == b'{"id":3}'  # gone in r2, back in r3
 
 
@@ -291,7 +291,7 @@ def test_untranslated_twins_are_dropped_and_restored_across_a_delta(tmp_path: Pa
     with Pack(tmp_path / "r2") as pack:
         assert pack.get("3/movie/1.und.json") is None and pack.get("3/movie/3.und.json") is None
         assert pack.get("3/movie/2.und.json") == b'{"id":2}'
-        assert pack.con.execute("SELECT name FROM main.docs WHERE body IS NULL").fetchall() == [("3/movie/1.und.json",)]
+        assert pack.con.execute("SELECT key FROM main.docs WHERE body IS NULL").fetchall() == [(pack.key("3/movie/1.und.json"),)]
     # And back, on top of the delta: 1.und differs again (over its own tombstone), 2.und is a twin again.
     v3 = {**v1, "/3/movie/3": {"id": 3}, "/3/movie/3.und": {"id": 3, "t": "Trois"}}
     third = _build(tmp_path / "r3", v3, previous=tmp_path / "r2")

@@ -27,6 +27,7 @@ int sqlite3_open_v2(const char *filename, sqlite3 **db, int flags, const char *v
 int sqlite3_close_v2(sqlite3 *db);
 int sqlite3_prepare_v2(sqlite3 *db, const char *sql, int bytes, sqlite3_stmt **stmt, const char **tail);
 int sqlite3_bind_text(sqlite3_stmt *stmt, int index, const char *text, int bytes, void *destructor);
+int sqlite3_bind_blob(sqlite3_stmt *stmt, int index, const void *blob, int bytes, void *destructor);
 int sqlite3_bind_int64(sqlite3_stmt *stmt, int index, long long value);
 int sqlite3_step(sqlite3_stmt *stmt);
 const void *sqlite3_column_blob(sqlite3_stmt *stmt, int column);
@@ -43,12 +44,17 @@ int clock_gettime(int clock, mq_timespec *now);
 local sqlite = ffi.load("libsqlite3.so.0")
 local OPEN_READONLY, OPEN_URI, OPEN_NOMUTEX = 0x00000001, 0x00000040, 0x00008000
 local ROW = 100
-local SELECT = "SELECT body, etag FROM docs WHERE name = ?"
--- Both branches search their own docs_name index; UNION ALL runs them in order and LIMIT 1 stops
+-- A pack's rows are keyed by the first KEY_BYTES of the MD5 of the document's name, its ETag the
+-- MD5's 16 bytes (PACK_FORMAT in `PRAGMA user_version`, marquee/packs.py); a pack written before
+-- (0) by the name itself, the ETag in hex. `%s` is the key column.
+local SELECT = "SELECT body, etag FROM docs WHERE %s = ?"
+-- Both branches search their own index of keys; UNION ALL runs them in order and LIMIT 1 stops
 -- at the delta's row when there is one (marquee/packs.py's `first`).
-local SELECT_DELTA = "SELECT body, etag FROM main.docs WHERE name = ?1 "
-    .. "UNION ALL SELECT body, etag FROM base.docs WHERE name = ?1 LIMIT 1"
-local DELTA_APPLICATION_ID = 0x4D51646C  -- marquee/packs.py's, in the delta's SQLite header
+local SELECT_DELTA = "SELECT body, etag FROM main.docs WHERE %s = ?1 "
+    .. "UNION ALL SELECT body, etag FROM base.docs WHERE %s = ?1 LIMIT 1"
+local md5_bin, format, byte = ngx.md5_bin, string.format, string.byte
+local HEX16 = string.rep("%02x", 16)
+local TRANSIENT = ffi.cast("void *", -1)
 -- A delta holds copies of its base's dictionaries (marquee/packs.py), so main's are all there are.
 local SELECT_DICT = "SELECT dict FROM main.dicts WHERE id = ?"
 
@@ -104,19 +110,24 @@ local function scalar(db, sql, bind)
     return value
 end
 
--- The document statement of a freshly opened pack, its base attached when it is a delta; nil when
--- the pack cannot be read (a delta without its base is as unreadable as a missing pack).
+-- The document statement of a freshly opened pack, its base attached when it is a delta, and
+-- whether its rows are keyed by hash; nil when the pack cannot be read (a delta without its base is
+-- as unreadable as a missing pack).
 local function prepare(db, root)
     local sql = SELECT
     local kind = scalar(db, "PRAGMA application_id")
-    if kind == nil then return nil end
-    if kind == DELTA_APPLICATION_ID then
+    local version = scalar(db, "PRAGMA user_version")
+    if kind == nil or version == nil then return nil end
+    if kind == conf.delta_application_id then
         local base = "file:" .. root .. "/" .. conf.base_name .. "?mode=ro&immutable=1"
         if scalar(db, "ATTACH DATABASE ?1 AS base", base) == nil then return nil end
         sql = SELECT_DELTA
     end
+    local keyed = version == conf.pack_format
+    local column = keyed and "key" or "name"
+    sql = format(sql, column, column)
     if sqlite.sqlite3_prepare_v2(db, sql, #sql, stmt_out, nil) ~= 0 then return nil end
-    return stmt_out[0]
+    return stmt_out[0], keyed
 end
 
 -- The pack at `uri` (`key` names it in `list`), opened on first use: {key, db, stmt, dicts}. Each
@@ -131,12 +142,12 @@ local function open(list, key, uri, root)
         return nil
     end
     local db = db_out[0]
-    local stmt = prepare(db, root)
+    local stmt, keyed = prepare(db, root)
     if stmt == nil then
         sqlite.sqlite3_close_v2(db)
         return nil
     end
-    local pack = {key = key, db = db, stmt = stmt, dicts = {}}
+    local pack = {key = key, db = db, stmt = stmt, keyed = keyed, dicts = {}}
     list[#list + 1] = pack
     if #list > 2 then
         local old = table.remove(list, 1)
@@ -191,7 +202,12 @@ end
 -- body, etag of row `name` in `pack`, or nil.
 local function lookup(pack, name)
     local stmt = pack.stmt
-    sqlite.sqlite3_bind_text(stmt, 1, name, #name, nil)  -- SQLITE_STATIC: `name` outlives the step
+    local keyed = pack.keyed
+    if keyed then  -- SQLITE_TRANSIENT: SQLite copies the 12 bytes, which nothing else holds on to
+        sqlite.sqlite3_bind_blob(stmt, 1, sub(md5_bin(name), 1, conf.key_bytes), conf.key_bytes, TRANSIENT)
+    else
+        sqlite.sqlite3_bind_text(stmt, 1, name, #name, nil)  -- SQLITE_STATIC: the caller's `name` outlives the step
+    end
     local body, etag
     if sqlite.sqlite3_step(stmt) == ROW then
         -- A tombstone's NULL body comes back as a NULL pointer (no document is an empty blob), so
@@ -200,7 +216,8 @@ local function lookup(pack, name)
         if blob ~= nil then
             body = json_of(pack, blob, sqlite.sqlite3_column_bytes(stmt, 0))
             if body ~= nil then
-                etag = ffi.string(sqlite.sqlite3_column_text(stmt, 1), sqlite.sqlite3_column_bytes(stmt, 1))
+                etag = ffi.string(sqlite.sqlite3_column_blob(stmt, 1), sqlite.sqlite3_column_bytes(stmt, 1))
+                if keyed then etag = format(HEX16, byte(etag, 1, 16)) end
             end
         end
     end

@@ -103,7 +103,7 @@ def test_delta_releases_serve_through_to_their_base_and_leave_it_as_it_was(packs
         assert os.stat(release / BASE_NAME).st_ino == inode
     assert (full / PACK_NAME).read_bytes() == before
     with Pack(second) as pack:  # /3/movie/8 is in the base, hidden by a tombstone
-        assert pack.con.execute("SELECT count(*) FROM base.docs WHERE name = '3/movie/8.json'").fetchone()[0] == 1
+        assert pack.con.execute("SELECT count(*) FROM base.docs WHERE key = ?", (pack.key("3/movie/8.json"),)).fetchone()[0] == 1
         assert pack.get("3/movie/8.json") is None
 
     expected = [(full, "Full", "Full", True), (first, "First", "Full", False), (second, "Second", "Second", False),
@@ -188,34 +188,38 @@ def test_composite_documents_are_served_with_their_items_spliced(packs_api, tmp_
     assert len(etags) == 2
 
 
-def plain_json_copy(release, folder):
-    """`release` as packs were written before bodies were compressed: a copy whose rows hold their
-    JSON, and no dictionaries (marquee/packs.py)."""
+def old_format_copy(release, folder):
+    """`release` as packs were written before rows were keyed by hash and bodies compressed: a copy
+    whose pack is `docs(name, body, etag)` by name, with JSON bodies, hex ETags and no dictionaries
+    (marquee/packs.py), as an operator's last release before an upgrade is."""
     import shutil
     import sqlite3
 
     shutil.copytree(release, folder, symlinks=True)
-    with Pack(release) as pack:
-        rows = [(body, name) for name, body, _ in pack.rows()]
+    (folder / PACK_NAME).unlink()
     con = sqlite3.connect(folder / PACK_NAME)
-    with con:
-        con.executemany("UPDATE docs SET body = ? WHERE name = ?", rows)
-        con.execute("DROP TABLE dicts")
-    con.execute("VACUUM")
+    with Pack(release) as pack, con:
+        con.execute("CREATE TABLE docs (name TEXT NOT NULL, body BLOB NOT NULL, etag TEXT NOT NULL)")
+        con.executemany("INSERT INTO docs VALUES (?, ?, ?)", pack.rows())
+        con.execute("CREATE UNIQUE INDEX docs_name ON docs (name)")
     con.close()
     return folder
 
 
-def test_compressed_documents_answer_what_plain_json_ones_did(start_stack, e2e_release, tmp_path):
-    """Every kind of document of the sample, through nginx from the release as built (zstd frames
-    with dictionaries) and from the same release stored as plain JSON: the same bytes on the wire,
-    ETag and encoding, in the default language, a variant and the untranslated one, plain and gzip."""
+def test_keyed_compressed_documents_answer_what_named_plain_json_ones_did(start_stack, e2e_release, tmp_path):
+    """Every kind of document of the sample, through nginx from the release as built (rows keyed by
+    a hash of the name, zstd frames with dictionaries) and from the same release in the format
+    before (rows by name, plain JSON): the same bytes on the wire, ETag and encoding, in the default
+    language, a variant and the untranslated one, plain and gzip."""
     with Pack(e2e_release) as pack:
+        assert pack.keyed and not pack.con.execute("SELECT 1 FROM pragma_table_info('docs') WHERE name = 'name'").fetchone()
         framed = pack.con.execute("SELECT count(*) FROM docs WHERE substr(body, 1, 4) = ?", (b"\x28\xb5\x2f\xfd",))
         assert framed.fetchone()[0] > pack.count() // 2  # most documents are stored compressed
         names = [name for name in pack.names("3/%") if "?" not in name]
-    stacks = [start_stack(release=release, MARQUEE_PLANS="pro=1000000")
-              for release in (e2e_release, plain_json_copy(e2e_release, tmp_path / "plain"))]
+    old = old_format_copy(e2e_release, tmp_path / "old")
+    with Pack(old) as pack:
+        assert not pack.keyed and [name for name in pack.names("3/%") if "?" not in name] == names  # the edge's reader too
+    stacks = [start_stack(release=release, MARQUEE_PLANS="pro=1000000") for release in (e2e_release, old)]
     keys = [stack.account("compare", "pro") for stack in stacks]
 
     def wire(stack, key, uri, params, headers):
