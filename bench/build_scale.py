@@ -116,12 +116,15 @@ class PeakMemory:
 
 
 def show_progress(phase: str, done: int, total: int) -> None:
-    """A build's progress on stderr, timed, the template by name: where a long build is, or where it
-    failed (templates are written in site_gen/templates.py's order, all of them for a generated
-    catalogue)."""
+    """A build's progress on stderr, timed, the template and artefact by name: where a long build
+    is, or where it failed (templates are written in site_gen/templates.py's order, all of them for
+    a generated catalogue)."""
+    from site_gen.release import ARTEFACT_STEPS
     from site_gen.templates import TEMPLATES
 
     name = f" {TEMPLATES[done].path}" if phase == "templates" and done < min(total, len(TEMPLATES)) else ""
+    if phase == "artefacts" and total == len(ARTEFACT_STEPS):
+        name = f" {ARTEFACT_STEPS[done]}"
     print(f"  {time.strftime('%H:%M:%S')} {phase} {done}/{total}{name}", file=sys.stderr, flush=True)
 
 

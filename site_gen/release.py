@@ -213,6 +213,7 @@ def documents_for(con: duckdb.DuckDBPyConnection, settings: Settings, template: 
 # shows it on a terminal (marquee/commands/catalogue.py), since a million titles take half an hour.
 Progress = Callable[[str, int, int], None]
 PHASES = ("database", "collect", "write", "search", "artefacts", "images_after")  # in the order they run
+ARTEFACT_STEPS = ("discover", "showtimes", "exports", "changes")  # the artefacts phase, in order
 
 
 def write_all(collected: list[Documents], ways: dict[str, str], writer: Writer, validator: Validator,
@@ -361,10 +362,14 @@ def render_release(settings: Settings, catalogue_dir: Path, release_dir: Path,
                     index = search_index.for_release(con, settings.languages, release_dir,
                                                      previous if updating else None, scoped)
                     phase("search")
-                    discover_index.for_release(con, release_dir, catalogue_dir)
-                    showtimes.for_release(con, catalogue_dir, release_dir)
-                    exports.for_release(con, release_dir)
-                    changes.for_release(release_dir, history or previous)
+                    artefacts = {"discover": lambda: discover_index.for_release(con, release_dir, catalogue_dir),
+                                 "showtimes": lambda: showtimes.for_release(con, catalogue_dir, release_dir),
+                                 "exports": lambda: exports.for_release(con, release_dir),
+                                 "changes": lambda: changes.for_release(release_dir, history or previous)}
+                    for done, name in enumerate(ARTEFACT_STEPS):
+                        if progress is not None:  # where the phase's minutes go at 1M (bench-build logs it)
+                            progress("artefacts", done, len(ARTEFACT_STEPS))
+                        artefacts[name]()
                     phase("artefacts")
                     scope.save_entities(con, release_dir, previous)
                     image_count = image_check.result()

@@ -110,6 +110,11 @@ def test_summary_line(catalogue_dir: Path, release_settings, built_pack: Path, t
     assert ended == list(PHASES)
     templates = [(done, total) for phase, done, total in heard if phase == "templates"]
     assert templates[-1][0] == templates[-1][1] > 70 and [d for d, _ in templates] == sorted(d for d, _ in templates)
+    from site_gen.release import ARTEFACT_STEPS  # and each artefact as it begins, for bench-build's log
+
+    steps = len(ARTEFACT_STEPS)
+    assert [(done, total) for phase, done, total in heard if phase == "artefacts"] == \
+        [(0, 1), *((done, steps) for done in range(steps)), (1, 1)]
     with Pack(target) as pack:
         bodies = [body for _, body, _ in pack.rows()]
     assert summary.documents == len(bodies) > 1000 and summary.files == 1
