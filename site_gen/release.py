@@ -34,7 +34,7 @@ from marquee_build.catalogue import load_database
 from marquee_build.state import kept_database
 from site_gen import community, compat, configuration, images, languages, movie, organisations, person, reference
 from site_gen import plan, scope, tv
-from site_gen import changes, discover_index, exports, search_index, showtimes
+from site_gen import changes, credit_index, discover_index, exports, search_index, showtimes
 from site_gen.documents import (KEPT_WHOLE, OVER_PREVIOUS, Documents, Marker, create_item_ref, from_items,
                                 from_objects, from_sql, load_sql, use_previous_manifest)
 from site_gen.templates import TEMPLATES, Preparation, Template, preparation_order
@@ -364,6 +364,7 @@ def render_release(settings: Settings, catalogue_dir: Path, release_dir: Path,
                     discover_index.for_release(con, release_dir, catalogue_dir)
                     showtimes.for_release(con, catalogue_dir, release_dir)
                     exports.for_release(con, release_dir)
+                    credit_index.for_release(con, release_dir)
                     changes.for_release(release_dir, history or previous)
                     phase("artefacts")
                     scope.save_entities(con, release_dir, previous)
