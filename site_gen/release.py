@@ -79,6 +79,7 @@ class ReleaseSummary:
     phases: dict[str, float] = field(default_factory=dict)
     search: str = ""  # the search index's summary (site_gen/search_index.py IndexSummary.line)
     plan: dict[str, str] = field(default_factory=dict)  # each template's way (site_gen/plan.py)
+    credits: str = ""  # the credit index's summary (site_gen/credit_index.py), or that it was linked
 
     def line(self) -> str:
         rate = self.documents / self.seconds if self.seconds else 0.0
@@ -89,6 +90,7 @@ class ReleaseSummary:
         if self.steps_run < self.steps:
             unchanged += f"; {self.steps_run} of {self.steps} database steps run"
         search = f"; {self.search}" if self.search else ""
+        search += f"; {self.credits}" if self.credits else ""
         return (f"release {self.release_id}: {self.documents} documents, {self.bytes:,} bytes written, "
                 f"{self.images} images in {self.seconds:.2f} s ({rate:,.0f} documents/s){unchanged}{search}")
 
@@ -364,7 +366,8 @@ def render_release(settings: Settings, catalogue_dir: Path, release_dir: Path,
                     discover_index.for_release(con, release_dir, catalogue_dir)
                     showtimes.for_release(con, catalogue_dir, release_dir)
                     exports.for_release(con, release_dir)
-                    credit_index.for_release(con, release_dir)
+                    credits = credit_index.for_release(con, release_dir, previous if updating else None,
+                                                       loaded.created if updating else None)
                     changes.for_release(release_dir, history or previous)
                     phase("artefacts")
                     scope.save_entities(con, release_dir, previous)
@@ -380,7 +383,8 @@ def render_release(settings: Settings, catalogue_dir: Path, release_dir: Path,
     written = writer.summary()
     summary = ReleaseSummary(release_dir.name, written.documents, written.files, written.bytes, image_count,
                              laps.total(), writer.unchanged, writer.updating, scoped, loaded.steps_run,
-                             loaded.steps, laps.phases, index.line(), ways)
+                             loaded.steps, laps.phases, index.line(), ways,
+                             credits.line() if credits is not None else "credit index linked from the previous release")
     if echo is not None:
         echo(summary.line())
     return summary

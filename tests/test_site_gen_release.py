@@ -9,8 +9,9 @@ import pytest
 
 from site_gen.documents import load_sql
 from site_gen.release import ReleaseBuildError, render_release
-from marquee.artefacts import ARTEFACTS, IMAGE_INDEX, ORIGINALS
+from marquee.artefacts import ARTEFACTS, CREDIT_INDEX, IMAGE_INDEX, ORIGINALS
 from site_gen.exports import EXPORTS
+from edge.assemble import OpenPacks
 from marquee.packs import BASE_NAME, PACK_NAME, Pack, etag_of
 from site_gen.scope import ENTITIES_NAME
 from site_gen import delta_writer
@@ -242,6 +243,8 @@ def test_an_update_whose_image_paths_are_unchanged_links_the_image_index(catalog
     again = render_release(settings, catalogue, tmp_path / "r2", echo=None, previous=tmp_path / "r1")
     assert again.scoped and written == [] and again.images == first.images
     assert os.stat(tmp_path / "r2" / IMAGE_INDEX).st_ino == os.stat(tmp_path / "r1" / IMAGE_INDEX).st_ino
+    # Nor any table a credit reads (a title is an item of the pack): the credit index is linked too.
+    assert os.stat(tmp_path / "r2" / CREDIT_INDEX).st_ino == os.stat(tmp_path / "r1" / CREDIT_INDEX).st_ino
     movies = pq.read_table(catalogue / "movies.parquet")  # a film shows another film's poster
     posters = movies.column("poster_path").to_pylist()
     posters[0] = posters[1]
@@ -249,6 +252,16 @@ def test_an_update_whose_image_paths_are_unchanged_links_the_image_index(catalog
                    catalogue / "movies.parquet")
     render_release(settings, catalogue, tmp_path / "r3", echo=None, previous=tmp_path / "r2")
     assert written == [1]
+    # A character renamed: the credit index is built again, with it.
+    cast = pq.read_table(catalogue / "cast.parquet")
+    characters = cast.column("character").to_pylist()
+    characters[0] = "Someone Else Entirely"
+    pq.write_table(cast.set_column(cast.schema.get_field_index("character"), "character", pa.array(characters)),
+                   catalogue / "cast.parquet")
+    render_release(settings, catalogue, tmp_path / "r4", echo=None, previous=tmp_path / "r3")
+    assert os.stat(tmp_path / "r4" / CREDIT_INDEX).st_ino != os.stat(tmp_path / "r3" / CREDIT_INDEX).st_ino
+    credit = OpenPacks().read(str(tmp_path / "r4"), f"3/credit/{cast.column('credit_id')[0].as_py()}.json")
+    assert orjson.loads(credit)["media"]["character"] == "Someone Else Entirely"
 
 def test_a_template_rendered_in_ranges_of_ids_equals_it_rendered_whole(catalogue_dir: Path, release_settings,
                                                                        built_pack: Path, tmp_path: Path, monkeypatch):
