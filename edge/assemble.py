@@ -13,6 +13,8 @@ from edge.content import (
     namespace_of, page_number, without_id,
 )
 from edge.languages import candidates, suffix_for
+from edge.credit_index import NAME_PREFIX as CREDIT_NAMES, CreditIndex, credit_id_of
+from marquee.artefacts import CREDIT_INDEX, MissingArtefact, OpenArtefacts
 from marquee.packs import UNTRANSLATED, Pack, variant_suffix
 
 # Only plain segments: the path comes from the raw request line, and a dot could climb out of the release.
@@ -22,12 +24,17 @@ FILTERED = {"images": ("backdrops", "logos", "posters", "profiles", "stills"), "
 
 class OpenPacks:
     """Read-only connections to release packs (marquee/packs.py) by release root: the current
-    release's and the one before, so an answer begun before a publish finishes on its own release."""
+    release's and the one before, so an answer begun before a publish finishes on its own release.
+
+    A credit (`3/credit/{credit_id}.json`) is read from the release's credit index, not its pack
+    (edge/credit_index.py): the document it used to be, rebuilt, so every answer that read it reads
+    the same bytes. A release built before the index holds its credits in its pack, and is read so."""
 
     KEEP = 2
 
     def __init__(self) -> None:
         self.packs: OrderedDict[str, Pack] = OrderedDict()
+        self.indexes = OpenArtefacts({CREDIT_INDEX: CreditIndex})
 
     def read(self, root: str, name: str) -> bytes | None:
         try:
@@ -40,6 +47,12 @@ class OpenPacks:
             self.packs[root] = pack
             while len(self.packs) > self.KEEP:
                 self.packs.popitem(last=False)[1].close()
+        credit_id = credit_id_of(name) if name.startswith(CREDIT_NAMES) else None
+        if credit_id is not None:
+            try:
+                return self.indexes.open(root, CREDIT_INDEX).document(credit_id, pack.raw)
+            except MissingArtefact:
+                pass  # built before the index: the credit is a document of the pack
         return pack.get(name)
 
 
@@ -140,7 +153,7 @@ LOCALIZED_LISTS = {"similar": ("results",), "recommendations": ("results",), "mo
                    "movie_credits": ("cast", "crew"), "tv_credits": ("cast", "crew"),
                    "combined_credits": ("cast", "crew"), "list": ("items",), "credit": ("media",)}
 # Documents named by an id of their own, not by a last segment: /3/list/{list_id}, /3/credit/{credit_id}
-# (whose `media` is one title, not a list of them).
+# (whose `media` is one title, not a list of them; edge/credit_index.py makes it, as OpenPacks reads it).
 ID_DOCUMENTS = {"list": re.compile(r"^/3/list/[^/]+$"), "credit": re.compile(r"^/3/credit/[^/]+$")}
 
 

@@ -32,14 +32,15 @@ from edge.routes.changes import ChangeLog
 from edge.upstream_protocol import UpstreamProtocol, header_value
 from marquee import omdb
 from marquee.artefacts import CHANGES, DISCOVER_INDEX, SEARCH_INDEX, SHOWTIMES, OpenArtefacts
+from marquee.packs import etag_of
 
 log = logging.getLogger("marquee.edge")
 ARTEFACT_READERS = {SEARCH_INDEX: SearchIndex, DISCOVER_INDEX: DiscoverIndex, SHOWTIMES: ShowtimesIndex,
                     CHANGES: ChangeLog}  # how the edge opens each artefact of a release
 
 JSON = b"application/json;charset=utf-8"
-REASONS = {200: "OK", 400: "Bad Request", 401: "Unauthorized", 402: "Payment Required", 404: "Not Found",
-           405: "Method Not Allowed", 429: "Too Many Requests", 500: "Internal Server Error",
+REASONS = {200: "OK", 304: "Not Modified", 400: "Bad Request", 401: "Unauthorized", 402: "Payment Required",
+           404: "Not Found", 405: "Method Not Allowed", 429: "Too Many Requests", 500: "Internal Server Error",
            503: "Service Unavailable"}
 
 
@@ -50,7 +51,7 @@ def response(status: int, body: bytes, headers: dict[str, str], head_only: bool 
              content_type: str = "application/json;charset=utf-8") -> bytes:
     CONTENT_ANSWERS[STATUS_CLASS.get(status // 100, "other")] += 1
     lines = [f"HTTP/1.1 {status} {REASONS.get(status, 'Error')}\r\n"
-             f"Content-Type: {content_type}\r\nContent-Length: {len(body)}\r\n"]
+             f"Content-Type: {content_type}\r\n" + ("" if status == 304 else f"Content-Length: {len(body)}\r\n")]
     lines.extend(f"{k}: {v}\r\n" for k, v in headers.items())
     lines.append("\r\n")
     return "".join(lines).encode() + (b"" if head_only else body)
@@ -164,6 +165,14 @@ class ContentProtocol(UpstreamProtocol):
                 self.fill(slot, error_response(errors.INTERNAL, headers, head_only, route.dialect))
                 return
             headers["Cache-Control"] = CACHE_CONTROL[route.policy(params)]
+            if route.etag and isinstance(body, bytes):
+                etag = headers["ETag"] = f'"{etag_of(body)}"'
+                # As nginx's documents (marquee_docs.lua `respond`): any tag in the list, weak ones
+                # too; never for JSONP, which nginx wraps and sends without an ETag.
+                held = header_value(head, b"\r\nIf-None-Match:")
+                if held and not params.get("callback") and (held == "*" or etag in held):
+                    self.fill(slot, response(304, b"", headers, head_only=True))
+                    return
             if isinstance(body, tuple):  # a body in a type of its own (OMDb's XML, JSONP)
                 body, content_type = body
                 self.fill(slot, response(200, body, headers, head_only, content_type))

@@ -10,6 +10,9 @@ began on. Artefacts, by name:
   (site_gen/discover_index.py writes it; edge/discover_index.py reads it).
 - `showtimes.sqlite`: cinemas and their showtimes (site_gen/showtimes.py; edge/showtimes.py).
 - `changes.sqlite`: what each build changed, kept across builds (site_gen/changes.py; edge/routes/changes.py).
+- `credits.sqlite`: every credit by its id, for /3/credit/{credit_id} (site_gen/credit_index.py writes
+  it; edge/credit_index.py reads it, through edge/assemble.py's OpenPacks, since a credit is answered
+  as the document it used to be).
 - `images.sqlite`: a generated catalogue's image names (hashed) and kinds, which the edge draws on
   request (site_gen/images.py writes it; edge/image_listener.py reads it). Only a release of a
   generated catalogue has one.
@@ -32,7 +35,8 @@ DISCOVER_INDEX = "discover.sqlite"
 SHOWTIMES = "showtimes.sqlite"
 CHANGES = "changes.sqlite"
 IMAGE_INDEX = "images.sqlite"
-ARTEFACTS = (SEARCH_INDEX, DISCOVER_INDEX, SHOWTIMES, CHANGES, IMAGE_INDEX)
+CREDIT_INDEX = "credits.sqlite"
+ARTEFACTS = (SEARCH_INDEX, DISCOVER_INDEX, SHOWTIMES, CHANGES, IMAGE_INDEX, CREDIT_INDEX)
 ORIGINALS = "originals"
 
 

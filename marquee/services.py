@@ -234,7 +234,7 @@ def render_nginx_conf(settings: Settings) -> str:
         routes=[{"family": r.family, "pattern": _nginx_regex(r.pattern), "cacheable": r.cacheable, "dialect": r.dialect,
                  "apart": r.apart, "cache_seconds": min(MAX_AGE[r.cache_control], 3600),
                  "precomputed": r.precomputed.split(".") if r.precomputed else None,
-                 "cache_control": CACHE_CONTROL[r.cache_control]}
+                 "cache_control": CACHE_CONTROL[r.cache_control], "etag": r.etag}
                 for r in ROUTES if r.location],
         legacy_paths={_nginx_regex(pattern): target for pattern, target in LEGACY_PATHS.items()},
         # A `callback` is "ok", "bad" or absent; nginx's map tests it with marquee/jsonp.py's pattern.

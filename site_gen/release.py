@@ -34,7 +34,7 @@ from marquee_build.catalogue import load_database
 from marquee_build.state import kept_database
 from site_gen import community, compat, configuration, images, languages, movie, organisations, person, reference
 from site_gen import plan, scope, tv
-from site_gen import changes, discover_index, exports, search_index, showtimes
+from site_gen import changes, credit_index, discover_index, exports, search_index, showtimes
 from site_gen.documents import (KEPT_WHOLE, OVER_PREVIOUS, Documents, Marker, create_item_ref, from_items,
                                 from_objects, from_sql, load_sql, use_previous_manifest)
 from site_gen.templates import TEMPLATES, Preparation, Template, preparation_order
@@ -79,6 +79,7 @@ class ReleaseSummary:
     phases: dict[str, float] = field(default_factory=dict)
     search: str = ""  # the search index's summary (site_gen/search_index.py IndexSummary.line)
     plan: dict[str, str] = field(default_factory=dict)  # each template's way (site_gen/plan.py)
+    credits: str = ""  # the credit index's summary (site_gen/credit_index.py), or that it was linked
 
     def line(self) -> str:
         rate = self.documents / self.seconds if self.seconds else 0.0
@@ -89,6 +90,7 @@ class ReleaseSummary:
         if self.steps_run < self.steps:
             unchanged += f"; {self.steps_run} of {self.steps} database steps run"
         search = f"; {self.search}" if self.search else ""
+        search += f"; {self.credits}" if self.credits else ""
         return (f"release {self.release_id}: {self.documents} documents, {self.bytes:,} bytes written, "
                 f"{self.images} images in {self.seconds:.2f} s ({rate:,.0f} documents/s){unchanged}{search}")
 
@@ -213,7 +215,7 @@ def documents_for(con: duckdb.DuckDBPyConnection, settings: Settings, template: 
 # shows it on a terminal (marquee/commands/catalogue.py), since a million titles take half an hour.
 Progress = Callable[[str, int, int], None]
 PHASES = ("database", "collect", "write", "search", "artefacts", "images_after")  # in the order they run
-ARTEFACT_STEPS = ("discover", "showtimes", "exports", "changes")  # the artefacts phase, in order
+ARTEFACT_STEPS = ("discover", "showtimes", "exports", "credits", "changes")  # the artefacts phase, in order
 
 
 def write_all(collected: list[Documents], ways: dict[str, str], writer: Writer, validator: Validator,
@@ -365,11 +367,16 @@ def render_release(settings: Settings, catalogue_dir: Path, release_dir: Path,
                     artefacts = {"discover": lambda: discover_index.for_release(con, release_dir, catalogue_dir),
                                  "showtimes": lambda: showtimes.for_release(con, catalogue_dir, release_dir),
                                  "exports": lambda: exports.for_release(con, release_dir),
+                                 "credits": lambda: credit_index.for_release(con, release_dir,
+                                                                             previous if updating else None,
+                                                                             loaded.created if updating else None),
                                  "changes": lambda: changes.for_release(release_dir, history or previous)}
+                    made = {}
                     for done, name in enumerate(ARTEFACT_STEPS):
                         if progress is not None:  # where the phase's minutes go at 1M (bench-build logs it)
                             progress("artefacts", done, len(ARTEFACT_STEPS))
-                        artefacts[name]()
+                        made[name] = artefacts[name]()
+                    credits = made["credits"]
                     phase("artefacts")
                     scope.save_entities(con, release_dir, previous)
                     image_count = image_check.result()
@@ -384,7 +391,8 @@ def render_release(settings: Settings, catalogue_dir: Path, release_dir: Path,
     written = writer.summary()
     summary = ReleaseSummary(release_dir.name, written.documents, written.files, written.bytes, image_count,
                              laps.total(), writer.unchanged, writer.updating, scoped, loaded.steps_run,
-                             loaded.steps, laps.phases, index.line(), ways)
+                             loaded.steps, laps.phases, index.line(), ways,
+                             credits.line() if credits is not None else "credit index linked from the previous release")
     if echo is not None:
         echo(summary.line())
     return summary

@@ -195,8 +195,8 @@ TEMPLATES: tuple[Template, ...] = (
     Template(MOVIE + "/lists", "movie_lists.sql", reads=("title_pages",)),
     Template(TV + "/lists", "tv_lists.sql", reads=("title_pages",)),
     Template("/3/list/{list_id}", "list_details.sql", reads=("item_ref",)),
-    # a credit, as a composite of its title's and person's items
-    Template("/3/credit/{credit_id}", "credit_details.sql", reads=("item_ref",)),
+    # (/3/credit/{credit_id} is no document: the edge answers it from the release's credit index,
+    # site_gen/credit_index.py, with the items above, instead of a document per credit.)
     # companies, reference lists
     Template(COMPANY, "company_details.sql"),
     Template(COMPANY + "/alternative_names", "company_alternative_names.sql", reads=("organisation_names",)),

@@ -10,11 +10,12 @@ import pytest
 
 from site_gen.documents import load_sql
 from site_gen.release import ReleaseBuildError, render_release
-from marquee.artefacts import ARTEFACTS, IMAGE_INDEX, ORIGINALS
+from marquee.artefacts import ARTEFACTS, CREDIT_INDEX, IMAGE_INDEX, ORIGINALS
 from site_gen.exports import EXPORTS
+from edge.assemble import OpenPacks
 from marquee.packs import BASE_NAME, PACK_NAME, Pack, document_bytes, etag_of
 from site_gen.scope import ENTITIES_NAME
-from site_gen.delta_writer import COMPACT_FRACTION
+from site_gen import delta_writer
 from site_gen.writer import MANIFEST_NAME
 
 
@@ -123,7 +124,7 @@ def test_summary_line(catalogue_dir: Path, release_settings, built_pack: Path, t
 
 
 def test_a_rebuild_counts_unchanged_documents_and_equals_a_full_build(catalogue_dir: Path, release_settings,
-                                                                     built_pack: Path, tmp_path: Path):
+                                                                     built_pack: Path, tmp_path: Path, monkeypatch):
     import pyarrow as pa
     import pyarrow.compute as pc
     import pyarrow.parquet as pq
@@ -155,7 +156,7 @@ def test_a_rebuild_counts_unchanged_documents_and_equals_a_full_build(catalogue_
     assert os.stat(tmp_path / "r/again" / BASE_NAME).st_ino == os.stat(built_pack / PACK_NAME).st_ino
     assert (built_pack / PACK_NAME).read_bytes() == pack_before
     # Small enough for the next rebuild to copy it rather than compact (below, `back`).
-    assert document_bytes(tmp_path / "r/again" / PACK_NAME) < COMPACT_FRACTION * document_bytes(built_pack / PACK_NAME)
+    assert document_bytes(tmp_path / "r/again" / PACK_NAME) < delta_writer.COMPACT_FRACTION * document_bytes(built_pack / PACK_NAME)
     assert 0.9 * again.documents < again.unchanged < again.documents and full.unchanged == 0
     with Pack(tmp_path / "r/again") as new, Pack(built_pack) as old, Pack(tmp_path / "r/full") as fresh:
         for movie_id in movie_ids:
@@ -243,6 +244,8 @@ def test_an_update_whose_image_paths_are_unchanged_links_the_image_index(catalog
     again = render_release(settings, catalogue, tmp_path / "r2", echo=None, previous=tmp_path / "r1")
     assert again.scoped and written == [] and again.images == first.images
     assert os.stat(tmp_path / "r2" / IMAGE_INDEX).st_ino == os.stat(tmp_path / "r1" / IMAGE_INDEX).st_ino
+    # Nor any table a credit reads (a title is an item of the pack): the credit index is linked too.
+    assert os.stat(tmp_path / "r2" / CREDIT_INDEX).st_ino == os.stat(tmp_path / "r1" / CREDIT_INDEX).st_ino
     movies = pq.read_table(catalogue / "movies.parquet")  # a film shows another film's poster
     posters = movies.column("poster_path").to_pylist()
     posters[0] = posters[1]
@@ -250,6 +253,16 @@ def test_an_update_whose_image_paths_are_unchanged_links_the_image_index(catalog
                    catalogue / "movies.parquet")
     render_release(settings, catalogue, tmp_path / "r3", echo=None, previous=tmp_path / "r2")
     assert written == [1]
+    # A character renamed: the credit index is built again, with it.
+    cast = pq.read_table(catalogue / "cast.parquet")
+    characters = cast.column("character").to_pylist()
+    characters[0] = "Someone Else Entirely"
+    pq.write_table(cast.set_column(cast.schema.get_field_index("character"), "character", pa.array(characters)),
+                   catalogue / "cast.parquet")
+    render_release(settings, catalogue, tmp_path / "r4", echo=None, previous=tmp_path / "r3")
+    assert os.stat(tmp_path / "r4" / CREDIT_INDEX).st_ino != os.stat(tmp_path / "r3" / CREDIT_INDEX).st_ino
+    credit = OpenPacks().read(str(tmp_path / "r4"), f"3/credit/{cast.column('credit_id')[0].as_py()}.json")
+    assert orjson.loads(credit)["media"]["character"] == "Someone Else Entirely"
 
 def test_a_template_rendered_in_ranges_of_ids_equals_it_rendered_whole(catalogue_dir: Path, release_settings,
                                                                        built_pack: Path, tmp_path: Path, monkeypatch):

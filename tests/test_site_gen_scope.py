@@ -21,6 +21,7 @@ from site_gen import plan, scope
 from site_gen.manifests import MANIFEST_NAME, manifest_rows
 from site_gen.release import render_release
 from site_gen.templates import template_kind
+from tests.test_edge_credit import credit_answers
 
 # Text columns a change may touch without breaking a reference (paths must name image originals,
 # codes must name languages and countries); then numbers. The first a table has is changed.
@@ -76,6 +77,8 @@ def rebuild_equals_full_build(catalogue: Path, settings, previous: Path, work: P
                        | {a[0] for a, b in zip(rebuilt, expected) if a != b})
         pytest.fail(f"the rebuild differs from a full build in {len(stale)} documents, e.g. {stale[:5]}")
     index_equals_full_build(work / "again" / SEARCH_INDEX, work / "fresh" / SEARCH_INDEX)
+    # Credits (no documents: the credit index, rebuilt whole) answer what a full build's do.
+    assert credit_answers(work / "again") == credit_answers(work / "fresh")
     return again, fresh
 
 

@@ -35,10 +35,12 @@ def test_every_rendered_file_validates(built_release: Path, validator: Validator
         uri = "/" + str(path.relative_to(built_release))[: -len(".json")]
         validator.validate(uri, path.read_bytes())
         seen.add(validator.template_for(uri))
-    # Search, find, discover, the lists and a list's item_status are answered by the edge from the
-    # release's indexes and documents (tests/e2e/test_search.py, test_discover.py, test_public_lists.py
-    # and test_fuzz.py validate those answers); every other schema's path is a rendered document.
-    answered = {t for t in validator.templates if t.startswith(("/3/search/", "/3/find/", "/3/discover/", "/3/trending/"))
+    # Search, find, discover, the lists, a list's item_status and credits are answered by the edge from
+    # the release's indexes and documents (tests/e2e/test_search.py, test_discover.py, test_public_lists.py,
+    # test_fuzz.py and tests/test_edge_credit.py validate those answers); every other schema's path is a
+    # rendered document.
+    answered = {t for t in validator.templates if t.startswith(("/3/search/", "/3/find/", "/3/discover/", "/3/trending/",
+                                                                "/3/credit/"))
                 or t.rsplit("/", 1)[1] in ("popular", "top_rated", "now_playing", "upcoming", "airing_today",
                                            "on_the_air", "changes", "item_status")}
     # OMDb's full plots exist only for plots of more than one sentence, which the sample has none of

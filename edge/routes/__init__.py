@@ -1,7 +1,7 @@
 """The edge's route table: which family answers which dynamic path, and how nginx reaches it.
 
 A family is one module here (append, search, find, discover, lists, trending, showtimes, changes,
-compat, list_item_status) with
+compat, list_item_status, credit) with
 ROUTES rows whose `answer(context, path, params) -> bytes` raises ContentError for its dialect's
 errors. A route with a location of its own gets an nginx location rendered from its row
 (marquee/services.py): the same gate, its dialect's refusals, nginx's rate headers and, for a
@@ -16,12 +16,13 @@ from __future__ import annotations
 
 from edge import errors
 from edge.content import ContentError
-from edge.routes import append, changes, compat, discover, find, list_item_status, lists, search, showtimes, trending
+from edge.routes import (append, changes, compat, credit, discover, find, list_item_status, lists, search, showtimes,
+                         trending)
 from edge.routes.route import Context, Route
 
 # The most specific first: append takes whatever else reaches the edge under /3.
 ROUTES: list[Route] = [*compat.ROUTES, *search.ROUTES, *discover.ROUTES, *lists.ROUTES, *trending.ROUTES, *showtimes.ROUTES,
-                       *changes.ROUTES, *find.ROUTES, *list_item_status.ROUTES, *append.ROUTES]
+                       *changes.ROUTES, *find.ROUTES, *list_item_status.ROUTES, *credit.ROUTES, *append.ROUTES]
 
 
 def route_for(path: str) -> Route:

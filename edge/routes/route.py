@@ -61,6 +61,10 @@ class Route:
     # this route (a list page from the list pack, a title by IMDb id), handing the rest to the route:
     # called with the named location that proxies to the edge (nginx adds the route's Cache-Control).
     precomputed: str = ""
+    # Its 200 answers carry an ETag, the MD5 hex of the body as a document's (marquee/packs.py), and a
+    # request whose If-None-Match holds it gets a 304: for a path nginx used to answer from a document
+    # (a credit), so a client's revalidation keeps working. nginx passes If-None-Match to these only.
+    etag: bool = False
 
     def policy(self, params: dict[str, str]) -> str:
         return self.cache_policy(params) if self.cache_policy is not None else self.cache_control

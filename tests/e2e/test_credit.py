@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import pytest
 
+from edge.policy import CACHE_CONTROL
+from marquee.packs import etag_of
 from tests.e2e.conftest import assert_tmdb_error, rotating_json
 
 pytestmark = pytest.mark.e2e
@@ -90,3 +92,42 @@ def test_a_credit_in_another_language_names_its_title_in_it(answer, catalogue):
     german = answer(f"/3/credit/{credit_id}", language="de-DE")
     assert german["media"]["title"] == answer(f"/3/movie/{movie}", language="de-DE")["title"]
     assert german["media"]["character"] == answer(f"/3/credit/{credit_id}")["media"]["character"]
+
+
+def test_a_credit_is_the_edges_bytes_with_its_etag_and_revalidates(api, e2e_release, catalogue):
+    """nginx hands the edge's answer over unchanged: the bytes the release's credit index makes (the
+    document's, tests/test_edge_credit.py), its ETag the MD5 of them; If-None-Match gets a 304, as
+    the document did; JSONP wraps it without an ETag; a large one goes out gzipped, its ETag weak."""
+    from tests.test_edge_credit import credit_answers
+
+    answers = credit_answers(e2e_release)
+    key = api.account("credit-etag", "pro")
+    plain = {"Accept-Encoding": "identity"}
+    chosen = [credit_id for (credit_id,) in catalogue.execute(
+        "(SELECT credit_id FROM \"cast\" ORDER BY movie_id LIMIT 1) UNION ALL "
+        "(SELECT credit_id FROM episode_crew GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1)").fetchall()]
+    for credit_id in chosen:
+        path = f"/3/credit/{credit_id}"
+        response = api.client.get(path, params={"api_key": key}, headers=plain)
+        assert response.status_code == 200 and response.content == answers[credit_id]
+        etag = f'"{etag_of(response.content)}"'
+        assert response.headers["etag"] == etag and response.headers["x-ratelimit-limit"]
+        assert response.headers["cache-control"] == CACHE_CONTROL["catalogue"]
+        again = api.client.get(path, params={"api_key": key}, headers={**plain, "If-None-Match": etag})
+        assert again.status_code == 304 and again.content == b"" and again.headers["etag"] == etag
+        other = api.client.get(path, params={"api_key": key}, headers={**plain, "If-None-Match": '"0"'})
+        assert other.status_code == 200 and other.content == answers[credit_id]
+        jsonp = api.client.get(path, params={"api_key": key, "callback": "cb"}, headers={"If-None-Match": etag})
+        assert jsonp.status_code == 200 and jsonp.content == b"cb(" + answers[credit_id] + b")"
+        assert "etag" not in jsonp.headers
+    large = max(chosen, key=lambda credit_id: len(answers[credit_id]))
+    assert len(answers[large]) >= 1024  # an episode credit listing several episodes
+    gzipped = api.client.get(f"/3/credit/{large}", params={"api_key": key}, headers={"Accept-Encoding": "gzip"})
+    assert gzipped.headers["content-encoding"] == "gzip" and gzipped.content == answers[large]
+    assert gzipped.headers["etag"] == f'W/"{etag_of(answers[large])}"'
+
+
+def test_a_credit_passes_the_gate(api):
+    credit_id = "52fe0000c3a36847f8000000"
+    assert_tmdb_error(api.client.get(f"/3/credit/{credit_id}"), 401, 7)
+    assert_tmdb_error(api.client.get(f"/3/credit/{credit_id}", params={"api_key": "nope"}), 401, 7)

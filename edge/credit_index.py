@@ -1,0 +1,97 @@
+"""A release's credit index (site_gen/credit_index.py writes it, its format is there), read back
+into the /3/credit/{credit_id} documents it replaced.
+
+A row becomes the skeleton the document was stored as (marquee/packs.py's composite form:
+`{"\\u0001":"movie/603",…}` for the title, the same for the person), byte for byte what
+tests/credit_details_before.sql rendered, and Pack.get's own splice fills in the items. So a credit
+answers the same bytes, and the same ETag, as its document did, and every door that read the
+document (edge/assemble.py: `?language=`, the other parameters) reads this in its place.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+import sys
+from array import array
+from pathlib import Path
+from typing import Callable
+
+import orjson
+
+from marquee.packs import COMPOSITE_MARK, MissingItem, assemble
+
+NAME_PREFIX = "3/credit/"  # the documents this replaces: `3/credit/{credit_id}.json`
+HEX_ID = re.compile(r"^[0-9a-f]{24}$")
+_TV = b',"media_type":"tv","episodes":%s,"seasons":[]}'
+# What follows the title's item reference in `media`, by shape (the shapes of the old SQL's
+# `extra`): %(character)s is the character's JSON, %(episodes)s the episodes' summaries.
+SHAPES = {
+    "movie_cast": (b"movie", b',"character":%(character)s,"media_type":"movie"}'),
+    "movie_crew": (b"movie", b',"media_type":"movie"}'),
+    "tv_cast": (b"tv", b',"character":%(character)s' + _TV % b"[]"),
+    "tv_crew": (b"tv", _TV % b"[]"),
+    "episode": (b"tv", b',"character":%(character)s' + _TV % b"%(episodes)s"),
+}
+
+
+class CreditIndex:
+    """One release's credit index, opened read-only (a published release never changes)."""
+
+    def __init__(self, path: Path | str) -> None:
+        self.con = sqlite3.connect(f"file:{path}?mode=ro&immutable=1", uri=True, check_same_thread=False)
+        # A few hundred roles: each one's bytes up to the title's item, and its shape.
+        self.roles = {i: (head[:-1] + b',"media":' + COMPOSITE_MARK, SHAPES[shape])
+                      for i, head, shape in self.con.execute("SELECT id, head, shape FROM roles")}
+
+    def close(self) -> None:
+        self.con.close()
+
+    def skeleton(self, credit_id: str) -> bytes | None:
+        """The credit's document as the pack stored it (items as references), or None."""
+        key = bytes.fromhex(credit_id) if HEX_ID.match(credit_id) else credit_id
+        row = self.con.execute('SELECT role, media, person, "character", episodes FROM credits WHERE id = ?',
+                               (key,)).fetchone()
+        if row is None:
+            return None
+        role, media, person, character, episodes = row
+        head, (kind, tail) = self.roles[role]
+        fields = {b"character": b"null" if character is None else b'"' + character + b'"'}
+        if episodes is not None:
+            fields[b"episodes"] = self.summaries(episodes)
+        credit_json = b'"' + credit_id.encode() + b'"' if isinstance(key, bytes) else _json_string(credit_id)
+        return b"".join((head, kind, b"/%d\"" % media, tail % fields, b',"media_type":"', kind, b'","id":',
+                         credit_json, b',"person":', COMPOSITE_MARK, b'person/%d","media_type":"person"}}' % person))
+
+    def summaries(self, packed: bytes) -> bytes:
+        ids = array("I")
+        ids.frombytes(packed)
+        if sys.byteorder == "big":
+            ids.byteswap()
+        found = dict(self.con.execute(f"SELECT id, summary FROM episodes WHERE id IN ({','.join('?' * len(ids))})",
+                                      tuple(ids)).fetchall())
+        return b"[" + b",".join(found[i] for i in ids if i in found) + b"]"
+
+    def document(self, credit_id: str, item: Callable[[str], bytes | None]) -> bytes | None:
+        """The credit as served, its items read with `item` (Pack.raw); None for an unknown credit,
+        or one naming an item the release lacks (a broken release: nginx answered it 404 too)."""
+        skeleton = self.skeleton(credit_id)
+        try:
+            return None if skeleton is None else assemble(skeleton, item)
+        except MissingItem:
+            return None
+
+
+def _json_string(text: str) -> bytes:
+    """An imported (non-hex) id's JSON string: orjson escapes as DuckDB's to_json did for any id a
+    path can carry (quotes and backslashes; ids are plain text: `tt0133093-nm0000206-1`)."""
+    return orjson.dumps(text)
+
+
+def credit_id_of(name: str) -> str | None:
+    """`3/credit/{credit_id}.json` -> the credit id; None for any other name (a language variant
+    `….de-DE.json` or a page `….page2.json` of a credit never existed: its ids have no dot)."""
+    if not name.startswith(NAME_PREFIX) or not name.endswith(".json"):
+        return None
+    credit_id = name[len(NAME_PREFIX):-len(".json")]
+    return credit_id if credit_id and "." not in credit_id and "/" not in credit_id else None

@@ -1,0 +1,155 @@
+"""/3/credit/{credit_id} from the credit index (site_gen/credit_index.py, edge/credit_index.py,
+edge/routes/credit.py): every credit answers the bytes, and so the ETag, its document had when the
+build rendered one per credit (tests/credit_details_before.sql, the template's SQL as it was, run on
+the same build database and spliced as Pack.get spliced it), and what the catalogue says."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import duckdb
+import orjson
+import pytest
+
+from edge import errors
+from edge.assemble import DocumentCache, OpenPacks, ReleaseDocuments, localized
+from edge.content import ContentError, Query
+from edge.content_listener import ARTEFACT_READERS
+from edge.routes import route_for
+from edge.routes.route import Context
+from marquee.artefacts import CREDIT_INDEX, OpenArtefacts
+from marquee.packs import PACK_NAME, Pack, assemble, etag_of
+from marquee.settings import from_env
+from marquee_build.state import DATABASE, STATE_DIR
+from site_gen.documents import create_item_ref
+from site_gen.release import render_release
+from site_gen.validate import Validator
+
+BEFORE = Path(__file__).with_name("credit_details_before.sql")
+
+
+def credit_answers(release: Path) -> dict[str, bytes]:
+    """Every credit of the release's index, as the edge reads it (the document it stands for)."""
+    with sqlite3.connect(f"file:{release / CREDIT_INDEX}?mode=ro", uri=True) as index:
+        ids = [key.hex() if isinstance(key, bytes) else key for (key,) in index.execute("SELECT id FROM credits")]
+    packs = OpenPacks()
+    return {credit_id: packs.read(str(release), f"3/credit/{credit_id}.json") for credit_id in ids}
+
+
+@pytest.fixture(scope="module")
+def release(catalogue_dir: Path, tmp_path_factory) -> tuple[Path, dict[str, bytes], list[str]]:
+    """A release of the session catalogue, built beside a build database of its own, and each
+    credit's document as the template rendered it before the index (id -> served bytes)."""
+    home = tmp_path_factory.mktemp("credit-home")
+    settings = from_env({"MARQUEE_HOME": str(home), "MARQUEE_IMAGE_BASE_URL": "http://img.test/t/p/",
+                         "MARQUEE_IMAGE_SECURE_BASE_URL": "https://img.test/t/p/"})
+    folder = settings.releases_dir / "20260101T000000Z"
+    render_release(settings, catalogue_dir, folder, echo=None)
+    con = duckdb.connect(str(settings.releases_dir / STATE_DIR / DATABASE), read_only=True)
+    try:
+        create_item_ref(con)
+        rows = con.execute(f"SELECT uri, to_json(doc)::VARCHAR FROM ({BEFORE.read_text()})").fetchall()
+    finally:
+        con.close()
+    with Pack(folder) as pack:
+        before = {uri.removeprefix("/3/credit/"): assemble(doc.encode(), pack.raw) for uri, doc in rows}
+    return folder, before, list(settings.languages)
+
+
+@pytest.fixture(scope="module")
+def context(release) -> Context:
+    return Context(str(release[0]), release[2], DocumentCache(), OpenArtefacts(ARTEFACT_READERS))
+
+
+def answer(context: Context, path: str, **params: str) -> bytes:
+    route = route_for(path)
+    assert route.family == "credit" and route.etag and route.location
+    return route.answer(context, path, params)
+
+
+def test_the_pack_holds_no_credit_and_the_index_is_beside_it(release):
+    folder, before, _ = release
+    assert len(before) > 1000
+    with Pack(folder) as pack:
+        assert pack.names("3/credit/%") == []
+    index = (folder / CREDIT_INDEX).stat().st_size
+    assert index / len(before) < 100  # bytes a credit, episodes' summaries included (~66 on the sample)
+
+
+def test_every_credit_answers_the_bytes_and_etag_of_its_document(release, context):
+    folder, before, _ = release
+    validator = Validator()
+    assert set(credit_answers(folder)) == set(before)  # no credit more, none less
+    for credit_id, expected in before.items():
+        body = answer(context, f"/3/credit/{credit_id}")
+        assert body == expected, credit_id
+        assert etag_of(body) == etag_of(expected)
+        validator.validate(f"/3/credit/{credit_id}", orjson.loads(body))
+
+
+def test_each_credit_is_the_catalogues(release, context, catalogue):
+    _, before, _ = release
+    rows = catalogue.execute("""
+        SELECT credit_id, 'movie', movie_id, person_id, "character", 'cast', 'Actor' FROM "cast"
+        UNION ALL SELECT credit_id, 'movie', movie_id, person_id, NULL, 'crew', job FROM crew
+        UNION ALL SELECT credit_id, 'tv', series_id, person_id, "character", 'cast', 'Actor' FROM series_cast
+        UNION ALL SELECT credit_id, 'tv', series_id, person_id, NULL, 'crew', job FROM series_crew
+        UNION ALL SELECT credit_id, 'tv', series_id, person_id, NULL, 'crew', 'Creator' FROM created_by""").fetchall()
+    assert rows
+    for credit_id, media_type, media_id, person_id, character, credit_type, job in rows:
+        credit = orjson.loads(answer(context, f"/3/credit/{credit_id}"))
+        assert (credit["id"], credit["media_type"], credit["credit_type"], credit["job"]) == \
+               (credit_id, media_type, credit_type, job)
+        assert (credit["media"]["id"], credit["person"]["id"]) == (media_id, person_id)
+        assert credit["media"].get("character") == character
+    guest, episodes = catalogue.execute(
+        "SELECT credit_id, list(episode_id ORDER BY episode_id) FROM episode_crew GROUP BY 1 "
+        "ORDER BY count(*) DESC, 1 LIMIT 1").fetchone()
+    listed = orjson.loads(answer(context, f"/3/credit/{guest}"))["media"]["episodes"]
+    assert len(episodes) > 1 and sorted(e["id"] for e in listed) == episodes
+
+
+def test_an_unknown_credit_is_tmdbs_404(context):
+    for credit_id in ("52fe0000c3a36847f8000000", "tt0000000-nm0000000-1", "52FE0000C3A36847F8000000"):
+        with pytest.raises(ContentError) as raised:
+            answer(context, f"/3/credit/{credit_id}")
+        assert raised.value.error == errors.NOT_FOUND
+
+
+def test_parameters_do_to_a_credit_what_they_did_to_its_document(release, context):
+    _, before, _ = release
+    credit_id = next(i for i, body in before.items() if b'"media_type":"movie"' in body)
+    uri = f"/3/credit/{credit_id}"
+    # `language`: the title's name and overview from its own document in that language, as the edge
+    # localised the document (the same function, given the document's bytes).
+    for language in ("de-DE", "fr", "xx", ""):
+        query = Query(uri, language=language or None)
+        documents = ReleaseDocuments(context.root, context.languages, DocumentCache())
+        expected = localized(documents, before[credit_id], uri, query)
+        assert answer(context, uri, language=language) == expected
+    german = orjson.loads(answer(context, uri, language="de-DE"))
+    title = orjson.loads(context.documents.document(f"/3/movie/{german['media']['id']}", Query("", "de-DE")))
+    assert german["media"]["title"] == title["title"]
+    # A first page is the document; a later one never existed (404); a bad one is TMDB's 400/22;
+    # appends name nothing a credit has.
+    assert answer(context, uri, page="1") == answer(context, uri, append_to_response="images") == before[credit_id]
+    with pytest.raises(ContentError) as raised:
+        answer(context, uri, page="2")
+    assert raised.value.error == errors.NOT_FOUND
+    with pytest.raises(ContentError) as raised:
+        answer(context, uri, page="x")
+    assert raised.value.error.status_code == 22
+
+
+def test_a_release_built_before_the_index_answers_from_its_pack(release, tmp_path):
+    """A rollback to a release whose credits are documents of its pack: read as before."""
+    folder, before, _ = release
+    old = tmp_path / "old"
+    old.mkdir()
+    (old / PACK_NAME).write_bytes((folder / PACK_NAME).read_bytes())
+    credit_id, body = next(iter(before.items()))
+    with sqlite3.connect(old / PACK_NAME) as con:
+        con.execute("INSERT INTO docs(name, body, etag) VALUES (?, ?, ?)",
+                    (f"3/credit/{credit_id}.json", body, etag_of(body)))
+    assert OpenPacks().read(str(old), f"3/credit/{credit_id}.json") == body
