@@ -87,10 +87,14 @@ def linked_copy(source: Path, target: Path) -> Path:
 
 class PeakMemory:
     """The most resident memory a process and all its descendants held together, sampled every
-    `interval` seconds from another thread while it runs."""
+    `interval` seconds from another thread while it runs. Each new peak a GB above the last one
+    logged is logged on stderr, timed like the build's phases, so a peak is placed in its phase."""
+
+    LOG_STEP = 1 << 30
 
     def __init__(self, pid: int, interval: float = 0.25) -> None:
         self.peak = 0
+        self._logged = 0
         self._root = psutil.Process(pid)
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._sample, args=(interval,), daemon=True)
@@ -108,6 +112,9 @@ class PeakMemory:
             except psutil.NoSuchProcess:
                 return
             self.peak = max(self.peak, total)
+            if self.peak >= self._logged + self.LOG_STEP:
+                self._logged = self.peak
+                print(f"  {time.strftime('%H:%M:%S')} memory {self.peak / 1e9:.1f} GB", file=sys.stderr, flush=True)
 
     def stop(self) -> int:
         self._stop.set()

@@ -19,7 +19,7 @@ from edge.content_listener import ARTEFACT_READERS
 from edge.routes import route_for
 from edge.routes.route import Context
 from marquee.artefacts import CREDIT_INDEX, OpenArtefacts
-from marquee.packs import PACK_NAME, Pack, assemble, etag_of
+from marquee.packs import PACK_NAME, Pack, add_document, assemble, etag_of
 from marquee.settings import from_env
 from marquee_build.state import DATABASE, STATE_DIR
 from site_gen.documents import create_item_ref
@@ -149,7 +149,5 @@ def test_a_release_built_before_the_index_answers_from_its_pack(release, tmp_pat
     old.mkdir()
     (old / PACK_NAME).write_bytes((folder / PACK_NAME).read_bytes())
     credit_id, body = next(iter(before.items()))
-    with sqlite3.connect(old / PACK_NAME) as con:
-        con.execute("INSERT INTO docs(name, body, etag) VALUES (?, ?, ?)",
-                    (f"3/credit/{credit_id}.json", body, etag_of(body)))
+    add_document(old, f"3/credit/{credit_id}.json", body)
     assert OpenPacks().read(str(old), f"3/credit/{credit_id}.json") == body
