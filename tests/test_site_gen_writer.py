@@ -65,6 +65,16 @@ def test_refuses_the_same_uri_twice(tmp_path: Path):
         writer.finish()
 
 
+@pytest.mark.parametrize("twin", [True, False])
+def test_refuses_an_untranslated_variant_twice_whether_or_not_it_is_a_twin(tmp_path: Path, twin: bool):
+    writer = Writer(tmp_path)  # a twin never reaches the pack: the index cannot be what refuses it
+    writer.write("/3/movie/1", {"a": 1})
+    writer.write("/3/movie/1.und", {"a": 1} if twin else {"a": 2})
+    writer.write("/3/movie/1.und", {"a": 1} if twin else {"a": 2})
+    with pytest.raises(WriterError, match="3/movie/1.und.json twice"):
+        writer.finish()
+
+
 def test_refuses_to_replace_an_existing_pack(tmp_path: Path):
     (tmp_path / PACK_NAME).write_text("")
     with pytest.raises(FileExistsError):
