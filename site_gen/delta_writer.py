@@ -24,8 +24,8 @@ import os
 import shutil
 from pathlib import Path
 
-from marquee.packs import (DELTA_APPLICATION_ID, PACK_FORMAT, base_path, count_documents, document_bytes, first, is_delta,
-                           key_of, pack_path, read_only_uri)
+from marquee.packs import (DELTA_APPLICATION_ID, PACK_FORMAT, base_path, count_documents, document_bytes, first,
+                           is_delta, key_of, pack_path, read_only_uri)
 from site_gen.manifests import MANIFEST_NAME, delta_file, manifest_file, manifest_key, settle_update
 from site_gen.writer import UND_SUFFIX, PackWriter, WriterError
 

@@ -12,8 +12,8 @@ same URI is a rendering bug (two generators claiming one page), never something 
 
 Two writers share the rest (PackWriter): a full build's (FullWriter, here), which creates a full
 pack, finds a name written twice through the pack's unique index of keys, built once at the end (a
-sort, far cheaper than keeping 134M names in a Python set or maintaining the index row by row), and drops
-every untranslated variant equal to its default document; and an update's (DeltaWriter,
+sort, far cheaper than keeping 134M names in a Python set or maintaining the index row by row), and
+leaves out every untranslated variant equal to its default document; and an update's (DeltaWriter,
 site_gen/delta_writer.py), which receives only changed documents' bodies and writes a delta pack
 over the previous release's. `Writer(root, previous)` gives the one the previous release calls
 for. Both write the manifest (site_gen/manifests.py): a file per template of every rendered name
@@ -379,8 +379,9 @@ class FullWriter(PackWriter):
             self._refuse_twice(sorted(counts.field("values").filter(pc.greater(counts.field("counts"), 1)).to_pylist()))
         self.con.execute("BEGIN")
         self.con.execute("CREATE TEMP TABLE twins (key BLOB PRIMARY KEY) WITHOUT ROWID")
-        self.con.executemany("INSERT INTO temp.twins VALUES (?)", ((key_of(name),) for start in range(0, len(names), 100_000)
-                                                                   for name in names.slice(start, 100_000).to_pylist()))
+        self.con.executemany("INSERT INTO temp.twins VALUES (?)",
+                             ((key_of(name),) for start in range(0, len(names), 100_000)
+                              for name in names.slice(start, 100_000).to_pylist()))
         self.con.execute("INSERT INTO docs SELECT key, body, etag FROM und_pending "
                          "WHERE key NOT IN (SELECT key FROM temp.twins)")
         self.con.execute("DROP TABLE und_pending")
