@@ -32,7 +32,6 @@ was never scoped, so an update re-rendered every credit before.
 
 from __future__ import annotations
 
-import json
 import os
 import sqlite3
 import sys
@@ -44,7 +43,7 @@ from pathlib import Path
 import duckdb
 
 from marquee.artefacts import CREDIT_INDEX
-from site_gen.documents import load_sql
+from site_gen.documents import load_sql, tables_read
 
 FORMAT = "1"
 BATCH = 50_000
@@ -128,23 +127,8 @@ def build(con: duckdb.DuckDBPyConnection, target: Path) -> CreditIndexSummary:
 
 
 def read_tables(con: duckdb.DuckDBPyConnection) -> set[str]:
-    """The tables the index's query reads (DuckDB's own parse of it, so the list cannot go stale)."""
-    tables: set[str] = set()
-
-    def walk(node: object) -> None:
-        if isinstance(node, dict):
-            if node.get("type") == "BASE_TABLE":
-                tables.add(node["table_name"])
-            for value in node.values():
-                walk(value)
-        elif isinstance(node, list):
-            for value in node:
-                walk(value)
-    tree = json.loads(con.execute("SELECT json_serialize_sql(?)", [load_sql("credit_index.sql")]).fetchall()[0][0])
-    if tree.get("error"):
-        raise ValueError(f"credit_index.sql does not parse: {tree.get('error_message')}")
-    walk(tree)
-    return tables - {"credit_rows"}
+    """The tables the index's query reads."""
+    return tables_read(con, load_sql("credit_index.sql"), "credit_index.sql") - {"credit_rows"}
 
 
 def for_release(con: duckdb.DuckDBPyConnection, release_dir: Path, previous: Path | None = None,

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator
@@ -73,6 +74,25 @@ class Documents:
 def load_sql(name: str) -> str:
     """The text of site_gen/sql/<name>, without a trailing semicolon (it is embedded in CREATE ... AS)."""
     return (SQL_DIR / name).read_text().strip().rstrip(";")
+
+
+def tables_read(con: duckdb.DuckDBPyConnection, sql: str, what: str) -> set[str]:
+    """The tables a query reads, from DuckDB's own parse of it (so a list of them cannot go stale);
+    ValueError naming `what` when it does not parse."""
+    tree = json.loads(con.execute("SELECT json_serialize_sql(?)", [sql]).fetchall()[0][0])
+    if tree.get("error"):
+        raise ValueError(f"{what} does not parse: {tree.get('error_message')}")
+    tables: set[str] = set()
+    nodes: list[object] = [tree]
+    while nodes:
+        node = nodes.pop()
+        if isinstance(node, dict):
+            if node.get("type") == "BASE_TABLE":
+                tables.add(node["table_name"])
+            nodes.extend(node.values())
+        elif isinstance(node, list):
+            nodes.extend(node)
+    return tables
 
 
 def set_language(con: duckdb.DuckDBPyConnection, language: str = "en-US") -> None:

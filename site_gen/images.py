@@ -37,6 +37,7 @@ import pyarrow.parquet as pq
 from PIL import Image
 
 from marquee_datasets.images import draw
+from site_gen.documents import tables_read
 
 # TMDB's /3/configuration lists (images.*_sizes), without "original". Ten distinct sizes in all.
 SIZES_BY_KIND: dict[str, tuple[str, ...]] = {
@@ -300,21 +301,7 @@ def image_tables(con: duckdb.DuckDBPyConnection, check_sql: str) -> set[str]:
     """The tables an image sync reads: those with an image path column (image_kinds) and those the
     missing-original check `check_sql` names."""
     tables = {table for table, names in _table_columns(con).items() if names & {*PATH_COLUMNS, "file_path"}}
-    tree = json.loads(con.execute("SELECT json_serialize_sql(?)", [check_sql]).fetchall()[0][0])
-    if tree.get("error"):
-        raise ValueError(f"the image check does not parse: {tree.get('error_message')}")
-
-    def walk(node: object) -> None:
-        if isinstance(node, dict):
-            if node.get("type") == "BASE_TABLE":
-                tables.add(node["table_name"])
-            for value in node.values():
-                walk(value)
-        elif isinstance(node, list):
-            for value in node:
-                walk(value)
-    walk(tree)
-    return tables
+    return tables | tables_read(con, check_sql, "the image check")
 
 
 # Catalogue columns that hold an image path, and the kind of image each holds.

@@ -1,3 +1,6 @@
+-- Kept for tests/test_edge_credit.py only: the template as it rendered before the credit index
+-- (site_gen/sql/credit_index.sql picks the same credits, with the same CTE), frozen so that every
+-- credit the index answers is compared with the document it replaced.
 -- /3/credit/{credit_id}: every credit a credits document shows (films' cast and crew, series'
 -- regulars, crew and creators, episodes' crew and guest stars), in TMDB's shape. The document is a
 -- composite (marquee/packs.py): `media` is the film's or series' list item (_items/movie, _items/tv)
