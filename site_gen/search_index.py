@@ -14,7 +14,10 @@ Format (SQLite, written once, opened read-only and immutable):
   (`¤y2001`, `¤adult`), and with each prefix of one to three characters (`prefix:th`), as roaring
   bitmaps (pyroaring's portable serialisation). A query ANDs a few of them: counting its matches
   and taking its most popular (the smallest ranks) cost microseconds, where SQLite FTS5 took a
-  millisecond a query at 100k titles (docs/benchmarks.md).
+  millisecond a query at 100k titles (docs/benchmarks.md). An update whose entities kept their
+  popularity (so every rank stays) changes the terms, names and postings of the entities it wrote
+  again in place (`rederive`); otherwise it derives the kind's ranks, postings and names whole.
+  A bitmap is stored as made from its ranks in order (`posting`), so both ways give the same bytes.
 - `exact(kind, name, rank)`: each folded name -> the ranks of the entities that have it.
 - `items(kind, id, body, known_for)`: each entity's result object in the default language, TMDB's
   list-item shape (the items of similar lists for films and series); a person's `known_for`
@@ -95,10 +98,11 @@ class IndexSummary:
     bytes: int
     seconds: float
     updated: bool = False
+    derived: tuple[str, ...] = ()  # kinds whose ranks, postings and names were derived whole (an update's others kept theirs)
 
     def line(self) -> str:
         kinds = ", ".join(f"{n:,} {kind}" for kind, n in self.entities.items())
-        how = "updated" if self.updated else "built"
+        how = f"updated (ranks derived again: {', '.join(self.derived) or 'none'})" if self.updated else "built"
         return (f"search index {how}: {kinds}; {self.terms:,} words, {self.external_ids:,} external ids; "
                 f"{self.bytes / 1e6:,.1f} MB in {self.seconds:.1f} s")
 
@@ -157,12 +161,14 @@ def _write(con: duckdb.DuckDBPyConnection, languages: list[str], target: Path, p
             out.executescript("PRAGMA page_size=8192;" + SCHEMA)
             out.executemany("INSERT INTO meta VALUES (?, ?)", [("format", FORMAT), ("languages", ",".join(languages))])
         vocabulary: set[str] = set()
-        counts = {kind: write_kind(con, out, kind, vocabulary, updating=previous is not None) for kind in KINDS}
-        touched = set(KINDS) if previous is None else {
-            kind for (kind,) in con.execute("SELECT DISTINCT kind FROM search_scope").fetchall()}
+        counts, derived = {}, []
         for kind in KINDS:
-            if kind in touched:
+            before = scoped_entities(out, con, kind) if previous is not None else None
+            counts[kind] = write_kind(con, out, kind, vocabulary, updating=previous is not None)
+            if previous is None or before is not None and not rederive(out, kind, before,
+                                                                        scoped_entities(out, con, kind)):
                 derive(out, kind)
+                derived.append(kind)
         write_vocabulary(out, vocabulary)
         texts, external = load_sql("search_texts.sql"), load_sql("search_external_ids.sql")
         if previous is not None:
@@ -178,7 +184,7 @@ def _write(con: duckdb.DuckDBPyConnection, languages: list[str], target: Path, p
         out.close()
     partial.replace(target)
     return IndexSummary(counts, len(vocabulary), external_count, target.stat().st_size,
-                        time.perf_counter() - started, updated=previous is not None)
+                        time.perf_counter() - started, updated=previous is not None, derived=tuple(derived))
 
 
 def copy_rows(con: duckdb.DuckDBPyConnection, query: str, out: sqlite3.Connection, table: str) -> int:
@@ -228,6 +234,77 @@ def write_kind(con: duckdb.DuckDBPyConnection, out: sqlite3.Connection, kind: st
     return count
 
 
+def scoped_entities(out: sqlite3.Connection, con: duckdb.DuckDBPyConnection,
+                    kind: str) -> dict[int, tuple] | None:
+    """The `entities` rows (popularity, tokens, filters, names) by id of the update's scope of `kind`
+    as the index holds them now; None when the scope has none of that kind."""
+    ids = [i for (i,) in con.execute("SELECT DISTINCT id FROM search_scope WHERE kind = ?", [kind]).fetchall()]
+    if not ids:
+        return None
+    out.execute("CREATE TEMP TABLE IF NOT EXISTS scope_ids (id INTEGER PRIMARY KEY)")
+    out.execute("DELETE FROM temp.scope_ids")
+    out.executemany("INSERT INTO temp.scope_ids VALUES (?)", ((i,) for i in ids))
+    return {row[0]: row[1:] for row in out.execute(
+        "SELECT e.id, e.popularity, e.tokens, e.filters, e.names FROM temp.scope_ids s "
+        "JOIN entities e ON e.kind = ? AND e.id = s.id", (kind,))}
+
+
+def terms_of(tokens: str, filters: str) -> set[str]:
+    """The posting terms an entities row is in: its tokens, its filters marked, and the prefixes of
+    its tokens (derive's rule)."""
+    words = tokens.split(" ") if tokens else []
+    return ({*words, *(search_text.FILTER_MARK + f for f in (filters.split(" ") if filters else ()))}
+            | {search_text.PREFIX_MARK + w[:length] for w in words if not w.startswith(search_text.FILTER_MARK)
+               for length in range(1, min(search_text.STORED_PREFIX, len(w)) + 1)})
+
+
+def rederive(out: sqlite3.Connection, kind: str, before: dict[int, tuple], after: dict[int, tuple]) -> bool:
+    """Bring a kind's ranks, postings and exact names up to date with the rows an update wrote again,
+    in place; False (nothing done) when the ranks themselves moved (an entity came, went or changed
+    popularity), which only derive() can follow. Why: renaming 1% of a million films touched every
+    person credited in them, and deriving films and people whole was most of the update (~70 s)."""
+    if before.keys() != after.keys() or any(before[i][0] != after[i][0] for i in before):
+        return False
+    changed = {i for i in after if before[i] != after[i]}
+    if not changed:
+        return True
+    ranks = {entity_id: rank for rank, entity_id in out.execute("SELECT rank, id FROM ranks WHERE kind = ?", (kind,))
+             if entity_id in changed}
+    adds: dict[str, list[int]] = defaultdict(list)
+    removes: dict[str, list[int]] = defaultdict(list)
+    for entity_id in sorted(changed):
+        rank = ranks[entity_id]
+        (_, old_tokens, old_filters, old_names), (_, tokens, filters, names) = before[entity_id], after[entity_id]
+        old_terms, terms = terms_of(old_tokens, old_filters), terms_of(tokens, filters)
+        for term in old_terms - terms:
+            removes[term].append(rank)
+        for term in terms - old_terms:
+            adds[term].append(rank)
+        if names != old_names:
+            out.execute("UPDATE ranks SET names = ? WHERE kind = ? AND rank = ?", (names, kind, rank))
+            old_set, new_set = ({n for n in text.split("\n") if n} for text in (old_names, names))
+            out.executemany("DELETE FROM exact WHERE kind = ? AND name = ? AND rank = ?",
+                            ((kind, name, rank) for name in old_set - new_set))
+            out.executemany("INSERT INTO exact VALUES (?, ?, ?)", ((kind, name, rank) for name in new_set - old_set))
+    for term in adds.keys() | removes.keys():
+        row = out.execute("SELECT ranks FROM postings WHERE kind = ? AND term = ?", (kind, term)).fetchone()
+        bitmap = BitMap.deserialize(row[0]) if row else BitMap()
+        bitmap -= BitMap(removes.get(term, ()))
+        bitmap |= BitMap(adds.get(term, ()))
+        if bitmap:
+            out.execute("INSERT OR REPLACE INTO postings VALUES (?, ?, ?)", (kind, term, posting(bitmap)))
+        else:
+            out.execute("DELETE FROM postings WHERE kind = ? AND term = ?", (kind, term))
+    return True
+
+
+def posting(ranks: BitMap | array) -> bytes:
+    """A postings row's bitmap, serialised from its ranks in order, so the same ranks are the same
+    bytes however they were gathered (a union or an update of roaring bitmaps keeps the containers
+    it grew into, and an update must equal a build byte for byte)."""
+    return BitMap(ranks.to_array() if isinstance(ranks, BitMap) else ranks).serialize()
+
+
 def derive(out: sqlite3.Connection, kind: str) -> None:
     """A kind's ranks, postings and exact names, from its `entities` rows: written whole, since a
     change of one popularity moves the ranks of every entity between its old and new place."""
@@ -255,12 +332,12 @@ def derive(out: sqlite3.Connection, kind: str) -> None:
     prefixes: dict[str, BitMap] = defaultdict(BitMap)
     serialized = []
     for term in list(postings):
-        bitmap = BitMap(postings.pop(term))
+        bitmap = BitMap(postings.pop(term))  # from its ranks in order: what posting() would make
         serialized.append((kind, term, bitmap.serialize()))
         if not term.startswith(search_text.FILTER_MARK):
             for length in range(1, min(search_text.STORED_PREFIX, len(term)) + 1):
                 prefixes[term[:length]] |= bitmap
-    serialized.extend((kind, search_text.PREFIX_MARK + p, b.serialize()) for p, b in prefixes.items())
+    serialized.extend((kind, search_text.PREFIX_MARK + p, posting(b)) for p, b in prefixes.items())
     out.executemany("INSERT INTO postings VALUES (?, ?, ?)", serialized)
 
 
