@@ -21,7 +21,11 @@ Format (SQLite, written once, opened read-only and immutable):
 - `exact(kind, name, rank)`: each folded name -> the ranks of the entities that have it.
 - `items(kind, id, body, known_for)`: each entity's result object in the default language, TMDB's
   list-item shape (the items of similar lists for films and series); a person's `known_for`
-  names its three most popular titles (`movie:603`).
+  names its three most popular titles (`movie:603`). `body` is stored as the pack stores a document
+  (marquee/packs.py): a zstd frame made with its kind's dictionary, `dicts(id, template, dict)` with
+  template `search:{kind}`, or the JSON when that is shorter; readers decode it with packs.Decoder.
+  Why: at a million films the bodies were a third of the index's 5.1 GB, and compress ~4 times.
+  An update compresses with the dictionaries the index it copies was built with.
 - `texts(kind, id, suffix, title, overview)`: the title (or name) and overview of films, series and
   collections in every other served language they are translated into (site_gen/sql/search_texts.sql).
 - `terms(term)` and `near(variant, term)`: every word of MIN_FUZZY letters or more, and each of its
@@ -45,14 +49,18 @@ from typing import Iterable, Iterator
 import duckdb
 from pyroaring import BitMap
 
+import zstandard
+
 from marquee import search_text
 from marquee.artefacts import SEARCH_INDEX
+from marquee.packs import DICTS_TABLE, encoder, train_dictionary
 from site_gen.documents import load_sql
 
-FORMAT = "4"
+FORMAT = "5"
 KINDS = ("movie", "tv", "person", "collection", "company", "keyword")
 ITEM_QUERIES = {"movie": "movie_list_results.sql", "tv": "person_tv_items.sql"}  # shared with similar lists
 BATCH = 20_000
+TRAINING_ITEMS = 2_000  # a kind's first items, that its dictionary is trained on
 
 SCHEMA = """
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;
@@ -70,7 +78,7 @@ CREATE TABLE external_ids(kind TEXT, id INTEGER, source TEXT, value TEXT, series
                           season_number INTEGER, episode_number INTEGER,
                           PRIMARY KEY (kind, id, source, value)) WITHOUT ROWID;
 CREATE INDEX external_ids_value ON external_ids(source, value);
-"""
+""" + DICTS_TABLE + ";"
 # An update writes again the entities a scoped build found changed (site_gen/scope.py's
 # changed_entities), and those whose index row shows what changed elsewhere: the people credited in
 # a changed film or series (known_for follows the titles' popularity) and the companies that made
@@ -215,11 +223,15 @@ def write_kind(con: duckdb.DuckDBPyConnection, out: sqlite3.Connection, kind: st
         forget(out, con, "items", (kind,))
         query = _in_scope(query, None, kind)
     count = 0
+    encode = item_encoder(out, kind) if updating else None
     for batch in con.sql(query).to_arrow_reader(BATCH):
         entities, items = [], []
         columns = batch.to_pydict()
+        bodies = [item.encode() for item in columns["item"]]
+        if encode is None:  # a build: the kind's dictionary from its first items
+            encode = item_encoder(out, kind, bodies[:TRAINING_ITEMS])
         for entity_id, popularity, names, filters, item, known_for in zip(
-                columns["id"], columns["popularity"], columns["names"], columns["filters"], columns["item"],
+                columns["id"], columns["popularity"], columns["names"], columns["filters"], map(encode, bodies),
                 columns["known_for"]):
             count += 1
             # Sorted, so a row depends on its entity alone (SQL's lists come in no particular order).
@@ -303,6 +315,20 @@ def posting(ranks: BitMap | array) -> bytes:
     bytes however they were gathered (a union or an update of roaring bitmaps keeps the containers
     it grew into, and an update must equal a build byte for byte)."""
     return BitMap(ranks.to_array() if isinstance(ranks, BitMap) else ranks).serialize()
+
+
+def item_encoder(out: sqlite3.Connection, kind: str, samples: list[bytes] | None = None):
+    """How `kind`'s item bodies are stored: with a dictionary trained on `samples` (a build) and
+    kept in `dicts`, or (an update: no samples) the one the index already has, if any."""
+    template = f"search:{kind}"
+    if samples is None:
+        row = out.execute("SELECT dict FROM dicts WHERE template = ?", (template,)).fetchone()
+        return encoder(zstandard.ZstdCompressionDict(bytes(row[0]), dict_type=zstandard.DICT_TYPE_FULLDICT)
+                       if row else None)
+    dictionary = train_dictionary(samples, {i for (i,) in out.execute("SELECT id FROM dicts")})
+    if dictionary is not None:
+        out.execute("INSERT INTO dicts VALUES (?, ?, ?)", (dictionary.dict_id(), template, dictionary.as_bytes()))
+    return encoder(dictionary)
 
 
 def derive(out: sqlite3.Connection, kind: str) -> None:

@@ -11,7 +11,7 @@ import pytest
 
 from marquee import search_text
 from marquee.artefacts import SEARCH_INDEX
-from marquee.packs import Pack
+from marquee.packs import ZSTD_MAGIC, Decoder, Pack
 from pyroaring import BitMap
 
 from marquee.search_text import FILTER_MARK, PREFIX_MARK
@@ -81,8 +81,11 @@ def test_postings_hold_every_name_word_prefix_and_filter(index, catalogue):
 def test_items_and_translations_are_the_documents_own(index, built_pack: Path):
     """A film's item is its item in similar lists; its text in a language is its details document's."""
     with Pack(built_pack) as pack:
-        for movie_id, body in index.execute("SELECT id, body FROM items WHERE kind = 'movie' LIMIT 30"):
-            assert orjson.loads(body) == orjson.loads(pack.get(f"_items/movie/{movie_id}.json"))
+        decode = Decoder(index)
+        stored = index.execute("SELECT id, body FROM items WHERE kind = 'movie' LIMIT 30").fetchall()
+        assert any(body[:4] == ZSTD_MAGIC for _, body in stored)  # compressed with the kind's dictionary
+        for movie_id, body in stored:
+            assert orjson.loads(decode(body)) == orjson.loads(pack.get(f"_items/movie/{movie_id}.json"))
         checked = 0
         for kind, entity, suffix, title, overview in index.execute(
                 "SELECT kind, id, suffix, title, overview FROM texts WHERE kind IN ('movie', 'tv', 'collection') "
