@@ -77,8 +77,13 @@ CREATE TABLE near(variant TEXT, term TEXT, PRIMARY KEY (variant, term)) WITHOUT 
 CREATE TABLE external_ids(kind TEXT, id INTEGER, source TEXT, value TEXT, series_id INTEGER,
                           season_number INTEGER, episode_number INTEGER,
                           PRIMARY KEY (kind, id, source, value)) WITHOUT ROWID;
-CREATE INDEX external_ids_value ON external_ids(source, value);
 """ + DICTS_TABLE + ";"
+# Made after a build's rows (sorting once), before an update's (which finds it in the copy).
+VALUE_INDEX = "CREATE INDEX IF NOT EXISTS external_ids_value ON external_ids(source, value)"
+# SQLite's page cache for the index as it is written (KiB, negative by SQLite's convention). Rows go in
+# in key order where they can, but postings and names cannot: at 1M films the index is ~5 GB and
+# SQLite's default 2 MB cache made each insert a handful of reads through the OS.
+WRITE_CACHE = -524_288
 # An update writes again the entities a scoped build found changed (site_gen/scope.py's
 # changed_entities), and those whose index row shows what changed elsewhere: the people credited in
 # a changed film or series (known_for follows the titles' popularity) and the companies that made
@@ -164,7 +169,7 @@ def _write(con: duckdb.DuckDBPyConnection, languages: list[str], target: Path, p
         shutil.copyfile(previous, partial)  # SQLite file: the previous release's stays as it was
     out = sqlite3.connect(partial)
     try:
-        out.executescript("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;")
+        out.executescript(f"PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA cache_size={WRITE_CACHE};")
         if previous is None:
             out.executescript("PRAGMA page_size=8192;" + SCHEMA)
             out.executemany("INSERT INTO meta VALUES (?, ?)", [("format", FORMAT), ("languages", ",".join(languages))])
@@ -183,8 +188,10 @@ def _write(con: duckdb.DuckDBPyConnection, languages: list[str], target: Path, p
             forget(out, con, "texts", ("movie", "tv", "collection"))
             forget(out, con, "external_ids", ("movie", "tv", "person", "season", "episode"))
             texts, external = _in_scope(texts, "kind"), _in_scope(external, "kind")
-        copy_rows(con, texts, out, "texts")
-        external_count = copy_rows(con, external, out, "external_ids")
+        copy_rows(con, f"SELECT * FROM ({texts}) ORDER BY kind, id, suffix", out, "texts")
+        external_count = copy_rows(con, f"SELECT * FROM ({external}) ORDER BY kind, id, source, value", out,
+                                   "external_ids")
+        out.execute(VALUE_INDEX)
         out.commit()
         if previous is None:
             out.execute("VACUUM")
@@ -224,7 +231,7 @@ def write_kind(con: duckdb.DuckDBPyConnection, out: sqlite3.Connection, kind: st
         query = _in_scope(query, None, kind)
     count = 0
     encode = item_encoder(out, kind) if updating else None
-    for batch in con.sql(query).to_arrow_reader(BATCH):
+    for batch in con.sql(f"SELECT * FROM ({query}) ORDER BY id").to_arrow_reader(BATCH):  # in key order
         entities, items = [], []
         columns = batch.to_pydict()
         bodies = [item.encode() for item in columns["item"]]
@@ -340,6 +347,8 @@ def derive(out: sqlite3.Connection, kind: str) -> None:
     # at a time: a million titles' people are millions of rows.
     postings: dict[str, array] = defaultdict(lambda: array("I"))
     ranks, exact = [], []
+    # Names come in rank order, the table is in name order: they wait in a temp table, sorted once.
+    out.execute("CREATE TEMP TABLE exact_pending (kind TEXT, name TEXT, rank INTEGER)")
     rows = out.cursor().execute("SELECT id, popularity, tokens, filters, names FROM entities WHERE kind = ? "
                                 "ORDER BY popularity DESC, id", (kind,))
     for rank, (entity_id, popularity, tokens, filters, names) in enumerate(rows):
@@ -351,10 +360,12 @@ def derive(out: sqlite3.Connection, kind: str) -> None:
         exact.extend((kind, name, rank) for name in names.split("\n") if name)
         if len(ranks) >= BATCH:
             out.executemany("INSERT INTO ranks VALUES (?, ?, ?, ?, ?)", ranks)
-            out.executemany("INSERT INTO exact VALUES (?, ?, ?)", exact)
+            out.executemany("INSERT INTO temp.exact_pending VALUES (?, ?, ?)", exact)
             ranks, exact = [], []
     out.executemany("INSERT INTO ranks VALUES (?, ?, ?, ?, ?)", ranks)
-    out.executemany("INSERT INTO exact VALUES (?, ?, ?)", exact)
+    out.executemany("INSERT INTO temp.exact_pending VALUES (?, ?, ?)", exact)
+    out.execute("INSERT INTO exact SELECT kind, name, rank FROM temp.exact_pending ORDER BY name, rank")
+    out.execute("DROP TABLE temp.exact_pending")
     prefixes: dict[str, BitMap] = defaultdict(BitMap)
     serialized = []
     for term in list(postings):
@@ -364,6 +375,7 @@ def derive(out: sqlite3.Connection, kind: str) -> None:
             for length in range(1, min(search_text.STORED_PREFIX, len(term)) + 1):
                 prefixes[term[:length]] |= bitmap
     serialized.extend((kind, search_text.PREFIX_MARK + p, posting(b)) for p, b in prefixes.items())
+    serialized.sort(key=lambda row: row[1])  # in key order
     out.executemany("INSERT INTO postings VALUES (?, ?, ?)", serialized)
 
 
@@ -372,7 +384,7 @@ def write_vocabulary(out: sqlite3.Connection, vocabulary: Iterable[str]) -> None
     terms = sorted(vocabulary)
     out.executemany("INSERT OR IGNORE INTO terms VALUES (?)", ((t,) for t in terms))
     out.executemany("INSERT OR IGNORE INTO near VALUES (?, ?)",
-                    ((variant, term) for term in terms for variant in (term, *deletions(term))))
+                    sorted((variant, term) for term in terms for variant in (term, *deletions(term))))
 
 
 def for_release(con: duckdb.DuckDBPyConnection, languages: list[str], release_dir: Path,
