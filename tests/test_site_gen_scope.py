@@ -18,6 +18,7 @@ from marquee.artefacts import SEARCH_INDEX
 from marquee.packs import Pack
 from marquee_build.catalogue import load_database
 from site_gen import plan, scope
+from site_gen.documents import tables_read
 from site_gen.manifests import MANIFEST_NAME, manifest_rows
 from site_gen.release import render_release
 from site_gen.templates import template_kind
@@ -99,6 +100,16 @@ def test_template_kinds():
     assert scope.template_kind("/3/keyword/{keyword_id}/movies") == ("keyword", 3)
     assert scope.template_kind("/3/configuration/countries") is None
     assert scope.template_kind("/3/genre/movie/list") is None
+
+
+def test_the_tables_a_query_reads_leave_out_its_common_table_expressions():
+    con = duckdb.connect()
+    assert tables_read(con, "WITH a AS (SELECT * FROM movies), b AS (SELECT * FROM a) SELECT * FROM b "
+                            "JOIN (WITH c AS (SELECT 1 AS id) SELECT * FROM c) USING (id) JOIN c USING (id)", "q") \
+        == {"movies", "c"}  # the last `c` is out of its CTE's reach: a table
+    # A CTE named like the table it reads: the table counts, and so does a qualified name.
+    assert tables_read(con, "WITH movies AS (SELECT * FROM movies) SELECT * FROM movies", "q") == {"movies"}
+    assert tables_read(con, "WITH people AS (SELECT 1) SELECT * FROM main.people, people", "q") == {"people"}
 
 
 def test_every_table_names_its_entities_or_is_hashed_whole(catalogue_dir: Path, tmp_path: Path):
