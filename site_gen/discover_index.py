@@ -38,11 +38,13 @@ from __future__ import annotations
 
 import sqlite3
 import time
-from array import array
 from dataclasses import dataclass
 from pathlib import Path
 
 import duckdb
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
 from pyroaring import BitMap
 
 from marquee.artefacts import DISCOVER_INDEX
@@ -234,11 +236,11 @@ def build(con: duckdb.DuckDBPyConnection, target: Path, catalogue_dir: Path | No
             con.execute(f"CREATE OR REPLACE TEMP TABLE discover_ranks AS SELECT id, "
                         f"(row_number() OVER (ORDER BY popularity DESC NULLS LAST, id) - 1)::INTEGER AS rank "
                         f"FROM {table}")
-            ids = [i for (i,) in con.execute("SELECT id FROM discover_ranks ORDER BY rank").fetchall()]
+            ids = con.sql("SELECT id FROM discover_ranks ORDER BY rank").to_arrow_table().column("id")
+            ids = ids.to_numpy().astype(np.int64)  # array("q")'s bytes
             counts[kind] = len(ids)
             out.execute("INSERT INTO meta VALUES (?, ?)", (f"count:{kind}", str(len(ids))))
-            out.execute("INSERT INTO columns VALUES (?, 'id', 0, ?, ?, NULL, NULL)",
-                        (kind, len(ids), array("q", ids).tobytes()))
+            out.execute("INSERT INTO columns VALUES (?, 'id', 0, ?, ?, NULL, NULL)", (kind, len(ids), ids.tobytes()))
             facets += write_facets(con, out, kind)
             columns = dict(COLUMNS[kind], **language_columns(con, kind),
                            **(regional_columns(con) if kind == "movie" else {}))
@@ -274,20 +276,24 @@ def write_facets(con: duckdb.DuckDBPyConnection, out: sqlite3.Connection, kind: 
 
 def write_column(con: duckdb.DuckDBPyConnection, out: sqlite3.Connection, kind: str, name: str, query: str,
                  sortable: bool, count: int) -> None:
-    rows = con.execute(f"SELECT r.rank, c.value FROM ({query}) c(id, value) JOIN discover_ranks r ON r.id = c.id "
-                       f"ORDER BY c.value NULLS LAST, c.id").fetchall()
-    if not rows and not sortable:
+    # Arrow arrays made numpy ones, not a Python tuple per row: the bytes are array("I")'s and
+    # array("d")'s (native order), built in C.
+    table = con.sql(f"SELECT r.rank, c.value FROM ({query}) c(id, value) JOIN discover_ranks r ON r.id = c.id "
+                        f"ORDER BY c.value NULLS LAST, c.id").to_arrow_table()
+    if not table.num_rows and not sortable:
         return
-    numeric = not any(isinstance(value, str) for _, value in rows)
-    values = array("d", (float(v) for _, v in rows if v is not None)) if numeric else None
-    ranks = array("I", (rank for rank, _ in rows))
+    ranks = table.column("rank").to_numpy().astype(np.uint32)
+    value = table.column("value")
+    valued = len(value) - value.null_count
+    text = pa.types.is_string(value.type) or pa.types.is_large_string(value.type)
+    values = None  # a text column's; one without any value is numeric (an empty `values`), as it always was
+    if not (text and valued):
+        values = np.asarray(pc.drop_null(value).to_numpy(zero_copy_only=False), dtype=np.float64)
     positions = None
     if sortable:
         assert len(ranks) == count, f"{kind}.{name}: a sortable column needs a row for every entity"
-        positions = array("I", bytes(4 * count))
-        for place, rank in enumerate(ranks):
-            positions[rank] = place
-    valued = sum(1 for _, v in rows if v is not None)
+        positions = np.zeros(count, np.uint32)
+        positions[ranks] = np.arange(count, dtype=np.uint32)
     out.execute("INSERT INTO columns VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (kind, name, int(sortable), valued, values.tobytes() if values is not None else None, ranks.tobytes(),
                  positions.tobytes() if positions is not None else None))
