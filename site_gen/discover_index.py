@@ -12,12 +12,13 @@ Format (SQLite, written once, opened read-only and immutable):
 - `columns(kind, name, sortable, valued, "values", ranks, positions)`: a number (or day, or text) per
   entity, as arrays (`array` module, machine order: the reader is the same machine's Python):
   `ranks` are the ranks in ascending order of (value, id), entities without a value last by id;
-  `valued` how many have a value; `values` (numbers and days) the float64 values of those, in the same order, for range filters (binary
-  search, then a slice of `ranks` as a bitmap); `positions` (sortable columns) each rank's place in
-  `ranks`, so a small result set is sorted without walking the whole order. A column that is not
-  sortable may list an entity several times (a film's release dates) and lists no entity without one.
-  The column `id` holds each rank's id (`values` as int64, in rank order). `title` and `name` are
-  the default language's; `title.de-DE` (the variant's suffix) another served language's.
+  `valued` how many have a value; `values` (numbers and days) the float64 values of those, in the
+  same order, for range filters (binary search, then a slice of `ranks` as a bitmap); `positions`
+  (sortable columns) each rank's place in `ranks`, so a small result set is sorted without walking
+  the whole order. A column that is not sortable may list an entity several times (a film's
+  release dates) and lists no entity without one. The column `id` holds each rank's id (`values`
+  as int64, in rank order). `title` and `name` are the default language's; `title.de-DE` (the
+  variant's suffix) another served language's.
 - `regional_releases(id, region, day)`: a film's release date in each country, its first theatrical
   one there (types 2, 3), else its first of any type: the date its items show with `region`
   (TMDB's presentation filter; without a release there they keep the primary date).
@@ -26,26 +27,40 @@ Format (SQLite, written once, opened read-only and immutable):
   titles (and videos) are left out, and a person has a share of the views of the titles they are
   billed first, second or third in (ACTIVITY_SHARES). Empty without one: trending falls back on
   popularity and recency (edge/routes/trending.py).
-- `meta(key, value)`: the format version, per kind the number of entities (`count:movie`), and per
+- `meta(key, value)`: the format version, per kind the number of entities (`count:movie`), per
   country its film certifications from the mildest (`certifications:US`, one a line), for
-  `certification.gte` and `.lte`.
+  `certification.gte` and `.lte`, and `activity`, the MD5 of the activity file read (if any).
 
-Built whole by every build: at 100k films it takes seconds, and a scoped update would have to
-renumber every rank after a popularity change anyway.
+Written by every build; an update (for_release with the previous release and the tables its load
+made again) copies from the previous index what its change cannot have reached. Facets and columns
+hold ranks, so a kind's are copied only when every entity kept its rank (its `id` column holds the
+same bytes): then its facets, all or none (a facet's name does not say which query made it), when
+no query of FACETS reads a table made again, and each column when its query reads none. The
+certifications, regional_releases and activity (its file's MD5 the same too) likewise. Only the
+build SQL's tables are tracked: what reads one site_gen derives (tv_series_listed) is written. A
+popularity change renumbers the kind and writes it whole; new titles write the title columns alone.
 """
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import sqlite3
 import time
-from array import array
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 import duckdb
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
 from pyroaring import BitMap
 
 from marquee.artefacts import DISCOVER_INDEX
+from marquee_build.catalogue import sql_files
+from marquee_build.steps import parse_steps
+from site_gen.documents import tables_read
 
 FORMAT = "1"
 KINDS = {"movie": "movies", "tv": "tv_series"}  # kind -> its table (popularity, id)
@@ -153,6 +168,9 @@ REGIONAL_RELEASES = ("SELECT movie_id, {days} FROM movie_release_dates WHERE rel
                      "AND iso_3166_1 = '{region}'{type}")
 
 
+# meta's per country, from the mildest, one a line
+CERTIFICATIONS = ("SELECT 'certifications:' || iso_3166_1, string_agg(certification, chr(10) ORDER BY \"order\", "
+                  "certification) FROM certifications GROUP BY iso_3166_1")
 FIRST_RELEASES = """
 SELECT movie_id, iso_3166_1, strftime(coalesce(min(CAST(release_date AS DATE)) FILTER (WHERE type IN (2, 3)),
                                                min(CAST(release_date AS DATE))), '%Y-%m-%d')
@@ -181,10 +199,17 @@ class DiscoverSummary:
     facets: int
     bytes: int
     seconds: float
+    # The parts of the index (`facets:movie`, `columns:movie:title`, `meta:certifications`,
+    # `regional_releases`, `activity`) copied from the previous release's, and the ones written.
+    copied: frozenset[str] = field(default_factory=frozenset)
+    written: frozenset[str] = field(default_factory=frozenset)
 
     def line(self) -> str:
         kinds = ", ".join(f"{n:,} {kind}" for kind, n in self.counts.items())
-        return f"discover index built: {kinds}; {self.facets:,} facet values; {self.bytes / 1e6:,.1f} MB in {self.seconds:.1f} s"
+        reused = (f" ({len(self.copied):,} of {len(self.copied) + len(self.written):,} parts copied from the previous "
+                  f"release's)" if self.copied else "")
+        return (f"discover index built: {kinds}; {self.facets:,} facet values; {self.bytes / 1e6:,.1f} MB in "
+                f"{self.seconds:.1f} s{reused}")
 
 
 # Per served language other than the default, the title (name) as the items show it there: the
@@ -215,48 +240,121 @@ def regional_columns(con: duckdb.DuckDBPyConnection) -> dict[str, tuple[str, boo
             for region in regions for t in ("*", *range(1, 7))}
 
 
-def build(con: duckdb.DuckDBPyConnection, target: Path, catalogue_dir: Path | None = None) -> DiscoverSummary:
+class Previous:
+    """The previous release's index, attached read-only to the one being written; a part of it is
+    copied when the queries making it read no table the load made again (`reloaded`)."""
+
+    def __init__(self, con: duckdb.DuckDBPyConnection, out: sqlite3.Connection, index: Path | None,
+                 reloaded: set[str] | None) -> None:
+        self.con, self.out = con, out
+        self.reloaded = {name.lower() for name in reloaded or ()}
+        self.attached = index is not None and reloaded is not None and index.is_file()
+        if self.attached:  # outside a transaction, as SQLite requires
+            out.execute("ATTACH DATABASE ? AS previous", (index.resolve().as_uri() + "?mode=ro",))
+            if self.value("format") != FORMAT:  # another layout: nothing of it is copied
+                out.execute("DETACH DATABASE previous")
+                self.attached = False
+
+    def value(self, key: str) -> str | None:
+        rows = self.out.execute("SELECT value FROM previous.meta WHERE key = ?", (key,)).fetchall()
+        return rows[0][0] if rows else None
+
+    def ids(self, kind: str) -> bytes | None:
+        """The `id` column of `kind`: its entities in rank order."""
+        rows = self.out.execute("SELECT \"values\" FROM previous.columns WHERE kind = ? AND name = 'id'",
+                                (kind,)).fetchall() if self.attached else []
+        return rows[0][0] if rows else None
+
+    def unchanged(self, *queries: str) -> bool:
+        """Whether none of the queries reads a table made again. Only the build SQL's tables are
+        tracked: one of site_gen's (tv_series_listed) counts as changed. The variables they read (the
+        default language) and the code are the same, or the load started afresh, reloading every
+        table (marquee_build/state.py). A file a query reads is not a table: its caller proves it."""
+        if not self.attached:
+            return False
+        for query in queries:
+            tables = {name.lower() for name in tables_read(self.con, query, "a discover query")}
+            if tables & self.reloaded or not tables <= build_tables():
+                return False
+        return True
+
+    def copy(self, table: str, where: str, params: tuple) -> int:
+        return self.out.execute(f"INSERT INTO main.{table} SELECT * FROM previous.{table} WHERE {where}",
+                                params).rowcount
+
+
+@functools.cache
+def build_tables() -> frozenset[str]:
+    """What the build SQL makes: the objects `reloaded` tells of."""
+    return frozenset(step.creates.lower() for step in parse_steps(sql_files()) if step.creates)
+
+
+def build(con: duckdb.DuckDBPyConnection, target: Path, catalogue_dir: Path | None = None,
+          previous: Path | None = None, reloaded: set[str] | None = None) -> DiscoverSummary:
     """Write the discover index of the database `con` holds (after site_gen.languages.prepare), with
-    the activity of `catalogue_dir` when it has some."""
+    the activity of `catalogue_dir` when it has some. With `previous` (the previous release's index)
+    and `reloaded` (the tables the load made again), what would come out the same is copied from it."""
     started = time.perf_counter()
     partial = target.with_name(target.name + ".partial")
     partial.unlink(missing_ok=True)
-    out = sqlite3.connect(partial)
-    counts, facets = {}, 0
+    out = sqlite3.connect(partial.resolve().as_uri(), uri=True)  # a URI, so that ATTACH takes one
+    counts, facets, copied, written = {}, 0, set(), set()
+
+    def part(name: str, reusable: bool, table: str, where: str, params: tuple, write: Callable[[], int | None]) -> int:
+        """Part `name`: the previous index's rows of `table` matching `where` when `reusable` and it
+        has any, else write()'s; the number of rows copied, else what write() returns."""
+        if reusable and (rows := kept.copy(table, where, params)):
+            copied.add(name)
+            return rows
+        written.add(name)
+        return write() or 0
+
     try:
         out.executescript("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA page_size=8192;" + SCHEMA)
+        kept = Previous(con, out, previous, reloaded)
         out.execute("INSERT INTO meta VALUES ('format', ?)", (FORMAT,))
-        out.executemany("INSERT INTO meta VALUES (?, ?)", (
-            (f"certifications:{country}", "\n".join(ordered)) for country, ordered in con.execute(
-                'SELECT iso_3166_1, list(certification ORDER BY "order", certification) FROM certifications '
-                "GROUP BY iso_3166_1").fetchall()))
+        part("meta:certifications", kept.unchanged(CERTIFICATIONS), "meta", "key LIKE 'certifications:%'", (),
+             lambda: write_rows(out, "meta", con.execute(CERTIFICATIONS)))
         for kind, table in KINDS.items():
             con.execute(f"CREATE OR REPLACE TEMP TABLE discover_ranks AS SELECT id, "
                         f"(row_number() OVER (ORDER BY popularity DESC NULLS LAST, id) - 1)::INTEGER AS rank "
                         f"FROM {table}")
-            ids = [i for (i,) in con.execute("SELECT id FROM discover_ranks ORDER BY rank").fetchall()]
-            counts[kind] = len(ids)
-            out.execute("INSERT INTO meta VALUES (?, ?)", (f"count:{kind}", str(len(ids))))
-            out.execute("INSERT INTO columns VALUES (?, 'id', 0, ?, ?, NULL, NULL)",
-                        (kind, len(ids), array("q", ids).tobytes()))
-            facets += write_facets(con, out, kind)
+            ids = con.sql("SELECT id FROM discover_ranks ORDER BY rank").to_arrow_table().column("id")
+            ids = ids.to_numpy().astype(np.int64).tobytes()  # array("q")'s
+            counts[kind] = count = len(ids) // 8
+            out.execute("INSERT INTO meta VALUES (?, ?)", (f"count:{kind}", str(count)))
+            out.execute("INSERT INTO columns VALUES (?, 'id', 0, ?, ?, NULL, NULL)", (kind, count, ids))
+            # Facets and columns hold ranks: the previous ones are this build's only if every entity kept its rank.
+            ranked = kept.ids(kind) == ids
+            facets += part(f"facets:{kind}", ranked and kept.unchanged(*FACETS[kind]), "facets", "kind = ?", (kind,),
+                           lambda: write_facets(con, out, kind))
             columns = dict(COLUMNS[kind], **language_columns(con, kind),
                            **(regional_columns(con) if kind == "movie" else {}))
+            # Only the names this build writes are copied: a region without releases any more is gone.
             for name, (query, sortable) in columns.items():
-                write_column(con, out, kind, name, query, sortable, len(ids))
-        cursor = con.execute(FIRST_RELEASES)
-        while rows := cursor.fetchmany(BATCH):
-            out.executemany("INSERT INTO regional_releases VALUES (?, ?, ?)", rows)
+                part(f"columns:{kind}:{name}", ranked and kept.unchanged(query), "columns", "kind = ? AND name = ?",
+                     (kind, name), lambda: write_column(con, out, kind, name, query, sortable, count))
+        part("regional_releases", kept.unchanged(FIRST_RELEASES), "regional_releases", "1", (),
+             lambda: write_rows(out, "regional_releases", con.execute(FIRST_RELEASES)))
         activity = Path(catalogue_dir) / "activity.parquet" if catalogue_dir is not None else None
         if activity is not None and activity.is_file():
-            cursor = con.execute(ACTIVITY, [str(activity), list(ACTIVITY_SHARES)])
-            while rows := cursor.fetchmany(BATCH):
-                out.executemany("INSERT INTO activity VALUES (?, ?, ?, ?)", rows)
+            # Not a table: its digest, kept in meta, proves the previous index read the same views.
+            with open(activity, "rb") as handle:
+                digest = hashlib.file_digest(handle, "md5").hexdigest()
+            out.execute("INSERT INTO meta VALUES ('activity', ?)", (digest,))
+            part("activity", kept.unchanged(ACTIVITY) and kept.value("activity") == digest, "activity", "1", (),
+                 lambda: write_rows(out, "activity", con.execute(ACTIVITY, [str(activity), list(ACTIVITY_SHARES)])))
         out.commit()
     finally:
         out.close()
     partial.replace(target)
-    return DiscoverSummary(counts, facets, target.stat().st_size, time.perf_counter() - started)
+    return DiscoverSummary(counts, facets, target.stat().st_size, time.perf_counter() - started,
+                           frozenset(copied), frozenset(written))
+
+
+def write_rows(out: sqlite3.Connection, table: str, cursor: duckdb.DuckDBPyConnection) -> None:
+    while rows := cursor.fetchmany(BATCH):
+        out.executemany(f"INSERT INTO {table} VALUES ({', '.join('?' * len(rows[0]))})", rows)
 
 
 def write_facets(con: duckdb.DuckDBPyConnection, out: sqlite3.Connection, kind: str) -> int:
@@ -274,24 +372,32 @@ def write_facets(con: duckdb.DuckDBPyConnection, out: sqlite3.Connection, kind: 
 
 def write_column(con: duckdb.DuckDBPyConnection, out: sqlite3.Connection, kind: str, name: str, query: str,
                  sortable: bool, count: int) -> None:
-    rows = con.execute(f"SELECT r.rank, c.value FROM ({query}) c(id, value) JOIN discover_ranks r ON r.id = c.id "
-                       f"ORDER BY c.value NULLS LAST, c.id").fetchall()
-    if not rows and not sortable:
+    # Arrow arrays made numpy ones, not a Python tuple per row: the bytes are array("I")'s and
+    # array("d")'s (native order), built in C.
+    table = con.sql(f"SELECT r.rank, c.value FROM ({query}) c(id, value) JOIN discover_ranks r ON r.id = c.id "
+                        f"ORDER BY c.value NULLS LAST, c.id").to_arrow_table()
+    if not table.num_rows and not sortable:
         return
-    numeric = not any(isinstance(value, str) for _, value in rows)
-    values = array("d", (float(v) for _, v in rows if v is not None)) if numeric else None
-    ranks = array("I", (rank for rank, _ in rows))
+    ranks = table.column("rank").to_numpy().astype(np.uint32)
+    value = table.column("value")
+    valued = len(value) - value.null_count
+    text = pa.types.is_string(value.type) or pa.types.is_large_string(value.type)
+    values = None  # a text column's; one without any value is numeric (an empty `values`), as it always was
+    if not (text and valued):
+        values = np.asarray(pc.drop_null(value).to_numpy(zero_copy_only=False), dtype=np.float64)
     positions = None
     if sortable:
         assert len(ranks) == count, f"{kind}.{name}: a sortable column needs a row for every entity"
-        positions = array("I", bytes(4 * count))
-        for place, rank in enumerate(ranks):
-            positions[rank] = place
-    valued = sum(1 for _, v in rows if v is not None)
+        positions = np.zeros(count, np.uint32)
+        positions[ranks] = np.arange(count, dtype=np.uint32)
     out.execute("INSERT INTO columns VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (kind, name, int(sortable), valued, values.tobytes() if values is not None else None, ranks.tobytes(),
                  positions.tobytes() if positions is not None else None))
 
 
-def for_release(con: duckdb.DuckDBPyConnection, release_dir: Path, catalogue_dir: Path) -> DiscoverSummary:
-    return build(con, Path(release_dir) / DISCOVER_INDEX, catalogue_dir)
+def for_release(con: duckdb.DuckDBPyConnection, release_dir: Path, catalogue_dir: Path, previous: Path | None = None,
+                reloaded: set[str] | None = None) -> DiscoverSummary:
+    """Build the release's index; in an update (`previous`, the previous release, and `reloaded`, the
+    tables its load made again) copying from the previous one what did not change."""
+    kept = Path(previous) / DISCOVER_INDEX if previous is not None else None
+    return build(con, Path(release_dir) / DISCOVER_INDEX, catalogue_dir, kept, reloaded)

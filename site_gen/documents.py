@@ -78,20 +78,27 @@ def load_sql(name: str) -> str:
 
 def tables_read(con: duckdb.DuckDBPyConnection, sql: str, what: str) -> set[str]:
     """The tables a query reads, from DuckDB's own parse of it (so a list of them cannot go stale);
-    ValueError naming `what` when it does not parse."""
+    ValueError naming `what` when it does not parse. A name where a common table expression (WITH) of
+    that name is visible is the CTE, not a table. When in doubt a name counts (in a CTE's own body,
+    a recursive one's included): callers reuse what no table read has changed."""
     tree = json.loads(con.execute("SELECT json_serialize_sql(?)", [sql]).fetchall()[0][0])
     if tree.get("error"):
         raise ValueError(f"{what} does not parse: {tree.get('error_message')}")
     tables: set[str] = set()
-    nodes: list[object] = [tree]
+    nodes: list[tuple[object, frozenset[str]]] = [(tree, frozenset())]  # each with the CTE names it sees
     while nodes:
-        node = nodes.pop()
+        node, ctes = nodes.pop()
         if isinstance(node, dict):
             if node.get("type") == "BASE_TABLE":
-                tables.add(node["table_name"])
-            nodes.extend(node.values())
+                qualified = node.get("schema_name") or node.get("catalog_name")
+                if qualified or node["table_name"].lower() not in ctes:
+                    tables.add(node["table_name"])
+            defined = (node.get("cte_map") or {}).get("map") or []
+            names = [entry["key"].lower() for entry in defined]
+            nodes.extend((entry["value"], ctes | frozenset(names[:i])) for i, entry in enumerate(defined))
+            nodes.extend((value, ctes | frozenset(names)) for key, value in node.items() if key != "cte_map")
         elif isinstance(node, list):
-            nodes.extend(node)
+            nodes.extend((item, ctes) for item in node)
     return tables
 
 

@@ -80,6 +80,7 @@ class ReleaseSummary:
     search: str = ""  # the search index's summary (site_gen/search_index.py IndexSummary.line)
     plan: dict[str, str] = field(default_factory=dict)  # each template's way (site_gen/plan.py)
     credits: str = ""  # the credit index's summary (site_gen/credit_index.py), or that it was linked
+    discover: str = ""  # the discover index's summary (site_gen/discover_index.py): what it copied
 
     def line(self) -> str:
         rate = self.documents / self.seconds if self.seconds else 0.0
@@ -91,6 +92,7 @@ class ReleaseSummary:
             unchanged += f"; {self.steps_run} of {self.steps} database steps run"
         search = f"; {self.search}" if self.search else ""
         search += f"; {self.credits}" if self.credits else ""
+        search += f"; {self.discover}" if self.discover else ""
         return (f"release {self.release_id}: {self.documents} documents, {self.bytes:,} bytes written, "
                 f"{self.images} images in {self.seconds:.2f} s ({rate:,.0f} documents/s){unchanged}{search}")
 
@@ -364,7 +366,9 @@ def render_release(settings: Settings, catalogue_dir: Path, release_dir: Path,
                     index = search_index.for_release(con, settings.languages, release_dir,
                                                      previous if updating else None, scoped)
                     phase("search")
-                    artefacts = {"discover": lambda: discover_index.for_release(con, release_dir, catalogue_dir),
+                    artefacts = {"discover": lambda: discover_index.for_release(con, release_dir, catalogue_dir,
+                                                                                previous if updating else None,
+                                                                                loaded.created if updating else None),
                                  "showtimes": lambda: showtimes.for_release(con, catalogue_dir, release_dir),
                                  "exports": lambda: exports.for_release(con, release_dir),
                                  "credits": lambda: credit_index.for_release(con, release_dir,
@@ -376,7 +380,7 @@ def render_release(settings: Settings, catalogue_dir: Path, release_dir: Path,
                         if progress is not None:  # where the phase's minutes go at 1M (bench-build logs it)
                             progress("artefacts", done, len(ARTEFACT_STEPS))
                         made[name] = artefacts[name]()
-                    credits = made["credits"]
+                    credits, discovered = made["credits"], made["discover"]
                     phase("artefacts")
                     scope.save_entities(con, release_dir, previous)
                     image_count = image_check.result()
@@ -392,7 +396,8 @@ def render_release(settings: Settings, catalogue_dir: Path, release_dir: Path,
     summary = ReleaseSummary(release_dir.name, written.documents, written.files, written.bytes, image_count,
                              laps.total(), writer.unchanged, writer.updating, scoped, loaded.steps_run,
                              loaded.steps, laps.phases, index.line(), ways,
-                             credits.line() if credits is not None else "credit index linked from the previous release")
+                             credits.line() if credits is not None else "credit index linked from the previous release",
+                             discovered.line())
     if echo is not None:
         echo(summary.line())
     return summary

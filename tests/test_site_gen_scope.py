@@ -14,10 +14,11 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 import pytest
 
-from marquee.artefacts import SEARCH_INDEX
+from marquee.artefacts import DISCOVER_INDEX, SEARCH_INDEX
 from marquee.packs import Decoder, Pack
 from marquee_build.catalogue import load_database
-from site_gen import plan, scope
+from site_gen import discover_index, plan, scope
+from site_gen.documents import tables_read
 from site_gen.manifests import MANIFEST_NAME, manifest_rows
 from site_gen.release import render_release
 from site_gen.templates import template_kind
@@ -77,6 +78,7 @@ def rebuild_equals_full_build(catalogue: Path, settings, previous: Path, work: P
                        | {a[0] for a, b in zip(rebuilt, expected) if a != b})
         pytest.fail(f"the rebuild differs from a full build in {len(stale)} documents, e.g. {stale[:5]}")
     index_equals_full_build(work / "again" / SEARCH_INDEX, work / "fresh" / SEARCH_INDEX)
+    discover_equals_full_build(work / "again" / DISCOVER_INDEX, work / "fresh" / DISCOVER_INDEX)
     # Credits (no documents: the credit index, rebuilt whole) answer what a full build's do.
     assert credit_answers(work / "again") == credit_answers(work / "fresh")
     return again, fresh
@@ -95,6 +97,18 @@ def index_equals_full_build(updated: Path, built: Path) -> None:
             assert a == b, f"{table}: {sorted(set(a) ^ set(b), key=repr)[:3]}"
         assert {t for (t,) in full.execute("SELECT term FROM terms")} <= {t for (t,) in new.execute("SELECT term FROM terms")}
 
+
+def discover_equals_full_build(updated: Path, built: Path) -> None:
+    """Every table of the two discover indexes holds the same rows (what an update copied from the
+    previous release's and what it wrote)."""
+    with contextlib.closing(sqlite3.connect(updated)) as new, contextlib.closing(sqlite3.connect(built)) as full:
+        tables = [t for (t,) in full.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY 1")]
+        assert tables == [t for (t,) in new.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY 1")]
+        for table in tables:
+            a, b = (sorted(con.execute(f"SELECT * FROM {table}").fetchall(), key=repr) for con in (new, full))
+            assert a == b, f"discover {table}: {sorted(set(a) ^ set(b), key=repr)[:3]}"
+
+
 def test_template_kinds():
     assert scope.template_kind("/3/movie/{movie_id}") == ("movie", 3)
     assert scope.template_kind("/3/person/{person_id}/combined_credits") == ("person", 3)
@@ -102,6 +116,16 @@ def test_template_kinds():
     assert scope.template_kind("/3/keyword/{keyword_id}/movies") == ("keyword", 3)
     assert scope.template_kind("/3/configuration/countries") is None
     assert scope.template_kind("/3/genre/movie/list") is None
+
+
+def test_the_tables_a_query_reads_leave_out_its_common_table_expressions():
+    con = duckdb.connect()
+    assert tables_read(con, "WITH a AS (SELECT * FROM movies), b AS (SELECT * FROM a) SELECT * FROM b "
+                            "JOIN (WITH c AS (SELECT 1 AS id) SELECT * FROM c) USING (id) JOIN c USING (id)", "q") \
+        == {"movies", "c"}  # the last `c` is out of its CTE's reach: a table
+    # A CTE named like the table it reads: the table counts, and so does a qualified name.
+    assert tables_read(con, "WITH movies AS (SELECT * FROM movies) SELECT * FROM movies", "q") == {"movies"}
+    assert tables_read(con, "WITH people AS (SELECT 1) SELECT * FROM main.people, people", "q") == {"people"}
 
 
 def test_every_table_names_its_entities_or_is_hashed_whole(catalogue_dir: Path, tmp_path: Path):
@@ -179,6 +203,60 @@ def test_a_rebuild_after_its_previous_release_updates_the_kept_database(catalogu
     # The kept database now belongs to the last build (the full one): a build after `a` loads from scratch.
     other = render_release(release_settings, changed, releases / "b", echo=None, previous=releases / "a")
     assert other.steps_run == other.steps and other.scoped
+
+
+def recorded_discover(monkeypatch) -> list:
+    """The DiscoverSummary of each build that follows, in order."""
+    summaries = []
+    build = discover_index.for_release
+
+    def recorded(*args, **kwargs):
+        summaries.append(build(*args, **kwargs))
+        return summaries[-1]
+    monkeypatch.setattr(discover_index, "for_release", recorded)
+    return summaries
+
+
+def test_a_rebuild_copies_the_discover_index_its_change_does_not_reach(catalogue_dir: Path, release_settings,
+                                                                      tmp_path: Path, monkeypatch):
+    releases = tmp_path / "releases"
+    render_release(release_settings, catalogue_dir, releases / "a", echo=None)  # keeps its database for the next
+    changed = tmp_path / "catalogue"
+    shutil.copytree(catalogue_dir, changed)
+    assert change_one_row(changed, "movie_translations") == "title"
+    summaries = recorded_discover(monkeypatch)
+    rebuild_equals_full_build(changed, release_settings, releases / "a", releases)  # every row alike
+    rebuilt, full = summaries
+    assert not full.copied
+    # A new title: the title columns are written, and tv's name (tv_series_listed is not a table
+    # the load tracks); no other query reads movie_translations.
+    titles = {name for name in rebuilt.written if name.startswith("columns:movie:title")}
+    assert "columns:movie:title" in titles and len(titles) == len(release_settings.languages)
+    assert "columns:tv:name" in rebuilt.written
+    assert {"facets:movie", "facets:tv", "columns:movie:popularity", "columns:movie:release:*:*",
+            "columns:tv:popularity", "columns:tv:name.de-DE", "regional_releases", "activity",
+            "meta:certifications"} <= rebuilt.copied
+    # Any other part written is a column the previous index has no row for: one without values.
+    with contextlib.closing(sqlite3.connect(releases / "a" / DISCOVER_INDEX)) as previous:
+        held = {f"columns:{kind}:{name}" for kind, name in previous.execute("SELECT kind, name FROM columns")}
+    assert not (rebuilt.written - titles - {"columns:tv:name"}) & held
+    assert any(name.startswith("columns:movie:release:") for name in rebuilt.copied)
+
+    # A film far more popular: every film's rank after it moves, so no part of the films' ranks is
+    # copied, even one whose query reads no table the change reloaded (release dates).
+    movies = pq.read_table(changed / "movies.parquet")
+    popularity = movies.column("popularity").to_pylist()
+    popularity[len(popularity) // 2] = max(popularity) * 3
+    pq.write_table(movies.set_column(movies.schema.get_field_index("popularity"), "popularity",
+                                     pa.array(popularity, pa.float64())), changed / "movies.parquet")
+    summaries.clear()
+    render_release(release_settings, changed, releases / "b", echo=None, previous=releases / "fresh")
+    render_release(release_settings, changed, tmp_path / "full" / "b", echo=None)
+    discover_equals_full_build(releases / "b" / DISCOVER_INDEX, tmp_path / "full" / "b" / DISCOVER_INDEX)
+    rebuilt, _ = summaries
+    assert not any(name.startswith(("facets:movie", "columns:movie:")) for name in rebuilt.copied)
+    assert {"facets:tv", "columns:tv:popularity", "regional_releases", "meta:certifications"} <= rebuilt.copied
+    assert "activity" in rebuilt.written  # it reads movies (adult, video)
 
 
 def test_a_change_to_a_reference_table_renders_everything(catalogue_dir: Path, release_settings, built_pack: Path,
