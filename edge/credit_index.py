@@ -19,7 +19,7 @@ from typing import Callable
 
 import orjson
 
-from marquee.packs import COMPOSITE_MARK, MissingItem, assemble
+from marquee.packs import COMPOSITE_MARK, Decoder, MissingItem, assemble
 
 NAME_PREFIX = "3/credit/"  # the documents this replaces: `3/credit/{credit_id}.json`
 HEX_ID = re.compile(r"^[0-9a-f]{24}$")
@@ -40,6 +40,7 @@ class CreditIndex:
 
     def __init__(self, path: Path | str) -> None:
         self.con = sqlite3.connect(f"file:{path}?mode=ro&immutable=1", uri=True, check_same_thread=False)
+        self.decode = Decoder(self.con)  # episode summaries are stored as the pack stores documents
         # A few hundred roles: each one's bytes up to the title's item, and its shape.
         self.roles = {i: (head[:-1] + b',"media":' + COMPOSITE_MARK, SHAPES[shape])
                       for i, head, shape in self.con.execute("SELECT id, head, shape FROM roles")}
@@ -70,7 +71,7 @@ class CreditIndex:
             ids.byteswap()
         found = dict(self.con.execute(f"SELECT id, summary FROM episodes WHERE id IN ({','.join('?' * len(ids))})",
                                       tuple(ids)).fetchall())
-        return b"[" + b",".join(found[i] for i in ids if i in found) + b"]"
+        return b"[" + b",".join(self.decode(found[i]) for i in ids if i in found) + b"]"
 
     def document(self, credit_id: str, item: Callable[[str], bytes | None]) -> bytes | None:
         """The credit as served, its items read with `item` (Pack.raw); None for an unknown credit,
