@@ -47,6 +47,7 @@ import functools
 import hashlib
 import sqlite3
 import time
+from array import array
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -363,8 +364,13 @@ def write_facets(con: duckdb.DuckDBPyConnection, out: sqlite3.Connection, kind: 
     query = (f"SELECT f.facet, list(r.rank ORDER BY r.rank) AS ranks FROM ({union}) f(facet, id) "
              f"JOIN discover_ranks r ON r.id = f.id WHERE f.facet IS NOT NULL GROUP BY f.facet")
     for batch in con.sql(query).to_arrow_reader(BATCH):
-        columns = batch.to_pydict()
-        rows = [(kind, facet, BitMap(ranks).serialize()) for facet, ranks in zip(columns["facet"], columns["ranks"])]
+        # Each facet's ranks a slice of the batch's one flat array (at 1M films the cast and crew
+        # facets alone list ~35M ranks: not a Python int each).
+        lists = batch.column("ranks")
+        flat = lists.values.to_numpy().astype(np.uint32)
+        offsets = lists.offsets.to_numpy() - lists.offsets[0].as_py()
+        rows = [(kind, facet, BitMap(array("I", flat[start:end].tobytes())).serialize())
+                for facet, start, end in zip(batch.column("facet").to_pylist(), offsets[:-1], offsets[1:])]
         out.executemany("INSERT INTO facets VALUES (?, ?, ?)", rows)
         written += len(rows)
     return written
