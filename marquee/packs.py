@@ -82,6 +82,10 @@ UNTRANSLATED = ".und"
 
 
 ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"  # the first bytes of a zstd frame (RFC 8878); JSON starts with { or [
+# SQLite's page cache (KiB) of each connection that reads a pack (nginx's workers, the edge). At a
+# million films the interior pages of the pack's two B-trees are ~14 MB: in SQLite's default 2 MB a
+# cold document read them again from the OS, two more reads beside its two leaves.
+READ_CACHE_KIB = 32 * 1024
 ZSTD_LEVEL = 3  # 4.8 times on the sample at ~350 MB/s; higher levels cost the build more than they save
 # Dictionaries: up to DICT_BYTES, trained on a template's first documents with fastCover's k and d
 # fixed (zstd's parameter search took 17 s for the sample's 76 templates, these 0.7 s, for 4.81
@@ -90,6 +94,17 @@ DICT_BYTES = 64 * 1024
 DICT_K, DICT_D = 1000, 8
 DICT_IDS = (32_768, 2**31 - 1)
 DICTS_TABLE = "CREATE TABLE IF NOT EXISTS main.dicts (id INTEGER PRIMARY KEY, template TEXT NOT NULL, dict BLOB NOT NULL)"
+# Facts about a pack's documents as a whole, for its readers. VARIANTLESS: the shapes (path_shape) of
+# the templates none of whose documents has a language variant, one a line; a reader asked for one
+# of those in a language looks up the default document only, not each language candidate in turn
+# (three lookups, two of them misses, for a cold `/credits?language=de-DE`). A delta pack holds the
+# whole list, not a change to its base's. Packs without the table: every path may have variants.
+META_TABLE = "CREATE TABLE IF NOT EXISTS main.meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID"
+VARIANTLESS = "variantless"
+# A name with a language variant's suffix (`3/movie/603.de-DE.json`, `….und.json`): a dot in its last
+# segment before `.json` (no document id has one).
+VARIANT_NAME = r"\.[^/.]+\.json$"
+NUMBER_SEGMENT = re.compile(r"/[0-9]+(?=/|$)")
 
 
 def train_dictionary(samples: list[bytes], taken: set[int]) -> zstandard.ZstdCompressionDict | None:
@@ -165,6 +180,23 @@ def assemble(body: bytes, item: Callable[[str], bytes | None]) -> bytes:
         return found if match.group(2) == b"}" else found[:-1] + b","
 
     return REFERENCE.sub(splice, body)
+
+
+def path_shape(path: str) -> str:
+    """A request path with each all-digit segment as `#` (`/3/movie/603/credits` -> `/#/movie/#/credits`):
+    what nginx matches against a pack's VARIANTLESS shapes (marquee_docs.lua does the same with the
+    same pattern). A template's shape is its path with each placeholder a number; a template whose ids
+    are not numbers has a shape no request matches, and keeps every candidate."""
+    return NUMBER_SEGMENT.sub("/#", path)
+
+
+def variantless(con: sqlite3.Connection, schema: str = "main") -> set[str]:
+    """The VARIANTLESS shapes a pack records (none for a pack written before the meta table)."""
+    try:
+        row = con.execute(f"SELECT value FROM {schema}.meta WHERE key = ?", (VARIANTLESS,)).fetchone()
+    except sqlite3.OperationalError:  # no such table
+        return set()
+    return set(row[0].split("\n")) - {""} if row else set()
 
 
 def pack_path(release: Path | str) -> Path:
@@ -285,6 +317,7 @@ def open_pack(release: Path | str) -> sqlite3.Connection:
                     f"UNION ALL SELECT {column}, body, etag FROM base.docs b "
                     f"WHERE NOT EXISTS (SELECT 1 FROM main.docs d WHERE d.{column} = b.{column})")
     con.execute("PRAGMA query_only = 1")
+    con.execute(f"PRAGMA cache_size = -{READ_CACHE_KIB}")
     return con
 
 

@@ -32,7 +32,7 @@ from edge.redis_wire import redis_address
 from edge.ratelimit import SCRIPT_PATH as GATE_SCRIPT
 from marquee.grants import GRANT_PREFIX
 from marquee.packs import (BASE_NAME, COMPOSITE_MARK, DELTA_APPLICATION_ID, ITEMS, KEY_BYTES, PACK_FORMAT, PACK_NAME,
-                           REFERENCE, UNTRANSLATED)
+                           NUMBER_SEGMENT, READ_CACHE_KIB, REFERENCE, UNTRANSLATED, VARIANTLESS)
 from marquee.registry import grants_serial
 from marquee.settings import PROJECT_ROOT, Settings, to_env
 from site_gen.images import ALL_SIZES
@@ -132,6 +132,10 @@ def docs_conf(settings: Settings) -> dict[str, str]:
         "delta_application_id": DELTA_APPLICATION_ID,
         "pack_format": PACK_FORMAT,
         "key_bytes": KEY_BYTES,
+        "read_cache_kib": READ_CACHE_KIB,
+        # A pack's meta row of shapes without language variants, and how a path becomes its shape.
+        "variantless_key": VARIANTLESS,
+        "number_segment": NUMBER_SEGMENT.pattern,
         # Per nginx worker; at ~3 KB a document, about 60 MB when full. The hot titles' parts fit.
         "cached_documents": 20000,
         # edge/languages.py's rule, as data: the pattern of a value and the suffix of each code.

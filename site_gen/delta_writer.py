@@ -23,9 +23,10 @@ from __future__ import annotations
 import os
 import shutil
 from pathlib import Path
+from typing import Callable
 
 from marquee.packs import (DELTA_APPLICATION_ID, PACK_FORMAT, base_path, count_documents, document_bytes, first,
-                           is_delta, key_of, pack_path, read_only_uri)
+                           is_delta, key_of, pack_path, read_only_uri, variantless)
 from site_gen.manifests import MANIFEST_NAME, delta_file, manifest_file, manifest_key, settle_update
 from site_gen.writer import UND_SUFFIX, PackWriter, WriterError
 
@@ -111,13 +112,14 @@ class DeltaWriter(PackWriter):
         os.link(base, self.root / MANIFEST_NAME / manifest_file(template))
         self._deltas.add(template)
 
-    def finish(self) -> None:
+    def finish(self, progress: Callable[[str, int, int], None] | None = None) -> None:
         """Commit, settle the update (names rendered twice refused, names no longer rendered
         removed, untranslated variants that stopped being twins restored), drop new twins, and
         count what is unchanged since `previous`."""
         self._close_manifests()
         self._settle_update()
         self._drop_redundant_und()
+        self._record_variantless(self._kept | self._deltas, variantless(self.con, "previous"))
         # Counted in the pack: dropped untranslated twins are neither.
         self._documents = count_documents(self.con, "main", "base" if self.delta else None)
         self.unchanged = self._documents - self.con.execute(

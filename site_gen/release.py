@@ -361,7 +361,7 @@ def render_release(settings: Settings, catalogue_dir: Path, release_dir: Path,
                     if writer.previous_manifest is not None:
                         use_previous_manifest(con, writer.previous_manifest)
                     write_all(collected, ways, writer, Validator(), image_check, progress)
-                    writer.finish()
+                    writer.finish(progress)
                     phase("write")
                     index = search_index.for_release(con, settings.languages, release_dir,
                                                      previous if updating else None, scoped)

@@ -34,6 +34,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable
 
+from marquee.packs import path_shape
+
 PLACEHOLDER = re.compile(r"\{(\w+)\}")  # a path template's placeholder
 # A path's first placeholder names the entity its documents belong to.
 PLACEHOLDER_KINDS: dict[str, str] = {
@@ -49,6 +51,11 @@ def template_kind(template: str) -> tuple[str, int] | None:
         return None
     segment = template[: match.start()].count("/")  # '/3/movie/{movie_id}' -> 3 (1-based, name has no '/')
     return PLACEHOLDER_KINDS[match.group(1)], segment
+
+
+def template_shape(template: str) -> str:
+    """The shape (marquee/packs.py path_shape) of a template's request paths: each placeholder a number."""
+    return path_shape(PLACEHOLDER.sub("0", template))
 
 
 @dataclass(frozen=True)

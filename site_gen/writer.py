@@ -36,11 +36,13 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 import zstandard
 
-from marquee.packs import (DICTS_TABLE, PACK_FORMAT, PAGE_SIZE, base_path, encoder, etag_of, first, is_delta, key_of,
-                           pack_format, pack_path, read_only_uri, train_dictionary)
+from marquee.packs import (DICTS_TABLE, META_TABLE, PACK_FORMAT, PAGE_SIZE, VARIANTLESS, VARIANT_NAME, base_path,
+                           encoder, etag_of, first, is_delta, key_of, pack_format, pack_path, read_only_uri,
+                           train_dictionary)
 from site_gen.documents import UNTRANSLATED
 from site_gen.manifests import (MANIFEST_COMPRESSION, MANIFEST_NAME, MANIFEST_SCHEMA, delta_file, manifest_file,
                                 previous_manifest, repeated_names, untranslated_twins)
+from site_gen.templates import template_shape
 
 _URI = re.compile(r"^/[A-Za-z0-9_./-]+$")
 _BAD_SEGMENT = r"/\.{0,2}(/|$)"  # an empty, '.' or '..' segment, as name_for() refuses
@@ -51,6 +53,7 @@ MANIFEST_ROWS = 250_000
 UND_SUFFIX = UNTRANSLATED + ".json"
 # A template's first documents, up to this many (or bytes), wait to train its zstd dictionary
 # (marquee/packs.py): 2,000 gave 4.8 times on the sample, and waiting rows are held in memory.
+FINISH_STEPS = ("manifests", "untranslated", "index", "unchanged")  # a full writer's finish, in order
 TRAINING_DOCS = 2_000
 TRAINING_BYTES = 8 * 1024 * 1024
 
@@ -121,6 +124,7 @@ class PackWriter:
         self._kept: set[str] = set()  # templates kept whole from the previous manifest (keep_template)
         self._deltas: set[str] = set()  # templates written as a delta over the previous manifest (over_previous)
         self._templates_seen: set[str] = set()  # templates with documents written or kept one by one
+        self._variants: set[str] = set()  # templates with a language variant among the names written
         self._rows: list[tuple[str, bytes, bytes, bytes]] = []  # (name, key, stored body, etag) for _insert
         # The manifest's rows not yet written: Arrow chunks, then write()'s rows as lists, in order.
         self._chunks: list[pa.Table] = []
@@ -147,7 +151,8 @@ class PackWriter:
         """Add rows (name, key, stored body, etag's 16 bytes) to the pack."""
         raise NotImplementedError
 
-    def finish(self) -> None:
+    def finish(self, progress: Callable[[str, int, int], None] | None = None) -> None:
+        """Settle the pack and close it; `progress` (phase, done, total) hears of long steps."""
         raise NotImplementedError
 
     def keep_template(self, template: str) -> None:
@@ -234,6 +239,8 @@ class PackWriter:
                 uri = uris[pc.index(missing, True).as_py()].as_py()
                 raise WriterError(f"{uri}: no document, and no previous release to keep it from")
         names = pc.binary_join_element_wise(pc.utf8_slice_codeunits(uris, 1), ".json", "")
+        if template not in self._variants and pc.any(pc.match_substring_regex(names, VARIANT_NAME)).as_py():
+            self._variants.add(template)
         if etags.null_count:  # bodies built in Python (documents.from_objects), or removals (no body)
             etags = pa.array([etag or (etag_of(body) if body is not None else None)
                               for body, etag in zip(bodies.to_pylist(), etags.to_pylist())], pa.string())
@@ -256,6 +263,8 @@ class PackWriter:
     def _add(self, template: str, names: list[str], bodies: list[bytes | None], etags: list[str]) -> None:
         """Buffer rows (a None body: unchanged, only its name and etag are recorded); flush when full."""
         self._seen(template)
+        if template not in self._variants and any(re.search(VARIANT_NAME, name) for name in names):
+            self._variants.add(template)
         present = [row for row in zip(names, bodies, etags) if row[1] is not None]
         self._take(template, present)
         self._bytes += sum(len(body) for _, body, _ in present)
@@ -321,6 +330,21 @@ class PackWriter:
             manifest.close()
         self.con.execute("COMMIT")
 
+    def _record_variantless(self, kept_from_previous: set[str], previous: set[str]) -> None:
+        """Record in the pack's meta the shapes of the templates without language variants
+        (marquee/packs.py VARIANTLESS): those whose names, all written by this build, have none,
+        and those whose names came from the previous release (`kept_from_previous`) when it said
+        so (`previous`, its shapes) and this build added none. A shape two templates share is left
+        out unless both are without."""
+        shapes: dict[str, bool] = {}
+        for template in self._templates_seen | kept_from_previous:
+            shape = template_shape(template)
+            without = template not in self._variants and (template not in kept_from_previous or shape in previous)
+            shapes[shape] = shapes.get(shape, True) and without
+        self.con.execute(META_TABLE)
+        self.con.execute("INSERT OR REPLACE INTO main.meta VALUES (?, ?)",
+                         (VARIANTLESS, "\n".join(sorted(shape for shape, without in shapes.items() if without))))
+
     def _refuse_twice(self, names: list[str]) -> None:
         """Fail the build: these names (or keys) were written twice."""
         self.con.close()
@@ -349,17 +373,27 @@ class FullWriter(PackWriter):
         if unds:
             self.con.executemany("INSERT INTO und_pending VALUES (?2, ?3, ?4)", unds)
 
-    def finish(self) -> None:
+    def finish(self, progress: Callable[[str, int, int], None] | None = None) -> None:
         """Commit, add the untranslated variants that are not twins of their default, index by key
         (refusing any name written twice), and count what is unchanged since `previous` (when
-        given, by ETag)."""
+        given, by ETag). `progress` hears of each of FINISH_STEPS as it begins: at 1M films the
+        finish is minutes."""
+        def step(done: int) -> None:
+            if progress is not None:
+                progress("finish", done, len(FINISH_STEPS))
+
+        step(0)
         self._close_manifests()
+        step(1)
         self._place_und()
+        self._record_variantless(set(), set())
+        step(2)
         try:
             self.con.execute("CREATE UNIQUE INDEX docs_key ON docs (key)")
         except sqlite3.IntegrityError:
             self._refuse_twice(repeated_names(self.root / MANIFEST_NAME) or [key.hex() for (key,) in self.con.execute(
                 "SELECT key FROM docs GROUP BY key HAVING count(*) > 1 ORDER BY key LIMIT 3")])
+        step(3)
         if self.previous is not None and pack_format(pack_path(self.previous)) == PACK_FORMAT:
             previous = first(self._attach_release("previous", self.previous), "etag", "d.key")
             self.unchanged = self.con.execute(

@@ -5,6 +5,7 @@ import re
 import shutil
 from pathlib import Path
 
+import duckdb
 import orjson
 import pytest
 
@@ -13,9 +14,10 @@ from site_gen.release import ReleaseBuildError, render_release
 from marquee.artefacts import ARTEFACTS, CREDIT_INDEX, IMAGE_INDEX, ORIGINALS
 from site_gen.exports import EXPORTS
 from edge.assemble import OpenPacks
-from marquee.packs import BASE_NAME, PACK_NAME, Pack, document_bytes, etag_of
+from marquee.packs import BASE_NAME, PACK_NAME, VARIANT_NAME, Pack, document_bytes, etag_of, variantless
 from site_gen.scope import ENTITIES_NAME
 from site_gen import delta_writer
+from site_gen.templates import template_shape
 from site_gen.writer import MANIFEST_NAME
 
 
@@ -43,6 +45,18 @@ def test_release_layout(built_pack: Path):
             body = pack.get(name)
             assert body is not None and orjson.loads(body)
             assert pack.etag(name) == etag_of(body)
+
+
+def test_the_pack_names_exactly_the_templates_whose_documents_have_no_language_variant(built_pack: Path):
+    """What nginx takes as `?language=` needing one lookup (marquee/packs.py VARIANTLESS), against
+    the names the build wrote."""
+    varies = dict(duckdb.sql(f"SELECT template, bool_or(regexp_matches(name, '{VARIANT_NAME}')) FROM "
+                             f"read_parquet('{built_pack / MANIFEST_NAME}/*.parquet') GROUP BY template").fetchall())
+    with Pack(built_pack) as pack:
+        recorded = variantless(pack.con)
+    assert recorded == {template_shape(template) for template, varied in varies.items() if not varied}
+    assert {"/#/movie/#/credits", "/#/movie/#/release_dates", "/#/person/#/combined_credits"} <= recorded
+    assert not {"/#/movie/#", "/#/person/#", "/#/tv/#/season/#/episode/#"} & recorded
 
 
 def test_every_referenced_image_is_in_the_index_and_made_ahead(image_store: Path, built_pack: Path,

@@ -15,7 +15,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from marquee.artefacts import DISCOVER_INDEX, SEARCH_INDEX
-from marquee.packs import Decoder, Pack
+from marquee.packs import Decoder, Pack, variantless
 from marquee_build.catalogue import load_database
 from site_gen import discover_index, plan, scope
 from site_gen.documents import tables_read
@@ -73,6 +73,7 @@ def rebuild_equals_full_build(catalogue: Path, settings, previous: Path, work: P
     with Pack(work / "again") as new, Pack(work / "fresh") as full:
         rebuilt = list(new.rows())
         expected = list(full.rows())
+        assert variantless(new.con) == variantless(full.con)
     if rebuilt != expected:
         stale = sorted({row[0] for row in rebuilt} ^ {row[0] for row in expected}
                        | {a[0] for a, b in zip(rebuilt, expected) if a != b})

@@ -11,7 +11,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from marquee.packs import BASE_NAME, PACK_NAME, Pack, etag_of, is_delta
+from marquee.packs import BASE_NAME, PACK_NAME, Pack, etag_of, is_delta, variantless
 from site_gen import delta_writer
 from site_gen.writer import MANIFEST_NAME, Writer, WriterError, manifest_file
 
@@ -473,3 +473,27 @@ def test_a_name_a_delta_writes_that_another_template_holds_is_refused(tmp_path: 
     second.keep_template("/3/other/{id}")
     with pytest.raises(WriterError, match="3/movie/2.json twice"):
         second.finish()
+
+
+def test_the_pack_names_the_templates_without_language_variants(tmp_path: Path, monkeypatch):
+    """VARIANTLESS: a full build's from its names; an update's from what it wrote and, for the
+    templates it kept or wrote in part, what the previous release said."""
+    monkeypatch.setattr(delta_writer, "COMPACT_FRACTION", 100.0)
+    details, credits, videos = "/3/movie/{movie_id}", "/3/movie/{movie_id}/credits", "/3/movie/{movie_id}/videos"
+    first = Writer(tmp_path / "r1")
+    first.write("/3/movie/1", {"id": 1}, template=details)
+    first.write("/3/movie/1.de-DE", {"id": 1, "title": "Eins"}, template=details)
+    first.write("/3/movie/1/credits", {"id": 1, "cast": []}, template=credits)
+    first.write("/3/movie/1/videos", {"id": 1, "results": []}, template=videos)
+    first.finish()
+    with Pack(tmp_path / "r1") as pack:
+        assert variantless(pack.con) == {"/#/movie/#/credits", "/#/movie/#/videos"}
+    second = Writer(tmp_path / "r2", previous=tmp_path / "r1")
+    second.keep_template(credits)  # kept: the previous release's word for it stands
+    second.write("/3/movie/1", None, etag_of(b'{"id":1}'), template=details)
+    second.write("/3/movie/1.de-DE", {"id": 1, "title": "Eins!"}, template=details)
+    second.write("/3/movie/1/videos", None, etag_of(b'{"id":1,"results":[]}'), template=videos)
+    second.write("/3/movie/1/videos.und", {"id": 1, "results": [1]}, template=videos)  # videos gain a variant
+    second.finish()
+    with Pack(tmp_path / "r2") as pack:
+        assert variantless(pack.con) == {"/#/movie/#/credits"}

@@ -57,6 +57,9 @@ local HEX16 = string.rep("%02x", 16)
 local TRANSIENT = ffi.cast("void *", -1)
 -- A delta holds copies of its base's dictionaries (marquee/packs.py), so main's are all there are.
 local SELECT_DICT = "SELECT dict FROM main.dicts WHERE id = ?"
+-- The pack's VARIANTLESS shapes (marquee/packs.py META_TABLE); a delta's are whole, not a change.
+local SELECT_META = "SELECT value FROM main.meta WHERE key = ?1"
+local ONLY_DEFAULT = {""}
 
 local M = {}
 local conf
@@ -130,6 +133,20 @@ local function prepare(db, root)
     return stmt_out[0], keyed
 end
 
+-- The set of VARIANTLESS shapes `db` records (empty for a pack without them: every path may vary).
+local function variantless_of(db)
+    local shapes = {}
+    if sqlite.sqlite3_prepare_v2(db, SELECT_META, #SELECT_META, stmt_out, nil) ~= 0 then return shapes end
+    local stmt = stmt_out[0]
+    sqlite.sqlite3_bind_text(stmt, 1, conf.variantless_key, #conf.variantless_key, nil)
+    if sqlite.sqlite3_step(stmt) == ROW then
+        local text = ffi.string(sqlite.sqlite3_column_text(stmt, 0), sqlite.sqlite3_column_bytes(stmt, 0))
+        for shape in string.gmatch(text, "[^\n]+") do shapes[shape] = true end
+    end
+    sqlite.sqlite3_finalize(stmt)
+    return shapes
+end
+
 -- The pack at `uri` (`key` names it in `list`), opened on first use: {key, db, stmt, dicts}. Each
 -- list keeps its two newest packs open, so answers in flight during a publish finish on theirs.
 local function open(list, key, uri, root)
@@ -142,12 +159,13 @@ local function open(list, key, uri, root)
         return nil
     end
     local db = db_out[0]
+    scalar(db, "PRAGMA cache_size = -" .. conf.read_cache_kib)  -- marquee/packs.py READ_CACHE_KIB
     local stmt, keyed = prepare(db, root)
     if stmt == nil then
         sqlite.sqlite3_close_v2(db)
         return nil
     end
-    local pack = {key = key, db = db, stmt = stmt, keyed = keyed, dicts = {}}
+    local pack = {key = key, db = db, stmt = stmt, keyed = keyed, dicts = {}, variantless = variantless_of(db)}
     list[#list + 1] = pack
     if #list > 2 then
         local old = table.remove(list, 1)
@@ -301,6 +319,10 @@ end
 -- The first candidate of `uri` (`/3/movie/603`) that exists: body, etag, and its cache entry
 -- ({body, etag}, to which M.serve adds the body's gzip).
 function M.document(root, uri, tries)
+    if #tries > 1 then  -- a path whose template has no variants: its default is the only candidate
+        local pack = release_pack(root)
+        if pack and pack.variantless[ngx.re.gsub(uri, conf.number_segment, "/#", "jo")] then tries = ONLY_DEFAULT end
+    end
     for i = 1, #tries do
         local key = root .. "|" .. uri .. tries[i]
         local entry = cache:get(key)

@@ -128,3 +128,35 @@ def test_access_logs_are_json_lines_with_no_key(metered):
     assert any(e["query"] == "language=de-DE" for e in mine)
     assert any(e["query"] == "page=1" for e in mine)
     assert {e["door"] for e in mine} >= {"document", "edge"}
+
+
+def test_a_path_without_language_variants_is_one_lookup_in_any_language(metered):
+    """nginx asks the pack for the default document only when the path's template has no language
+    variant (marquee/packs.py VARIANTLESS), where it used to try the language's, the untranslated
+    one and then the default: a cold `/credits?language=de-DE` is one miss of its cache, not three."""
+    stack = metered
+    key = stack.account("metered-variantless", "pro")
+    with Pack(stack.settings.current_link) as pack:
+        # The last ones: no other test here asks for them, so they are cold in both workers.
+        paths = ["/" + sorted(pack.names(like))[-1].removesuffix(".json")
+                 for like in ("3/movie/%/credits.json", "3/tv/%/season/%/credits.json")]
+        names = set(pack.names("3/movie/%.json"))
+        # A film with neither a Korean nor an untranslated variant: details try both before the default.
+        details = "/" + sorted(n for n in names if n.count(".") == 1 and n.count("/") == 2
+                               and not {n.replace(".json", v) for v in (".ko-KR.json", ".und.json")} & names
+                               )[-1].removesuffix(".json")
+    for path, lookups in ((paths[0], 1), (paths[1], 1), (details, 3)):
+        before = scrape(stack)
+        answer = stack.client.get(path, params={"api_key": key, "language": "ko-KR"})
+        assert answer.status_code == 200, answer.text
+
+        def missed(wanted: float = lookups) -> bool:
+            return value(scrape(stack), "marquee_document_cache_total", result="miss") - \
+                value(before, "marquee_document_cache_total", result="miss") >= wanted
+        eventually(missed, timeout=5)  # each worker adds its counts once a second
+        time.sleep(1.2)
+        after = scrape(stack)
+        assert value(after, "marquee_document_cache_total", result="miss") - \
+            value(before, "marquee_document_cache_total", result="miss") == lookups, path
+        plain = stack.client.get(path, params={"api_key": key})
+        assert plain.content == answer.content and plain.headers["etag"] == answer.headers["etag"]
