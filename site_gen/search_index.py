@@ -112,10 +112,13 @@ class IndexSummary:
     seconds: float
     updated: bool = False
     derived: tuple[str, ...] = ()  # kinds whose ranks, postings and names were derived whole (an update's others kept theirs)
+    stages: tuple[tuple[str, float], ...] = ()  # (stage, seconds): where an update's time went
 
     def line(self) -> str:
         kinds = ", ".join(f"{n:,} {kind}" for kind, n in self.entities.items())
-        how = f"updated (ranks derived again: {', '.join(self.derived) or 'none'})" if self.updated else "built"
+        stages = ", ".join(f"{stage} {seconds:.1f} s" for stage, seconds in self.stages)
+        how = (f"updated (ranks derived again: {', '.join(self.derived) or 'none'}; {stages})" if self.updated
+               else "built")
         return (f"search index {how}: {kinds}; {self.terms:,} words, {self.external_ids:,} external ids; "
                 f"{self.bytes / 1e6:,.1f} MB in {self.seconds:.1f} s")
 
@@ -165,8 +168,14 @@ def _write(con: duckdb.DuckDBPyConnection, languages: list[str], target: Path, p
     started = time.perf_counter()
     partial = target.with_name(target.name + ".partial")
     partial.unlink(missing_ok=True)
+    stages: list[tuple[str, float]] = []
+
+    def lap(stage: str) -> None:
+        stages.append((stage, time.perf_counter() - started - sum(seconds for _, seconds in stages)))
+
     if previous is not None:
         shutil.copyfile(previous, partial)  # SQLite file: the previous release's stays as it was
+        lap("copy")
     out = sqlite3.connect(partial)
     try:
         out.executescript(f"PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA cache_size={WRITE_CACHE};")
@@ -182,6 +191,7 @@ def _write(con: duckdb.DuckDBPyConnection, languages: list[str], target: Path, p
                                                                         scoped_entities(out, con, kind)):
                 derive(out, kind)
                 derived.append(kind)
+            lap(kind)
         write_vocabulary(out, vocabulary)
         texts, external = load_sql("search_texts.sql"), load_sql("search_external_ids.sql")
         if previous is not None:
@@ -193,13 +203,15 @@ def _write(con: duckdb.DuckDBPyConnection, languages: list[str], target: Path, p
                                    "external_ids")
         out.execute(VALUE_INDEX)
         out.commit()
+        lap("texts and external ids")
         if previous is None:
             out.execute("VACUUM")
     finally:
         out.close()
     partial.replace(target)
     return IndexSummary(counts, len(vocabulary), external_count, target.stat().st_size,
-                        time.perf_counter() - started, updated=previous is not None, derived=tuple(derived))
+                        time.perf_counter() - started, updated=previous is not None, derived=tuple(derived),
+                        stages=tuple(stages))
 
 
 def copy_rows(con: duckdb.DuckDBPyConnection, query: str, out: sqlite3.Connection, table: str) -> int:

@@ -4,6 +4,7 @@ still equals a full build's, row for row, whatever table the change is in."""
 from __future__ import annotations
 
 import contextlib
+import gzip
 import shutil
 import sqlite3
 from pathlib import Path
@@ -19,6 +20,7 @@ from marquee.packs import Decoder, Pack, variantless
 from marquee_build.catalogue import load_database
 from site_gen import discover_index, plan, scope
 from site_gen.documents import tables_read
+from site_gen.exports import EXPORTS
 from site_gen.manifests import MANIFEST_NAME, manifest_rows
 from site_gen.release import render_release
 from site_gen.templates import template_kind
@@ -242,6 +244,11 @@ def test_a_rebuild_copies_the_discover_index_its_change_does_not_reach(catalogue
         held = {f"columns:{kind}:{name}" for kind, name in previous.execute("SELECT kind, name FROM columns")}
     assert not (rebuilt.written - titles - {"columns:tv:name"}) & held
     assert any(name.startswith("columns:movie:release:") for name in rebuilt.copied)
+    # No export reads a translation: each is the previous release's file, linked, and what a full build writes.
+    linked, before = exported(releases / "again"), exported(releases / "a")
+    assert {stem: lines for stem, (lines, _) in linked.items()} == \
+        {stem: lines for stem, (lines, _) in exported(releases / "fresh").items()}
+    assert len(linked) == 7 and all(inode == before[stem][1] for stem, (_, inode) in linked.items())
 
     # A film far more popular: every film's rank after it moves, so no part of the films' ranks is
     # copied, even one whose query reads no table the change reloaded (release dates).
@@ -258,6 +265,17 @@ def test_a_rebuild_copies_the_discover_index_its_change_does_not_reach(catalogue
     assert not any(name.startswith(("facets:movie", "columns:movie:")) for name in rebuilt.copied)
     assert {"facets:tv", "columns:tv:popularity", "regional_releases", "meta:certifications"} <= rebuilt.copied
     assert "activity" in rebuilt.written  # it reads movies (adult, video)
+    # The films' export is written again; the people's is linked.
+    again, before = exported(releases / "b"), exported(releases / "fresh")
+    assert again["movie_ids"][1] != before["movie_ids"][1] and again["person_ids"][1] == before["person_ids"][1]
+    assert {stem: lines for stem, (lines, _) in again.items()} == \
+        {stem: lines for stem, (lines, _) in exported(tmp_path / "full" / "b").items()}
+
+
+def exported(release: Path) -> dict[str, tuple[bytes, int]]:
+    """Each export file of a release by stem: its lines and its inode."""
+    return {path.name.rsplit("_", 3)[0]: (gzip.decompress(path.read_bytes()), path.stat().st_ino)
+            for path in (release / EXPORTS).iterdir()}
 
 
 def test_a_change_to_a_reference_table_renders_everything(catalogue_dir: Path, release_settings, built_pack: Path,
