@@ -128,13 +128,10 @@ def show_progress(phase: str, done: int, total: int) -> None:
     a generated catalogue)."""
     from site_gen.release import ARTEFACT_STEPS
     from site_gen.templates import TEMPLATES
-    from site_gen.writer import FINISH_STEPS
 
     name = f" {TEMPLATES[done].path}" if phase == "templates" and done < min(total, len(TEMPLATES)) else ""
     if phase == "artefacts" and total == len(ARTEFACT_STEPS):
         name = f" {ARTEFACT_STEPS[done]}"
-    if phase == "finish" and done < total == len(FINISH_STEPS):
-        name = f" {FINISH_STEPS[done]}"
     print(f"  {time.strftime('%H:%M:%S')} {phase} {done}/{total}{name}", file=sys.stderr, flush=True)
 
 

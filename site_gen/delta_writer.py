@@ -116,10 +116,14 @@ class DeltaWriter(PackWriter):
         """Commit, settle the update (names rendered twice refused, names no longer rendered
         removed, untranslated variants that stopped being twins restored), drop new twins, and
         count what is unchanged since `previous`."""
+        self._step(progress, "manifests")
         self._close_manifests()
+        self._step(progress, "settle")
         self._settle_update()
+        self._step(progress, "untranslated")
         self._drop_redundant_und()
         self._record_variantless(self._kept | self._deltas, variantless(self.con, "previous"))
+        self._step(progress, "count")
         # Counted in the pack: dropped untranslated twins are neither.
         self._documents = count_documents(self.con, "main", "base" if self.delta else None)
         self.unchanged = self._documents - self.con.execute(

@@ -53,7 +53,6 @@ MANIFEST_ROWS = 250_000
 UND_SUFFIX = UNTRANSLATED + ".json"
 # A template's first documents, up to this many (or bytes), wait to train its zstd dictionary
 # (marquee/packs.py): 2,000 gave 4.8 times on the sample, and waiting rows are held in memory.
-FINISH_STEPS = ("manifests", "untranslated", "index", "unchanged")  # a full writer's finish, in order
 TRAINING_DOCS = 2_000
 TRAINING_BYTES = 8 * 1024 * 1024
 
@@ -345,6 +344,12 @@ class PackWriter:
         self.con.execute("INSERT OR REPLACE INTO main.meta VALUES (?, ?)",
                          (VARIANTLESS, "\n".join(sorted(shape for shape, without in shapes.items() if without))))
 
+    @staticmethod
+    def _step(progress: Callable[[str, int, int], None] | None, name: str) -> None:
+        """Tell `progress` a step of finish() begins (`finish index`): at 1M films the finish is minutes."""
+        if progress is not None:
+            progress(f"finish {name}", 0, 1)
+
     def _refuse_twice(self, names: list[str]) -> None:
         """Fail the build: these names (or keys) were written twice."""
         self.con.close()
@@ -376,24 +381,19 @@ class FullWriter(PackWriter):
     def finish(self, progress: Callable[[str, int, int], None] | None = None) -> None:
         """Commit, add the untranslated variants that are not twins of their default, index by key
         (refusing any name written twice), and count what is unchanged since `previous` (when
-        given, by ETag). `progress` hears of each of FINISH_STEPS as it begins: at 1M films the
-        finish is minutes."""
-        def step(done: int) -> None:
-            if progress is not None:
-                progress("finish", done, len(FINISH_STEPS))
-
-        step(0)
+        given, by ETag)."""
+        self._step(progress, "manifests")
         self._close_manifests()
-        step(1)
+        self._step(progress, "untranslated")
         self._place_und()
         self._record_variantless(set(), set())
-        step(2)
+        self._step(progress, "index")
         try:
             self.con.execute("CREATE UNIQUE INDEX docs_key ON docs (key)")
         except sqlite3.IntegrityError:
             self._refuse_twice(repeated_names(self.root / MANIFEST_NAME) or [key.hex() for (key,) in self.con.execute(
                 "SELECT key FROM docs GROUP BY key HAVING count(*) > 1 ORDER BY key LIMIT 3")])
-        step(3)
+        self._step(progress, "unchanged")
         if self.previous is not None and pack_format(pack_path(self.previous)) == PACK_FORMAT:
             previous = first(self._attach_release("previous", self.previous), "etag", "d.key")
             self.unchanged = self.con.execute(
