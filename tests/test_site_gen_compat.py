@@ -53,6 +53,7 @@ def test_a_short_plot_is_the_first_sentence(built_pack, tmp_path):
         con.execute("CREATE TEMP TABLE render_variants (suffix VARCHAR, iso_639_1 VARCHAR, iso_3166_1 VARCHAR, "
                     "kind VARCHAR, genre_language VARCHAR)")
         con.execute("SET VARIABLE omdb_poster_base = 'http://img/w342'")
+        con.execute("CREATE TEMP MACRO in_scope(scope_kind, scope_id) AS true")  # scope.plan_scope's, made first
         con.execute(load_sql("compat_macros.sql"))
         plot = "A man falls. He gets up again! Then what?"
         assert con.execute("SELECT omdb_plot(?, false), omdb_plot(?, true), omdb_plot('', false), omdb_plot('One', false)",

@@ -94,7 +94,7 @@ LEFT JOIN movie_genre_lists g ON g.movie_id = m.id
 LEFT JOIN movie_company_lists pc ON pc.movie_id = m.id
 LEFT JOIN movie_country_lists pn ON pn.movie_id = m.id
 LEFT JOIN movie_language_lists sl ON sl.movie_id = m.id
-WHERE m.imdb_id LIKE 'tt%';
+WHERE m.imdb_id LIKE 'tt%' AND in_scope('movie', m.id);
 
 -- The series' fields an episode repeats (rating, genres, languages, countries, actors, poster).
 CREATE OR REPLACE TEMP MACRO omdb_series_parts() AS TABLE
