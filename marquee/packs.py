@@ -121,6 +121,21 @@ def train_dictionary(samples: list[bytes], taken: set[int]) -> zstandard.ZstdCom
         return None
 
 
+def kept_encoder(con: sqlite3.Connection, template: str, samples: list[bytes] | None = None) -> Callable[[bytes], bytes]:
+    """How `template`'s bodies are stored in `con` (a pack, or an index stored the same way): with a
+    dictionary trained on `samples` and kept in its `dicts` table; without samples, with the one
+    `dicts` already keeps for it (an update goes on with its previous index's), else none."""
+    if samples is None:
+        row = con.execute("SELECT dict FROM main.dicts WHERE template = ? ORDER BY id DESC LIMIT 1",
+                          (template,)).fetchone()
+        return encoder(zstandard.ZstdCompressionDict(bytes(row[0]), dict_type=zstandard.DICT_TYPE_FULLDICT)
+                       if row else None)
+    dictionary = train_dictionary(samples, {i for (i,) in con.execute("SELECT id FROM main.dicts")})
+    if dictionary is not None:
+        con.execute("INSERT INTO main.dicts VALUES (?, ?, ?)", (dictionary.dict_id(), template, dictionary.as_bytes()))
+    return encoder(dictionary)
+
+
 def encoder(dictionary: zstandard.ZstdCompressionDict | None) -> Callable[[bytes], bytes]:
     """The stored body of a document: its zstd frame (with `dictionary`), or its JSON when that is
     no longer. The frame records its content size and dictionary id, which readers need."""

@@ -40,16 +40,14 @@ import sqlite3
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 import duckdb
 
 from marquee.artefacts import CREDIT_INDEX
-from marquee.packs import DICTS_TABLE, encoder, train_dictionary
-from site_gen.documents import load_sql, tables_read
+from marquee.packs import DICTS_TABLE, kept_encoder
+from site_gen.documents import copy_rows, load_sql, tables_read
 
 FORMAT = "2"
-BATCH = 50_000
 UINT32 = 2**32
 
 SCHEMA = """
@@ -85,20 +83,6 @@ EPISODE_BYTES = """CASE WHEN c.episodes IS NULL THEN NULL
         (x // 256) % 256, (x // 65536) % 256, (x // 16777216) % 256)), '')) END"""
 
 
-def copy_rows(cursor: duckdb.DuckDBPyConnection, query: str, out: sqlite3.Connection, insert: str,
-              encode: Callable[[bytes], bytes] | None = None) -> int:
-    """The rows of a DuckDB query into SQLite through Arrow batches (DuckDB's fetchmany makes its
-    Python tuples a value at a time); `encode` stores the last column. Returns the rows copied."""
-    count = 0
-    for batch in cursor.sql(query).to_arrow_reader(BATCH):
-        columns = [column.to_pylist() for column in batch.columns]
-        if encode is not None:
-            columns[-1] = [None if value is None else encode(value) for value in columns[-1]]
-        out.executemany(insert, zip(*columns))
-        count += batch.num_rows
-    return count
-
-
 def build(con: duckdb.DuckDBPyConnection, target: Path) -> CreditIndexSummary:
     """Write the credit index of the build database `con` to `target` (replaced when complete)."""
     started = time.perf_counter()
@@ -119,15 +103,12 @@ def build(con: duckdb.DuckDBPyConnection, target: Path) -> CreditIndexSummary:
             count += copy_rows(cursor, f"SELECT c.{key}, r.id, c.media_id, c.person_id, encode(c.\"character\"), "
                                        f"{EPISODE_BYTES} FROM credit_rows c JOIN credit_roles r ON r.head = c.head "
                                        f"AND r.shape = c.shape WHERE c.{key} IS NOT NULL ORDER BY c.{key}",
-                               out, "INSERT INTO credits VALUES (?, ?, ?, ?, ?, ?)")
+                               out, "credits")
         summaries = ("SELECT s.episode_id, encode(to_json(s.summary)::VARCHAR) FROM episode_summaries s "
                      "WHERE s.episode_id IN (SELECT unnest(episodes) FROM credit_rows) ORDER BY s.episode_id")
-        dictionary = train_dictionary([summary for (_, summary) in cursor.execute(
-            f"SELECT * FROM ({summaries}) LIMIT {TRAINING_SUMMARIES}").fetchall()], set())
-        if dictionary is not None:
-            out.execute("INSERT INTO dicts VALUES (?, ?, ?)", (dictionary.dict_id(), "credits:episodes",
-                                                                dictionary.as_bytes()))
-        listed = copy_rows(cursor, summaries, out, "INSERT INTO episodes VALUES (?, ?)", encoder(dictionary))
+        encode = kept_encoder(out, "credits:episodes", [summary for (_, summary) in cursor.execute(
+            f"SELECT * FROM ({summaries}) LIMIT {TRAINING_SUMMARIES}").fetchall()])
+        listed = copy_rows(cursor, summaries, out, "episodes", encode)
         out.executemany("INSERT INTO meta VALUES (?, ?)", [("format", FORMAT), ("credits", str(count))])
         out.commit()
     finally:

@@ -49,12 +49,10 @@ from typing import Iterable, Iterator
 import duckdb
 from pyroaring import BitMap
 
-import zstandard
-
 from marquee import search_text
 from marquee.artefacts import SEARCH_INDEX
-from marquee.packs import DICTS_TABLE, encoder, train_dictionary
-from site_gen.documents import load_sql
+from marquee.packs import DICTS_TABLE, kept_encoder
+from site_gen.documents import copy_rows, load_sql
 
 FORMAT = "5"
 KINDS = ("movie", "tv", "person", "collection", "company", "keyword")
@@ -214,17 +212,6 @@ def _write(con: duckdb.DuckDBPyConnection, languages: list[str], target: Path, p
                         stages=tuple(stages))
 
 
-def copy_rows(con: duckdb.DuckDBPyConnection, query: str, out: sqlite3.Connection, table: str) -> int:
-    """Every row of a DuckDB query into an SQLite table of the same columns, a batch at a time."""
-    count = 0
-    for batch in con.sql(query).to_arrow_reader(BATCH):
-        columns = batch.to_pydict()
-        rows = list(zip(*columns.values()))
-        out.executemany(f"INSERT INTO {table} VALUES ({', '.join('?' * len(columns))})", rows)
-        count += len(rows)
-    return count
-
-
 def forget(out: sqlite3.Connection, con: duckdb.DuckDBPyConnection, table: str, kinds: tuple[str, ...]) -> None:
     """Delete the rows of `table` of every entity of `kinds` in the update's scope."""
     for kind in kinds:
@@ -242,13 +229,14 @@ def write_kind(con: duckdb.DuckDBPyConnection, out: sqlite3.Connection, kind: st
         forget(out, con, "items", (kind,))
         query = _in_scope(query, None, kind)
     count = 0
-    encode = item_encoder(out, kind) if updating else None
+    template = f"search:{kind}"  # its dictionary's name in `dicts`
+    encode = kept_encoder(out, template) if updating else None
     for batch in con.sql(f"SELECT * FROM ({query}) ORDER BY id").to_arrow_reader(BATCH):  # in key order
         entities, items = [], []
         columns = batch.to_pydict()
         bodies = [item.encode() for item in columns["item"]]
         if encode is None:  # a build: the kind's dictionary from its first items
-            encode = item_encoder(out, kind, bodies[:TRAINING_ITEMS])
+            encode = kept_encoder(out, template, bodies[:TRAINING_ITEMS])
         for entity_id, popularity, names, filters, item, known_for in zip(
                 columns["id"], columns["popularity"], columns["names"], columns["filters"], map(encode, bodies),
                 columns["known_for"]):
@@ -334,20 +322,6 @@ def posting(ranks: BitMap | array) -> bytes:
     bytes however they were gathered (a union or an update of roaring bitmaps keeps the containers
     it grew into, and an update must equal a build byte for byte)."""
     return BitMap(ranks.to_array() if isinstance(ranks, BitMap) else ranks).serialize()
-
-
-def item_encoder(out: sqlite3.Connection, kind: str, samples: list[bytes] | None = None):
-    """How `kind`'s item bodies are stored: with a dictionary trained on `samples` (a build) and
-    kept in `dicts`, or (an update: no samples) the one the index already has, if any."""
-    template = f"search:{kind}"
-    if samples is None:
-        row = out.execute("SELECT dict FROM dicts WHERE template = ?", (template,)).fetchone()
-        return encoder(zstandard.ZstdCompressionDict(bytes(row[0]), dict_type=zstandard.DICT_TYPE_FULLDICT)
-                       if row else None)
-    dictionary = train_dictionary(samples, {i for (i,) in out.execute("SELECT id FROM dicts")})
-    if dictionary is not None:
-        out.execute("INSERT INTO dicts VALUES (?, ?, ?)", (dictionary.dict_id(), template, dictionary.as_bytes()))
-    return encoder(dictionary)
 
 
 def derive(out: sqlite3.Connection, kind: str) -> None:

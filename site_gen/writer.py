@@ -37,8 +37,8 @@ import pyarrow.parquet as pq
 import zstandard
 
 from marquee.packs import (DICTS_TABLE, META_TABLE, PACK_FORMAT, PAGE_SIZE, VARIANTLESS, VARIANT_NAME, base_path,
-                           encoder, etag_of, first, is_delta, key_of, pack_format, pack_path, read_only_uri,
-                           train_dictionary)
+                           encoder, etag_of, first, is_delta, kept_encoder, key_of, pack_format, pack_path,
+                           read_only_uri)
 from site_gen.documents import UNTRANSLATED
 from site_gen.manifests import (MANIFEST_COMPRESSION, MANIFEST_NAME, MANIFEST_SCHEMA, delta_file, manifest_file,
                                 previous_manifest, repeated_names, untranslated_twins)
@@ -115,7 +115,7 @@ class PackWriter:
         self._encoders: dict[str, Callable[[bytes], bytes]] = {}
         self._pending: dict[str, list[tuple[str, bytes, str]]] = {}  # rows waiting for their dictionary
         self._pending_bytes: dict[str, int] = {}
-        self._dict_ids = self._gather_dictionaries()
+        self._gather_dictionaries()
         self.con.execute("BEGIN")
         self._begin()
         (self.root / MANIFEST_NAME).mkdir()
@@ -160,21 +160,18 @@ class PackWriter:
     def over_previous(self, template: str) -> None:
         raise WriterError(f"{template}: no previous release to write changes over")
 
-    def _gather_dictionaries(self) -> set[int]:
+    def _gather_dictionaries(self) -> None:
         """Give this pack a copy of every dictionary of the packs it reads rows from (its base, the
         previous release), as a reader looks in its own pack's `dicts` only; take each template's
-        as its encoder. Returns the ids in use."""
+        as its encoder."""
         self.con.execute(DICTS_TABLE)
         for (schema,) in self.con.execute("SELECT name FROM pragma_database_list WHERE name <> 'main'").fetchall():
             if schema != "temp" and self.con.execute(
                     f"SELECT 1 FROM {schema}.sqlite_master WHERE name = 'dicts'").fetchone():
                 self.con.execute(f"INSERT OR IGNORE INTO main.dicts SELECT id, template, dict FROM {schema}.dicts")
-        ids = set()
-        for dict_id, template, data in self.con.execute("SELECT id, template, dict FROM main.dicts ORDER BY id"):
-            ids.add(dict_id)
+        for template, data in self.con.execute("SELECT template, dict FROM main.dicts ORDER BY id"):
             self._encoders[template] = encoder(zstandard.ZstdCompressionDict(
                 bytes(data), dict_type=zstandard.DICT_TYPE_FULLDICT))
-        return ids
 
     def _take(self, template: str, rows: list[tuple[str, bytes, str]]) -> None:
         """Queue rows for the pack, their bodies encoded; a template without a dictionary yet holds
@@ -193,12 +190,7 @@ class PackWriter:
         stored as plain frames or JSON), keep it in the pack, and queue the rows."""
         rows = self._pending.pop(template)
         self._pending_bytes.pop(template)
-        dictionary = train_dictionary([body for _, body, _ in rows[:TRAINING_DOCS]], self._dict_ids)
-        if dictionary is not None:
-            self._dict_ids.add(dictionary.dict_id())
-            self.con.execute("INSERT INTO main.dicts VALUES (?, ?, ?)",
-                             (dictionary.dict_id(), template, dictionary.as_bytes()))
-        self._encoders[template] = encoder(dictionary)
+        self._encoders[template] = kept_encoder(self.con, template, [body for _, body, _ in rows[:TRAINING_DOCS]])
         self._take(template, rows)
 
     def _attach_release(self, schema: str, release: Path) -> tuple[str, ...]:

@@ -59,7 +59,6 @@ local TRANSIENT = ffi.cast("void *", -1)
 local SELECT_DICT = "SELECT dict FROM main.dicts WHERE id = ?"
 -- The pack's VARIANTLESS shapes (marquee/packs.py META_TABLE); a delta's are whole, not a change.
 local SELECT_META = "SELECT value FROM main.meta WHERE key = ?1"
-local ONLY_DEFAULT = {""}
 
 local M = {}
 local conf
@@ -316,27 +315,44 @@ local function assemble(root, body)
     return table.concat(pieces)
 end
 
--- The first candidate of `uri` (`/3/movie/603`) that exists: body, etag, and its cache entry
--- ({body, etag}, to which M.serve adds the body's gzip).
-function M.document(root, uri, tries)
-    if #tries > 1 then  -- a path whose template has no variants: its default is the only candidate
-        local pack = release_pack(root)
-        if pack and pack.variantless[ngx.re.gsub(uri, conf.number_segment, "/#", "jo")] then tries = ONLY_DEFAULT end
+-- A miss of the worker's cache: the document `uri` .. `suffix` read from the pack (a composite
+-- assembled), cached under `key` ({body, etag}, or ABSENT).
+local function load(root, uri, suffix, key)
+    metrics.add("docs|miss")
+    local body, etag = M.get(root, sub(uri, 2) .. suffix .. ".json")
+    if body and find(body, conf.composite_mark, 1, true) then
+        body = assemble(root, body)
+        etag = body and ngx.md5(body)  -- changes with the items, as the stored one would not
     end
+    local entry = body and {body, etag} or ABSENT
+    cache:set(key, entry)
+    return entry
+end
+
+-- Whether no document of the template of `uri` has a language variant (the pack's VARIANTLESS shapes).
+local function variantless(root, uri)
+    local pack = release_pack(root)
+    return pack ~= nil and pack.variantless[ngx.re.gsub(uri, conf.number_segment, "/#", "jo")] ~= nil
+end
+
+-- The first candidate of `uri` (`/3/movie/603`) that exists: body, etag, and its cache entry
+-- ({body, etag}, to which M.serve adds the body's gzip). A path whose template has no variants is
+-- looked up once, as its default, on the first miss of its first candidate (a cached answer pays
+-- nothing for the check), and that key then holds the default's entry too.
+function M.document(root, uri, tries)
     for i = 1, #tries do
         local key = root .. "|" .. uri .. tries[i]
         local entry = cache:get(key)
         if entry ~= nil then
             metrics.add("docs|hit")
-        else
-            metrics.add("docs|miss")
-            local body, etag = M.get(root, sub(uri, 2) .. tries[i] .. ".json")
-            if body and find(body, conf.composite_mark, 1, true) then
-                body = assemble(root, body)
-                etag = body and ngx.md5(body)  -- changes with the items, as the stored one would not
-            end
-            entry = body and {body, etag} or ABSENT
+        elseif i == 1 and #tries > 1 and variantless(root, uri) then
+            local default = root .. "|" .. uri
+            entry = cache:get(default)
+            if entry ~= nil then metrics.add("docs|hit") else entry = load(root, uri, "", default) end
             cache:set(key, entry)
+            if entry == ABSENT then return nil end
+        else
+            entry = load(root, uri, tries[i], key)
         end
         if entry ~= ABSENT then return entry[1], entry[2], entry end
     end
