@@ -161,7 +161,13 @@ def list_kind(uri: str) -> str:
     """The kind of document at `uri` as LOCALIZED_LISTS and FILTERED name them: its last segment, or
     the kind of an ID_DOCUMENTS path."""
     return next((kind for kind, pattern in ID_DOCUMENTS.items() if pattern.match(uri)), uri.rsplit("/", 1)[-1])
-_ITEM_TEXT = {"movie": ("title", "overview"), "tv": ("name", "overview")}
+# The lists of LOCALIZED_LISTS named by their path's last segment, as one pattern: a keyword's
+# `movies` only (a company's or a genre's are not title lists in TMDB's shape). nginx localises
+# these itself, by the same rule (nginx/lua/marquee_localize.lua); the ID_DOCUMENTS come here.
+LOCALIZED_PATHS = re.compile(r"^/3/(?:[^/]+/[^/]+/(?:{})|keyword/[^/]+/movies)$".format(
+    "|".join(kind for kind in LOCALIZED_LISTS if kind not in ID_DOCUMENTS and kind != "movies")))
+# The text fields a localised list takes from each title's details, by the title's media.
+ITEM_TEXT = {"movie": ("title", "overview"), "tv": ("name", "overview")}
 
 
 def localized(documents: ReleaseDocuments, body: bytes, uri: str, query: Query) -> bytes:
@@ -170,7 +176,7 @@ def localized(documents: ReleaseDocuments, body: bytes, uri: str, query: Query) 
     empty overview, or the opt-in fallback_language). Rendering every list in 14 languages would
     multiply the release's documents; these reads come from the document cache."""
     kind = list_kind(uri)
-    if kind == "movies" and not uri.startswith("/3/keyword/"):
+    if kind not in ID_DOCUMENTS and not LOCALIZED_PATHS.match(uri):
         return body
     if suffix_for(query.language, documents.languages, UNTRANSLATED) == "":
         return body  # no language, or the default one: the list is already in it
@@ -181,7 +187,7 @@ def localized(documents: ReleaseDocuments, body: bytes, uri: str, query: Query) 
         found_items = doc.get(key)
         for item in [found_items] if isinstance(found_items, dict) else found_items or ():
             item_media = item.get("media_type", media)
-            fields = _ITEM_TEXT.get(item_media)
+            fields = ITEM_TEXT.get(item_media)
             if fields is None or not isinstance(item.get("id"), int):
                 continue
             found = texts.get((item_media, item["id"]))

@@ -22,7 +22,7 @@ import jinja2
 
 from edge import errors
 from edge.languages import LANGUAGE_CODE, NO_FALLBACK, suffixes as language_suffixes
-from edge.assemble import FILTERED, ID_DOCUMENTS, LOCALIZED_LISTS
+from edge.assemble import FILTERED, ID_DOCUMENTS, ITEM_TEXT, LOCALIZED_LISTS, LOCALIZED_PATHS
 from edge import list_pack
 from marquee import jsonp, omdb, releases
 from edge.content import APPENDABLE, DETAIL_PATHS, ID_PREFIX, LEGACY, LEGACY_PATHS, MAX_APPEND, MAX_PAGE
@@ -147,6 +147,13 @@ def docs_conf(settings: Settings) -> dict[str, str]:
         "composite_mark": COMPOSITE_MARK.decode(),
         "reference": REFERENCE.pattern.decode(),
         "items": ITEMS,
+        # edge/assemble.py's title lists in a language, which nginx makes itself (marquee_localize.lua).
+        "localized_paths": LOCALIZED_PATHS.pattern,
+        # Per nginx worker, a listed title's texts in one language (~300 bytes): about 60 MB when full.
+        "cached_texts": 200000,
+        "localized_lists": {kind: set(keys) for kind, keys in LOCALIZED_LISTS.items()},
+        "localized_fields": {media: set(fields) for media, fields in ITEM_TEXT.items()},
+        "item_members": {"id", "media_type", *(field for fields in ITEM_TEXT.values() for field in fields)},
         # edge/list_pack.py's overlay: where the link to today's lists is, its day row, and what sends a list
         # request to the edge instead; edge/content.py's last page.
         "lists_folder": list_pack.FOLDER,
@@ -222,8 +229,8 @@ def render_nginx_conf(settings: Settings) -> str:
         image_sizes_pattern="|".join(ALL_SIZES),
         gzip_level=GZIP_LEVEL,
         gzip_min_length=GZIP_MIN_LENGTH,
-        # Lists a `language` changes (a filter, or titles localised by the edge): edge/assemble.py's.
-        language_dependent_lists="|".join((*FILTERED, *(kind for kind in LOCALIZED_LISTS if kind not in ID_DOCUMENTS))),
+        # Lists a `language` filters (edge/assemble.py's FILTERED); title lists are localised in nginx.
+        language_dependent_lists="|".join(FILTERED),
         # A public list or a credit in a language: edge/assemble.py's ID_DOCUMENTS, as the map's part of $uri.
         id_documents=[pattern.pattern[1:-1].replace("[^/]", "[^/|]") for pattern in ID_DOCUMENTS.values()],
         listen_host=settings.listen_host,

@@ -16,6 +16,7 @@ local metrics = require "marquee_metrics"
 local gzip = require "marquee_gzip"
 local zstd = require "marquee_zstd"
 local remembered = require "marquee_memo"
+local localize = require "marquee_localize"
 local ngx = ngx
 local sub, find, lower = string.sub, string.find, string.lower
 local re_match, re_find, unescape_uri = ngx.re.match, ngx.re.find, ngx.unescape_uri
@@ -83,6 +84,7 @@ local varying  -- a PCRE finding a non-empty parameter of conf.lists_varying in 
 function M.init(config)
     conf = config
     cache = assert(lrucache.new(conf.cached_documents))
+    localize.init(conf)
     gzip.init(conf.gzip_level)
     -- One scan of the query string for all of them (each $arg_x scans it again).
     varying = "(?:^|&)(?:" .. table.concat(conf.lists_varying, "|") .. ")=[^&]"
@@ -299,12 +301,14 @@ local function item(root, ref)
 end
 
 -- The assembled body, or nil when an item is missing (a broken release: answered as absent).
-local function assemble(root, body)
+-- `item_of(root, ref)` gives an item's bytes: `item`, or marquee_localize's item in a language.
+local function assemble(root, body, item_of)
     local pieces, n, at, ctx = {}, 0, 1, {pos = 1}
+    item_of = item_of or item
     while true do
         local m = re_match(body, conf.reference, "jo", ctx)
         if m == nil then break end
-        local part = item(root, m[1])
+        local part = item_of(root, m[1])
         if part == nil then return nil end
         pieces[n + 1] = sub(body, at, ctx.pos - #m[0] - 1)
         pieces[n + 2] = m[2] == "}" and part or sub(part, 1, -2) .. ","
@@ -316,15 +320,18 @@ local function assemble(root, body)
 end
 
 -- A miss of the worker's cache: the document `uri` .. `suffix` read from the pack (a composite
--- assembled), cached under `key` ({body, etag}, or ABSENT).
+-- assembled), cached under `key` ({body, etag}, or ABSENT). A composite's entry keeps what is
+-- stored too (`skeleton`, a few bytes an item), for marquee_localize to assemble it in a language.
 local function load(root, uri, suffix, key)
     metrics.add("docs|miss")
     local body, etag = M.get(root, sub(uri, 2) .. suffix .. ".json")
+    local skeleton
     if body and find(body, conf.composite_mark, 1, true) then
+        skeleton = body
         body = assemble(root, body)
         etag = body and ngx.md5(body)  -- changes with the items, as the stored one would not
     end
-    local entry = body and {body, etag} or ABSENT
+    local entry = body and {body, etag, skeleton = skeleton} or ABSENT
     cache:set(key, entry)
     return entry
 end
@@ -416,10 +423,20 @@ function M.serve()
     if method ~= "GET" and method ~= "HEAD" then return finish(405) end
     local root = M.release_root()
     if root == nil then return finish(404) end
-    local body, etag, entry = M.document(root, ngx.var.uri, M.suffixes(ngx.var))
+    local uri, tries = ngx.var.uri, M.suffixes(ngx.var)
+    local body, etag, entry = M.document(root, uri, tries)
     if body == nil then return finish(404) end
+    if tries[1] ~= "" and localize.applies(uri) then  -- a title list in a language
+        entry = localize.list(M, root, uri, tries, entry)
+        body, etag = entry[1], entry[2]
+    end
     return M.respond_document("document", body, etag, entry)
 end
+
+-- For marquee_localize: items, assembly and the worker's cache, as this module uses them.
+M.item, M.assemble = item, assemble
+function M.cached(key) return cache:get(key) end
+function M.remember(key, entry) cache:set(key, entry) end
 
 -- M.respond for what M.document found (body, etag, entry): a client that takes gzip gets the
 -- document's gzip, made once per worker (marquee_gzip) and kept in its entry; below nginx's

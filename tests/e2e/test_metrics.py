@@ -160,3 +160,24 @@ def test_a_path_without_language_variants_is_one_lookup_in_any_language(metered)
             value(before, "marquee_document_cache_total", result="miss") == lookups, path
         plain = stack.client.get(path, params={"api_key": key})
         assert plain.content == answer.content and plain.headers["etag"] == answer.headers["etag"]
+
+
+def test_a_title_list_in_a_language_is_answered_by_nginx(metered):
+    """`/similar?language=…` is localised by nginx (marquee_localize.lua), not sent to the edge:
+    one answer at the document door, none at the edge's."""
+    stack = metered
+    key = stack.account("metered-localized", "pro")
+    with Pack(stack.settings.current_link) as pack:
+        path = "/" + sorted(pack.names("3/movie/%/similar.json"))[0].removesuffix(".json")
+    before = scrape(stack)
+    answer = stack.client.get(path, params={"api_key": key, "language": "de-DE"})
+    assert answer.status_code == 200, answer.text
+
+    def counted() -> bool:
+        return value(scrape(stack), "marquee_requests_total", door="document", **{"class": "2xx"}) - \
+            value(before, "marquee_requests_total", door="document", **{"class": "2xx"}) >= 1
+    eventually(counted, timeout=5)
+    time.sleep(1.2)  # a worker's counts of the edge's answers would be in by now too
+    after = scrape(stack)
+    assert value(after, "marquee_edge_answers_total", **{"class": "2xx"}) == \
+        value(before, "marquee_edge_answers_total", **{"class": "2xx"})

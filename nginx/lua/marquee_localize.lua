@@ -1,0 +1,234 @@
+-- Title lists in the language a request asks for, as edge/assemble.py's `localized` makes them:
+-- each listed title's text fields (conf.localized_fields, {media = {name = true}}: a film's title
+-- and overview, a series' name and overview) are those of the title's own details document, in the request's
+-- language candidates, so the fallbacks are exactly the details' (original title, empty overview,
+-- or the opt-in fallback_language). A list is stored once, in the default language; here each of
+-- its items gets the details' values.
+--
+-- Why here and not in the edge: a Zipf mix over 1M films spent 39% of its time on `/similar` in a
+-- language, 1.3k answers a second through Python (docs/benchmarks.md, session 29).
+--
+-- It works on bytes, and gives the edge's bytes: orjson wrote the items and the details, and
+-- `orjson.dumps(orjson.loads(list))` is the list itself, so a field's JSON in the details is what
+-- the edge writes for it in the list (tests/e2e/test_localized_lists.py compares the two for every
+-- list of the sample in several languages). A document here is orjson's compact JSON: no space
+-- between tokens, each object's keys once.
+local ngx = ngx
+local byte, find, sub, concat = string.byte, string.find, string.sub, table.concat
+local re_find = ngx.re.find
+local lrucache = require "resty.lrucache"
+
+local QUOTE, BACKSLASH, OPEN_BRACE, OPEN_BRACKET = 34, 92, 123, 91
+local COLON, COMMA = 58, 44
+
+local M = {}
+local conf
+local texts_cache  -- per worker: {title|candidates -> {field -> JSON}} (texts)
+
+local member_patterns = {}  -- item_spans: {name -> the Lua pattern of its key in a flat object}
+
+function M.init(config)
+    conf = config
+    texts_cache = assert(lrucache.new(conf.cached_texts))
+    for name in pairs(conf.item_members) do member_patterns[name] = '[{,]"' .. name .. '":' end
+end
+
+-- Whether `uri` is a list the edge localises (edge/assemble.py LOCALIZED_LISTS, as a PCRE).
+function M.applies(uri)
+    return re_find(uri, conf.localized_paths, "jo") ~= nil
+end
+
+-- The last byte of the JSON string whose opening quote is at `at` (its closing quote).
+local function string_end(s, at)
+    local pos = at + 1
+    while true do
+        local q = find(s, '"', pos, true)
+        if q == nil then return nil end
+        local b = q - 1
+        while byte(s, b) == BACKSLASH do b = b - 1 end
+        if (q - 1 - b) % 2 == 0 then return q end  -- an even run of backslashes escapes nothing
+        pos = q + 1
+    end
+end
+
+-- The last byte of the JSON value that starts at `at`.
+local function value_end(s, at)
+    local c = byte(s, at)
+    if c == QUOTE then return string_end(s, at) end
+    if c == OPEN_BRACE or c == OPEN_BRACKET then
+        local depth, pos = 0, at
+        while true do
+            local i = find(s, '[%[%]{}"]', pos)
+            if i == nil then return nil end
+            local d = byte(s, i)
+            if d == QUOTE then
+                i = string_end(s, i)
+                if i == nil then return nil end
+            elseif d == OPEN_BRACE or d == OPEN_BRACKET then
+                depth = depth + 1
+            else
+                depth = depth - 1
+                if depth == 0 then return i end
+            end
+            pos = i + 1
+        end
+    end
+    local i = find(s, "[,}%]]", at)
+    return i and i - 1
+end
+
+-- {key = {first, last}} of the top-level members of the object `s` named in `wanted`
+-- ({name = true}): the bytes of each one's JSON value. Nil when `s` is not compact JSON.
+local function members(s, wanted)
+    local found = {}
+    if byte(s, 1) ~= OPEN_BRACE or byte(s, 2) ~= QUOTE then return found end
+    local pos = 2
+    while true do
+        local key_end = string_end(s, pos)
+        if key_end == nil or byte(s, key_end + 1) ~= COLON then return nil end
+        local last = value_end(s, key_end + 2)
+        if last == nil then return nil end
+        local key = sub(s, pos + 1, key_end - 1)
+        if wanted[key] then found[key] = {key_end + 2, last} end
+        if byte(s, last + 1) ~= COMMA then return found end
+        pos = last + 2
+    end
+end
+
+-- The values of `fields` ({name = JSON bytes}) in the details of `title` (`movie/603`) in the
+-- language candidates `tries` (`tried`, as one string), kept in a cache of their own: similar
+-- lists favour popular titles, so the same few thousand titles fill most lists, and their texts
+-- are a tenth of their details' bytes (a list in a language cost twenty details lookups before).
+local function texts(docs, root, title, tries, tried, fields)
+    local key = root .. "|" .. title .. "|" .. tried
+    local kept = texts_cache:get(key)
+    if kept ~= nil then return kept end
+    kept = {}
+    local _, _, entry = docs.document(root, "/3/" .. title, tries)
+    local body = entry and entry[1]
+    for name, span in pairs(body and members(body, fields) or {}) do
+        kept[name] = sub(body, span[1], span[2])
+    end
+    texts_cache:set(key, kept)
+    return kept
+end
+
+-- members(item, conf.item_members) for a list item, found faster when it is flat (no object
+-- inside it, as TMDB's list items are): then `,"title":` (or `{"title":`) can only be its member
+-- `title`, since a quote inside a string is escaped, and one find locates each.
+local function item_spans(item)
+    if find(item, "{", 2, true) then return members(item, conf.item_members) end
+    local spans = {}
+    for name, pattern in pairs(member_patterns) do
+        local _, colon = find(item, pattern)
+        if colon then
+            local last = value_end(item, colon + 1)
+            if last == nil then return nil end
+            spans[name] = {colon + 1, last}
+        end
+    end
+    return spans
+end
+
+-- `pieces` with the item `item` appended, its text fields taken from its title's details in the
+-- language candidates `tries` (edge/assemble.py: the media its `media_type` names, or the list's
+-- `media`; an item with no integer id, or whose title has no details, is left as it is).
+local function add_item(pieces, docs, root, item, media, tries, tried)
+    local spans = item_spans(item)
+    local named = spans and spans.media_type
+    if named then
+        media = byte(item, named[1]) == QUOTE and sub(item, named[1] + 1, named[2] - 1) or nil
+    end
+    local fields = media and conf.localized_fields[media]
+    local id = spans and spans.id and sub(item, spans.id[1], spans.id[2])
+    if fields == nil or id == nil or not find(id, "^%-?%d+$") then
+        pieces[#pieces + 1] = item
+        return
+    end
+    local values = texts(docs, root, media .. "/" .. id, tries, tried, fields)
+    local replaced = {}
+    for key in pairs(fields) do
+        if spans[key] ~= nil and values[key] ~= nil then
+            replaced[#replaced + 1] = {spans[key][1], spans[key][2], values[key]}
+        end
+    end
+    table.sort(replaced, function(a, b) return a[1] < b[1] end)
+    local at = 1
+    for _, r in ipairs(replaced) do
+        pieces[#pieces + 1] = sub(item, at, r[1] - 1)
+        pieces[#pieces + 1] = r[3]
+        at = r[2] + 1
+    end
+    pieces[#pieces + 1] = sub(item, at)
+end
+
+-- `pieces` with the array `body`[first..last] appended, each of its objects localised (add_item).
+local function add_array(pieces, docs, root, body, first, last, media, tries, tried)
+    pieces[#pieces + 1] = "["
+    local pos = first + 1
+    while pos < last do
+        local stop = value_end(body, pos)
+        if byte(body, pos) == OPEN_BRACE then
+            add_item(pieces, docs, root, sub(body, pos, stop), media, tries, tried)
+        else
+            pieces[#pieces + 1] = sub(body, pos, stop)
+        end
+        pieces[#pieces + 1] = sub(body, stop + 1, stop + 1)  -- `,` or the closing `]`
+        pos = stop + 2
+    end
+    if pos == last then pieces[#pieces + 1] = "]" end  -- an empty array
+end
+
+-- The list `uri` assembled from `skeleton`, its items localised: an item `movie/603` is a film's
+-- (its reference names its media). Nil when an item is missing.
+local function assembled(docs, root, skeleton, tries, tried)
+    return docs.assemble(root, skeleton, function(_, ref)
+        local part = docs.item(root, ref)
+        if part == nil then return nil end
+        local pieces = {}
+        add_item(pieces, docs, root, part, ref:match("^(%a+)/"), tries, tried)
+        return concat(pieces)
+    end)
+end
+
+-- The list `body` with the item lists LOCALIZED_LISTS names for its kind localised, item by item.
+local function walked(docs, root, uri, body, tries, tried)
+    local kind = uri:match("([^/]+)$")
+    local media = (find(uri, "/3/tv/", 1, true) == 1 or kind == "tv_credits") and "tv" or "movie"
+    local lists = {}
+    for name, span in pairs(members(body, conf.localized_lists[kind]) or {}) do
+        if byte(body, span[1]) == OPEN_BRACKET then lists[#lists + 1] = span end
+    end
+    table.sort(lists, function(a, b) return a[1] < b[1] end)
+    local pieces, at = {}, 1
+    for _, span in ipairs(lists) do
+        pieces[#pieces + 1] = sub(body, at, span[1] - 1)
+        add_array(pieces, docs, root, body, span[1], span[2], media, tries, tried)
+        at = span[2] + 1
+    end
+    pieces[#pieces + 1] = sub(body, at)
+    return concat(pieces)
+end
+
+-- The cache entry ({body, etag}) of the list `uri` whose default entry is `entry`, in the language
+-- candidates `tries`, kept in the worker's cache as documents are. A list stored as a skeleton of
+-- references (marquee/packs.py) is assembled again with its items localised, which needs no scan
+-- of the list; one stored whole is walked.
+function M.list(docs, root, uri, tries, entry)
+    local tried = concat(tries, "|")
+    local key = root .. "|" .. uri .. "|" .. tried
+    local found = docs.cached(key)
+    if found ~= nil then return found end
+    local body
+    if entry.skeleton then
+        body = assembled(docs, root, entry.skeleton, tries, tried)
+        if body == nil then return entry end  -- not when `entry` was assembled from the same items
+    else
+        body = walked(docs, root, uri, entry[1], tries, tried)
+    end
+    found = {body, ngx.md5(body)}
+    docs.remember(key, found)
+    return found
+end
+
+return M
