@@ -71,10 +71,12 @@ PAGE_SIZE = 16384  # fewer, fuller pages than 4 KB for bodies of 1 to 15 KB (mea
 DELTA_APPLICATION_ID = 0x4D51646C
 ITEMS = "_items/"  # where the items of composite documents live
 COMPOSITE_MARK = b'{"\\u0001":"'
-# One item reference: its name under ITEMS, then `}` (the item alone) or `,` (the entry's own fields follow).
-# nginx/lua/marquee_docs.lua gets these three through marquee/services.py and matches with this very
-# pattern (PCRE reads it as Python does), so both sides splice the same bytes.
-REFERENCE = re.compile(rb'\{"\\u0001":"([A-Za-z0-9_/]+)"([,}])')
+# One item reference: its name under ITEMS (REFERENCE_NAME's characters), then `}` (the item alone)
+# or `,` (the entry's own fields follow). nginx/lua/marquee_docs.lua gets the mark, the characters
+# and ITEMS through marquee/services.py and checks each mark it finds by this rule, so both sides
+# splice the same bytes (tests/e2e/test_packs_served.py).
+REFERENCE_NAME = "A-Za-z0-9_/"
+REFERENCE = re.compile(rb'\{"\\u0001":"([' + REFERENCE_NAME.encode() + rb']+)"([,}])')
 # A document's language variants: `X.json` in the first configured language (or for a document that
 # does not depend on language), `X.<tag>.json` in each other one, `X.und.json` for a missing
 # translation. site_gen writes these names; edge/languages.py picks among them.

@@ -32,7 +32,7 @@ from edge.redis_wire import redis_address
 from edge.ratelimit import SCRIPT_PATH as GATE_SCRIPT
 from marquee.grants import GRANT_PREFIX
 from marquee.packs import (BASE_NAME, COMPOSITE_MARK, DELTA_APPLICATION_ID, ITEMS, KEY_BYTES, PACK_FORMAT, PACK_NAME,
-                           NUMBER_SEGMENT, READ_CACHE_KIB, REFERENCE, UNTRANSLATED, VARIANTLESS)
+                           NUMBER_SEGMENT, READ_CACHE_KIB, REFERENCE_NAME, UNTRANSLATED, VARIANTLESS)
 from marquee.registry import grants_serial
 from marquee.settings import PROJECT_ROOT, Settings, to_env
 from site_gen.images import ALL_SIZES
@@ -143,9 +143,9 @@ def docs_conf(settings: Settings) -> dict[str, str]:
         "language_suffixes": language_suffixes(settings.languages),
         "untranslated": UNTRANSLATED,
         "no_fallback": NO_FALLBACK,
-        # marquee/packs.py's composite documents: the mark, the reference (as a PCRE) and the items' folder.
+        # marquee/packs.py's composite documents: the mark, what a reference's name is not, the items' folder.
         "composite_mark": COMPOSITE_MARK.decode(),
-        "reference": REFERENCE.pattern.decode(),
+        "reference_other": f"[^{REFERENCE_NAME}]",  # as a Lua pattern: a character no item name has
         "items": ITEMS,
         # edge/assemble.py's title lists in a language, which nginx makes itself (marquee_localize.lua).
         "localized_paths": LOCALIZED_PATHS.pattern,

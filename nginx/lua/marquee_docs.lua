@@ -12,6 +12,7 @@
 -- the cache, ETags, gzip and splicing all work on the JSON.
 local ffi = require "ffi"
 local lrucache = require "resty.lrucache"
+local buffer = require "string.buffer"
 local metrics = require "marquee_metrics"
 local gzip = require "marquee_gzip"
 local zstd = require "marquee_zstd"
@@ -54,6 +55,7 @@ local SELECT = "SELECT body, etag FROM docs WHERE %s = ?"
 local SELECT_DELTA = "SELECT body, etag FROM main.docs WHERE %s = ?1 "
     .. "UNION ALL SELECT body, etag FROM base.docs WHERE %s = ?1 LIMIT 1"
 local md5_bin, format, byte = ngx.md5_bin, string.format, string.byte
+local CLOSE_BRACE, COMMA = 125, 44
 local HEX16 = string.rep("%02x", 16)
 local TRANSIENT = ffi.cast("void *", -1)
 -- A delta holds copies of its base's dictionaries (marquee/packs.py), so main's are all there are.
@@ -284,8 +286,8 @@ function M.suffixes(var)
     return list
 end
 
--- A composite document's items (marquee/packs.py `assemble`, whose COMPOSITE_MARK, REFERENCE and ITEMS come
--- here as conf.composite_mark, conf.reference and conf.items): each `{"\u0001":"movie/603"}` is the
+-- A composite document's items (marquee/packs.py `assemble`, whose COMPOSITE_MARK, REFERENCE_NAME and ITEMS
+-- come here as conf.composite_mark, conf.reference_other and conf.items): each `{"\u0001":"movie/603"}` is the
 -- item `_items/movie/603.json`, and `{"\u0001":"movie/603",` the item with the entry's own fields
 -- after its own. The items are cached like documents: the same hot titles fill many lists.
 local function item(root, ref)
@@ -302,21 +304,38 @@ end
 
 -- The assembled body, or nil when an item is missing (a broken release: answered as absent).
 -- `item_of(root, ref)` gives an item's bytes: `item`, or marquee_localize's item in a language.
+-- Plain finds of the mark, each checked as conf.reference would match it, and the bytes copied
+-- into a string.buffer: a credits document splices ~50 items, and a PCRE match and two new strings
+-- an item were most of the cost of a cold one (docs/benchmarks.md).
 local function assemble(root, body, item_of)
-    local pieces, n, at, ctx = {}, 0, 1, {pos = 1}
     item_of = item_of or item
+    local mark = conf.composite_mark
+    local out, stored = buffer.new(), ffi.cast("const char *", body)
+    local at, from = 1, 1  -- copied up to `at`; the next mark searched from `from`
     while true do
-        local m = re_match(body, conf.reference, "jo", ctx)
-        if m == nil then break end
-        local part = item_of(root, m[1])
-        if part == nil then return nil end
-        pieces[n + 1] = sub(body, at, ctx.pos - #m[0] - 1)
-        pieces[n + 2] = m[2] == "}" and part or sub(part, 1, -2) .. ","
-        n = n + 2
-        at = ctx.pos
+        local start = find(body, mark, from, true)
+        if start == nil then break end
+        local name = start + #mark
+        local quote = find(body, '"', name, true)
+        local close = quote and byte(body, quote + 1)
+        local ref = quote and quote > name and sub(body, name, quote - 1)
+        if ref and (close == CLOSE_BRACE or close == COMMA) and not find(ref, conf.reference_other) then
+            local part = item_of(root, ref)
+            if part == nil then return nil end
+            out:putcdata(stored + at - 1, start - at)
+            if close == CLOSE_BRACE then  -- the item alone; else its own fields follow the entry's
+                out:put(part)
+            else
+                out:putcdata(ffi.cast("const char *", part), #part - 1):put(",")
+            end
+            at = quote + 2
+            from = at
+        else
+            from = start + 1  -- not a reference (REFERENCE would not match here either)
+        end
     end
-    pieces[n + 1] = sub(body, at)
-    return table.concat(pieces)
+    out:putcdata(stored + at - 1, #body - at + 1)
+    return out:tostring()
 end
 
 -- A miss of the worker's cache: the document `uri` .. `suffix` read from the pack (a composite

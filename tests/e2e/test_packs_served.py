@@ -8,10 +8,10 @@ import os
 
 import pytest
 
-from marquee.packs import BASE_NAME, PACK_NAME, Pack, etag_of
+from marquee.packs import BASE_NAME, COMPOSITE_MARK, PACK_NAME, Pack, etag_of
 from site_gen import delta_writer
 from site_gen.writer import Writer
-from tests.e2e.conftest import assert_tmdb_error
+from tests.e2e.conftest import assert_tmdb_error, rotating_get
 
 pytestmark = pytest.mark.e2e
 
@@ -238,3 +238,21 @@ def test_keyed_compressed_documents_answer_what_named_plain_json_ones_did(start_
             assert after == before and after[0] == 200, name
             checked += 1
     assert checked > 1000
+
+
+def test_nginx_splices_composites_as_packs_assemble_does(api, e2e_release):
+    """nginx's splice (marquee_docs.lua `assemble`: plain finds into a string.buffer) and Python's
+    (marquee/packs.py REFERENCE) give the same bytes and ETag, for composites of every kind."""
+    with Pack(e2e_release) as pack:
+        by_kind: dict[str, list[str]] = {}
+        for name in pack.iter_names("3/%"):
+            if "." not in name.removesuffix(".json") and COMPOSITE_MARK in pack.raw(name):
+                by_kind.setdefault("/".join(name.split("/")[1::2]), []).append(name)
+        assert len(by_kind) >= 8, sorted(by_kind)  # credits, similar lists, people's credits, episodes…
+        chosen = [name for names in by_kind.values() for name in names[:: max(1, len(names) // 8)][:8]]
+        expected = {name: pack.get(name) for name in chosen}
+    get = rotating_get(api, "spliced")
+    for name, body in expected.items():
+        response = get("/" + name.removesuffix(".json"))
+        assert response.status_code == 200 and response.content == body, name
+        assert response.headers["ETag"].removeprefix("W/") == f'"{etag_of(body)}"'
