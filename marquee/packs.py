@@ -1,35 +1,44 @@
 """A release's documents live in SQLite: the pack, `RELEASE/documents.sqlite`, alone (a full pack)
 or over a base (a delta pack, `RELEASE/base.sqlite` beside it).
 
-Why not one file per document: a million titles in 14 languages are ~77M documents, and on this
-file system a small file costs 3.5 times its size in 4 KB blocks and ~300 µs to create. A pack
-holds them at ~1.2 times their size and takes rows at ~100k a second (docs/packed-releases.md).
+Why not one file per document: a million titles in 14 languages are ~105M documents, and on this
+file system a small file costs 3.5 times its size in 4 KB blocks and ~300 µs to create
+(docs/packed-releases.md).
 
-One table, `docs(key, body, etag)`, with a unique index `docs_key` on key:
-- `key` the first KEY_BYTES of the MD5 of the document's release-relative name (`key_of`), the
-  path one file per document would have had (`3/movie/603.de-DE.json`), so edge/languages.py's
-  candidates name rows as they named files, and nginx finds one with `ngx.md5_bin`. The names
-  themselves live only in the release's manifest (site_gen/manifests.py), which `Pack.names`
-  reads. Why: a name is ~32 bytes, stored in the table and again in the index; at a million
-  titles (~134M documents) names and hex ETags were ~17 GB of a 34 GB pack (docs/packed-releases.md).
-  Two names of one key (odds ~1e-13 among 134M in 96 bits) are refused by the build like a name
-  written twice, never served in each other's place;
-- `body` the document as stored: its JSON bytes, or a zstd frame of them when that is shorter
-  (`decode`; a frame starts with ZSTD_MAGIC, which no JSON does). Frames are made with a dictionary
-  trained on the first documents of their template (site_gen/writer.py), and name it by zstd's
-  dictionary id in the frame header: the row `dicts(id, template, dict)` of the same pack file, so a
-  reader needs no other table. A delta pack holds copies of its base's dictionaries, so a reader
-  looks in its connection's `main.dicts` only. Why: at 100k titles the JSON was 6.9 GB; a dictionary
-  per template compresses the sample's documents 4.8 times at ~350 MB/s (docs/packed-releases.md),
-  and a reader decompresses one in microseconds. nginx gzips a document for clients that take it
-  from its JSON (marquee_gzip.lua); the list pack (edge/list_pack.py) holds JSON and each page's
-  gzip as rows, by name;
-- `etag` the MD5 of the JSON, its 16 bytes (served as hex: a content hash, not a security one): an
-  unchanged document keeps its ETag across releases, however it is stored.
+Why a row per group of documents (PACK_FORMAT 3): a row per document cost ~64 bytes beyond its body
+(key, ETag, index, cell), 6.7 GB of a 22 GB pack at 1M titles, and a document compressed alone
+shares nothing with its siblings: a film's 14 language variants of the same fields, a person's
+movie, TV and combined credits of the same titles. A group is an entity's documents (`group_of`:
+`3/movie/603` holds `3/movie/603.json`, its variants and every sub-resource under it; a season and
+an episode are groups of their own), or a document alone when no entity names it (`_items/…`,
+`compat/…`, `3/configuration.json`). At 20k films the groups' rows took 249 MB where the documents'
+took 434 (docs/packed-releases.md, "Entity blocks").
 
-A pack's `PRAGMA user_version` is PACK_FORMAT. Packs written before (0) have `docs(name, body, etag)`
-with a `docs_name` index and hex ETags; readers still read them (`Pack`, marquee_docs.lua), and a
-build on top of one writes a full pack.
+One table, `docs(key BLOB PRIMARY KEY, body BLOB)`, one row per group (not WITHOUT ROWID: blocks
+of 1 to 20 KB overflowed its cells, 280 MB against 219 at 20k films):
+- `key` the first KEY_BYTES of the MD5 of the group (`key_of(group)`), so edge/languages.py's
+  candidates, which name documents as files were named (`3/movie/603.de-DE.json`), find their row
+  by the name's group, and nginx by `ngx.md5_bin` of the same string (GROUP, a PCRE as well). The
+  names themselves live only in the release's manifest (site_gen/manifests.py), which `Pack.names`
+  reads;
+- `body` the group's block (`block_of`): a directory, a line `suffix<TAB>length` per document (the
+  suffix is the name past the group: `.json`, `.de-DE.json`, `/credits.json`; all of a lone
+  document's name is its group, its suffix empty), an empty line, then each document's JSON in
+  the directory's order. The block is stored as a zstd frame when that is shorter (a frame starts
+  with ZSTD_MAGIC, which no directory does), made with a dictionary trained on blocks of its group's
+  kind (`kind_of`: `3/movie/#`) and named by zstd's dictionary id in the frame header: the row
+  `dicts(id, template, dict)` of the same pack file, so a reader needs no other table. A delta pack
+  holds copies of its base's dictionaries, so a reader looks in its connection's `main.dicts` only;
+- no ETag: a document's is the MD5 of its JSON (served as hex: a content hash, not a security
+  one), which readers compute, so an unchanged document keeps its ETag across releases however it
+  is stored. The manifest keeps each document's, which the next build compares with.
+- `meta` (META_TABLE) holds facts about the whole release: DOCUMENTS (how many there are) and
+  VARIANTLESS (below).
+
+A pack's `PRAGMA user_version` is its format. Readers (`Pack`, marquee_docs.lua) still read the
+formats before: ROW_FORMAT (2), `docs(key, body, etag)` with a row per document keyed by
+`key_of(name)`, the ETag's 16 bytes stored; and 0, `docs(name, body, etag)` by name with hex ETags.
+A build on top of either writes a full pack.
 
 A composite document (a list whose items are other documents) is stored as a skeleton: each of its
 items is `{"\u0001":"movie/603"}`, or `{"\u0001":"movie/603","character":…}` with the entry's own
@@ -63,7 +72,8 @@ from urllib.parse import quote
 import zstandard
 
 PACK_NAME = "documents.sqlite"
-PACK_FORMAT = 2  # `PRAGMA user_version` of a pack keyed by key_of(name); 0: by name (before 2026-11-26)
+PACK_FORMAT = 3  # `PRAGMA user_version` of a pack of groups (since 2026-11-26)
+ROW_FORMAT = 2  # a row per document, keyed by key_of(name); 0: by name (both still read)
 KEY_BYTES = 12
 BASE_NAME = "base.sqlite"
 PAGE_SIZE = 16384  # fewer, fuller pages than 4 KB for bodies of 1 to 15 KB (measured: 1.17 vs 1.21 of data)
@@ -107,6 +117,46 @@ VARIANTLESS = "variantless"
 # segment before `.json` (no document id has one).
 VARIANT_NAME = r"\.[^/.]+\.json$"
 NUMBER_SEGMENT = re.compile(r"/[0-9]+(?=/|$)")
+DOCUMENTS = "documents"  # meta: how many documents the release has (a pack's rows are groups)
+# A document name's group and suffix (group_of): an entity's path (a kind, perhaps a second word, an
+# id of up to 24 hex digits, then a season and an episode number when there are) followed by `/` or
+# `.`. nginx matches names with the same pattern (PCRE reads it as Python does; so does RE2, which
+# site_gen's Arrow code uses).
+GROUP_ENTITY = r"3/[a-z_]+(?:/[a-z_]+)?/[0-9a-f]{1,24}(?:/season/[0-9]+(?:/episode/[0-9]+)?)?"
+GROUP = re.compile(rf"^({GROUP_ENTITY})([/.].*)$")
+# A group's kind, which its block's dictionary is trained for: each segment holding a digit as `#`.
+KIND_SEGMENT = re.compile(r"(?<=/)[^/.]*[0-9][^/.]*")
+# The directory of a block: `suffix<TAB>length` lines, then an empty line.
+DIRECTORY_LINE = re.compile(rb"([^\t\n]*)\t([0-9]+)\n")
+
+
+def group_of(name: str) -> tuple[str, str]:
+    """(group, suffix) of a document name: `3/movie/603.de-DE.json` is ("3/movie/603", ".de-DE.json"),
+    `_items/movie/603.json` is all group ("_items/movie/603.json", "")."""
+    match = GROUP.match(name)
+    return (match.group(1), match.group(2)) if match else (name, "")
+
+
+def kind_of(group: str) -> str:
+    """`3/movie/#` for `3/movie/603`: what a block's dictionary is trained on."""
+    return KIND_SEGMENT.sub("#", group)
+
+
+def block_of(documents: list[tuple[str, bytes]]) -> bytes:
+    """The block of a group's documents, (suffix, JSON) in the order readers find them."""
+    return "".join(f"{suffix}\t{len(body)}\n" for suffix, body in documents).encode() + b"\n" + \
+        b"".join(body for _, body in documents)
+
+
+def block_documents(block: bytes) -> dict[str, bytes]:
+    """A block's documents by suffix, in its order."""
+    end = block.index(b"\n\n") + 1
+    documents, at = {}, end + 1
+    for match in DIRECTORY_LINE.finditer(block, 0, end):
+        size = int(match.group(2))
+        documents[match.group(1).decode()] = block[at:at + size]
+        at += size
+    return documents
 
 
 def train_dictionary(samples: list[bytes], taken: set[int]) -> zstandard.ZstdCompressionDict | None:
@@ -138,11 +188,17 @@ def kept_encoder(con: sqlite3.Connection, template: str, samples: list[bytes] | 
     return encoder(dictionary)
 
 
+def compressor(dictionary: zstandard.ZstdCompressionDict | None) -> zstandard.ZstdCompressor:
+    """How stored bodies are compressed: frames recording their content size and dictionary id,
+    which readers need."""
+    return zstandard.ZstdCompressor(level=ZSTD_LEVEL, dict_data=dictionary, write_content_size=True,
+                                    write_dict_id=True, write_checksum=False)
+
+
 def encoder(dictionary: zstandard.ZstdCompressionDict | None) -> Callable[[bytes], bytes]:
     """The stored body of a document: its zstd frame (with `dictionary`), or its JSON when that is
-    no longer. The frame records its content size and dictionary id, which readers need."""
-    compress = zstandard.ZstdCompressor(level=ZSTD_LEVEL, dict_data=dictionary, write_content_size=True,
-                                        write_dict_id=True, write_checksum=False).compress
+    no longer."""
+    compress = compressor(dictionary).compress
 
     def encode(body: bytes) -> bytes:
         frame = compress(body)
@@ -292,9 +348,19 @@ def document_bytes(pack: Path | str) -> int:
 
 def add_document(release: Path | str, name: str, body: bytes) -> None:
     """Put one JSON document into a built release's full pack (benches add a reference document of a
-    chosen size); a release is otherwise never written after its build."""
+    chosen size); a release is otherwise never written after its build. Its group's block is stored
+    again uncompressed, with the document in it."""
     with sqlite3.connect(pack_path(release)) as con:
-        if pack_format(con) == PACK_FORMAT:
+        version = pack_format(con)
+        if version == PACK_FORMAT:
+            group, suffix = group_of(name)
+            row = con.execute("SELECT body FROM docs WHERE key = ?", (key_of(group),)).fetchone()
+            documents = block_documents(Decoder(con)(bytes(row[0]))) if row else {}
+            added = suffix not in documents
+            documents[suffix] = body
+            con.execute("INSERT OR REPLACE INTO docs VALUES (?, ?)", (key_of(group), block_of(list(documents.items()))))
+            con.execute("UPDATE meta SET value = value + ? WHERE key = ?", (int(added), DOCUMENTS))
+        elif version == ROW_FORMAT:
             con.execute("INSERT INTO docs VALUES (?, ?, ?)", (key_of(name), body, hashlib.md5(body).digest()))
         else:
             con.execute("INSERT INTO docs VALUES (?, ?, ?)", (name, body, etag_of(body)))
@@ -329,9 +395,11 @@ def open_pack(release: Path | str) -> sqlite3.Connection:
             con.close()
             raise FileNotFoundError(f"{base}: the base of the delta pack {path} is missing")
         con.execute("ATTACH DATABASE ? AS base", (read_only_uri(base),))
-        column = "key" if pack_format(con) == PACK_FORMAT else "name"
-        con.execute(f"CREATE TEMP VIEW docs AS SELECT {column}, body, etag FROM main.docs WHERE body IS NOT NULL "
-                    f"UNION ALL SELECT {column}, body, etag FROM base.docs b "
+        version = pack_format(con)
+        column = "key" if version in (PACK_FORMAT, ROW_FORMAT) else "name"
+        columns = f"{column}, body" + (", etag" if version != PACK_FORMAT else "")
+        con.execute(f"CREATE TEMP VIEW docs AS SELECT {columns} FROM main.docs WHERE body IS NOT NULL "
+                    f"UNION ALL SELECT {columns} FROM base.docs b "
                     f"WHERE NOT EXISTS (SELECT 1 FROM main.docs d WHERE d.{column} = b.{column})")
     con.execute("PRAGMA query_only = 1")
     con.execute(f"PRAGMA cache_size = -{READ_CACHE_KIB}")
@@ -345,20 +413,41 @@ class Pack:
         self.release = Path(release)
         self.con = open_pack(release)
         self.delta = any(name == "base" for _, name, _ in self.con.execute("PRAGMA database_list"))
-        self.keyed = pack_format(self.con) == PACK_FORMAT
+        self.format = pack_format(self.con)
+        self.grouped = self.format == PACK_FORMAT
+        self.keyed = self.format in (PACK_FORMAT, ROW_FORMAT)
         self._layers = ("main", "base") if self.delta else ("main",)
         column = "key" if self.keyed else "name"
         self._body = first(self._layers, "body", column=column)
-        self._etag = first(self._layers, "etag", column=column)
-        self._row = first(self._layers, "body, etag", column=column)
+        if not self.grouped:
+            self._etag = first(self._layers, "etag", column=column)
+            self._row = first(self._layers, "body, etag", column=column)
         self.decode = Decoder(self.con)
+        self._blocks: dict[str, dict[str, bytes] | None] = {}  # the last groups read (names come in runs)
 
     def key(self, name: str) -> bytes | str:
-        """The row key of the document `name` in this pack (the name itself in a pack by name)."""
+        """The row key of the document `name` in this pack (its group's, or the name itself in a pack by name)."""
+        if self.grouped:
+            return key_of(group_of(name)[0])
         return key_of(name) if self.keyed else name
 
+    def block(self, group: str) -> dict[str, bytes] | None:
+        """The documents of `group` by suffix (None: the release has none)."""
+        documents = self._blocks.get(group, False)
+        if documents is False:  # the edge's threads share a Pack: one result, however they interleave
+            if len(self._blocks) >= 64:
+                self._blocks = {}
+            row = self.con.execute(self._body, (key_of(group),)).fetchone()
+            documents = None if row is None or row[0] is None else block_documents(self.decode(bytes(row[0])))
+            self._blocks[group] = documents
+        return documents
+
     def raw(self, name: str) -> bytes | None:
-        """The row's JSON: a composite document's skeleton, not the document."""
+        """The document's JSON: a composite document's skeleton, not the document."""
+        if self.grouped:
+            group, suffix = group_of(name)
+            documents = self.block(group)
+            return None if documents is None else documents.get(suffix)
         row = self.con.execute(self._body, (self.key(name),)).fetchone()
         return None if row is None or row[0] is None else self.decode(bytes(row[0]))
 
@@ -366,8 +455,9 @@ class Pack:
         """(name, JSON, etag) of every document whose name matches a SQL LIKE pattern, in name
         order, skeletons as they are: what two packs must agree on, however each stores its bodies."""
         for name in self.names(like):
-            body, etag = self.con.execute(self._row, (self.key(name),)).fetchone()
-            yield name, self.decode(bytes(body)), _hex(etag)
+            body = self.raw(name)
+            assert body is not None
+            yield name, body, self.etag(name)
 
     def get(self, name: str) -> bytes | None:
         """The document as served: a composite's items spliced in; None for a composite naming a
@@ -379,8 +469,12 @@ class Pack:
             return None
 
     def etag(self, name: str) -> str | None:
-        """The row's ETag as stored (hex), the one a rebuild keeps it by. A composite's is its
-        skeleton's: the ETag served with it is the hash of the assembled bytes (etag_of(get(name)))."""
+        """The document's ETag (hex), the one a rebuild keeps it by: the hash of its JSON. A
+        composite's is its skeleton's: the ETag served with it is the hash of the assembled bytes
+        (etag_of(get(name)))."""
+        if self.grouped:
+            body = self.raw(name)
+            return None if body is None else etag_of(body)
         row = self.con.execute(self._etag, (self.key(name),)).fetchone()
         return None if row is None else _hex(row[0])
 
@@ -390,7 +484,7 @@ class Pack:
 
     def iter_names(self, like: str = "%") -> Iterator[str]:
         """names(), as a stream a caller may stop early. A keyed pack holds no names: they are the
-        release manifest's (every rendered name) that the pack has a row for."""
+        release manifest's (every rendered name) that the pack has a document for."""
         if not self.keyed:
             yield from (name for (name,) in self.con.execute("SELECT name FROM docs WHERE name LIKE ? ORDER BY name",
                                                              (like,)))
@@ -405,10 +499,12 @@ class Pack:
             rendered = con.execute(f"SELECT DISTINCT name FROM {manifest_rows(folder)} "
                                    f"WHERE name ILIKE $like ORDER BY name", {"like": like})
             while batch := rendered.fetchmany(10_000):
-                # A rendered name without a row is an untranslated twin the build dropped.
-                yield from (name for (name,) in batch if self.etag(name) is not None)
+                # A rendered name without a document is an untranslated twin the build dropped.
+                yield from (name for (name,) in batch if self.raw(name) is not None)
 
     def count(self) -> int:
+        if self.grouped:
+            return int(self.con.execute("SELECT value FROM main.meta WHERE key = ?", (DOCUMENTS,)).fetchone()[0])
         return count_documents(self.con, "main", "base" if self.delta else None, "key" if self.keyed else "name")
 
     def close(self) -> None:

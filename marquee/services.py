@@ -31,8 +31,9 @@ from edge.routes import ROUTES
 from edge.redis_wire import redis_address
 from edge.ratelimit import SCRIPT_PATH as GATE_SCRIPT
 from marquee.grants import GRANT_PREFIX
-from marquee.packs import (BASE_NAME, COMPOSITE_MARK, DELTA_APPLICATION_ID, ITEMS, KEY_BYTES, PACK_FORMAT, PACK_NAME,
-                           NUMBER_SEGMENT, READ_CACHE_KIB, REFERENCE_NAME, UNTRANSLATED, VARIANTLESS)
+from marquee.packs import (BASE_NAME, COMPOSITE_MARK, DELTA_APPLICATION_ID, GROUP, ITEMS, KEY_BYTES, NUMBER_SEGMENT,
+                           PACK_FORMAT, PACK_NAME, READ_CACHE_KIB, REFERENCE_NAME, ROW_FORMAT, UNTRANSLATED,
+                           VARIANTLESS)
 from marquee.registry import grants_serial
 from marquee.settings import PROJECT_ROOT, Settings, to_env
 from site_gen.images import ALL_SIZES
@@ -128,10 +129,15 @@ def docs_conf(settings: Settings) -> dict[str, str]:
         "current_dir": str(settings.current_link.parent),
         "pack_name": PACK_NAME,
         "base_name": BASE_NAME,
-        # marquee/packs.py's layout: a delta's mark, the format of packs keyed by hash, the key's length.
+        # marquee/packs.py's layout: a delta's mark, the formats of packs of groups and of rows by hash,
+        # a document's group (a PCRE), the key's length.
         "delta_application_id": DELTA_APPLICATION_ID,
         "pack_format": PACK_FORMAT,
+        "row_format": ROW_FORMAT,
+        "group": GROUP.pattern,
         "key_bytes": KEY_BYTES,
+        # Decoded blocks per nginx worker and pack (~20 KB for a film's): a title's documents after its first.
+        "cached_blocks": 2000,
         "read_cache_kib": READ_CACHE_KIB,
         # A pack's meta row of shapes without language variants, and how a path becomes its shape.
         "variantless_key": VARIANTLESS,

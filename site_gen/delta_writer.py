@@ -3,10 +3,11 @@
 An update (`previous` is an earlier release with a pack and a manifest) receives a document
 unchanged since `previous` as None (its content hash is in the previous manifest, compared in
 DuckDB, site_gen/documents.py), and records only its name and etag in the manifest. Changed and
-new documents are inserted or replaced in a delta pack over `base.sqlite`, a hard link to the full
-pack underneath the previous release (its base, or its own pack when it is full); names no longer
-rendered become tombstones (or leave the delta, when the base lacks them). The base is only ever
-attached read-only. An update does not copy the previous pack (16 GB at 100k movies, about 3
+new documents, and names no longer rendered, are staged by group (site_gen/blocks.py); each group
+they reach is written again, its previous block with the changes applied, into a delta pack over
+`base.sqlite`, a hard link to the full pack underneath the previous release (its base, or its own
+pack when it is full); a group left with no document becomes a tombstone (or leaves the delta,
+when the base lacks it). The base is only ever attached read-only. An update does not copy the previous pack (16 GB at 100k movies, about 3
 minutes), and a delta never grows into a chain: on top of a delta release, the new delta starts
 as a copy of the previous delta over the same base. When that delta is more than COMPACT_FRACTION
 of its base, the update instead starts from a copy of the base with that delta merged in, and the
@@ -25,10 +26,13 @@ import shutil
 from pathlib import Path
 from typing import Callable
 
-from marquee.packs import (DELTA_APPLICATION_ID, PACK_FORMAT, base_path, count_documents, document_bytes, first,
-                           is_delta, key_of, pack_path, read_only_uri, variantless)
+import pyarrow as pa
+
+from marquee.packs import (DELTA_APPLICATION_ID, DOCUMENTS, PACK_FORMAT, Decoder, base_path, document_bytes, first,
+                           group_of, is_delta, key_of, pack_path, read_only_uri, variantless)
+from site_gen.blocks import UND, documents_of
 from site_gen.manifests import MANIFEST_NAME, delta_file, manifest_file, manifest_key, settle_update
-from site_gen.writer import UND_SUFFIX, PackWriter, WriterError
+from site_gen.writer import PackWriter, WriterError
 
 # An update on top of a delta bigger than this share of its base's bytes writes a full pack: a
 # delta is copied whole by the next update, and past a quarter that copy stops being cheap. Both
@@ -67,23 +71,21 @@ class DeltaWriter(PackWriter):
         if self._layout == "new delta":
             self.con.execute(f"PRAGMA application_id = {DELTA_APPLICATION_ID}")
             self.con.execute(f"PRAGMA user_version = {PACK_FORMAT}")
-            self.con.execute("CREATE TABLE docs (key BLOB NOT NULL, body BLOB, etag BLOB)")
-            self.con.execute("CREATE UNIQUE INDEX docs_key ON docs (key)")
-            # Counting tombstones (marquee/packs.count_documents) without reading the delta's bodies.
-            self.con.execute("CREATE INDEX docs_gone ON docs (key) WHERE body IS NULL")
-        # The changed documents, by key and name: the pack has keys only, twins are found by name.
-        self.con.execute("CREATE TEMP TABLE written (key BLOB PRIMARY KEY, name TEXT NOT NULL) WITHOUT ROWID")
-        self.con.create_function("key_of", 1, key_of, deterministic=True)
+            self.con.execute("CREATE TABLE docs (key BLOB PRIMARY KEY, body BLOB)")
+        self._previous_block = first(self.previous_layers, "body")
+        self._in_base = "SELECT 1 FROM base.docs WHERE key = ?"
+        self.decode = Decoder(self.con)
+        self._written_names: list[str] = []  # names with a body now, for settle_update
 
     def _begin(self) -> None:
         if self._layout == "merged":
             self.con.execute("DELETE FROM main.docs WHERE key IN (SELECT key FROM previous.docs)")
-            self.con.execute("INSERT INTO main.docs (key, body, etag) "
-                             "SELECT key, body, etag FROM previous.docs WHERE body IS NOT NULL ORDER BY key")
+            self.con.execute("INSERT INTO main.docs (key, body) "
+                             "SELECT key, body FROM previous.docs WHERE body IS NOT NULL ORDER BY key")
 
-    def _insert(self, rows: list[tuple[str, bytes, bytes, bytes]]) -> None:
-        self.con.executemany("INSERT OR REPLACE INTO docs (key, body, etag) VALUES (?2, ?3, ?4)", rows)
-        self.con.executemany("INSERT INTO written VALUES (?, ?)", [(row[1], row[0]) for row in rows])
+    def _stage(self, template: str, names: pa.Array, bodies: pa.Array) -> None:
+        super()._stage(template, names, bodies)
+        self._written_names.extend(names.to_pylist())
 
     def keep_template(self, template: str) -> None:
         """Keep every document of `template` as the previous release has it (an update whose changes
@@ -113,70 +115,52 @@ class DeltaWriter(PackWriter):
         self._deltas.add(template)
 
     def finish(self, progress: Callable[[str, int, int], None] | None = None) -> None:
-        """Commit, settle the update (names rendered twice refused, names no longer rendered
-        removed, untranslated variants that stopped being twins restored), drop new twins, and
-        count what is unchanged since `previous`."""
+        """Settle the update (names rendered twice refused, names no longer rendered removed), write
+        the blocks the update reaches, and count the documents and what is unchanged since `previous`."""
         self._step(progress, "manifests")
         self._close_manifests()
         self._step(progress, "settle")
         self._settle_update()
-        self._step(progress, "untranslated")
-        self._drop_redundant_und()
+        self._step(progress, "blocks")
+        before = int(self.con.execute(f"SELECT value FROM {self.previous_layers[0]}.meta WHERE key = ?",
+                                      (DOCUMENTS,)).fetchone()[0])
+        written = self._write_blocks(previous=self._previous_documents, gone=self._tombstone, restore=self._restore)
         self._record_variantless(self._kept | self._deltas, variantless(self.con, "previous"))
-        self._step(progress, "count")
-        # Counted in the pack: dropped untranslated twins are neither.
-        self._documents = count_documents(self.con, "main", "base" if self.delta else None)
-        self.unchanged = self._documents - self.con.execute(
-            "SELECT count(*) FROM written JOIN main.docs d USING (key) WHERE d.etag IS NOT NULL").fetchone()[0]
+        self._documents = before + written.gained
+        self.con.execute("INSERT OR REPLACE INTO main.meta VALUES (?, ?)", (DOCUMENTS, str(self._documents)))
+        self.con.execute("COMMIT")
+        self.unchanged = self._documents - written.stored
         self.con.close()
 
+    def _previous_documents(self, key: bytes) -> dict[str, bytes] | None:
+        row = self.con.execute(self._previous_block, (key,)).fetchone()
+        return documents_of(row[0] if row else None, self.decode)
+
+    def _tombstone(self, key: bytes) -> None:
+        """Take a group out of this release: out of the pack, and hidden by a tombstone when a
+        delta's base has it."""
+        self.con.execute("DELETE FROM main.docs WHERE key = ?", (key,))
+        if self.delta and self.con.execute(self._in_base, (key,)).fetchone():
+            self.con.execute("INSERT INTO main.docs (key) VALUES (?)", (key,))
+
     def _settle_update(self) -> None:
-        """After an update's writes: refuse a name rendered twice, remove what is no longer rendered,
-        and put back untranslated variants that stopped being twins, all found from the manifests
-        (manifests.settle_update)."""
+        """After an update's writes: refuse a name rendered twice, stage the removal of each name no
+        longer rendered, and note the untranslated variants to restore, all found from the
+        manifests (manifests.settle_update)."""
         assert self.previous_manifest is not None and self.previous is not None
-        written = [name for (name,) in self.con.execute("SELECT name FROM written")]
-        # A twin (X.und equal to X) was dropped from the previous release. If X changed and X.und did
+        # A twin (X.und equal to X) was left out of the previous release. If X changed and X.und did
         # not, X.und is now a document of its own whose bytes are X's previous ones (same hash).
-        twin_of = {name[: -len(".json")] + UND_SUFFIX: name for name in written if not name.endswith(UND_SUFFIX)}
+        candidates = [name[: -len(".json")] + UND for name in self._written_names if not name.endswith(UND)]
         settled = settle_update(self.root / MANIFEST_NAME, self.previous_manifest,
                                 {manifest_key(template) for template in self._kept | self._deltas},
-                                sorted(self._deltas), written, list(twin_of))
+                                sorted(self._deltas), self._written_names, candidates)
         if settled.repeated:
+            self.staging.close()
             self._refuse_twice(settled.repeated)
-        gone, unds = settled.gone, settled.unds
-        self.con.execute("BEGIN")
-        self._remove(gone)
-        # OR REPLACE: in a delta, X.und may be the tombstone that dropped it from the base.
-        self.con.executemany(
-            f"INSERT OR REPLACE INTO main.docs (key, body, etag) SELECT ?1, body, etag "
-            f"FROM ({first(self.previous_layers, 'body, etag', '?2')}) "
-            f"WHERE etag = ?3 AND ({first(self.layers, 'etag', '?1')}) IS NULL",
-            [(key_of(und), key_of(twin_of[und]), bytes.fromhex(etag)) for und, etag in unds])
-        self.con.execute("COMMIT")
-
-    def _remove(self, names: list[str]) -> None:
-        """Take documents out of this release: out of the pack, and hidden by a tombstone when a
-        delta's base has them."""
-        keys = [(key_of(name),) for name in names]
-        self.con.executemany("DELETE FROM main.docs WHERE key = ?", keys)
-        if self.delta:
-            self.con.executemany("INSERT INTO main.docs (key) SELECT ?1 WHERE EXISTS "
-                                 "(SELECT 1 FROM base.docs WHERE key = ?1)", keys)
-
-    def _drop_redundant_und(self) -> None:
-        """Drop each untranslated variant (`X.und.json`) equal to its default document (`X.json`): a
-        title with no English text, a person with no biography. The readers fall back from X.und to X."""
-        # The previous release had no twins, so only a pair with a member written by this build
-        # can be one: each is two index lookups per layer, however big the base.
-        twins = self.con.execute(
-            f"WITH pairs (und, name) AS ("
-            f"SELECT name, substr(name, 1, length(name) - {len(UND_SUFFIX)}) || '.json' FROM written "
-            f"WHERE name LIKE '%{UND_SUFFIX}' UNION "
-            f"SELECT substr(name, 1, length(name) - {len('.json')}) || '{UND_SUFFIX}', name FROM written "
-            f"WHERE name NOT LIKE '%{UND_SUFFIX}') "
-            f"SELECT und FROM pairs WHERE ({first(self.layers, 'etag', 'key_of(pairs.und)')}) = "
-            f"({first(self.layers, 'etag', 'key_of(pairs.name)')})").fetchall()
-        self.con.execute("BEGIN")
-        self._remove([name for (name,) in twins])
-        self.con.execute("COMMIT")
+        self._restore: dict[bytes, list[tuple[str, str]]] = {}
+        for name, etag in settled.unds:
+            group, suffix = group_of(name)
+            self._restore.setdefault(key_of(group), []).append((suffix, etag))
+        for start in range(0, len(settled.gone), 100_000):
+            gone = pa.array(settled.gone[start:start + 100_000], pa.string())
+            self.staging.add("", gone, pa.nulls(len(gone), pa.binary()))  # "": each name's kind its own

@@ -3,7 +3,7 @@
 The next build compares what it renders with it, one template at a time (site_gen/documents.py),
 and the Writer (site_gen/writer.py) writes it. This module owns the layout; it imports nothing of
 site_gen, so both can use it. What an update's Writer learns from the manifests alone (names
-rendered twice, names gone, untranslated twins) is found here, in DuckDB.
+rendered twice, names gone, untranslated variants to restore) is found here, in DuckDB.
 """
 
 from __future__ import annotations
@@ -118,17 +118,11 @@ def repeated_names(folder: Path, limit: int = 3) -> list[str]:
                                             f"HAVING count(*) > 1 ORDER BY name LIMIT {int(limit)}").fetchall()]
 
 
-def untranslated_twins(folder: Path, unds: pa.Table, und_suffix: str) -> pa.Table:
-    """The rows of `unds` (name, etag, bytes: a full build's untranslated variants, `X.und.json`)
-    whose etag equals their default document's (`X.json`) in the manifest `folder`, by name."""
-    # A DuckDB join: at 100k movies, reading each of the 1M untranslated rows and its default back
-    # from the pack took 27 s of random reads, and a hash set of the 8M manifest names in Arrow
-    # (pc.index_in) 5.4 s, on one core while nothing else ran.
+def unchanged_count(folder: Path, previous: Path) -> int:
+    """How many documents of the manifest `folder` the manifest `previous` holds with the same ETag."""
     with _connect() as con:
-        con.register("unds", unds)
-        return con.sql(f"SELECT u.name, u.bytes FROM unds u JOIN {manifest_rows(folder)} m "
-                       f"ON m.name = substr(u.name, 1, length(u.name) - {len(und_suffix)}) || '.json' "
-                       f"AND m.etag = u.etag ORDER BY u.name").to_arrow_table()
+        return con.execute(f"SELECT count(*) FROM {manifest_rows(folder)} m JOIN {manifest_rows(previous)} p "
+                           f"USING (name, etag)").fetchone()[0]
 
 
 @dataclass(frozen=True)

@@ -1,23 +1,23 @@
 """The one place rendered documents enter a release (Pelican's Writer, for JSON, into a pack).
 
-Every document becomes a row of the release's pack (marquee/packs.py): `/3/movie/603` with the
-variant suffix `.de-DE` is the document named `3/movie/603.de-DE.json`, its row keyed by a hash of
-that name, with its body (encoded with its template's dictionary) and a content hash of its JSON
-that serves as its ETag; the name itself goes to the manifest. Rows go in with
-`executemany` in batches, in one transaction with no journal: a half-written pack is never
-published (release.py removes the folder on failure).
+Every document becomes part of the release's pack (marquee/packs.py): `/3/movie/603` with the
+variant suffix `.de-DE` is the document named `3/movie/603.de-DE.json`, kept in the block of its
+group (`3/movie/603`: the film's documents of every template) under its suffix; its name and a
+content hash of its JSON, its ETag, go to the manifest. Documents are staged by group as they come
+(site_gen/blocks.py) and the blocks are written at the end, in one transaction with no journal: a
+half-written pack is never published (release.py removes the folder on failure).
 
 URIs are checked against a strict alphabet and may be written once only: a second write of the
 same URI is a rendering bug (two generators claiming one page), never something to overwrite.
 
 Two writers share the rest (PackWriter): a full build's (FullWriter, here), which creates a full
-pack, finds a name written twice through the pack's unique index of keys, built once at the end (a
-sort, far cheaper than keeping 134M names in a Python set or maintaining the index row by row), and
-leaves out every untranslated variant equal to its default document; and an update's (DeltaWriter,
-site_gen/delta_writer.py), which receives only changed documents' bodies and writes a delta pack
-over the previous release's. `Writer(root, previous)` gives the one the previous release calls
-for. Both write the manifest (site_gen/manifests.py): a file per template of every rendered name
-and ETag, which the next update compares with.
+pack from every document, and an update's (DeltaWriter, site_gen/delta_writer.py), which receives
+only changed documents' bodies and writes the blocks they change as a delta pack over the previous
+release's. `Writer(root, previous)` gives the one the previous release calls for. Both write the
+manifest (site_gen/manifests.py): a file per template of every rendered name and ETag, which the
+next update compares with. An untranslated variant equal to its default document (`X.und.json`
+and `X.json`: a title with no English text) is kept like any document: in the same block it costs
+a few bytes, where a row of its own cost ~100 and finding the twins minutes at 1M.
 """
 
 from __future__ import annotations
@@ -30,18 +30,17 @@ from pathlib import Path
 from typing import Any, Callable
 from urllib.parse import quote
 
+import duckdb
 import orjson
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
-import zstandard
 
-from marquee.packs import (DICTS_TABLE, META_TABLE, PACK_FORMAT, PAGE_SIZE, VARIANTLESS, VARIANT_NAME, base_path,
-                           encoder, etag_of, first, is_delta, kept_encoder, key_of, pack_format, pack_path,
-                           read_only_uri)
-from site_gen.documents import UNTRANSLATED
+from marquee.packs import (DICTS_TABLE, DOCUMENTS, META_TABLE, PACK_FORMAT, PAGE_SIZE, VARIANTLESS, VARIANT_NAME,
+                           Pack, base_path, etag_of, is_delta, pack_format, pack_path, read_only_uri)
+from site_gen.blocks import BlockEncoders, Repeated, Staging, Written, write_blocks
 from site_gen.manifests import (MANIFEST_COMPRESSION, MANIFEST_NAME, MANIFEST_SCHEMA, delta_file, manifest_file,
-                                previous_manifest, repeated_names, untranslated_twins)
+                                previous_manifest, repeated_names, unchanged_count)
 from site_gen.templates import template_shape
 
 _URI = re.compile(r"^/[A-Za-z0-9_./-]+$")
@@ -50,11 +49,7 @@ BATCH_ROWS = 5_000
 # Manifest rows buffered before they are written (a row group per template at most): one row group
 # per batch made 1,600 row groups at 100k movies and cost 6.6 s of a 95 s rebuild.
 MANIFEST_ROWS = 250_000
-UND_SUFFIX = UNTRANSLATED + ".json"
-# A template's first documents, up to this many (or bytes), wait to train its zstd dictionary
-# (marquee/packs.py): 2,000 gave 4.8 times on the sample, and waiting rows are held in memory.
-TRAINING_DOCS = 2_000
-TRAINING_BYTES = 8 * 1024 * 1024
+STAGING = ".staging"  # the folder beside the pack where documents wait for their blocks (site_gen/blocks.py)
 
 
 class WriterError(Exception):
@@ -83,9 +78,8 @@ def name_for(uri: str) -> str:
 
 
 class PackWriter:
-    """What both writers share: URI checks, the manifest, bodies encoded per template, the counts.
-    A subclass makes the pack's files (_lay_out, _open, _begin), inserts rows (_insert) and
-    settles the pack (finish)."""
+    """What both writers share: URI checks, the manifest, documents staged by group, the counts.
+    A subclass makes the pack's files (_lay_out, _open, _begin) and settles the pack (finish)."""
 
     updating = False  # a DeltaWriter's: documents unchanged since `previous` arrive as None
 
@@ -110,11 +104,7 @@ class PackWriter:
                        f"threads = {os.cpu_count() or 1}"):
             self.con.execute(f"PRAGMA {pragma}")
         self._open()
-        # Bodies are encoded with a dictionary per template (marquee/packs.py), trained on its first
-        # documents; an update reuses those its base and the previous release were written with.
-        self._encoders: dict[str, Callable[[bytes], bytes]] = {}
-        self._pending: dict[str, list[tuple[str, bytes, str]]] = {}  # rows waiting for their dictionary
-        self._pending_bytes: dict[str, int] = {}
+        self.staging = Staging(self.root / STAGING)
         self._gather_dictionaries()
         self.con.execute("BEGIN")
         self._begin()
@@ -124,7 +114,6 @@ class PackWriter:
         self._deltas: set[str] = set()  # templates written as a delta over the previous manifest (over_previous)
         self._templates_seen: set[str] = set()  # templates with documents written or kept one by one
         self._variants: set[str] = set()  # templates with a language variant among the names written
-        self._rows: list[tuple[str, bytes, bytes, bytes]] = []  # (name, key, stored body, etag) for _insert
         # The manifest's rows not yet written: Arrow chunks, then write()'s rows as lists, in order.
         self._chunks: list[pa.Table] = []
         self._templates: list[str] = []
@@ -132,9 +121,8 @@ class PackWriter:
         self._etags: list[str] = []
         self._buffered = 0
         self._documents = 0
+        self._written = 0  # documents with a body: new or changed
         self._bytes = 0
-        # A full build's untranslated variants (name, etag, bytes), for finish() to find the twins.
-        self._und_rows: list[pa.Table] = []
         self.unchanged = 0
 
     def _lay_out(self, path: Path) -> None:
@@ -145,10 +133,6 @@ class PackWriter:
 
     def _begin(self) -> None:
         """First writes, inside the write transaction."""
-
-    def _insert(self, rows: list[tuple[str, bytes, bytes, bytes]]) -> None:
-        """Add rows (name, key, stored body, etag's 16 bytes) to the pack."""
-        raise NotImplementedError
 
     def finish(self, progress: Callable[[str, int, int], None] | None = None) -> None:
         """Settle the pack and close it; `progress` (phase, done, total) hears of long steps."""
@@ -161,37 +145,29 @@ class PackWriter:
         raise WriterError(f"{template}: no previous release to write changes over")
 
     def _gather_dictionaries(self) -> None:
-        """Give this pack a copy of every dictionary of the packs it reads rows from (its base, the
-        previous release), as a reader looks in its own pack's `dicts` only; take each template's
-        as its encoder."""
+        """Give this pack a copy of every dictionary of the packs it reads blocks from (its base, the
+        previous release), as a reader looks in its own pack's `dicts` only; each group kind's is
+        its blocks' encoder (site_gen/blocks.py)."""
         self.con.execute(DICTS_TABLE)
         for (schema,) in self.con.execute("SELECT name FROM pragma_database_list WHERE name <> 'main'").fetchall():
-            if schema != "temp" and self.con.execute(
+            if schema != "temp" and pack_format(self.con, schema) == PACK_FORMAT and self.con.execute(
                     f"SELECT 1 FROM {schema}.sqlite_master WHERE name = 'dicts'").fetchone():
                 self.con.execute(f"INSERT OR IGNORE INTO main.dicts SELECT id, template, dict FROM {schema}.dicts")
-        for template, data in self.con.execute("SELECT template, dict FROM main.dicts ORDER BY id"):
-            self._encoders[template] = encoder(zstandard.ZstdCompressionDict(
-                bytes(data), dict_type=zstandard.DICT_TYPE_FULLDICT))
+        self.encoders = BlockEncoders(self.con)
 
-    def _take(self, template: str, rows: list[tuple[str, bytes, str]]) -> None:
-        """Queue rows for the pack, their bodies encoded; a template without a dictionary yet holds
-        its rows until TRAINING_DOCS (or TRAINING_BYTES) of them train one."""
-        encode = self._encoders.get(template)
-        if encode is not None:
-            self._rows.extend([(name, key_of(name), encode(body), bytes.fromhex(etag)) for name, body, etag in rows])
-            return
-        self._pending.setdefault(template, []).extend(rows)
-        held = self._pending_bytes[template] = self._pending_bytes.get(template, 0) + sum(len(r[1]) for r in rows)
-        if len(self._pending[template]) >= TRAINING_DOCS or held >= TRAINING_BYTES:
-            self._train(template)
+    def _stage(self, template: str, names: list[str], bodies: list[bytes | None]) -> None:
+        self.staging.add(template, names, bodies)
 
-    def _train(self, template: str) -> None:
-        """Train `template`'s dictionary on its held rows (none when they are too few: they are
-        stored as plain frames or JSON), keep it in the pack, and queue the rows."""
-        rows = self._pending.pop(template)
-        self._pending_bytes.pop(template)
-        self._encoders[template] = kept_encoder(self.con, template, [body for _, body, _ in rows[:TRAINING_DOCS]])
-        self._take(template, rows)
+    def _write_blocks(self, **merge) -> Written:
+        """Write the staged groups' blocks (write_blocks); a name staged twice refuses the build."""
+        try:
+            return write_blocks(self.con, self.staging, self.encoders, **merge)
+        except Repeated as repeated:  # the manifest names it, unless two names share a key
+            self.staging.close()
+            self._refuse_twice(repeated_names(self.root / MANIFEST_NAME) or [repeated.args[0].hex()])
+        finally:
+            self.staging.close()
+        return Written()
 
     def _attach_release(self, schema: str, release: Path) -> tuple[str, ...]:
         """Attach a release's pack (and its base, when it is a delta) read-only as `schema`
@@ -242,10 +218,9 @@ class PackWriter:
                 changed = (names.filter(present), bodies.filter(present), etags.filter(present))
             else:
                 changed = (names, bodies, etags)
-            self._take(template, list(zip(*(column.to_pylist() for column in changed))))
-            sizes = pc.binary_length(changed[1])
-            self._bytes += pc.sum(sizes).as_py()
-            self._note_und(changed[0], changed[2], sizes)
+            self._stage(template, changed[0], changed[1])
+            self._bytes += pc.sum(pc.binary_length(changed[1])).as_py()
+            self._written += len(changed[0])
         self._seal()
         self._chunks.append(pa.Table.from_arrays(
             [pa.repeat(pa.scalar(template, pa.string()), len(names)), names, etags], schema=MANIFEST_SCHEMA))
@@ -256,13 +231,12 @@ class PackWriter:
         self._seen(template)
         if template not in self._variants and any(re.search(VARIANT_NAME, name) for name in names):
             self._variants.add(template)
-        present = [row for row in zip(names, bodies, etags) if row[1] is not None]
-        self._take(template, present)
-        self._bytes += sum(len(body) for _, body, _ in present)
+        present = [(name, body) for name, body in zip(names, bodies) if body is not None]
         if present:
-            self._note_und(pa.array([name for name, _, _ in present], pa.string()),
-                           pa.array([etag for _, _, etag in present], pa.string()),
-                           pa.array([len(body) for _, body, _ in present], pa.int64()))
+            self._stage(template, pa.array([name for name, _ in present], pa.string()),
+                        pa.array([body for _, body in present], pa.binary()))
+        self._bytes += sum(len(body) for _, body in present)
+        self._written += len(present)
         self._templates.extend([template] * len(names))
         self._names.extend(names)
         self._etags.extend(etags)
@@ -272,16 +246,6 @@ class PackWriter:
         if template in self._kept:
             raise WriterError(f"{template}: documents written for a template kept whole")
         self._templates_seen.add(template)
-
-    def _note_und(self, names: pa.Array, etags: pa.Array, sizes: pa.Array) -> None:
-        """Keep a full build's untranslated variants (name, etag, bytes): finish() compares each with
-        its default document in Arrow, not by reading both rows back from the pack."""
-        if self.updating:
-            return  # an update finds its twins among the names it wrote (_drop_redundant_und)
-        und = pc.ends_with(names, UND_SUFFIX)
-        if pc.any(und).as_py():
-            self._und_rows.append(pa.table({"name": names.filter(und), "etag": etags.filter(und),
-                                            "bytes": pc.cast(sizes, pa.int64()).filter(und)}))
 
     def _counted(self, documents: int) -> None:
         self._documents += documents
@@ -297,7 +261,6 @@ class PackWriter:
             self._templates, self._names, self._etags = [], [], []
 
     def _flush(self, final: bool = False) -> None:
-        self._insert(self._rows)
         self._seal()
         if self._chunks and (final or sum(chunk.num_rows for chunk in self._chunks) >= MANIFEST_ROWS):
             rows = pa.concat_tables(self._chunks)
@@ -309,17 +272,13 @@ class PackWriter:
                     self._manifests[template] = pq.ParquetWriter(self.root / MANIFEST_NAME / name, MANIFEST_SCHEMA,
                                                                     compression=MANIFEST_COMPRESSION)
                 self._manifests[template].write_table(part)
-        self._rows.clear()
         self._buffered = 0
 
     def _close_manifests(self) -> None:
-        """Encode what waits for a dictionary, write the last rows, close the manifest files, commit."""
-        for template in list(self._pending):
-            self._train(template)
+        """Write the manifest's last rows and close its files."""
         self._flush(final=True)
         for manifest in self._manifests.values():
             manifest.close()
-        self.con.execute("COMMIT")
 
     def _record_variantless(self, kept_from_previous: set[str], previous: set[str]) -> None:
         """Record in the pack's meta the shapes of the templates without language variants
@@ -357,65 +316,37 @@ class FullWriter(PackWriter):
 
     def _open(self) -> None:
         self.con.execute(f"PRAGMA user_version = {PACK_FORMAT}")
-        self.con.execute("CREATE TABLE docs (key BLOB NOT NULL, body BLOB NOT NULL, etag BLOB NOT NULL)")
-        # Untranslated variants wait here until finish() knows which are twins of their default:
-        # deleting 5.3M twins from a 1M-title pack was ~25 µs each by random key (~2 min), copying
-        # the others over is one sequential pass, and their pages are then reused by the index.
-        self.con.execute("CREATE TABLE und_pending (key BLOB NOT NULL, body BLOB NOT NULL, etag BLOB NOT NULL)")
-
-    def _insert(self, rows: list[tuple[str, bytes, bytes, bytes]]) -> None:
-        unds = [row for row in rows if row[0].endswith(UND_SUFFIX)]
-        self.con.executemany("INSERT INTO docs VALUES (?2, ?3, ?4)",
-                             [row for row in rows if not row[0].endswith(UND_SUFFIX)] if unds else rows)
-        if unds:
-            self.con.executemany("INSERT INTO und_pending VALUES (?2, ?3, ?4)", unds)
+        self.con.execute("CREATE TABLE docs (key BLOB PRIMARY KEY, body BLOB NOT NULL)")
 
     def finish(self, progress: Callable[[str, int, int], None] | None = None) -> None:
-        """Commit, add the untranslated variants that are not twins of their default, index by key
-        (refusing any name written twice), and count what is unchanged since `previous` (when
-        given, by ETag)."""
+        """Write the blocks (refusing any name written twice), record the release's facts, and
+        count what is unchanged since `previous` (when given, by ETag in the manifests)."""
         self._step(progress, "manifests")
         self._close_manifests()
-        self._step(progress, "untranslated")
-        self._place_und()
+        self._step(progress, "blocks")
+        written = self._write_blocks()
+        self._documents -= written.twins  # what the pack holds; the manifest has every rendered name
+        self._bytes -= written.twin_bytes
         self._record_variantless(set(), set())
-        self._step(progress, "index")
-        try:
-            self.con.execute("CREATE UNIQUE INDEX docs_key ON docs (key)")
-        except sqlite3.IntegrityError:
-            self._refuse_twice(repeated_names(self.root / MANIFEST_NAME) or [key.hex() for (key,) in self.con.execute(
-                "SELECT key FROM docs GROUP BY key HAVING count(*) > 1 ORDER BY key LIMIT 3")])
-        self._step(progress, "unchanged")
-        if self.previous is not None and pack_format(pack_path(self.previous)) == PACK_FORMAT:
-            previous = first(self._attach_release("previous", self.previous), "etag", "d.key")
-            self.unchanged = self.con.execute(
-                f"SELECT count(*) FROM main.docs d WHERE d.etag = ({previous})").fetchone()[0]
-        self.con.close()
-
-    def _place_und(self) -> None:
-        """Move each untranslated variant (`X.und.json`) into the pack unless it equals its default
-        document (`X.json`): a title with no English text, a person with no biography, whose readers
-        fall back from X.und to X. Twins are found in the manifest, not by reading rows back."""
-        twins = (untranslated_twins(self.root / MANIFEST_NAME, pa.concat_tables(self._und_rows), UND_SUFFIX)
-                 if self._und_rows else None)
-        self._und_rows = []
-        names = twins.column("name") if twins is not None else pa.chunked_array([], pa.string())
-        if pc.count_distinct(names).as_py() < len(names):  # a twin written twice: no row left for the index to refuse
-            counts = pc.value_counts(names)
-            self._refuse_twice(sorted(counts.field("values").filter(pc.greater(counts.field("counts"), 1)).to_pylist()))
-        self.con.execute("BEGIN")
-        self.con.execute("CREATE TEMP TABLE twins (key BLOB PRIMARY KEY) WITHOUT ROWID")
-        self.con.executemany("INSERT INTO temp.twins VALUES (?)",
-                             ((key_of(name),) for start in range(0, len(names), 100_000)
-                              for name in names.slice(start, 100_000).to_pylist()))
-        self.con.execute("INSERT INTO docs SELECT key, body, etag FROM und_pending "
-                         "WHERE key NOT IN (SELECT key FROM temp.twins)")
-        self.con.execute("DROP TABLE und_pending")
-        self.con.execute("DROP TABLE temp.twins")
+        self.con.execute("INSERT OR REPLACE INTO main.meta VALUES (?, ?)", (DOCUMENTS, str(self._documents)))
         self.con.execute("COMMIT")
-        if twins is not None:
-            self._documents -= twins.num_rows
-            self._bytes -= pc.sum(twins.column("bytes")).as_py() or 0
+        self._step(progress, "unchanged")
+        self.con.close()
+        if self.previous is not None:
+            self.unchanged = self._unchanged(self.previous)
+
+    def _unchanged(self, previous: Path) -> int:
+        """How many documents `previous` has with the same ETag: from the two manifests, or, for a
+        previous release without one this build can read, from its pack, a name at a time."""
+        manifest = previous_manifest(previous)
+        if manifest is not None:
+            return unchanged_count(self.root / MANIFEST_NAME, manifest)
+        if not pack_path(previous).is_file():
+            return 0
+        from site_gen.manifests import manifest_rows
+        with Pack(previous) as old, duckdb.connect() as con:
+            rows = con.execute(f"SELECT name, etag FROM {manifest_rows(self.root / MANIFEST_NAME)}").fetchall()
+            return sum(old.etag(name) == etag for name, etag in rows)
 
 
 def Writer(root: Path, previous: Path | None = None) -> PackWriter:  # noqa: N802 (what callers construct)

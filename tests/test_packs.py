@@ -11,7 +11,8 @@ import orjson
 import pytest
 import zstandard
 
-from marquee.packs import BASE_NAME, PACK_NAME, ZSTD_MAGIC, Pack, etag_of, is_delta, open_pack
+from marquee.packs import (BASE_NAME, PACK_NAME, ZSTD_MAGIC, Pack, block_documents, block_of, etag_of, is_delta, key_of,
+                           open_pack)
 from site_gen.writer import Writer, WriterError
 
 
@@ -57,9 +58,10 @@ def test_a_delta_pack_reads_its_own_rows_then_its_base_and_tombstones_hide_base_
     assert (r1 / PACK_NAME).read_bytes() == before  # a published release never changes
     with Pack(r2) as pack:
         # The tombstone is there, and the base still holds c: only the combined view says it is gone.
-        c = pack.key("c.json")
-        assert pack.con.execute("SELECT body, etag FROM main.docs WHERE key = ?", (c,)).fetchall() == [(None, None)]
-        assert pack.con.execute("SELECT body FROM base.docs WHERE key = ?", (c,)).fetchall() == [(b'{"c":1}',)]
+        c = pack.key("c.json")  # a lone document: its group is its name
+        assert pack.con.execute("SELECT body FROM main.docs WHERE key = ?", (c,)).fetchall() == [(None,)]
+        (block,) = pack.con.execute("SELECT body FROM base.docs WHERE key = ?", (c,)).fetchone()
+        assert block_documents(pack.decode(block)) == {"": b'{"c":1}'}
         assert pack.get("c.json") is None and pack.etag("c.json") is None
         assert [pack.get(name) for name in ("a.json", "b.json", "d.json")] == [b'{"a":1}', b'{"b":2}', b'{"d":2}']
         assert pack.etag("b.json") == etag_of(b'{"b":2}')
@@ -97,9 +99,9 @@ def test_a_pack_by_name_from_before_keys_still_reads_and_an_update_over_it_write
 
 
 def test_two_names_of_one_key_are_refused_like_a_name_written_twice(tmp_path: Path, monkeypatch):
-    from site_gen import writer as writer_module
+    from site_gen import blocks
 
-    monkeypatch.setattr(writer_module, "key_of", lambda name: b"k" * 12)  # what a collision would look like
+    monkeypatch.setattr(blocks, "key_of", lambda group: b"k" * 12)  # what a collision would look like
     writer = Writer(tmp_path)
     writer.write("/a", b"1")
     writer.write("/b", b"2")
@@ -111,10 +113,10 @@ def test_both_lookups_of_a_delta_search_the_key_index(tmp_path: Path):
     r1 = _release(tmp_path / "r1", {"/a": b"1", "/b": b"2"})
     r2 = _release(tmp_path / "r2", {"/a": b"3"}, previous=r1)
     with Pack(r2) as pack:
-        for sql in (pack._body, pack._etag):
-            plan = [row[3] for row in pack.con.execute("EXPLAIN QUERY PLAN " + sql, (pack.key("a.json"),))]
-            assert [step for step in plan if step.startswith(("SEARCH", "SCAN"))] == \
-                ["SEARCH main.docs USING INDEX docs_key (key=?)", "SEARCH base.docs USING INDEX docs_key (key=?)"]
+        plan = [row[3] for row in pack.con.execute("EXPLAIN QUERY PLAN " + pack._body, (pack.key("a.json"),))]
+        assert [step for step in plan if step.startswith(("SEARCH", "SCAN"))] == \
+            ["SEARCH main.docs USING INDEX sqlite_autoindex_docs_1 (key=?)",
+             "SEARCH base.docs USING INDEX sqlite_autoindex_docs_1 (key=?)"]
     with Pack(r1) as pack:  # a full pack keeps its single lookup
         assert pack._body == "SELECT body FROM main.docs WHERE key = ?1"
 
@@ -156,20 +158,25 @@ def _dictionaries(release: Path) -> dict[str, int]:
         return dict(pack.con.execute("SELECT template, id FROM dicts"))
 
 
-def test_a_template_of_many_documents_is_stored_as_frames_of_a_dictionary_of_its_own(tmp_path: Path):
+def test_a_kind_of_many_groups_is_stored_as_frames_of_a_dictionary_of_its_own(tmp_path: Path):
     films, people = _documents(FILMS, 300), _documents(PEOPLE, 300, "Person")
-    release = _write(tmp_path / "r1", {FILMS: films, PEOPLE: people, "/3/configuration": {"/3/configuration": b'{"a":1}'}})
+    credits = {uri + "/credits": orjson.dumps({"id": n, "cast": []}) for n, uri in enumerate(films)}
+    release = _write(tmp_path / "r1", {FILMS: films, PEOPLE: people, FILMS + "/credits": credits,
+                                       "/3/configuration": {"/3/configuration": b'{"a":1}'}})
     dictionaries = _dictionaries(release)
-    assert set(dictionaries) == {FILMS, PEOPLE}  # one configuration document trains nothing
+    assert set(dictionaries) == {"3/movie/#", "3/person/#"}  # one configuration document trains nothing
     with Pack(release) as pack:
-        stored = {name: bytes(pack.con.execute("SELECT body FROM docs WHERE key = ?", (pack.key(name),)).fetchone()[0])
-                  for name in pack.names()}
-        assert stored["3/configuration.json"] == b'{"a":1}'  # no shorter as a frame: kept as JSON
-        frame = stored["3/movie/7.json"]
-        assert frame[:4] == ZSTD_MAGIC and zstandard.get_frame_parameters(frame).dict_id == dictionaries[FILMS]
-        assert zstandard.get_frame_parameters(stored["3/person/7.json"]).dict_id == dictionaries[PEOPLE]
-        assert 3 * sum(len(stored[uri[1:] + ".json"]) for uri in films) < sum(map(len, films.values()))
-        for uri, body in {**films, **people}.items():
+        stored = {group: bytes(pack.con.execute("SELECT body FROM docs WHERE key = ?", (key_of(group),)).fetchone()[0])
+                  for group in ("3/configuration.json", "3/movie/7", "3/person/7")}
+        assert stored["3/configuration.json"] == block_of([("", b'{"a":1}')])  # no shorter as a frame: kept as is
+        frame = stored["3/movie/7"]  # the film's details and credits, one frame
+        assert frame[:4] == ZSTD_MAGIC and zstandard.get_frame_parameters(frame).dict_id == dictionaries["3/movie/#"]
+        assert block_documents(pack.decode(frame)) == {".json": films["/3/movie/7"],
+                                                        "/credits.json": credits["/3/movie/7/credits"]}
+        assert zstandard.get_frame_parameters(stored["3/person/7"]).dict_id == dictionaries["3/person/#"]
+        film_rows = sum(len(row[0]) for row in pack.con.execute("SELECT body FROM docs"))
+        assert 3 * film_rows < sum(map(len, [*films.values(), *people.values(), *credits.values()]))
+        for uri, body in {**films, **people, **credits}.items():
             assert pack.get(uri[1:] + ".json") == body and pack.etag(uri[1:] + ".json") == etag_of(body)
 
 
@@ -181,10 +188,10 @@ def test_an_update_encodes_with_the_dictionaries_it_builds_on_and_holds_copies_o
     r2 = _write(tmp_path / "r2", {FILMS: changed, REVIEWS: reviews}, previous=r1)
     assert is_delta(r2 / PACK_NAME)
     first, second = _dictionaries(r1), _dictionaries(r2)
-    assert second[FILMS] == first[FILMS] and set(second) == {FILMS, REVIEWS}  # a new template trains its own
+    assert second["3/movie/#"] == first["3/movie/#"] and set(second) == {"3/movie/#", "3/review/#"}  # a new kind trains its own
     with Pack(r2) as pack:
         frame = bytes(pack.con.execute("SELECT body FROM main.docs WHERE key = ?", (pack.key("3/movie/3.json"),)).fetchone()[0])
-        assert zstandard.get_frame_parameters(frame).dict_id == first[FILMS]
+        assert zstandard.get_frame_parameters(frame).dict_id == first["3/movie/#"]
         expected = {**films, **{uri: body for uri, body in changed.items() if body}, **reviews}
         assert {name: body for name, body, _ in pack.rows()} == {uri[1:] + ".json": body for uri, body in expected.items()}
     # The next update starts from a copy of this delta: its rows and dictionaries read as before.

@@ -46,14 +46,16 @@ int clock_gettime(int clock, mq_timespec *now);
 local sqlite = ffi.load("libsqlite3.so.0")
 local OPEN_READONLY, OPEN_URI, OPEN_NOMUTEX = 0x00000001, 0x00000040, 0x00008000
 local ROW = 100
--- A pack's rows are keyed by the first KEY_BYTES of the MD5 of the document's name, its ETag the
--- MD5's 16 bytes (PACK_FORMAT in `PRAGMA user_version`, marquee/packs.py); a pack written before
--- (0) by the name itself, the ETag in hex. `%s` is the key column.
-local SELECT = "SELECT body, etag FROM docs WHERE %s = ?"
+-- A pack's rows (marquee/packs.py, `PRAGMA user_version`): PACK_FORMAT's are groups of documents,
+-- keyed by the first KEY_BYTES of the MD5 of the group, each a block of its documents (no ETag:
+-- it is the MD5 of the document); ROW_FORMAT's a document each, keyed by its name's MD5, with its
+-- ETag's 16 bytes; a pack written before (0) a document each by name, the ETag in hex. `%s` is
+-- the key column, `%c` the columns.
+local SELECT = "SELECT %c FROM docs WHERE %s = ?"
 -- Both branches search their own index of keys; UNION ALL runs them in order and LIMIT 1 stops
 -- at the delta's row when there is one (marquee/packs.py's `first`).
-local SELECT_DELTA = "SELECT body, etag FROM main.docs WHERE %s = ?1 "
-    .. "UNION ALL SELECT body, etag FROM base.docs WHERE %s = ?1 LIMIT 1"
+local SELECT_DELTA = "SELECT %c FROM main.docs WHERE %s = ?1 "
+    .. "UNION ALL SELECT %c FROM base.docs WHERE %s = ?1 LIMIT 1"
 local md5_bin, format, byte = ngx.md5_bin, string.format, string.byte
 local CLOSE_BRACE, COMMA = 125, 44
 local HEX16 = string.rep("%02x", 16)
@@ -116,9 +118,9 @@ local function scalar(db, sql, bind)
     return value
 end
 
--- The document statement of a freshly opened pack, its base attached when it is a delta, and
--- whether its rows are keyed by hash; nil when the pack cannot be read (a delta without its base is
--- as unreadable as a missing pack).
+-- The document statement of a freshly opened pack, its base attached when it is a delta, and its
+-- layout: "grouped" (PACK_FORMAT), "keyed" (ROW_FORMAT) or "named"; nil when the pack cannot be
+-- read (a delta without its base is as unreadable as a missing pack).
 local function prepare(db, root)
     local sql = SELECT
     local kind = scalar(db, "PRAGMA application_id")
@@ -129,11 +131,11 @@ local function prepare(db, root)
         if scalar(db, "ATTACH DATABASE ?1 AS base", base) == nil then return nil end
         sql = SELECT_DELTA
     end
-    local keyed = version == conf.pack_format
-    local column = keyed and "key" or "name"
-    sql = format(sql, column, column)
+    local layout = version == conf.pack_format and "grouped" or (version == conf.row_format and "keyed" or "named")
+    local column = layout == "named" and "name" or "key"
+    sql = sql:gsub("%%s", column):gsub("%%c", layout == "grouped" and "body" or "body, etag")
     if sqlite.sqlite3_prepare_v2(db, sql, #sql, stmt_out, nil) ~= 0 then return nil end
-    return stmt_out[0], keyed
+    return stmt_out[0], layout
 end
 
 -- The set of VARIANTLESS shapes `db` records (empty for a pack without them: every path may vary).
@@ -163,12 +165,13 @@ local function open(list, key, uri, root)
     end
     local db = db_out[0]
     scalar(db, "PRAGMA cache_size = -" .. conf.read_cache_kib)  -- marquee/packs.py READ_CACHE_KIB
-    local stmt, keyed = prepare(db, root)
+    local stmt, layout = prepare(db, root)
     if stmt == nil then
         sqlite.sqlite3_close_v2(db)
         return nil
     end
-    local pack = {key = key, db = db, stmt = stmt, keyed = keyed, dicts = {}, variantless = variantless_of(db)}
+    local pack = {key = key, db = db, stmt = stmt, layout = layout, dicts = {}, variantless = variantless_of(db)}
+    if layout == "grouped" then pack.blocks = assert(lrucache.new(conf.cached_blocks)) end
     list[#list + 1] = pack
     if #list > 2 then
         local old = table.remove(list, 1)
@@ -220,10 +223,62 @@ local function json_of(pack, blob, size)
     return body
 end
 
+-- The directory of a block (marquee/packs.py `block_of`): {suffix = first byte of its JSON} and
+-- {suffix = its length}; nil for a block without one (a broken release).
+local function directory(block)
+    local last = find(block, "\n\n", 1, true)
+    if last == nil then return nil end
+    local starts, sizes, pos, at = {}, {}, 1, last + 2
+    while pos <= last do
+        local tab = find(block, "\t", pos, true)
+        local newline = tab and find(block, "\n", tab, true)
+        if newline == nil then return nil end
+        local suffix, size = sub(block, pos, tab - 1), tonumber(sub(block, tab + 1, newline - 1))
+        starts[suffix], sizes[suffix] = at, size
+        at = at + size
+        pos = newline + 1
+    end
+    return {block, starts, sizes}
+end
+
+-- The group of `name` and the name's suffix in it (marquee/packs.py `group_of`, its GROUP as conf.group).
+local function group_of(name)
+    local m = re_match(name, conf.group, "jo")
+    if m == nil then return name, "" end
+    return m[1], m[2]
+end
+
+-- body, etag of document `name` in the grouped `pack`, or nil. Its group's block is decoded once and
+-- kept per pack (conf.cached_blocks): a request's language candidates and a title's sub-resources
+-- are in the same block, and the Zipf mix asks for several of a hot title's in a row.
+local function lookup_grouped(pack, name)
+    local group, suffix = group_of(name)
+    local found = pack.blocks:get(group)
+    if found == nil then
+        local stmt = pack.stmt
+        sqlite.sqlite3_bind_blob(stmt, 1, sub(md5_bin(group), 1, conf.key_bytes), conf.key_bytes, TRANSIENT)
+        if sqlite.sqlite3_step(stmt) == ROW then
+            local blob = sqlite.sqlite3_column_blob(stmt, 0)  -- NULL: a tombstone
+            local block = blob ~= nil and json_of(pack, blob, sqlite.sqlite3_column_bytes(stmt, 0))
+            found = block and directory(block)
+            if block and found == nil then ngx.log(ngx.ERR, "pack ", pack.key, ": a block without a directory") end
+        end
+        sqlite.sqlite3_reset(stmt)
+        found = found or ABSENT
+        pack.blocks:set(group, found)
+    end
+    if found == ABSENT then return nil end
+    local start = found[2][suffix]
+    if start == nil then return nil end
+    local body = sub(found[1], start, start + found[3][suffix] - 1)
+    return body, ngx.md5(body)
+end
+
 -- body, etag of row `name` in `pack`, or nil.
 local function lookup(pack, name)
+    if pack.layout == "grouped" then return lookup_grouped(pack, name) end
     local stmt = pack.stmt
-    local keyed = pack.keyed
+    local keyed = pack.layout == "keyed"
     if keyed then  -- SQLITE_TRANSIENT: SQLite copies the 12 bytes, which nothing else holds on to
         sqlite.sqlite3_bind_blob(stmt, 1, sub(md5_bin(name), 1, conf.key_bytes), conf.key_bytes, TRANSIENT)
     else
