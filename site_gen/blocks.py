@@ -3,10 +3,11 @@
 Documents arrive one template at a time (every film's details, then every film's credits, …) and a
 block holds one entity's documents of every template, so they wait: Staging spills each document
 (its group's key, its suffix, its JSON) into one of BUCKETS files by the key's first byte, as Arrow
-streams compressed with lz4 (fast enough not to slow the render; the JSON of 1M titles is ~60 GB).
-At the end each bucket is read back whole, sorted by key, and its groups become blocks, so the
-pack's rows are appended in key order and need no index built afterwards (a full pack's unique
-index of 105M keys took 251 s at 1M). A bucket file is removed once written into the pack.
+streams compressed with zstd (fast enough not to slow the render; the JSON of 1M titles is ~60 GB,
+staged in ~11 GB). At the end each bucket is read back whole, sorted by key, and its groups become
+blocks, so the pack's rows and its index of keys are appended in key order, where a pack of a row
+per document sorted 105M random keys into its index after the rows (251 s at 1M). A bucket file
+is removed once written into the pack.
 
 An update stages only what changed (bodies, and removals as null bodies), and each group it
 reaches starts from the previous release's block (`write_blocks`' `previous`).
@@ -17,6 +18,7 @@ TRAINING_BLOCKS blocks of the kind; an update reuses the dictionaries its base w
 
 from __future__ import annotations
 
+import gc
 import queue
 import shutil
 import threading
@@ -35,7 +37,7 @@ from marquee.packs import (GROUP_ENTITY, UNTRANSLATED, block_documents, block_of
 BUCKETS = 256
 T = TypeVar("T")
 STAGED = pa.schema([("key", pa.binary(12)), ("kind", pa.string()), ("suffix", pa.string()), ("body", pa.binary())])
-FLUSH_ROWS = 2_000  # a bucket's rows buffered before they are written (one Arrow batch; ~0.3 GB in all at 1M)
+STAGE_BYTES = 256 * 1024 * 1024  # staged rows held before they are written to the bucket files
 TRAINING_BLOCKS = 1_000  # a kind's first blocks, or TRAINING_BYTES of them, train its dictionary
 TRAINING_BYTES = 16 * 1024 * 1024
 THREADED_BYTES = 4 * 1024 * 1024  # a batch of blocks this big is compressed on every core
@@ -54,8 +56,8 @@ class Staging:
         self.folder = Path(folder)
         self.folder.mkdir(parents=True)
         self._writers: dict[int, pa.ipc.RecordBatchStreamWriter] = {}
-        self._buffered: dict[int, list[pa.Table]] = {}
-        self._counts: dict[int, int] = {}
+        self._waiting: list[tuple[pa.Table, pa.Array]] = []  # staged rows and their buckets, not yet written
+        self._waiting_bytes = 0
         self._kinds: dict[str, str] = {}  # a template's group kind, from its first name
 
     def add(self, template: str, names: pa.Array, bodies: pa.Array) -> None:
@@ -72,37 +74,36 @@ class Staging:
         else:
             kinds = pa.array([kind_of(group) for group in groups], pa.string())
         table = pa.table([pa.array(keys, pa.binary(12)), kinds, suffixes, bodies.cast(pa.binary())], schema=STAGED)
-        buckets = pa.array([key[0] for key in keys], pa.uint8())
+        self._waiting.append((table, pa.array([key[0] for key in keys], pa.uint8())))
+        self._waiting_bytes += table.nbytes
+        if self._waiting_bytes >= STAGE_BYTES:
+            self._spill()
+
+    def _spill(self) -> None:
+        """Write what waits into the bucket files: sorted by bucket once, each bucket's rows one
+        Arrow batch. Why not a buffer per bucket: a batch split 256 ways stays in memory until
+        the last of its slices is written, and at 1M titles that held ~10 GB of seasons."""
+        if not self._waiting:
+            return
+        rows = pa.concat_tables([table for table, _ in self._waiting])
+        buckets = pa.chunked_array([bucket for _, bucket in self._waiting])
+        self._waiting, self._waiting_bytes = [], 0
         order = pc.sort_indices(buckets)
-        table, buckets = table.take(order), buckets.take(order).to_numpy()
+        rows, buckets = rows.take(order).combine_chunks(), buckets.take(order).to_numpy()
         starts = [0, *(numpy.flatnonzero(numpy.diff(buckets)) + 1).tolist(), len(buckets)]
         for start, end in zip(starts, starts[1:]):
             bucket = int(buckets[start])
-            self._buffered.setdefault(bucket, []).append(table.slice(start, end - start))
-            self._counts[bucket] = self._counts.get(bucket, 0) + end - start
-            if self._counts[bucket] >= FLUSH_ROWS:
-                self._flush(bucket)
+            writer = self._writers.get(bucket)
+            if writer is None:
+                sink = pa.OSFile(str(self.folder / f"{bucket:03d}.arrow"), "wb")
+                writer = self._writers[bucket] = pa.ipc.new_stream(
+                    sink, STAGED, options=pa.ipc.IpcWriteOptions(compression="zstd"))
+            writer.write_table(rows.slice(start, end - start), max_chunksize=end - start)
 
-    def _flush(self, bucket: int) -> None:
-        # One batch of contiguous buffers: written as the hundreds of slices `add` made, the same
-        # rows took ten times as long and compressed worse.
-        rows = pa.concat_tables(self._buffered.pop(bucket, [])).combine_chunks()
-        self._counts[bucket] = 0
-        if not rows.num_rows:
-            return
-        writer = self._writers.get(bucket)
-        if writer is None:
-            sink = pa.OSFile(str(self.folder / f"{bucket:03d}.arrow"), "wb")
-            writer = self._writers[bucket] = pa.ipc.new_stream(
-                sink, STAGED, options=pa.ipc.IpcWriteOptions(compression="zstd"))
-        writer.write_table(rows, max_chunksize=rows.num_rows)
-
-    def buckets(self) -> Iterator[list[tuple[bytes, str, list[str], list[bytes | None]]]]:
-        """The staged groups, a bucket at a time, (key, kind, suffixes, bodies) in key order and
-        suffix order within a group; each bucket's file is removed once read. A suffix staged twice
-        in a group raises Repeated."""
-        for bucket in list(self._buffered):
-            self._flush(bucket)
+    def buckets(self) -> Iterator[pa.Table]:
+        """The staged rows, a bucket at a time, sorted by key then suffix; each bucket's file is
+        removed once read. A suffix staged twice in a group raises Repeated."""
+        self._spill()
         for writer in self._writers.values():
             writer.close()
         for bucket in sorted(self._writers):
@@ -111,15 +112,13 @@ class Staging:
                 rows = pa.ipc.open_stream(source).read_all()
             path.unlink()
             rows = rows.take(pc.sort_indices(rows, [("key", "ascending"), ("suffix", "ascending")])).combine_chunks()
-            keys, suffixes = rows.column("key").to_pylist(), rows.column("suffix").to_pylist()
-            bounds = [0, *(i for i in range(1, len(keys)) if keys[i] != keys[i - 1]), len(keys)]
-            for i in range(1, len(keys)):
-                if keys[i] == keys[i - 1] and suffixes[i] == suffixes[i - 1]:
-                    raise Repeated(keys[i])
-            kinds, bodies = rows.column("kind").to_pylist(), rows.column("body").to_pylist()
-            del rows
-            yield [(keys[start], kinds[start], suffixes[start:end], bodies[start:end])
-                   for start, end in zip(bounds, bounds[1:])]
+            keys, suffixes = rows.column("key").chunk(0), rows.column("suffix").chunk(0)
+            if len(keys) > 1:
+                twice = pc.and_(pc.equal(keys.slice(1), keys.slice(0, len(keys) - 1)),
+                                pc.equal(suffixes.slice(1), suffixes.slice(0, len(keys) - 1)))
+                if pc.any(twice).as_py():
+                    raise Repeated(keys[pc.index(twice, True).as_py()].as_py())
+            yield rows
 
     def close(self) -> None:
         for writer in self._writers.values():
@@ -233,35 +232,112 @@ def write_blocks(con, staging: Staging, encoders: BlockEncoders,
     a group left with none goes to `gone`; `restore` names, by group key, untranslated variants
     (suffix, ETag) rendered unchanged whose default changed: a twin before, so absent, each is its
     default's previous bytes when it has that ETag."""
+    # Python's cycle collector off: a bucket is ~400k documents at 1M titles, in tuples and lists
+    # that refcounting frees, and collecting among them took a quarter of the time (perf).
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _write_blocks(con, staging, encoders, previous, gone, restore)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _write_blocks(con, staging: Staging, encoders: BlockEncoders,
+                  previous: Callable[[bytes], dict[str, bytes] | None] | None,
+                  gone: Callable[[bytes], None] | None,
+                  restore: dict[bytes, list[tuple[str, str]]] | None) -> Written:
     written = Written()
     insert = "INSERT OR REPLACE INTO main.docs (key, body) VALUES (?, ?)"
-    for groups in read_ahead(staging.buckets()):
-        blocks: list[tuple[bytes, str, bytes]] = []
-        for key, kind, suffixes, bodies in groups:
-            before = (previous(key) if previous is not None else None) or {}
-            documents = dict(before)
-            for suffix, etag in (restore or {}).get(key, ()):
-                default = before.get(suffix[: -len(UND)] + ".json")
-                if suffix not in before and suffix not in suffixes and default is not None and etag_of(default) == etag:
-                    documents[suffix] = default
-            for suffix, body in zip(suffixes, bodies):
-                if body is None:
-                    documents.pop(suffix, None)
-                else:
-                    documents[suffix] = body
-            count = len(documents)
-            written.twin_bytes += drop_twins(documents)
-            written.twins += count - len(documents)
-            written.gained += len(documents) - len(before)
-            written.stored += sum(body is not None and suffix in documents for suffix, body in zip(suffixes, bodies))
-            if documents:
-                blocks.append((key, kind, block_of(sorted(documents.items()) if before else list(documents.items()))))
-            elif before and gone is not None:
-                gone(key)
-        del groups
+    for rows in read_ahead(staging.buckets()):
+        if previous is None:
+            blocks = whole_blocks(rows, written)
+        else:
+            blocks = updated_blocks(rows, written, previous, gone, restore)
+        del rows
         con.executemany(insert, encoders.encode(blocks))
     con.executemany(insert, encoders.rest())
     return written
+
+
+def group_bounds(keys: pa.Array) -> numpy.ndarray:
+    """Where each group of rows sorted by key starts, and the end: [0, …, len(keys)]."""
+    if len(keys) < 2:
+        return numpy.array([0, len(keys)][: len(keys) + 1], dtype=numpy.int32)
+    starts = numpy.flatnonzero(pc.not_equal(keys.slice(1), keys.slice(0, len(keys) - 1)).to_numpy(zero_copy_only=False)) + 1
+    return numpy.concatenate([[0], starts, [len(keys)]]).astype(numpy.int32)
+
+
+def whole_blocks(rows: pa.Table, written: Written) -> list[tuple[bytes, str, bytes]]:
+    """A full build's blocks from one bucket's rows (sorted by key and suffix), in Arrow: the
+    untranslated twins left out (a join of each `X.und` with its `X`), then each group's
+    directory and bodies joined. At 1M titles the same in Python, a document at a time, took
+    most of the pack's ~10 minutes of finishing. Bytes as block_of makes them (tested)."""
+    suffixes, bodies = rows.column("suffix").chunk(0), rows.column("body").chunk(0)
+    unds = rows.filter(pc.ends_with(suffixes, UND))
+    if unds.num_rows:
+        defaults = pc.binary_join_element_wise(pc.utf8_slice_codeunits(unds.column("suffix"), 0, -len(UND)),
+                                               pa.scalar(".json"), pa.scalar(""))
+        probe = pa.table({"key": unds.column("key"), "suffix": defaults, "und": unds.column("suffix"),
+                          "und_body": unds.column("body")})
+        pairs = probe.join(rows.select(["key", "suffix", "body"]), keys=["key", "suffix"], join_type="inner")
+        twins = pairs.filter(pc.equal(pairs.column("und_body"), pairs.column("body")))
+        if twins.num_rows:
+            written.twins += twins.num_rows
+            written.twin_bytes += pc.sum(pc.binary_length(twins.column("und_body"))).as_py()
+            dropped = twins.select(["key", "und"]).rename_columns(["key", "suffix"])
+            rows = rows.join(dropped, keys=["key", "suffix"], join_type="left anti")
+            rows = rows.take(pc.sort_indices(rows, [("key", "ascending"), ("suffix", "ascending")])).combine_chunks()
+            suffixes, bodies = rows.column("suffix").chunk(0), rows.column("body").chunk(0)
+    keys = rows.column("key").chunk(0)
+    bounds = pa.array(group_bounds(keys))
+    lines = pc.binary_join_element_wise(
+        pc.binary_join_element_wise(suffixes, pc.cast(pc.binary_length(bodies), pa.string()), pa.scalar("\t")),
+        pa.scalar(""), pa.scalar("\n"))
+    directories = pc.cast(pc.binary_join(pa.ListArray.from_arrays(bounds, lines), pa.scalar("")), pa.binary())
+    joined = pc.binary_join(pa.ListArray.from_arrays(bounds, bodies), pa.scalar(b"", pa.binary()))
+    blocks = pc.binary_join_element_wise(directories, joined, pa.scalar(b"\n", pa.binary()))
+    firsts = bounds.slice(0, len(bounds) - 1)
+    written.gained += len(rows)
+    written.stored += len(rows)
+    return list(zip(keys.take(firsts).to_pylist(), rows.column("kind").chunk(0).take(firsts).to_pylist(),
+                    blocks.to_pylist()))
+
+
+def updated_blocks(rows: pa.Table, written: Written, previous: Callable[[bytes], dict[str, bytes] | None],
+                   gone: Callable[[bytes], None] | None,
+                   restore: dict[bytes, list[tuple[str, str]]] | None) -> list[tuple[bytes, str, bytes]]:
+    """An update's blocks from one bucket's rows: each group's previous documents with the staged
+    changes (a None body removes one), untranslated twins left out, and the variants `restore`
+    names put back; a group left with none goes to `gone`."""
+    keys, kinds, suffixes = (rows.column(name).to_pylist() for name in ("key", "kind", "suffix"))
+    bodies = rows.column("body").to_pylist()
+    bounds = group_bounds(rows.column("key").chunk(0)).tolist()
+    blocks: list[tuple[bytes, str, bytes]] = []
+    for start, end in zip(bounds, bounds[1:]):
+        key, staged = keys[start], list(zip(suffixes[start:end], bodies[start:end]))
+        before = previous(key) or {}
+        documents = dict(before)
+        for suffix, etag in (restore or {}).get(key, ()):
+            default = before.get(suffix[: -len(UND)] + ".json")
+            if suffix not in before and suffix not in suffixes[start:end] and default is not None \
+                    and etag_of(default) == etag:
+                documents[suffix] = default
+        for suffix, body in staged:
+            if body is None:
+                documents.pop(suffix, None)
+            else:
+                documents[suffix] = body
+        count = len(documents)
+        written.twin_bytes += drop_twins(documents)
+        written.twins += count - len(documents)
+        written.gained += len(documents) - len(before)
+        written.stored += sum(body is not None and suffix in documents for suffix, body in staged)
+        if documents:
+            blocks.append((key, kinds[start], block_of(sorted(documents.items()))))
+        elif before and gone is not None:
+            gone(key)
+    return blocks
 
 
 def read_ahead(items: Iterator[T]) -> Iterator[T]:
