@@ -1,75 +1,35 @@
--- Release documents from the release's pack (marquee/packs.py), read through LuaJIT FFI.
+-- Release documents from the release's pack, as nginx serves them: the language rule, the
+-- per-worker cache, composite documents spliced, gzip, ETags and 304s, JSONP, the list pack's pages.
 --
--- Why a pack and not files: a million titles are ~77M documents, which as files cost 3.5 times
--- their bytes on disk and most of the build's time (docs/packed-releases.md). One indexed SELECT
--- costs ~10 µs of nginx CPU more than try_files on a file. Each worker keeps one read-only
--- connection and one prepared statement per release; `current` is resolved once per answer, so a
--- publish or a rollback is seen by the next request and every part of an answer comes from one
--- release. A rebuilt release's pack is a delta over a base (a hard link to a full pack): its
--- statement looks in the delta, then in the base, and a delta row with a NULL body (a tombstone)
--- is an absent document. A full pack keeps the one-lookup statement. A body stored as a zstd frame
--- is decompressed with its pack's dictionary (marquee_zstd.lua) before anything else sees it, so
--- the cache, ETags, gzip and splicing all work on the JSON.
+-- Why a pack and not files: a million titles are ~105M documents, which as files cost 3.5 times
+-- their bytes on disk and most of the build's time (docs/packed-releases.md). marquee_pack.lua
+-- reads it (one read-only connection and statement per worker and release; a block decoded once
+-- for all of its documents); `current` is resolved once per answer, so a publish or a rollback is
+-- seen by the next request and every part of an answer comes from one release. Everything here
+-- works on the JSON: the pack decompresses before anything else sees a document.
 local ffi = require "ffi"
 local lrucache = require "resty.lrucache"
 local buffer = require "string.buffer"
 local metrics = require "marquee_metrics"
 local gzip = require "marquee_gzip"
-local zstd = require "marquee_zstd"
 local remembered = require "marquee_memo"
 local localize = require "marquee_localize"
+local pack_reader = require "marquee_pack"
 local ngx = ngx
-local sub, find, lower = string.sub, string.find, string.lower
+local sub, find, lower, byte = string.sub, string.find, string.lower, string.byte
 local re_match, re_find, unescape_uri = ngx.re.match, ngx.re.find, ngx.unescape_uri
 
 ffi.cdef [[
-typedef struct sqlite3 sqlite3;
-typedef struct sqlite3_stmt sqlite3_stmt;
-int sqlite3_open_v2(const char *filename, sqlite3 **db, int flags, const char *vfs);
-int sqlite3_close_v2(sqlite3 *db);
-int sqlite3_prepare_v2(sqlite3 *db, const char *sql, int bytes, sqlite3_stmt **stmt, const char **tail);
-int sqlite3_bind_text(sqlite3_stmt *stmt, int index, const char *text, int bytes, void *destructor);
-int sqlite3_bind_blob(sqlite3_stmt *stmt, int index, const void *blob, int bytes, void *destructor);
-int sqlite3_bind_int64(sqlite3_stmt *stmt, int index, long long value);
-int sqlite3_step(sqlite3_stmt *stmt);
-const void *sqlite3_column_blob(sqlite3_stmt *stmt, int column);
-const unsigned char *sqlite3_column_text(sqlite3_stmt *stmt, int column);
-int sqlite3_column_bytes(sqlite3_stmt *stmt, int column);
-int sqlite3_column_int(sqlite3_stmt *stmt, int column);
-int sqlite3_reset(sqlite3_stmt *stmt);
-int sqlite3_finalize(sqlite3_stmt *stmt);
 long readlink(const char *path, char *buf, size_t bufsiz);
 typedef struct { long tv_sec; long tv_nsec; } mq_timespec;
 int clock_gettime(int clock, mq_timespec *now);
 ]]
 
-local sqlite = ffi.load("libsqlite3.so.0")
-local OPEN_READONLY, OPEN_URI, OPEN_NOMUTEX = 0x00000001, 0x00000040, 0x00008000
-local ROW = 100
--- A pack's rows (marquee/packs.py, `PRAGMA user_version`): PACK_FORMAT's are groups of documents,
--- keyed by the first KEY_BYTES of the MD5 of the group, each a block of its documents (no ETag:
--- it is the MD5 of the document); ROW_FORMAT's a document each, keyed by its name's MD5, with its
--- ETag's 16 bytes; a pack written before (0) a document each by name, the ETag in hex. `%s` is
--- the key column, `%c` the columns.
-local SELECT = "SELECT %c FROM docs WHERE %s = ?"
--- Both branches search their own index of keys; UNION ALL runs them in order and LIMIT 1 stops
--- at the delta's row when there is one (marquee/packs.py's `first`).
-local SELECT_DELTA = "SELECT %c FROM main.docs WHERE %s = ?1 "
-    .. "UNION ALL SELECT %c FROM base.docs WHERE %s = ?1 LIMIT 1"
-local md5_bin, format, byte = ngx.md5_bin, string.format, string.byte
 local CLOSE_BRACE, COMMA = 125, 44
-local HEX16 = string.rep("%02x", 16)
-local TRANSIENT = ffi.cast("void *", -1)
--- A delta holds copies of its base's dictionaries (marquee/packs.py), so main's are all there are.
-local SELECT_DICT = "SELECT dict FROM main.dicts WHERE id = ?"
--- The pack's VARIANTLESS shapes (marquee/packs.py META_TABLE); a delta's are whole, not a change.
-local SELECT_META = "SELECT value FROM main.meta WHERE key = ?1"
 
 local M = {}
 local conf
 local link_buf = ffi.new("char[4096]")
-local db_out = ffi.new("sqlite3*[1]")
-local stmt_out = ffi.new("sqlite3_stmt*[1]")
 -- {key = root, db, stmt, dicts} per open release, newest last: the previous release's stays open
 -- until a third appears, so answers in flight during a publish finish on the release they began with.
 local opened = {}
@@ -89,6 +49,7 @@ function M.init(config)
     conf = config
     cache = assert(lrucache.new(conf.cached_documents))
     localize.init(conf)
+    pack_reader.init(conf)
     gzip.init(conf.gzip_level)
     -- One scan of the query string for all of them (each $arg_x scans it again).
     varying = "(?:^|&)(?:" .. table.concat(conf.lists_varying, "|") .. ")=[^&]"
@@ -107,205 +68,15 @@ function M.release_root()
     return conf.current_dir .. "/" .. target
 end
 
--- The first row of one-statement `sql` as an integer (nil on any error).
-local function scalar(db, sql, bind)
-    if sqlite.sqlite3_prepare_v2(db, sql, #sql, stmt_out, nil) ~= 0 then return nil end
-    local stmt = stmt_out[0]
-    if bind then sqlite.sqlite3_bind_text(stmt, 1, bind, #bind, nil) end
-    local rc = sqlite.sqlite3_step(stmt)
-    local value = rc == ROW and sqlite.sqlite3_column_int(stmt, 0) or (rc == 101 and 0 or nil)
-    sqlite.sqlite3_finalize(stmt)
-    return value
-end
-
--- The document statement of a freshly opened pack, its base attached when it is a delta, and its
--- layout: "grouped" (PACK_FORMAT), "keyed" (ROW_FORMAT) or "named"; nil when the pack cannot be
--- read (a delta without its base is as unreadable as a missing pack).
-local function prepare(db, root)
-    local sql = SELECT
-    local kind = scalar(db, "PRAGMA application_id")
-    local version = scalar(db, "PRAGMA user_version")
-    if kind == nil or version == nil then return nil end
-    if kind == conf.delta_application_id then
-        local base = "file:" .. root .. "/" .. conf.base_name .. "?mode=ro&immutable=1"
-        if scalar(db, "ATTACH DATABASE ?1 AS base", base) == nil then return nil end
-        sql = SELECT_DELTA
-    end
-    local layout = version == conf.pack_format and "grouped" or (version == conf.row_format and "keyed" or "named")
-    local column = layout == "named" and "name" or "key"
-    sql = sql:gsub("%%s", column):gsub("%%c", layout == "grouped" and "body" or "body, etag")
-    if sqlite.sqlite3_prepare_v2(db, sql, #sql, stmt_out, nil) ~= 0 then return nil end
-    return stmt_out[0], layout
-end
-
--- The set of VARIANTLESS shapes `db` records (empty for a pack without them: every path may vary).
-local function variantless_of(db)
-    local shapes = {}
-    if sqlite.sqlite3_prepare_v2(db, SELECT_META, #SELECT_META, stmt_out, nil) ~= 0 then return shapes end
-    local stmt = stmt_out[0]
-    sqlite.sqlite3_bind_text(stmt, 1, conf.variantless_key, #conf.variantless_key, nil)
-    if sqlite.sqlite3_step(stmt) == ROW then
-        local text = ffi.string(sqlite.sqlite3_column_text(stmt, 0), sqlite.sqlite3_column_bytes(stmt, 0))
-        for shape in string.gmatch(text, "[^\n]+") do shapes[shape] = true end
-    end
-    sqlite.sqlite3_finalize(stmt)
-    return shapes
-end
-
--- The pack at `uri` (`key` names it in `list`), opened on first use: {key, db, stmt, dicts}. Each
--- list keeps its two newest packs open, so answers in flight during a publish finish on theirs.
-local function open(list, key, uri, root)
-    for i = #list, 1, -1 do
-        if list[i].key == key then return list[i] end
-    end
-    -- immutable=1: a published pack never changes, so SQLite takes no locks and checks nothing.
-    if sqlite.sqlite3_open_v2(uri, db_out, OPEN_READONLY + OPEN_URI + OPEN_NOMUTEX, nil) ~= 0 then
-        sqlite.sqlite3_close_v2(db_out[0])
-        return nil
-    end
-    local db = db_out[0]
-    scalar(db, "PRAGMA cache_size = -" .. conf.read_cache_kib)  -- marquee/packs.py READ_CACHE_KIB
-    local stmt, layout = prepare(db, root)
-    if stmt == nil then
-        sqlite.sqlite3_close_v2(db)
-        return nil
-    end
-    local pack = {key = key, db = db, stmt = stmt, layout = layout, dicts = {}, variantless = variantless_of(db)}
-    if layout == "grouped" then pack.blocks = assert(lrucache.new(conf.cached_blocks)) end
-    list[#list + 1] = pack
-    if #list > 2 then
-        local old = table.remove(list, 1)
-        sqlite.sqlite3_finalize(old.stmt)
-        if old.dict_stmt then sqlite.sqlite3_finalize(old.dict_stmt) end
-        sqlite.sqlite3_close_v2(old.db)
-    end
-    return pack
-end
-
 local function release_pack(root)
-    return open(opened, root, "file:" .. root .. "/" .. conf.pack_name .. "?immutable=1", root)
-end
-
--- The pack's dictionary `id`, digested, read from its `dicts` table on first use (false: none).
-local function dictionary(pack, id)
-    local ddict = pack.dicts[id]
-    if ddict ~= nil then return ddict end
-    if pack.dict_stmt == nil then
-        if sqlite.sqlite3_prepare_v2(pack.db, SELECT_DICT, #SELECT_DICT, stmt_out, nil) ~= 0 then return false end
-        pack.dict_stmt = stmt_out[0]
-    end
-    local stmt = pack.dict_stmt
-    sqlite.sqlite3_bind_int64(stmt, 1, id)
-    ddict = false
-    if sqlite.sqlite3_step(stmt) == ROW then
-        local blob = sqlite.sqlite3_column_blob(stmt, 0)
-        ddict = zstd.dictionary(ffi.string(blob, sqlite.sqlite3_column_bytes(stmt, 0))) or false
-    end
-    sqlite.sqlite3_reset(stmt)
-    pack.dicts[id] = ddict
-    return ddict
-end
-
--- The JSON of a stored body (`size` bytes at `blob`): the bytes themselves, or its frame decoded;
--- nil for a frame this pack cannot decode (a broken release, answered as absent and logged).
-local function json_of(pack, blob, size)
-    if not zstd.is_frame(blob, size) then return ffi.string(blob, size) end
-    local id, ddict = zstd.dict_id(blob, size), nil
-    if id ~= 0 then
-        ddict = dictionary(pack, id)
-        if not ddict then
-            ngx.log(ngx.ERR, "pack ", pack.key, " has no dictionary ", id)
-            return nil
-        end
-    end
-    local body = zstd.decode(blob, size, ddict)
-    if body == nil then ngx.log(ngx.ERR, "pack ", pack.key, ": a broken zstd frame") end
-    return body
-end
-
--- The directory of a block (marquee/packs.py `block_of`): {suffix = first byte of its JSON} and
--- {suffix = its length}; nil for a block without one (a broken release).
-local function directory(block)
-    local last = find(block, "\n\n", 1, true)
-    if last == nil then return nil end
-    local starts, sizes, pos, at = {}, {}, 1, last + 2
-    while pos <= last do
-        local tab = find(block, "\t", pos, true)
-        local newline = tab and find(block, "\n", tab, true)
-        if newline == nil then return nil end
-        local suffix, size = sub(block, pos, tab - 1), tonumber(sub(block, tab + 1, newline - 1))
-        starts[suffix], sizes[suffix] = at, size
-        at = at + size
-        pos = newline + 1
-    end
-    return {block, starts, sizes}
-end
-
--- The group of `name` and the name's suffix in it (marquee/packs.py `group_of`, its GROUP as conf.group).
-local function group_of(name)
-    local m = re_match(name, conf.group, "jo")
-    if m == nil then return name, "" end
-    return m[1], m[2]
-end
-
--- body, etag of document `name` in the grouped `pack`, or nil. Its group's block is decoded once and
--- kept per pack (conf.cached_blocks): a request's language candidates and a title's sub-resources
--- are in the same block, and the Zipf mix asks for several of a hot title's in a row.
-local function lookup_grouped(pack, name)
-    local group, suffix = group_of(name)
-    local found = pack.blocks:get(group)
-    if found == nil then
-        local stmt = pack.stmt
-        sqlite.sqlite3_bind_blob(stmt, 1, sub(md5_bin(group), 1, conf.key_bytes), conf.key_bytes, TRANSIENT)
-        if sqlite.sqlite3_step(stmt) == ROW then
-            local blob = sqlite.sqlite3_column_blob(stmt, 0)  -- NULL: a tombstone
-            local block = blob ~= nil and json_of(pack, blob, sqlite.sqlite3_column_bytes(stmt, 0))
-            found = block and directory(block)
-            if block and found == nil then ngx.log(ngx.ERR, "pack ", pack.key, ": a block without a directory") end
-        end
-        sqlite.sqlite3_reset(stmt)
-        found = found or ABSENT
-        pack.blocks:set(group, found)
-    end
-    if found == ABSENT then return nil end
-    local start = found[2][suffix]
-    if start == nil then return nil end
-    local body = sub(found[1], start, start + found[3][suffix] - 1)
-    return body, ngx.md5(body)
-end
-
--- body, etag of row `name` in `pack`, or nil.
-local function lookup(pack, name)
-    if pack.layout == "grouped" then return lookup_grouped(pack, name) end
-    local stmt = pack.stmt
-    local keyed = pack.layout == "keyed"
-    if keyed then  -- SQLITE_TRANSIENT: SQLite copies the 12 bytes, which nothing else holds on to
-        sqlite.sqlite3_bind_blob(stmt, 1, sub(md5_bin(name), 1, conf.key_bytes), conf.key_bytes, TRANSIENT)
-    else
-        sqlite.sqlite3_bind_text(stmt, 1, name, #name, nil)  -- SQLITE_STATIC: the caller's `name` outlives the step
-    end
-    local body, etag
-    if sqlite.sqlite3_step(stmt) == ROW then
-        -- A tombstone's NULL body comes back as a NULL pointer (no document is an empty blob), so
-        -- a full pack's hit costs no extra call to tell the two apart.
-        local blob = sqlite.sqlite3_column_blob(stmt, 0)
-        if blob ~= nil then
-            body = json_of(pack, blob, sqlite.sqlite3_column_bytes(stmt, 0))
-            if body ~= nil then
-                etag = ffi.string(sqlite.sqlite3_column_blob(stmt, 1), sqlite.sqlite3_column_bytes(stmt, 1))
-                if keyed then etag = format(HEX16, byte(etag, 1, 16)) end
-            end
-        end
-    end
-    sqlite.sqlite3_reset(stmt)
-    return body, etag
+    return pack_reader.open(opened, root, "file:" .. root .. "/" .. conf.pack_name .. "?immutable=1", root)
 end
 
 -- body, etag of the document `name` (`3/movie/603.de-DE.json`) in release `root`, or nil.
 function M.get(root, name)
     local pack = release_pack(root)
     if pack == nil then return nil end
-    return lookup(pack, name)
+    return pack_reader.lookup(pack, name)
 end
 
 -- edge/languages.py's `suffix_for`, from its own pattern and table (conf.language_code,
@@ -405,6 +176,7 @@ local function load(root, uri, suffix, key)
         body = assemble(root, body)
         etag = body and ngx.md5(body)  -- changes with the items, as the stored one would not
     end
+    if body and etag == nil then etag = ngx.md5(body) end  -- a grouped pack keeps no ETags
     local entry = body and {body, etag, skeleton = skeleton} or ABSENT
     cache:set(key, entry)
     return entry
@@ -589,11 +361,11 @@ function M.serve_list(edge)
     if sub(uri, -1) == "/" then return M.to_edge(edge) end
     local stamp = list_stamp()
     if stamp == nil then return M.to_edge(edge) end
-    local pack = open(opened_lists, stamp, "file:" .. conf.lists_dir .. stamp .. "?immutable=1", nil)
+    local pack = pack_reader.open(opened_lists, stamp, "file:" .. conf.lists_dir .. stamp .. "?immutable=1", nil)
     if pack == nil then return M.to_edge(edge) end
     local day = list_days[stamp]
     if day == nil then
-        day = lookup(pack, conf.lists_day_row) or ""
+        day = pack_reader.lookup(pack, conf.lists_day_row) or ""
         list_days = {[stamp] = day}  -- only the newest: a refresh every 30 minutes must not grow the table
     end
     if day ~= utc_day() then return M.to_edge(edge) end
@@ -605,7 +377,7 @@ function M.serve_list(edge)
     local key = stamp .. "|" .. name
     local entry = cache:get(key)
     if entry == nil then
-        local body, etag = lookup(pack, name)
+        local body, etag = pack_reader.lookup(pack, name)
         entry = body and {body, etag} or ABSENT
         cache:set(key, entry)
     end

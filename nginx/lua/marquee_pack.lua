@@ -1,0 +1,271 @@
+-- A release's pack (marquee/packs.py, its contract), read through LuaJIT's FFI: one read-only,
+-- immutable connection and one prepared statement per pack, a delta's base attached, and a
+-- document by its name in any of the formats packs have had (`lookup`). marquee_docs.lua serves
+-- what this reads; so does the list pack (edge/list_pack.py), a pack by name.
+local ffi = require "ffi"
+local lrucache = require "resty.lrucache"
+local zstd = require "marquee_zstd"
+local ngx = ngx
+local sub, find = string.sub, string.find
+local re_match = ngx.re.match
+
+ffi.cdef [[
+typedef struct sqlite3 sqlite3;
+typedef struct sqlite3_stmt sqlite3_stmt;
+int sqlite3_open_v2(const char *filename, sqlite3 **db, int flags, const char *vfs);
+int sqlite3_close_v2(sqlite3 *db);
+int sqlite3_prepare_v2(sqlite3 *db, const char *sql, int bytes, sqlite3_stmt **stmt, const char **tail);
+int sqlite3_bind_text(sqlite3_stmt *stmt, int index, const char *text, int bytes, void *destructor);
+int sqlite3_bind_blob(sqlite3_stmt *stmt, int index, const void *blob, int bytes, void *destructor);
+int sqlite3_bind_int64(sqlite3_stmt *stmt, int index, long long value);
+int sqlite3_step(sqlite3_stmt *stmt);
+const void *sqlite3_column_blob(sqlite3_stmt *stmt, int column);
+const unsigned char *sqlite3_column_text(sqlite3_stmt *stmt, int column);
+int sqlite3_column_bytes(sqlite3_stmt *stmt, int column);
+int sqlite3_column_int(sqlite3_stmt *stmt, int column);
+int sqlite3_reset(sqlite3_stmt *stmt);
+int sqlite3_finalize(sqlite3_stmt *stmt);
+]]
+
+local sqlite = ffi.load("libsqlite3.so.0")
+local OPEN_READONLY, OPEN_URI, OPEN_NOMUTEX = 0x00000001, 0x00000040, 0x00008000
+local ROW = 100
+-- A pack's rows (marquee/packs.py, `PRAGMA user_version`): PACK_FORMAT's are groups of documents,
+-- keyed by the first KEY_BYTES of the MD5 of the group, each a block of its documents (no ETag:
+-- it is the MD5 of the document); ROW_FORMAT's a document each, keyed by its name's MD5, with its
+-- ETag's 16 bytes; a pack written before (0) a document each by name, the ETag in hex. `%s` is
+-- the key column, `%c` the columns.
+local SELECT = "SELECT %c FROM docs WHERE %s = ?"
+-- Both branches search their own index of keys; UNION ALL runs them in order and LIMIT 1 stops
+-- at the delta's row when there is one (marquee/packs.py's `first`).
+local SELECT_DELTA = "SELECT %c FROM main.docs WHERE %s = ?1 "
+    .. "UNION ALL SELECT %c FROM base.docs WHERE %s = ?1 LIMIT 1"
+local md5_bin, format, byte = ngx.md5_bin, string.format, string.byte
+local HEX16 = string.rep("%02x", 16)
+local TRANSIENT = ffi.cast("void *", -1)
+-- A delta holds copies of its base's dictionaries (marquee/packs.py), so main's are all there are.
+local SELECT_DICT = "SELECT dict FROM main.dicts WHERE id = ?"
+-- The pack's VARIANTLESS shapes (marquee/packs.py META_TABLE); a delta's are whole, not a change.
+local SELECT_META = "SELECT value FROM main.meta WHERE key = ?1"
+local ABSENT = {}  -- a group the pack has no block of, in a pack's cache of blocks
+local THREE = 51  -- "3": the first byte of every name an entity's group holds
+
+local M = {}
+local conf
+local db_out = ffi.new("sqlite3*[1]")
+local stmt_out = ffi.new("sqlite3_stmt*[1]")
+
+-- marquee_docs.init's table (marquee/services.py docs_conf).
+function M.init(config)
+    conf = config
+end
+
+-- The first row of one-statement `sql` as an integer (nil on any error).
+local function scalar(db, sql, bind)
+    if sqlite.sqlite3_prepare_v2(db, sql, #sql, stmt_out, nil) ~= 0 then return nil end
+    local stmt = stmt_out[0]
+    if bind then sqlite.sqlite3_bind_text(stmt, 1, bind, #bind, nil) end
+    local rc = sqlite.sqlite3_step(stmt)
+    local value = rc == ROW and sqlite.sqlite3_column_int(stmt, 0) or (rc == 101 and 0 or nil)
+    sqlite.sqlite3_finalize(stmt)
+    return value
+end
+
+-- The document statement of a freshly opened pack, its base attached when it is a delta, and its
+-- layout: "grouped" (PACK_FORMAT), "keyed" (ROW_FORMAT) or "named"; nil when the pack cannot be
+-- read (a delta without its base is as unreadable as a missing pack).
+local function prepare(db, root)
+    local sql = SELECT
+    local kind = scalar(db, "PRAGMA application_id")
+    local version = scalar(db, "PRAGMA user_version")
+    if kind == nil or version == nil then return nil end
+    if kind == conf.delta_application_id then
+        local base = "file:" .. root .. "/" .. conf.base_name .. "?mode=ro&immutable=1"
+        if scalar(db, "ATTACH DATABASE ?1 AS base", base) == nil then return nil end
+        sql = SELECT_DELTA
+    end
+    local layout = version == conf.pack_format and "grouped" or (version == conf.row_format and "keyed" or "named")
+    local column = layout == "named" and "name" or "key"
+    sql = sql:gsub("%%s", column):gsub("%%c", layout == "grouped" and "body" or "body, etag")
+    if sqlite.sqlite3_prepare_v2(db, sql, #sql, stmt_out, nil) ~= 0 then return nil end
+    return stmt_out[0], layout
+end
+
+-- The set of VARIANTLESS shapes `db` records (empty for a pack without them: every path may vary).
+local function variantless_of(db)
+    local shapes = {}
+    if sqlite.sqlite3_prepare_v2(db, SELECT_META, #SELECT_META, stmt_out, nil) ~= 0 then return shapes end
+    local stmt = stmt_out[0]
+    sqlite.sqlite3_bind_text(stmt, 1, conf.variantless_key, #conf.variantless_key, nil)
+    if sqlite.sqlite3_step(stmt) == ROW then
+        local text = ffi.string(sqlite.sqlite3_column_text(stmt, 0), sqlite.sqlite3_column_bytes(stmt, 0))
+        for shape in string.gmatch(text, "[^\n]+") do shapes[shape] = true end
+    end
+    sqlite.sqlite3_finalize(stmt)
+    return shapes
+end
+
+-- The pack at `uri` (`key` names it in `list`), opened on first use: {key, db, stmt, dicts}. Each
+-- list keeps its two newest packs open, so answers in flight during a publish finish on theirs.
+local function open(list, key, uri, root)
+    for i = #list, 1, -1 do
+        if list[i].key == key then return list[i] end
+    end
+    -- immutable=1: a published pack never changes, so SQLite takes no locks and checks nothing.
+    if sqlite.sqlite3_open_v2(uri, db_out, OPEN_READONLY + OPEN_URI + OPEN_NOMUTEX, nil) ~= 0 then
+        sqlite.sqlite3_close_v2(db_out[0])
+        return nil
+    end
+    local db = db_out[0]
+    scalar(db, "PRAGMA cache_size = -" .. conf.read_cache_kib)  -- marquee/packs.py READ_CACHE_KIB
+    local stmt, layout = prepare(db, root)
+    if stmt == nil then
+        sqlite.sqlite3_close_v2(db)
+        return nil
+    end
+    local pack = {key = key, db = db, stmt = stmt, layout = layout, dicts = {}, variantless = variantless_of(db)}
+    if layout == "grouped" then pack.blocks = assert(lrucache.new(conf.cached_blocks)) end
+    list[#list + 1] = pack
+    if #list > 2 then
+        local old = table.remove(list, 1)
+        sqlite.sqlite3_finalize(old.stmt)
+        if old.dict_stmt then sqlite.sqlite3_finalize(old.dict_stmt) end
+        sqlite.sqlite3_close_v2(old.db)
+    end
+    return pack
+end
+
+
+-- The pack's dictionary `id`, digested, read from its `dicts` table on first use (false: none).
+local function dictionary(pack, id)
+    local ddict = pack.dicts[id]
+    if ddict ~= nil then return ddict end
+    if pack.dict_stmt == nil then
+        if sqlite.sqlite3_prepare_v2(pack.db, SELECT_DICT, #SELECT_DICT, stmt_out, nil) ~= 0 then return false end
+        pack.dict_stmt = stmt_out[0]
+    end
+    local stmt = pack.dict_stmt
+    sqlite.sqlite3_bind_int64(stmt, 1, id)
+    ddict = false
+    if sqlite.sqlite3_step(stmt) == ROW then
+        local blob = sqlite.sqlite3_column_blob(stmt, 0)
+        ddict = zstd.dictionary(ffi.string(blob, sqlite.sqlite3_column_bytes(stmt, 0))) or false
+    end
+    sqlite.sqlite3_reset(stmt)
+    pack.dicts[id] = ddict
+    return ddict
+end
+
+-- The JSON of a stored body (`size` bytes at `blob`): the bytes themselves, or its frame decoded;
+-- nil for a frame this pack cannot decode (a broken release, answered as absent and logged).
+local function json_of(pack, blob, size)
+    if not zstd.is_frame(blob, size) then return ffi.string(blob, size) end
+    local id, ddict = zstd.dict_id(blob, size), nil
+    if id ~= 0 then
+        ddict = dictionary(pack, id)
+        if not ddict then
+            ngx.log(ngx.ERR, "pack ", pack.key, " has no dictionary ", id)
+            return nil
+        end
+    end
+    local body = zstd.decode(blob, size, ddict)
+    if body == nil then ngx.log(ngx.ERR, "pack ", pack.key, ": a broken zstd frame") end
+    return body
+end
+
+-- The directory of a block (marquee/packs.py `block_of`): {suffix = first byte of its JSON} and
+-- {suffix = its length}; nil for a block without one (a broken release).
+local function directory(block)
+    local last = find(block, "\n\n", 1, true)
+    if last == nil then return nil end
+    local starts, sizes, pos, at = {}, {}, 1, last + 2
+    while pos <= last do
+        local tab = find(block, "\t", pos, true)
+        local newline = tab and find(block, "\n", tab, true)
+        if newline == nil then return nil end
+        local suffix, size = sub(block, pos, tab - 1), tonumber(sub(block, tab + 1, newline - 1))
+        starts[suffix], sizes[suffix] = at, size
+        at = at + size
+        pos = newline + 1
+    end
+    return {block, starts, sizes}
+end
+
+-- The group of `name` and the name's suffix in it (marquee/packs.py `group_of`, its GROUP as conf.group,
+-- which only names under `3/` match).
+local function group_of(name)
+    if byte(name, 1) ~= THREE then return name, "" end
+    local m = re_match(name, conf.group, "jo")
+    if m == nil then return name, "" end
+    return m[1], m[2]
+end
+
+-- The block of `group` in the grouped `pack` (its text), or nil.
+local function block_of(pack, group)
+    local stmt, block = pack.stmt, nil
+    sqlite.sqlite3_bind_blob(stmt, 1, sub(md5_bin(group), 1, conf.key_bytes), conf.key_bytes, TRANSIENT)
+    if sqlite.sqlite3_step(stmt) == ROW then
+        local blob = sqlite.sqlite3_column_blob(stmt, 0)  -- NULL: a tombstone
+        if blob ~= nil then block = json_of(pack, blob, sqlite.sqlite3_column_bytes(stmt, 0)) end
+    end
+    sqlite.sqlite3_reset(stmt)
+    return block
+end
+
+-- The body of document `name` in the grouped `pack`, or nil; no ETag (the caller hashes the JSON
+-- when it needs one: an item spliced into a list does not). A group's block is decoded once and
+-- kept per pack (conf.cached_blocks): a request's language candidates and a title's sub-resources
+-- are in the same block, and the Zipf mix asks for several of a hot title's in a row. A document
+-- alone in its group (an item, an OMDb answer) is its block's whole tail: kept in no cache here.
+local function lookup_grouped(pack, name)
+    local group, suffix = group_of(name)
+    if suffix == "" then
+        local block = block_of(pack, group)
+        local last = block and find(block, "\n\n", 1, true)
+        if last == nil then return nil end
+        return sub(block, last + 2)
+    end
+    local found = pack.blocks:get(group)
+    if found == nil then
+        local block = block_of(pack, group)
+        found = block and directory(block)
+        if block and found == nil then ngx.log(ngx.ERR, "pack ", pack.key, ": a block without a directory") end
+        found = found or ABSENT
+        pack.blocks:set(group, found)
+    end
+    if found == ABSENT then return nil end
+    local start = found[2][suffix]
+    if start == nil then return nil end
+    return sub(found[1], start, start + found[3][suffix] - 1)
+end
+
+-- body, etag of row `name` in `pack`, or nil (etag too for a grouped pack, whose ETags are the
+-- JSON's MD5, made by the caller: marquee_docs `load`).
+local function lookup(pack, name)
+    if pack.layout == "grouped" then return lookup_grouped(pack, name) end
+    local stmt = pack.stmt
+    local keyed = pack.layout == "keyed"
+    if keyed then  -- SQLITE_TRANSIENT: SQLite copies the 12 bytes, which nothing else holds on to
+        sqlite.sqlite3_bind_blob(stmt, 1, sub(md5_bin(name), 1, conf.key_bytes), conf.key_bytes, TRANSIENT)
+    else
+        sqlite.sqlite3_bind_text(stmt, 1, name, #name, nil)  -- SQLITE_STATIC: the caller's `name` outlives the step
+    end
+    local body, etag
+    if sqlite.sqlite3_step(stmt) == ROW then
+        -- A tombstone's NULL body comes back as a NULL pointer (no document is an empty blob), so
+        -- a full pack's hit costs no extra call to tell the two apart.
+        local blob = sqlite.sqlite3_column_blob(stmt, 0)
+        if blob ~= nil then
+            body = json_of(pack, blob, sqlite.sqlite3_column_bytes(stmt, 0))
+            if body ~= nil then
+                etag = ffi.string(sqlite.sqlite3_column_blob(stmt, 1), sqlite.sqlite3_column_bytes(stmt, 1))
+                if keyed then etag = format(HEX16, byte(etag, 1, 16)) end
+            end
+        end
+    end
+    sqlite.sqlite3_reset(stmt)
+    return body, etag
+end
+
+M.open, M.lookup = open, lookup
+return M
