@@ -11,8 +11,8 @@ shares nothing with its siblings: a film's 14 language variants of the same fiel
 movie, TV and combined credits of the same titles. A group is an entity's documents (`group_of`:
 `3/movie/603` holds `3/movie/603.json`, its variants and every sub-resource under it; a season and
 an episode are groups of their own), or a document alone when no entity names it (`_items/…`,
-`compat/…`, `3/configuration.json`). At 20k films the groups' rows took 249 MB where the documents'
-took 434 (docs/packed-releases.md, "Entity blocks").
+`compat/…`, `3/configuration.json`). At 20k films the pack went from 393 to 211 MB
+(docs/packed-releases.md, "Blocks: an entity's documents in one row").
 
 One table, `docs(key BLOB PRIMARY KEY, body BLOB)`, one row per group (not WITHOUT ROWID: blocks
 of 1 to 20 KB overflowed its cells, 280 MB against 219 at 20k films):
