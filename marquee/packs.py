@@ -182,10 +182,17 @@ def kept_encoder(con: sqlite3.Connection, template: str, samples: list[bytes] | 
                           (template,)).fetchone()
         return encoder(zstandard.ZstdCompressionDict(bytes(row[0]), dict_type=zstandard.DICT_TYPE_FULLDICT)
                        if row else None)
+    return encoder(kept_dictionary(con, template, samples))
+
+
+def kept_dictionary(con: sqlite3.Connection, template: str,
+                    samples: list[bytes]) -> zstandard.ZstdCompressionDict | None:
+    """A dictionary trained on `samples` (train_dictionary), kept in `con`'s `dicts` for `template`
+    (a template, or a pack's group kind); None when they are too few to train one."""
     dictionary = train_dictionary(samples, {i for (i,) in con.execute("SELECT id FROM main.dicts")})
     if dictionary is not None:
         con.execute("INSERT INTO main.dicts VALUES (?, ?, ?)", (dictionary.dict_id(), template, dictionary.as_bytes()))
-    return encoder(dictionary)
+    return dictionary
 
 
 def compressor(dictionary: zstandard.ZstdCompressionDict | None) -> zstandard.ZstdCompressor:
@@ -421,7 +428,6 @@ class Pack:
         self._body = first(self._layers, "body", column=column)
         if not self.grouped:
             self._etag = first(self._layers, "etag", column=column)
-            self._row = first(self._layers, "body, etag", column=column)
         self.decode = Decoder(self.con)
         self._blocks: dict[str, dict[str, bytes] | None] = {}  # the last groups read (names come in runs)
 

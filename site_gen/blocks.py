@@ -32,7 +32,7 @@ import pyarrow.compute as pc
 import zstandard
 
 from marquee.packs import (GROUP_ENTITY, UNTRANSLATED, block_documents, block_of, compressor, etag_of, key_of,
-                           kind_of, train_dictionary)
+                           kept_dictionary, kind_of)
 
 BUCKETS = 256
 T = TypeVar("T")
@@ -183,12 +183,7 @@ class BlockEncoders:
         one), keep it in the pack, and give back the blocks."""
         items = self._pending.pop(kind)
         self._pending_bytes.pop(kind)
-        taken = {i for (i,) in self.con.execute("SELECT id FROM main.dicts")}
-        dictionary = train_dictionary([block for _, block in items[:TRAINING_BLOCKS]], taken)
-        if dictionary is not None:
-            self.con.execute("INSERT INTO main.dicts VALUES (?, ?, ?)",
-                             (dictionary.dict_id(), kind, dictionary.as_bytes()))
-        self._compressors[kind] = compressor(dictionary)
+        self._compressors[kind] = compressor(kept_dictionary(self.con, kind, [block for _, block in items[:TRAINING_BLOCKS]]))
         return items
 
     def rest(self) -> list[tuple[bytes, bytes]]:
@@ -262,10 +257,10 @@ def _write_blocks(con, staging: Staging, encoders: BlockEncoders,
 
 def group_bounds(keys: pa.Array) -> numpy.ndarray:
     """Where each group of rows sorted by key starts, and the end: [0, …, len(keys)]."""
-    if len(keys) < 2:
-        return numpy.array([0, len(keys)][: len(keys) + 1], dtype=numpy.int32)
-    starts = numpy.flatnonzero(pc.not_equal(keys.slice(1), keys.slice(0, len(keys) - 1)).to_numpy(zero_copy_only=False)) + 1
-    return numpy.concatenate([[0], starts, [len(keys)]]).astype(numpy.int32)
+    if not len(keys):
+        return numpy.zeros(1, dtype=numpy.int32)
+    changes = pc.not_equal(keys.slice(1), keys.slice(0, max(len(keys) - 1, 0))).to_numpy(zero_copy_only=False)
+    return numpy.concatenate([[0], numpy.flatnonzero(changes) + 1, [len(keys)]]).astype(numpy.int32)
 
 
 def whole_blocks(rows: pa.Table, written: Written) -> list[tuple[bytes, str, bytes]]:

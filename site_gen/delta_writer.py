@@ -155,7 +155,6 @@ class DeltaWriter(PackWriter):
                                 {manifest_key(template) for template in self._kept | self._deltas},
                                 sorted(self._deltas), self._written_names, candidates)
         if settled.repeated:
-            self.staging.close()
             self._refuse_twice(settled.repeated)
         self._restore: dict[bytes, list[tuple[str, str]]] = {}
         for name, etag in settled.unds:

@@ -16,8 +16,8 @@ only changed documents' bodies and writes the blocks they change as a delta pack
 release's. `Writer(root, previous)` gives the one the previous release calls for. Both write the
 manifest (site_gen/manifests.py): a file per template of every rendered name and ETag, which the
 next update compares with. An untranslated variant equal to its default document (`X.und.json`
-and `X.json`: a title with no English text) is kept like any document: in the same block it costs
-a few bytes, where a row of its own cost ~100 and finding the twins minutes at 1M.
+and `X.json`: a title with no English text) is left out, and its readers fall back to X: both are
+in one group, so the blocks find these twins (site_gen/blocks.py `drop_twins`, `whole_blocks`).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ import re
 import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, NoReturn
 from urllib.parse import quote
 
 import duckdb
@@ -121,7 +121,6 @@ class PackWriter:
         self._etags: list[str] = []
         self._buffered = 0
         self._documents = 0
-        self._written = 0  # documents with a body: new or changed
         self._bytes = 0
         self.unchanged = 0
 
@@ -163,11 +162,9 @@ class PackWriter:
         try:
             return write_blocks(self.con, self.staging, self.encoders, **merge)
         except Repeated as repeated:  # the manifest names it, unless two names share a key
-            self.staging.close()
             self._refuse_twice(repeated_names(self.root / MANIFEST_NAME) or [repeated.args[0].hex()])
         finally:
             self.staging.close()
-        return Written()
 
     def _attach_release(self, schema: str, release: Path) -> tuple[str, ...]:
         """Attach a release's pack (and its base, when it is a delta) read-only as `schema`
@@ -220,7 +217,6 @@ class PackWriter:
                 changed = (names, bodies, etags)
             self._stage(template, changed[0], changed[1])
             self._bytes += pc.sum(pc.binary_length(changed[1])).as_py()
-            self._written += len(changed[0])
         self._seal()
         self._chunks.append(pa.Table.from_arrays(
             [pa.repeat(pa.scalar(template, pa.string()), len(names)), names, etags], schema=MANIFEST_SCHEMA))
@@ -236,7 +232,6 @@ class PackWriter:
             self._stage(template, pa.array([name for name, _ in present], pa.string()),
                         pa.array([body for _, body in present], pa.binary()))
         self._bytes += sum(len(body) for _, body in present)
-        self._written += len(present)
         self._templates.extend([template] * len(names))
         self._names.extend(names)
         self._etags.extend(etags)
@@ -301,8 +296,9 @@ class PackWriter:
         if progress is not None:
             progress(f"finish {name}", 0, 1)
 
-    def _refuse_twice(self, names: list[str]) -> None:
+    def _refuse_twice(self, names: list[str]) -> NoReturn:
         """Fail the build: these names (or keys) were written twice."""
+        self.staging.close()
         self.con.close()
         raise WriterError(f"refusing to write {', '.join(names[:3])} twice") from None
 
