@@ -5,7 +5,7 @@ Why not one file per document: a million titles in 14 languages are ~105M docume
 file system a small file costs 3.5 times its size in 4 KB blocks and ~300 µs to create
 (docs/packed-releases.md).
 
-Why a row per group of documents (PACK_FORMAT 3): a row per document cost ~64 bytes beyond its body
+Why a row per group of documents (since format 3): a row per document cost ~64 bytes beyond its body
 (key, ETag, index, cell), 6.7 GB of a 22 GB pack at 1M titles, and a document compressed alone
 shares nothing with its siblings: a film's 14 language variants of the same fields, a person's
 movie, TV and combined credits of the same titles. A group is an entity's documents (`group_of`:
@@ -14,11 +14,14 @@ an episode are groups of their own), or a document alone when no entity names it
 `compat/…`, `3/configuration.json`). At 20k films the pack went from 393 to 211 MB
 (docs/packed-releases.md, "Blocks: an entity's documents in one row").
 
-One table, `docs(key BLOB PRIMARY KEY, body BLOB)`, one row per group (not WITHOUT ROWID: blocks
-of 1 to 20 KB overflowed its cells, 280 MB against 219 at 20k films):
-- `key` the first KEY_BYTES of the MD5 of the group (`key_of(group)`), so edge/languages.py's
-  candidates, which name documents as files were named (`3/movie/603.de-DE.json`), find their row
-  by the name's group, and nginx by `ngx.md5_bin` of the same string (GROUP, a PCRE as well). The
+One table, `docs(key INTEGER PRIMARY KEY, body BLOB)`, one row per group (PACK_FORMAT 4):
+- `key` the first 8 bytes of the MD5 of the group as a signed little-endian integer (`key_of(group)`),
+  so edge/languages.py's candidates, which name documents as files were named
+  (`3/movie/603.de-DE.json`), find their row by the name's group, and nginx by `ngx.md5_bin` of the
+  same string (GROUP, a PCRE as well). The key is the table's rowid: a lookup is one descent of one
+  B-tree, where format 3's 12-byte BLOB key searched an index and then the table (at 100k films
+  3.5 against 7.5 µs a cold lookup, and 7% smaller: docs/packed-releases.md). Two groups of one key
+  (at 25M groups, about one build in 60,000) refuse the build, as a name written twice does. The
   names themselves live only in the release's manifest (site_gen/manifests.py), which `Pack.names`
   reads;
 - `body` the group's block (`block_of`): a directory, a line `suffix<TAB>length` per document (the
@@ -35,9 +38,10 @@ of 1 to 20 KB overflowed its cells, 280 MB against 219 at 20k films):
 - `meta` (META_TABLE) holds facts about the whole release: DOCUMENTS (how many there are) and
   VARIANTLESS (below).
 
-A pack's `PRAGMA user_version` is its format. Readers (`Pack`, marquee_docs.lua) still read the
-formats before: ROW_FORMAT (2), `docs(key, body, etag)` with a row per document keyed by
-`key_of(name)`, the ETag's 16 bytes stored; and 0, `docs(name, body, etag)` by name with hex ETags.
+A pack's `PRAGMA user_version` is its format. Readers (`Pack`, marquee_pack.lua) still read the
+formats before: BLOB_KEY_FORMAT (3), the same groups keyed by the first KEY_BYTES of the MD5 as a
+BLOB; ROW_FORMAT (2), `docs(key, body, etag)` with a row per document keyed by
+`hash_key(name)`, the ETag's 16 bytes stored; and 0, `docs(name, body, etag)` by name with hex ETags.
 A build on top of either writes a full pack.
 
 A composite document (a list whose items are other documents) is stored as a skeleton: each of its
@@ -72,9 +76,11 @@ from urllib.parse import quote
 import zstandard
 
 PACK_NAME = "documents.sqlite"
-PACK_FORMAT = 3  # `PRAGMA user_version` of a pack of groups (since 2026-11-26)
-ROW_FORMAT = 2  # a row per document, keyed by key_of(name); 0: by name (both still read)
-KEY_BYTES = 12
+PACK_FORMAT = 4  # `PRAGMA user_version` of a pack of groups by integer key (since 2026-11-27)
+BLOB_KEY_FORMAT = 3  # groups keyed by hash_key(group) (still read)
+ROW_FORMAT = 2  # a row per document, keyed by hash_key(name); 0: by name (both still read)
+GROUPED_FORMATS = (PACK_FORMAT, BLOB_KEY_FORMAT)
+KEY_BYTES = 12  # hash_key's: formats 2 and 3
 BASE_NAME = "base.sqlite"
 PAGE_SIZE = 16384  # fewer, fuller pages than 4 KB for bodies of 1 to 15 KB (measured: 1.17 vs 1.21 of data)
 # `PRAGMA application_id` of a delta pack ("MQdl"): readers must not take a delta for a whole release.
@@ -292,8 +298,14 @@ def etag_of(body: bytes) -> str:
     return hashlib.md5(body).hexdigest()
 
 
-def key_of(name: str) -> bytes:
-    """A document's row key: the first KEY_BYTES of the MD5 of its name (nginx: ngx.md5_bin)."""
+def key_of(group: str) -> int:
+    """A group's row key, its rowid: the first 8 bytes of the MD5 of its name, a signed
+    little-endian integer (nginx reads ngx.md5_bin's first 8 bytes as an int64_t)."""
+    return int.from_bytes(hashlib.md5(group.encode()).digest()[:8], "little", signed=True)
+
+
+def hash_key(name: str) -> bytes:
+    """A row's key in formats 2 and 3: the first KEY_BYTES of the MD5 of its name."""
     return hashlib.md5(name.encode()).digest()[:KEY_BYTES]
 
 
@@ -368,7 +380,7 @@ def add_document(release: Path | str, name: str, body: bytes) -> None:
             con.execute("INSERT OR REPLACE INTO docs VALUES (?, ?)", (key_of(group), block_of(list(documents.items()))))
             con.execute("UPDATE meta SET value = value + ? WHERE key = ?", (int(added), DOCUMENTS))
         elif version == ROW_FORMAT:
-            con.execute("INSERT INTO docs VALUES (?, ?, ?)", (key_of(name), body, hashlib.md5(body).digest()))
+            con.execute("INSERT INTO docs VALUES (?, ?, ?)", (hash_key(name), body, hashlib.md5(body).digest()))
         else:
             con.execute("INSERT INTO docs VALUES (?, ?, ?)", (name, body, etag_of(body)))
     con.close()
@@ -403,8 +415,8 @@ def open_pack(release: Path | str) -> sqlite3.Connection:
             raise FileNotFoundError(f"{base}: the base of the delta pack {path} is missing")
         con.execute("ATTACH DATABASE ? AS base", (read_only_uri(base),))
         version = pack_format(con)
-        column = "key" if version in (PACK_FORMAT, ROW_FORMAT) else "name"
-        columns = f"{column}, body" + (", etag" if version != PACK_FORMAT else "")
+        column = "key" if version in (*GROUPED_FORMATS, ROW_FORMAT) else "name"
+        columns = f"{column}, body" + (", etag" if version not in GROUPED_FORMATS else "")
         con.execute(f"CREATE TEMP VIEW docs AS SELECT {columns} FROM main.docs WHERE body IS NOT NULL "
                     f"UNION ALL SELECT {columns} FROM base.docs b "
                     f"WHERE NOT EXISTS (SELECT 1 FROM main.docs d WHERE d.{column} = b.{column})")
@@ -421,8 +433,8 @@ class Pack:
         self.con = open_pack(release)
         self.delta = any(name == "base" for _, name, _ in self.con.execute("PRAGMA database_list"))
         self.format = pack_format(self.con)
-        self.grouped = self.format == PACK_FORMAT
-        self.keyed = self.format in (PACK_FORMAT, ROW_FORMAT)
+        self.grouped = self.format in GROUPED_FORMATS
+        self.keyed = self.format in (*GROUPED_FORMATS, ROW_FORMAT)
         self._layers = ("main", "base") if self.delta else ("main",)
         column = "key" if self.keyed else "name"
         self._body = first(self._layers, "body", column=column)
@@ -434,8 +446,11 @@ class Pack:
     def key(self, name: str) -> bytes | str:
         """The row key of the document `name` in this pack (its group's, or the name itself in a pack by name)."""
         if self.grouped:
-            return key_of(group_of(name)[0])
-        return key_of(name) if self.keyed else name
+            return self._group_key(group_of(name)[0])
+        return hash_key(name) if self.keyed else name
+
+    def _group_key(self, group: str) -> int | bytes:
+        return key_of(group) if self.format == PACK_FORMAT else hash_key(group)
 
     def block(self, group: str) -> dict[str, bytes] | None:
         """The documents of `group` by suffix (None: the release has none)."""
@@ -443,7 +458,7 @@ class Pack:
         if documents is False:  # the edge's threads share a Pack: one result, however they interleave
             if len(self._blocks) >= 64:
                 self._blocks = {}
-            row = self.con.execute(self._body, (key_of(group),)).fetchone()
+            row = self.con.execute(self._body, (self._group_key(group),)).fetchone()
             documents = None if row is None or row[0] is None else block_documents(self.decode(bytes(row[0])))
             self._blocks[group] = documents
         return documents

@@ -31,8 +31,8 @@ from edge.routes import ROUTES
 from edge.redis_wire import redis_address
 from edge.ratelimit import SCRIPT_PATH as GATE_SCRIPT
 from marquee.grants import GRANT_PREFIX
-from marquee.packs import (BASE_NAME, COMPOSITE_MARK, DELTA_APPLICATION_ID, GROUP, ITEMS, KEY_BYTES, NUMBER_SEGMENT,
-                           PACK_FORMAT, PACK_NAME, READ_CACHE_KIB, REFERENCE_NAME, ROW_FORMAT, UNTRANSLATED,
+from marquee.packs import (BASE_NAME, BLOB_KEY_FORMAT, COMPOSITE_MARK, DELTA_APPLICATION_ID, GROUP, ITEMS, KEY_BYTES,
+                           NUMBER_SEGMENT, PACK_FORMAT, PACK_NAME, READ_CACHE_KIB, REFERENCE_NAME, ROW_FORMAT, UNTRANSLATED,
                            VARIANTLESS)
 from marquee.registry import grants_serial
 from marquee.settings import PROJECT_ROOT, Settings, to_env
@@ -129,10 +129,11 @@ def docs_conf(settings: Settings) -> dict[str, str]:
         "current_dir": str(settings.current_link.parent),
         "pack_name": PACK_NAME,
         "base_name": BASE_NAME,
-        # marquee/packs.py's layout: a delta's mark, the formats of packs of groups and of rows by hash,
-        # a document's group (a PCRE), the key's length.
+        # marquee/packs.py's layout: a delta's mark, the formats of packs of groups (by integer and by
+        # BLOB key) and of rows by hash, a document's group (a PCRE), a BLOB key's length.
         "delta_application_id": DELTA_APPLICATION_ID,
         "pack_format": PACK_FORMAT,
+        "blob_key_format": BLOB_KEY_FORMAT,
         "row_format": ROW_FORMAT,
         "group": GROUP.pattern,
         "key_bytes": KEY_BYTES,

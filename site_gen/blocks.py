@@ -1,11 +1,11 @@
-"""A build's documents, regrouped into the pack's blocks (marquee/packs.py, PACK_FORMAT 3).
+"""A build's documents, regrouped into the pack's blocks (marquee/packs.py).
 
 Documents arrive one template at a time (every film's details, then every film's credits, …) and a
 block holds one entity's documents of every template, so they wait: Staging spills each document
-(its group's key, its suffix, its JSON) into one of BUCKETS files by the key's first byte, as Arrow
+(its group's key, its suffix, its JSON) into one of BUCKETS files by the key's top byte, as Arrow
 streams compressed with zstd (fast enough not to slow the render; the JSON of 1M titles is ~60 GB,
 staged in ~11 GB). At the end each bucket is read back whole, sorted by key, and its groups become
-blocks, so the pack's rows and its index of keys are appended in key order, where a pack of a row
+blocks, so the pack's rows are appended in key (rowid) order, where a pack of a row
 per document sorted 105M random keys into its index after the rows (251 s at 1M). A bucket file
 is removed once written into the pack.
 
@@ -31,12 +31,13 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import zstandard
 
-from marquee.packs import (GROUP_ENTITY, UNTRANSLATED, block_documents, block_of, compressor, etag_of, key_of,
-                           kept_dictionary, kind_of)
+from marquee.packs import (GROUP_ENTITY, UNTRANSLATED, block_documents, block_of, compressor, key_of, kept_dictionary,
+                           kind_of)
+from site_gen.manifests import digest_of
 
 BUCKETS = 256
 T = TypeVar("T")
-STAGED = pa.schema([("key", pa.binary(12)), ("kind", pa.string()), ("suffix", pa.string()), ("body", pa.binary())])
+STAGED = pa.schema([("key", pa.int64()), ("kind", pa.string()), ("suffix", pa.string()), ("body", pa.binary())])
 STAGE_BYTES = 256 * 1024 * 1024  # staged rows held before they are written to the bucket files
 TRAINING_BLOCKS = 1_000  # a kind's first blocks, or TRAINING_BYTES of them, train its dictionary
 TRAINING_BYTES = 16 * 1024 * 1024
@@ -46,7 +47,8 @@ _GROUP_RE2 = rf"^(?P<group>{GROUP_ENTITY})(?P<suffix>[/.].*)$"
 
 
 class Repeated(Exception):
-    """A document was staged twice (a name written twice): the build is refused."""
+    """A document was staged twice (a name written twice), or two groups share a key: the build is
+    refused. Its argument says which key."""
 
 
 class Staging:
@@ -73,8 +75,9 @@ class Staging:
             kinds = pa.repeat(pa.scalar(kind), len(keys))
         else:
             kinds = pa.array([kind_of(group) for group in groups], pa.string())
-        table = pa.table([pa.array(keys, pa.binary(12)), kinds, suffixes, bodies.cast(pa.binary())], schema=STAGED)
-        self._waiting.append((table, pa.array([key[0] for key in keys], pa.uint8())))
+        table = pa.table([pa.array(keys, pa.int64()), kinds, suffixes, bodies.cast(pa.binary())], schema=STAGED)
+        # A key's top byte, shifted to 0-255 in the keys' signed order: the buckets in turn are in key order.
+        self._waiting.append((table, pa.array([(key >> 56) + 128 for key in keys], pa.uint8())))
         self._waiting_bytes += table.nbytes
         if self._waiting_bytes >= STAGE_BYTES:
             self._spill()
@@ -102,7 +105,8 @@ class Staging:
 
     def buckets(self) -> Iterator[pa.Table]:
         """The staged rows, a bucket at a time, sorted by key then suffix; each bucket's file is
-        removed once read. A suffix staged twice in a group raises Repeated."""
+        removed once read. A suffix staged twice in a group raises Repeated, and so do two kinds
+        under one key (two groups of one key, which the same suffix would also reveal)."""
         self._spill()
         for writer in self._writers.values():
             writer.close()
@@ -114,10 +118,12 @@ class Staging:
             rows = rows.take(pc.sort_indices(rows, [("key", "ascending"), ("suffix", "ascending")])).combine_chunks()
             keys, suffixes = rows.column("key").chunk(0), rows.column("suffix").chunk(0)
             if len(keys) > 1:
-                twice = pc.and_(pc.equal(keys.slice(1), keys.slice(0, len(keys) - 1)),
-                                pc.equal(suffixes.slice(1), suffixes.slice(0, len(keys) - 1)))
+                kinds, last = rows.column("kind").chunk(0), len(keys) - 1
+                same_key = pc.equal(keys.slice(1), keys.slice(0, last))
+                twice = pc.and_(same_key, pc.or_(pc.equal(suffixes.slice(1), suffixes.slice(0, last)),
+                                                 pc.not_equal(kinds.slice(1), kinds.slice(0, last))))
                 if pc.any(twice).as_py():
-                    raise Repeated(keys[pc.index(twice, True).as_py()].as_py())
+                    raise Repeated(f"key {keys[pc.index(twice, True).as_py()].as_py()}")
             yield rows
 
     def close(self) -> None:
@@ -313,10 +319,10 @@ def updated_blocks(rows: pa.Table, written: Written, previous: Callable[[bytes],
         key, staged = keys[start], list(zip(suffixes[start:end], bodies[start:end]))
         before = previous(key) or {}
         documents = dict(before)
-        for suffix, etag in (restore or {}).get(key, ()):
+        for suffix, digest in (restore or {}).get(key, ()):
             default = before.get(suffix[: -len(UND)] + ".json")
             if suffix not in before and suffix not in suffixes[start:end] and default is not None \
-                    and etag_of(default) == etag:
+                    and digest_of(default) == digest:
                 documents[suffix] = default
         for suffix, body in staged:
             if body is None:

@@ -59,7 +59,7 @@ def changed_names(previous: Path, release: Path) -> list[tuple[str, str]]:
             new = manifest_rows(release / MANIFEST_NAME, keys, where=f"regexp_matches(name, '{pattern}')")
             out.extend((kind, name) for (name,) in con.execute(
                 f"SELECT coalesce(n.name, o.name) FROM {new} n FULL JOIN {old} o ON o.name = n.name "
-                f"WHERE n.etag IS DISTINCT FROM o.etag ORDER BY 1").fetchall())
+                f"WHERE n.digest IS DISTINCT FROM o.digest ORDER BY 1").fetchall())
         return out
     finally:
         con.close()

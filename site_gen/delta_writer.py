@@ -2,7 +2,7 @@
 
 An update (`previous` is an earlier release with a pack and a manifest) receives a document
 unchanged since `previous` as None (its content hash is in the previous manifest, compared in
-DuckDB, site_gen/documents.py), and records only its name and etag in the manifest. Changed and
+DuckDB, site_gen/documents.py), and records only its name and digest in the manifest. Changed and
 new documents, and names no longer rendered, are staged by group (site_gen/blocks.py); each group
 they reach is written again, its previous block with the changes applied, into a delta pack over
 `base.sqlite`, a hard link to the full pack underneath the previous release (its base, or its own
@@ -71,7 +71,7 @@ class DeltaWriter(PackWriter):
         if self._layout == "new delta":
             self.con.execute(f"PRAGMA application_id = {DELTA_APPLICATION_ID}")
             self.con.execute(f"PRAGMA user_version = {PACK_FORMAT}")
-            self.con.execute("CREATE TABLE docs (key BLOB PRIMARY KEY, body BLOB)")
+            self.con.execute("CREATE TABLE docs (key INTEGER PRIMARY KEY, body BLOB)")
         self._previous_block = first(self.previous_layers, "body")
         self._in_base = "SELECT 1 FROM base.docs WHERE key = ?"
         self.decode = Decoder(self.con)
@@ -102,7 +102,7 @@ class DeltaWriter(PackWriter):
     def over_previous(self, template: str) -> None:
         """Take the rows of `template` that follow as changes over the previous release's manifest
         for it (an update that renders some of its entities, documents.py): its file is linked as
-        this release's base, and the rows, with a row of neither body nor etag for each name the
+        this release's base, and the rows, with a row of neither body nor digest for each name the
         entities rendered no longer have, become the delta file over it. The previous delta is not
         kept: its rows for the entities not rendered arrive again as unchanged rows."""
         if template in self._templates_seen or template in self._kept or template in self._deltas:
@@ -132,7 +132,7 @@ class DeltaWriter(PackWriter):
         self.unchanged = self._documents - written.stored
         self.con.close()
 
-    def _previous_documents(self, key: bytes) -> dict[str, bytes] | None:
+    def _previous_documents(self, key: int) -> dict[str, bytes] | None:
         row = self.con.execute(self._previous_block, (key,)).fetchone()
         return documents_of(row[0] if row else None, self.decode)
 
@@ -157,9 +157,9 @@ class DeltaWriter(PackWriter):
         if settled.repeated:
             self._refuse_twice(settled.repeated)
         self._restore: dict[bytes, list[tuple[str, str]]] = {}
-        for name, etag in settled.unds:
+        for name, digest in settled.unds:
             group, suffix = group_of(name)
-            self._restore.setdefault(key_of(group), []).append((suffix, etag))
+            self._restore.setdefault(key_of(group), []).append((suffix, digest))
         for start in range(0, len(settled.gone), 100_000):
             gone = pa.array(settled.gone[start:start + 100_000], pa.string())
             self.staging.add("", gone, pa.nulls(len(gone), pa.binary()))  # "": each name's kind its own

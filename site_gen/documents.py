@@ -22,10 +22,10 @@ import duckdb
 import orjson
 import pyarrow as pa
 
-from marquee.packs import COMPOSITE_MARK, UNTRANSLATED
+from marquee.packs import COMPOSITE_MARK
 from site_gen import plan, scope
 from site_gen.templates import PLACEHOLDER, template_kind
-from site_gen.manifests import delta_file, manifest_key, manifest_rows, manifest_sql
+from site_gen.manifests import DIGEST_SQL, delta_file, manifest_key, manifest_rows, manifest_sql
 from site_gen.validate import ValidationError, check_value, load_schemas
 from site_gen.validate_sql import check_type, null_check
 
@@ -37,9 +37,9 @@ BATCH_ROWS = 5_000
 # 1M titles 5M people make 20 ranges, each aggregating a twentieth of the credits.
 CHUNK_ENTITIES = 250_000
 
-# A batch of documents: uri; JSON body, null when unchanged since the previous release; etag, null
+# A batch of documents: uri; JSON body, null when unchanged since the previous release; digest, null
 # to compute; valid, the compiled schema check (null: to be validated in Python).
-BATCH_SCHEMA = pa.schema([("uri", pa.string()), ("body", pa.binary()), ("etag", pa.string()),
+BATCH_SCHEMA = pa.schema([("uri", pa.string()), ("body", pa.binary()), ("digest", pa.uint64()),
                           ("valid", pa.bool_())])
 
 
@@ -159,7 +159,7 @@ def from_query(con: duckdb.DuckDBPyConnection, template: str, query: str,
         check_type(template, schema, doc_type)
         _require_checked(con, template, checked)
         valid = null_check(schema, doc_type, checked=frozenset(checked))
-        return (f"SELECT uri, doc, body, md5(body) AS etag "
+        return (f"SELECT uri, doc, body, {DIGEST_SQL}(body) AS digest "
                 f"FROM (SELECT uri, doc, encode(to_json(doc)) AS body FROM ({query}))"), valid
 
     if chunked and not scoped:
@@ -188,7 +188,7 @@ def from_items(con: duckdb.DuckDBPyConnection, template: str, table: str) -> Doc
         _checked_parts(con)
         if not con.execute("SELECT count(*) FROM checked_parts WHERE tbl = ?", [table]).fetchall()[0][0]:
             raise ValidationError(template, "", f"{table} is not a checked_items table")
-        return f"SELECT uri, body, md5(body) AS etag FROM (SELECT uri, encode(json) AS body FROM ({query}))", "true"
+        return f"SELECT uri, body, {DIGEST_SQL}(body) AS digest FROM (SELECT uri, encode(json) AS body FROM ({query}))", "true"
 
     return Documents(template, _batches(con, template, query, rendered), keeps_to_scope=True)
 
@@ -197,7 +197,7 @@ def _batches(con: duckdb.DuckDBPyConnection, template: str, query: str,
              rendered: Callable[[], tuple[str, str]],
              chunked: bool = False) -> Callable[[str], Iterator[pa.RecordBatch | Marker]]:
     """The Documents.batches of a template whose SQL `rendered()` gives when it is written: the
-    hashed rows (uri, body, etag, ...) and the check of a row (SQL over those columns), written the
+    hashed rows (uri, body, digest, ...) and the check of a row (SQL over those columns), written the
     way the build plan says (site_gen/plan.py); in a full build, in ranges of ids when `chunked`."""
 
     def batches(way: str = plan.FULL) -> Iterator[pa.RecordBatch | Marker]:
@@ -209,7 +209,7 @@ def _batches(con: duckdb.DuckDBPyConnection, template: str, query: str,
         folder = _previous_folder(con) if way != plan.FULL else None
         key = {manifest_key(template)}
         if way == plan.FULL:
-            sql = f"SELECT uri, body, etag, {valid} AS valid FROM ({hashed})"
+            sql = f"SELECT uri, body, digest, {valid} AS valid FROM ({hashed})"
             kind = template_kind(template)
             if chunked and kind is not None:
                 yield from _in_ranges(con, sql, kind[0])
@@ -259,15 +259,15 @@ def _in_ranges(con: duckdb.DuckDBPyConnection, sql: str, kind: str) -> Iterator[
 
 
 def _compared_sql(hashed: str, valid: str, previous: str, removals: bool = False) -> str:
-    """SQL: batch rows of the rendered documents compared with the previous (name, etag) rows, a
+    """SQL: batch rows of the rendered documents compared with the previous (name, digest) rows, a
     body (and its check) only when the hash differs or the document is new. With `removals`, each
-    previous name no longer rendered is a row with neither body nor etag (removed, also when an
-    earlier delta removed it: its etag is null)."""
+    previous name no longer rendered is a row with neither body nor digest (removed, also when an
+    earlier delta removed it: its digest is null)."""
     join = "FULL" if removals else "LEFT"
     return (f"SELECT coalesce(uri, '/' || substr(gone, 1, length(gone) - 5)) AS uri, "
-            f"CASE WHEN changed THEN body END AS body, etag, CASE WHEN changed THEN {valid} ELSE true END AS valid "
+            f"CASE WHEN changed THEN body END AS body, digest, CASE WHEN changed THEN {valid} ELSE true END AS valid "
             f"FROM (SELECT d.*, CASE WHEN d.uri IS NULL THEN p.name END AS gone, "
-            f"d.uri IS NOT NULL AND p.etag IS DISTINCT FROM d.etag AS changed FROM ({hashed}) d "
+            f"d.uri IS NOT NULL AND p.digest IS DISTINCT FROM d.digest AS changed FROM ({hashed}) d "
             f"{join} JOIN {previous} p ON p.name = substr(d.uri, 2) || '.json')")
 
 

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import duckdb
 
-from marquee.packs import variant_suffix
+from marquee.packs import UNTRANSLATED, variant_suffix
 from marquee.settings import Settings
-from site_gen.documents import UNTRANSLATED, set_language
+from site_gen.documents import set_language
 from site_gen.templates import Preparation
 
 

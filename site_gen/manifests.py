@@ -1,4 +1,4 @@
-"""The manifest of a release: every rendered document's path template, name and content hash.
+"""The manifest of a release: every rendered document's path template, name and content digest.
 
 The next build compares what it renders with it, one template at a time (site_gen/documents.py),
 and the Writer (site_gen/writer.py) writes it. This module owns the layout; it imports nothing of
@@ -24,17 +24,27 @@ from marquee.packs import pack_path
 # hard link to the previous release's file (at 100k movies, streaming 8M unchanged rows through
 # the Writer again cost ~5 s of a 25 s rebuild). A template a rebuild renders only in part has a
 # delta file beside that link (delta_file, Writer.over_previous): the rows of the entities it
-# rendered, a null etag for a name gone, so the rest of its rows are neither read nor written
+# rendered, a null digest for a name gone, so the rest of its rows are neither read nor written
 # (at 100k movies, 887 renamed films reached 16 templates and 2.4M kept rows: ~5 s of 17).
 MANIFEST_NAME = "MANIFEST"
 BASE_SUFFIX = ".parquet"
 DELTA_SUFFIX = ".delta.parquet"
-MANIFEST_SCHEMA = pa.schema([("template", pa.string()), ("name", pa.string()), ("etag", pa.string())])
-# zstd: the names and hex hashes take half of snappy's bytes (20k films: 116 MB to 62; ~3 GB saved at 1M).
+MANIFEST_SCHEMA = pa.schema([("template", pa.string()), ("name", pa.string()), ("digest", pa.uint64())])
+# zstd: the names and hashes take half of snappy's bytes (20k films: 116 MB to 62; ~3 GB saved at 1M).
 MANIFEST_COMPRESSION = "zstd"
+# A document's digest, what the next build compares to tell a changed document: the first 8 bytes of
+# the MD5 of its JSON (DuckDB's md5_number_upper, read little-endian), not the ETag's 16 in hex, which
+# zstd kept at ~17 bytes a row (~0.9 GB of a 1M release's 2.2 GB manifest). Two different documents
+# of one name share a digest once in 2^64 rebuilds; the ETag served is still the whole MD5.
+DIGEST_SQL = "md5_number_upper"
 # A template's delta grows with each update over the same base; past this share of the base's rows
 # the next update writes the template whole again (the same bound as the pack's, writer.py).
 DELTA_FRACTION = 0.25
+
+
+def digest_of(body: bytes) -> int:
+    """A document's digest (DIGEST_SQL, in Python)."""
+    return int.from_bytes(hashlib.md5(body).digest()[:8], "little")
 
 
 def manifest_key(template: str) -> str:
@@ -48,14 +58,14 @@ def manifest_file(template: str) -> str:
 
 
 def delta_file(template: str) -> str:
-    """The manifest's file of changes over the template's manifest_file (a null etag: name removed)."""
+    """The manifest's file of changes over the template's manifest_file (a null digest: name removed)."""
     return manifest_key(template) + DELTA_SUFFIX
 
 
 def manifest_sql(files: list[Path]) -> str:
     """SQL reading every row of these manifest files (none when there are none)."""
     if not files:
-        return "(SELECT NULL::VARCHAR AS template, NULL::VARCHAR AS name, NULL::VARCHAR AS etag WHERE false)"
+        return "(SELECT NULL::VARCHAR AS template, NULL::VARCHAR AS name, NULL::UBIGINT AS digest WHERE false)"
     return "read_parquet([" + ", ".join("'" + str(path).replace("'", "''") + "'" for path in files) + "])"
 
 
@@ -66,9 +76,9 @@ def manifest_keys(folder: Path) -> set[str]:
 
 def manifest_rows(folder: Path | None, keys: set[str] | None = None, removed: bool = False,
                   where: str = "true") -> str:
-    """SQL: the (template, name, etag) rows of these templates (manifest_key; all when None): each
+    """SQL: the (template, name, digest) rows of these templates (manifest_key; all when None): each
     base file's rows, a name its delta file holds replaced by the delta's row. A name the delta
-    removes is left out, or kept with a null etag when `removed`. `where` filters the rows read."""
+    removes is left out, or kept with a null digest when `removed`. `where` filters the rows read."""
     if folder is None:
         return manifest_sql([])
     folder = Path(folder)
@@ -80,7 +90,7 @@ def manifest_rows(folder: Path | None, keys: set[str] | None = None, removed: bo
     changes = f"(SELECT * FROM {manifest_sql(deltas)} WHERE {where})"
     return (f"(SELECT * FROM {manifest_sql(bases)} b WHERE {where} AND NOT EXISTS (SELECT 1 FROM {changes} d "
             f"WHERE d.template = b.template AND d.name = b.name) "
-            f"UNION ALL SELECT * FROM {changes} d" + ("" if removed else " WHERE d.etag IS NOT NULL") + ")")
+            f"UNION ALL SELECT * FROM {changes} d" + ("" if removed else " WHERE d.digest IS NOT NULL") + ")")
 
 
 def delta_fits(folder: Path | None, template: str) -> bool:
@@ -95,7 +105,7 @@ def delta_fits(folder: Path | None, template: str) -> bool:
 
 
 def previous_manifest(release: Path) -> Path | None:
-    """The manifest folder (template, name, etag of every rendered document) of a release with a
+    """The manifest folder (template, name, digest of every rendered document) of a release with a
     pack, or None (also for the single-file manifest of earlier builds: a full build follows)."""
     manifest = Path(release) / MANIFEST_NAME
     if not (manifest.is_dir() and pack_path(release).is_file()):
@@ -119,10 +129,10 @@ def repeated_names(folder: Path, limit: int = 3) -> list[str]:
 
 
 def unchanged_count(folder: Path, previous: Path) -> int:
-    """How many documents of the manifest `folder` the manifest `previous` holds with the same ETag."""
+    """How many documents of the manifest `folder` the manifest `previous` holds with the same digest."""
     with _connect() as con:
         return con.execute(f"SELECT count(*) FROM {manifest_rows(folder)} m JOIN {manifest_rows(previous)} p "
-                           f"USING (name, etag)").fetchone()[0]
+                           f"USING (name, digest)").fetchone()[0]
 
 
 @dataclass(frozen=True)
@@ -131,7 +141,7 @@ class Settled:
 
     repeated: list[str]  # up to three names rendered twice (the update is refused)
     gone: list[str]  # names the previous release had that are no longer rendered
-    unds: list[tuple[str, str]]  # (name, etag) of the candidate untranslated variants rendered now
+    unds: list[tuple[str, int]]  # (name, digest) of the candidate untranslated variants rendered now
 
 
 def settle_update(folder: Path, previous: Path, untouched: set[str], deltas: list[str], written: list[str],
@@ -158,9 +168,9 @@ def settle_update(folder: Path, previous: Path, untouched: set[str], deltas: lis
         # an earlier delta removed it: removing is idempotent).
         gone = [name for (name,) in con.execute(
             f"SELECT name FROM {before} b WHERE NOT EXISTS (SELECT 1 FROM {rendered} r WHERE r.name = b.name) "
-            f"UNION ALL SELECT name FROM {changes} WHERE etag IS NULL").fetchall()]
+            f"UNION ALL SELECT name FROM {changes} WHERE digest IS NULL").fetchall()]
         con.register("candidates", pa.table({"name": pa.array(candidates, pa.string())}))
         unds = con.execute(
-            f"SELECT r.name, r.etag FROM (SELECT name, etag FROM {rendered} UNION ALL "
-            f"SELECT name, etag FROM {changes} WHERE etag IS NOT NULL) r JOIN candidates c USING (name)").fetchall()
+            f"SELECT r.name, r.digest FROM (SELECT name, digest FROM {rendered} UNION ALL "
+            f"SELECT name, digest FROM {changes} WHERE digest IS NOT NULL) r JOIN candidates c USING (name)").fetchall()
     return Settled([], gone, unds)

@@ -296,8 +296,8 @@ def entity_in_scope(template: str, name: str) -> str:
 def kept_sql(template: str, previous: str) -> str:
     """The previous release's documents of a template a scoped build renders in part, as batch rows
     with a null body (unchanged): those whose entity is not in scope. `previous` is SQL for the
-    template's previous (name, etag) rows."""
-    return (f"SELECT '/' || substr(name, 1, length(name) - 5) AS uri, NULL::BLOB AS body, etag, true AS valid "
+    template's previous (name, digest) rows."""
+    return (f"SELECT '/' || substr(name, 1, length(name) - 5) AS uri, NULL::BLOB AS body, digest, true AS valid "
             f"FROM {previous} p WHERE NOT {entity_in_scope(template, 'name')}")
 
 

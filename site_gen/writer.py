@@ -37,9 +37,9 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from marquee.packs import (DICTS_TABLE, DOCUMENTS, META_TABLE, PACK_FORMAT, PAGE_SIZE, VARIANTLESS, VARIANT_NAME,
-                           Pack, base_path, etag_of, is_delta, pack_format, pack_path, read_only_uri)
+                           Pack, base_path, is_delta, pack_format, pack_path, read_only_uri)
 from site_gen.blocks import BlockEncoders, Repeated, Staging, Written, write_blocks
-from site_gen.manifests import (MANIFEST_COMPRESSION, MANIFEST_NAME, MANIFEST_SCHEMA, delta_file, manifest_file,
+from site_gen.manifests import (MANIFEST_COMPRESSION, MANIFEST_NAME, MANIFEST_SCHEMA, delta_file, digest_of, manifest_file,
                                 previous_manifest, repeated_names, unchanged_count)
 from site_gen.templates import template_shape
 
@@ -118,7 +118,7 @@ class PackWriter:
         self._chunks: list[pa.Table] = []
         self._templates: list[str] = []
         self._names: list[str] = []
-        self._etags: list[str] = []
+        self._digests: list[int] = []
         self._buffered = 0
         self._documents = 0
         self._bytes = 0
@@ -162,7 +162,7 @@ class PackWriter:
         try:
             return write_blocks(self.con, self.staging, self.encoders, **merge)
         except Repeated as repeated:  # the manifest names it, unless two names share a key
-            self._refuse_twice(repeated_names(self.root / MANIFEST_NAME) or [repeated.args[0].hex()])
+            self._refuse_twice(repeated_names(self.root / MANIFEST_NAME) or [repeated.args[0]])
         finally:
             self.staging.close()
 
@@ -175,55 +175,55 @@ class PackWriter:
         self.con.execute(f"ATTACH DATABASE ? AS {schema}_base", (read_only_uri(base_path(release)),))
         return (schema, f"{schema}_base")
 
-    def write(self, uri: str, document: Any, etag: str | None = None, template: str = "") -> str:
+    def write(self, uri: str, document: Any, digest: int | None = None, template: str = "") -> str:
         """Add document (a Python object, JSON already serialised as bytes, or None for a document
-        unchanged since `previous`, with its etag) as uri's row; returns its name."""
+        unchanged since `previous`, with its digest) as uri's row; returns its name."""
         name = name_for(uri)
         body = document if document is None or isinstance(document, bytes) else orjson.dumps(document)
-        if body is None and (not self.updating or etag is None):
+        if body is None and (not self.updating or digest is None):
             raise WriterError(f"{uri}: no document, and no previous release to keep it from")
-        self._add(template, [name], [body], [etag or etag_of(body)] if body is not None else [etag])
+        self._add(template, [name], [body], [digest_of(body) if digest is None else digest] if body is not None else [digest])
         return name
 
     def write_batch(self, template: str, batch: pa.RecordBatch) -> None:
-        """Add a batch of documents (site_gen/documents.py's BATCH_SCHEMA: uri, body, etag), with the
-        URI check, names and byte count done on whole columns. A null etag is computed here."""
+        """Add a batch of documents (site_gen/documents.py's BATCH_SCHEMA: uri, body, digest), with the
+        URI check, names and byte count done on whole columns. A null digest is computed here."""
         self._seen(template)
-        uris, bodies, etags = batch.column(0), batch.column(1), batch.column(2)
-        # In a delta (over_previous), a row with neither body nor etag removes its name.
+        uris, bodies, digests = batch.column(0), batch.column(1), batch.column(2)
+        # In a delta (over_previous), a row with neither body nor digest removes its name.
         # A null body is a document kept from the previous manifest, whose name passed when written.
         written = uris if not bodies.null_count else uris.filter(pc.is_valid(bodies))
         refused = pc.or_(pc.invert(pc.match_substring_regex(written, _URI.pattern)),
                          pc.match_substring_regex(written, _BAD_SEGMENT))
         if pc.any(refused).as_py():
             name_for(written[pc.index(refused, True).as_py()].as_py())  # raises, with the reason
-        if bodies.null_count:  # unchanged: only an update keeps it, and by its etag
-            missing = pc.is_null(bodies) if not self.updating else pc.and_(pc.is_null(bodies), pc.is_null(etags))
+        if bodies.null_count:  # unchanged: only an update keeps it, and by its digest
+            missing = pc.is_null(bodies) if not self.updating else pc.and_(pc.is_null(bodies), pc.is_null(digests))
             if template not in self._deltas and pc.any(missing).as_py():
                 uri = uris[pc.index(missing, True).as_py()].as_py()
                 raise WriterError(f"{uri}: no document, and no previous release to keep it from")
         names = pc.binary_join_element_wise(pc.utf8_slice_codeunits(uris, 1), ".json", "")
         if template not in self._variants and pc.any(pc.match_substring_regex(names, VARIANT_NAME)).as_py():
             self._variants.add(template)
-        if etags.null_count:  # bodies built in Python (documents.from_objects), or removals (no body)
-            etags = pa.array([etag or (etag_of(body) if body is not None else None)
-                              for body, etag in zip(bodies.to_pylist(), etags.to_pylist())], pa.string())
+        if digests.null_count:  # bodies built in Python (documents.from_objects), or removals (no body)
+            digests = pa.array([digest if digest is not None or body is None else digest_of(body)
+                              for body, digest in zip(bodies.to_pylist(), digests.to_pylist())], pa.uint64())
         # Most batches of an update are all unchanged: those reach only the manifest, as Arrow.
         if bodies.null_count < len(bodies):
             if bodies.null_count:
                 present = pc.is_valid(bodies)
-                changed = (names.filter(present), bodies.filter(present), etags.filter(present))
+                changed = (names.filter(present), bodies.filter(present), digests.filter(present))
             else:
-                changed = (names, bodies, etags)
+                changed = (names, bodies, digests)
             self._stage(template, changed[0], changed[1])
             self._bytes += pc.sum(pc.binary_length(changed[1])).as_py()
         self._seal()
         self._chunks.append(pa.Table.from_arrays(
-            [pa.repeat(pa.scalar(template, pa.string()), len(names)), names, etags], schema=MANIFEST_SCHEMA))
+            [pa.repeat(pa.scalar(template, pa.string()), len(names)), names, digests], schema=MANIFEST_SCHEMA))
         self._counted(len(names))
 
-    def _add(self, template: str, names: list[str], bodies: list[bytes | None], etags: list[str]) -> None:
-        """Buffer rows (a None body: unchanged, only its name and etag are recorded); flush when full."""
+    def _add(self, template: str, names: list[str], bodies: list[bytes | None], digests: list[int | None]) -> None:
+        """Buffer rows (a None body: unchanged, only its name and digest are recorded); flush when full."""
         self._seen(template)
         if template not in self._variants and any(re.search(VARIANT_NAME, name) for name in names):
             self._variants.add(template)
@@ -234,7 +234,7 @@ class PackWriter:
         self._bytes += sum(len(body) for _, body in present)
         self._templates.extend([template] * len(names))
         self._names.extend(names)
-        self._etags.extend(etags)
+        self._digests.extend(digests)
         self._counted(len(names))
 
     def _seen(self, template: str) -> None:
@@ -251,9 +251,9 @@ class PackWriter:
     def _seal(self) -> None:
         """Close write()'s rows into a manifest chunk, so an Arrow chunk after them stays after them."""
         if self._names:
-            self._chunks.append(pa.table({"template": self._templates, "name": self._names, "etag": self._etags},
+            self._chunks.append(pa.table({"template": self._templates, "name": self._names, "digest": self._digests},
                                          schema=MANIFEST_SCHEMA))
-            self._templates, self._names, self._etags = [], [], []
+            self._templates, self._names, self._digests = [], [], []
 
     def _flush(self, final: bool = False) -> None:
         self._seal()
@@ -312,7 +312,7 @@ class FullWriter(PackWriter):
 
     def _open(self) -> None:
         self.con.execute(f"PRAGMA user_version = {PACK_FORMAT}")
-        self.con.execute("CREATE TABLE docs (key BLOB PRIMARY KEY, body BLOB NOT NULL)")
+        self.con.execute("CREATE TABLE docs (key INTEGER PRIMARY KEY, body BLOB NOT NULL)")
 
     def finish(self, progress: Callable[[str, int, int], None] | None = None) -> None:
         """Write the blocks (refusing any name written twice), record the release's facts, and
@@ -332,8 +332,8 @@ class FullWriter(PackWriter):
             self.unchanged = self._unchanged(self.previous)
 
     def _unchanged(self, previous: Path) -> int:
-        """How many documents `previous` has with the same ETag: from the two manifests, or, for a
-        previous release without one this build can read, from its pack, a name at a time."""
+        """How many documents `previous` has with the same JSON: from the two manifests' digests, or,
+        for a previous release without one this build can read, from its pack, a name at a time."""
         manifest = previous_manifest(previous)
         if manifest is not None:
             return unchanged_count(self.root / MANIFEST_NAME, manifest)
@@ -341,8 +341,9 @@ class FullWriter(PackWriter):
             return 0
         from site_gen.manifests import manifest_rows
         with Pack(previous) as old, duckdb.connect() as con:
-            rows = con.execute(f"SELECT name, etag FROM {manifest_rows(self.root / MANIFEST_NAME)}").fetchall()
-            return sum(old.etag(name) == etag for name, etag in rows)
+            rows = con.execute(f"SELECT name, digest FROM {manifest_rows(self.root / MANIFEST_NAME)}").fetchall()
+            return sum(body is not None and digest_of(body) == digest
+                       for name, digest in rows for body in (old.raw(name),))
 
 
 def Writer(root: Path, previous: Path | None = None) -> PackWriter:  # noqa: N802 (what callers construct)

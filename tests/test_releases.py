@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from marquee import releases
-from marquee.packs import BASE_NAME, PACK_NAME, Pack, etag_of
+from marquee.packs import BASE_NAME, PACK_NAME, Pack
+from site_gen.manifests import digest_of
 from marquee.releases import ReleaseError
 from marquee.settings import from_env
 
@@ -153,7 +154,7 @@ def _packed_release(settings, name: str, title: str, previous: str | None = None
     if previous is None:
         writer.write("/3/movie/2", {"title": "Two"})
     else:
-        writer.write("/3/movie/2", None, etag_of(b'{"title":"Two"}'))
+        writer.write("/3/movie/2", None, digest_of(b'{"title":"Two"}'))
     writer.finish()
     (path / "BUILD").write_text(name + "\n")
     return name

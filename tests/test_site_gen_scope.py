@@ -402,8 +402,8 @@ def test_updates_over_updates_write_deltas_and_equal_full_builds(catalogue_dir: 
     base, delta = manifest_of(again_dir := tmp_path / "r1" / "again", "/3/movie/{movie_id}")
     assert base.stat().st_ino == manifest_of(built_pack, "/3/movie/{movie_id}")[0].stat().st_ino
     changes = pq.read_table(delta).to_pylist()
-    assert 0 < len(changes) < pq.ParquetFile(base).metadata.num_rows // 10 and all(row["etag"] for row in changes)
-    removed = [row["name"] for row in pq.read_table(manifest_of(again_dir, EPISODE)[1]).to_pylist() if row["etag"] is None]
+    assert 0 < len(changes) < pq.ParquetFile(base).metadata.num_rows // 10 and all(row["digest"] is not None for row in changes)
+    removed = [row["name"] for row in pq.read_table(manifest_of(again_dir, EPISODE)[1]).to_pylist() if row["digest"] is None]
     assert removed and all("/episode/" in name for name in removed)
 
     shutil.copytree(catalogue_dir, second)
@@ -414,7 +414,7 @@ def test_updates_over_updates_write_deltas_and_equal_full_builds(catalogue_dir: 
     assert base2.stat().st_ino == base.stat().st_ino  # still the first build's rows, never rewritten
     names = {row["name"] for row in pq.read_table(delta2).to_pylist()}
     assert {row["name"] for row in changes} < names  # the first update's changes carried over
-    restored = dict(duckdb.sql(f"SELECT name, etag FROM {manifest_rows(tmp_path / 'r2' / 'again' / MANIFEST_NAME)}")
+    restored = dict(duckdb.sql(f"SELECT name, digest FROM {manifest_rows(tmp_path / 'r2' / 'again' / MANIFEST_NAME)}")
                     .fetchall())
     assert all(restored[name] for name in removed)
 

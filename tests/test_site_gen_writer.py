@@ -13,6 +13,7 @@ import pytest
 
 from marquee.packs import BASE_NAME, PACK_NAME, Pack, block_documents, etag_of, is_delta, variantless
 from site_gen import delta_writer
+from site_gen.manifests import digest_of
 from site_gen.writer import MANIFEST_NAME, Writer, WriterError, manifest_file
 
 
@@ -103,7 +104,7 @@ def test_an_update_keeps_unchanged_rows_replaces_changed_ones_and_drops_vanished
     assert not first.updating
     second = Writer(tmp_path / "r2", previous=tmp_path / "r1")
     assert second.updating
-    second.write("/3/movie/1", None, etag_of(orjson.dumps(BIG)))         # unchanged: only its name
+    second.write("/3/movie/1", None, digest_of(orjson.dumps(BIG)))         # unchanged: only its name
     second.write("/3/movie/2", {"id": 2, "title": "Two, changed"})        # replaced
     second.write("/3/movie/4", {"id": 4})                                # new; 3 is no longer rendered
     second.finish()
@@ -125,11 +126,11 @@ def test_an_update_refuses_a_name_twice_and_a_missing_body_without_a_previous_re
     first.finish()
     second = Writer(tmp_path / "r2", previous=tmp_path / "r1")
     second.write("/a", {"x": 2})
-    second.write("/a", None, "0" * 32)
+    second.write("/a", None, 0)
     with pytest.raises(WriterError, match="a.json twice"):
         second.finish()
     with pytest.raises(WriterError, match="no previous release"):
-        Writer(tmp_path / "r3").write("/a", None, "0" * 32)
+        Writer(tmp_path / "r3").write("/a", None, 0)
 
 
 def test_a_full_build_beside_a_previous_pack_without_manifest_counts_unchanged(tmp_path: Path):
@@ -182,7 +183,7 @@ def test_untranslated_twins_are_found_across_batches(tmp_path: Path):
     def batch(documents: dict[str, Any]) -> pa.RecordBatch:
         bodies = [orjson.dumps(d) for d in documents.values()]
         return pa.RecordBatch.from_arrays([pa.array(list(documents)), pa.array(bodies, pa.binary()),
-                                           pa.array([etag_of(b) for b in bodies]), pa.array([True] * len(bodies))],
+                                           pa.array([digest_of(b) for b in bodies], pa.uint64()), pa.array([True] * len(bodies))],
                                           schema=BATCH_SCHEMA)
     writer = Writer(tmp_path)
     writer.write_batch("/3/movie/{id}", batch({"/3/movie/1.und": {"id": 1}, "/3/movie/2": {"id": 2, "t": "Two"},
@@ -203,10 +204,10 @@ def _build(folder: Path, documents: dict[str, Any], previous: Path | None = None
     with the etag it has in the previous manifest arrives as None."""
     before = {}
     if previous is not None:
-        before = {row["name"]: row["etag"] for row in pq.read_table(previous / MANIFEST_NAME).to_pylist()}
+        before = {row["name"]: row["digest"] for row in pq.read_table(previous / MANIFEST_NAME).to_pylist()}
     writer = Writer(folder, previous=previous)
     for uri, document in documents.items():
-        etag = etag_of(orjson.dumps(document))
+        etag = digest_of(orjson.dumps(document))
         writer.write(uri, None if before.get(uri[1:] + ".json") == etag else document, etag)
     writer.finish()
     return writer
@@ -317,14 +318,14 @@ def test_unchanged_batches_reach_only_the_manifest_in_order(tmp_path: Path):
 
     def batch(uris, bodies, etags):
         return pa.RecordBatch.from_arrays([pa.array(uris, pa.string()), pa.array(bodies, pa.binary()),
-                                           pa.array(etags, pa.string()), pa.nulls(len(uris), pa.bool_())],
+                                           pa.array(etags, pa.uint64()), pa.nulls(len(uris), pa.bool_())],
                                           schema=BATCH_SCHEMA)
 
     first = Writer(tmp_path / "r1")
     first.write_batch("/3/movie/{id}", batch([f"/3/movie/{n}" for n in range(7_000)],
                                              [b'{"n":%d}' % n for n in range(7_000)], [None] * 7_000))
     first.finish()
-    etags = [etag_of(b'{"n":%d}' % n) for n in range(7_000)]
+    etags = [digest_of(b'{"n":%d}' % n) for n in range(7_000)]
     second = Writer(tmp_path / "r2", previous=tmp_path / "r1")
     second.write("/3/a", {"a": 1}, template="/3/a")
     second.write_batch("/3/movie/{id}", batch([f"/3/movie/{n}" for n in range(6_000)], [None] * 6_000, etags[:6_000]))
@@ -337,10 +338,10 @@ def test_unchanged_batches_reach_only_the_manifest_in_order(tmp_path: Path):
     assert sorted(p.name for p in folder.iterdir()) == sorted(manifest_file(t) for t in ("/3/a", "/3/b", "/3/movie/{id}"))
     manifest = pq.read_table(folder / manifest_file("/3/movie/{id}")).to_pydict()  # one file per template
     assert manifest["name"] == [f"3/movie/{n}.json" for n in range(7_000)] and set(manifest["template"]) == {"/3/movie/{id}"}
-    assert manifest["etag"][:6_000] == etags[:6_000] and manifest["etag"][6_001] == etag_of(b'{"n":"changed"}')
-    assert manifest["etag"][6_000] == etags[6_000]
+    assert manifest["digest"][:6_000] == etags[:6_000] and manifest["digest"][6_001] == digest_of(b'{"n":"changed"}')
+    assert manifest["digest"][6_000] == etags[6_000]
     assert pq.read_table(folder / manifest_file("/3/b")).to_pydict() == {"template": ["/3/b"], "name": ["3/b.json"],
-                                                                        "etag": [etag_of(b'{"b":1}')]}
+                                                                        "digest": [digest_of(b'{"b":1}')]}
     assert (second.unchanged, second.summary().documents) == (6_500, 7_002)
     assert second.summary().bytes == len(b'{"a":1}') + len(b'{"b":1}') + 500 * len(b'{"n":"changed"}')
     with Pack(tmp_path / "r2") as pack:
@@ -397,11 +398,11 @@ def test_a_name_written_under_another_template_than_the_one_kept_whole_is_refuse
         second.finish()
 
 
-def _batch(uris: list[str], bodies: list[bytes | None], etags: list[str | None]) -> pa.RecordBatch:
+def _batch(uris: list[str], bodies: list[bytes | None], etags: list[int | None]) -> pa.RecordBatch:
     from site_gen.documents import BATCH_SCHEMA
 
     return pa.RecordBatch.from_arrays([pa.array(uris, pa.string()), pa.array(bodies, pa.binary()),
-                                       pa.array(etags, pa.string()), pa.nulls(len(uris), pa.bool_())],
+                                       pa.array(etags, pa.uint64()), pa.nulls(len(uris), pa.bool_())],
                                       schema=BATCH_SCHEMA)
 
 
@@ -410,7 +411,7 @@ def _effective(release: Path) -> dict[str, str]:
 
     from site_gen.manifests import manifest_rows
 
-    return dict(duckdb.sql(f"SELECT name, etag FROM {manifest_rows(release / MANIFEST_NAME)}").fetchall())
+    return dict(duckdb.sql(f"SELECT name, digest FROM {manifest_rows(release / MANIFEST_NAME)}").fetchall())
 
 
 def test_changes_over_the_previous_manifest_are_a_delta_beside_a_link_to_its_file(tmp_path: Path):
@@ -422,7 +423,7 @@ def test_changes_over_the_previous_manifest_are_a_delta_beside_a_link_to_its_fil
         first.write(f"/3/movie/{n}", {"n": n}, template=movie)
     first.write("/3/a", {"a": 1}, template="/3/a")
     first.finish()
-    etags = [etag_of(orjson.dumps({"n": n})) for n in range(10)]
+    etags = [digest_of(orjson.dumps({"n": n})) for n in range(10)]
     second = Writer(tmp_path / "r2", previous=tmp_path / "r1")
     with pytest.raises(WriterError, match="no manifest of it"):
         second.over_previous("/3/new/{id}")
@@ -442,8 +443,8 @@ def test_changes_over_the_previous_manifest_are_a_delta_beside_a_link_to_its_fil
     assert [row["name"] for row in pq.read_table(folder / delta_file(movie)).to_pylist()] == [
         "3/movie/3.json", "3/movie/4.json", "3/movie/5.json", "3/movie/10.json"]
     expected = {f"3/movie/{n}.json": etags[n] for n in range(10) if n != 5}
-    expected |= {"3/movie/3.json": etag_of(b'{"n":"three"}'), "3/movie/10.json": etag_of(b'{"n":10}'),
-                 "3/a.json": etag_of(b'{"a":1}')}
+    expected |= {"3/movie/3.json": digest_of(b'{"n":"three"}'), "3/movie/10.json": digest_of(b'{"n":10}'),
+                 "3/a.json": digest_of(b'{"a":1}')}
     assert _effective(tmp_path / "r2") == expected
     with Pack(tmp_path / "r2") as pack:
         assert pack.get("3/movie/5.json") is None and pack.get("3/movie/3.json") == b'{"n":"three"}'
@@ -455,7 +456,7 @@ def test_changes_over_the_previous_manifest_are_a_delta_beside_a_link_to_its_fil
     third = Writer(tmp_path / "r3", previous=tmp_path / "r2")
     third.over_previous(movie)
     third.write_batch(movie, _batch(["/3/movie/3", "/3/movie/10", "/3/movie/5"], [None, None, b'{"n":5}'],
-                                    [etag_of(b'{"n":"three"}'), etag_of(b'{"n":10}'), None]))
+                                    [digest_of(b'{"n":"three"}'), digest_of(b'{"n":10}'), None]))
     third.keep_template("/3/a")
     third.finish()
     assert _effective(tmp_path / "r3") == expected | {"3/movie/5.json": etags[5]}
@@ -491,9 +492,9 @@ def test_the_pack_names_the_templates_without_language_variants(tmp_path: Path, 
         assert variantless(pack.con) == {"/#/movie/#/credits", "/#/movie/#/videos"}
     second = Writer(tmp_path / "r2", previous=tmp_path / "r1")
     second.keep_template(credits)  # kept: the previous release's word for it stands
-    second.write("/3/movie/1", None, etag_of(b'{"id":1}'), template=details)
+    second.write("/3/movie/1", None, digest_of(b'{"id":1}'), template=details)
     second.write("/3/movie/1.de-DE", {"id": 1, "title": "Eins!"}, template=details)
-    second.write("/3/movie/1/videos", None, etag_of(b'{"id":1,"results":[]}'), template=videos)
+    second.write("/3/movie/1/videos", None, digest_of(b'{"id":1,"results":[]}'), template=videos)
     second.write("/3/movie/1/videos.und", {"id": 1, "results": [1]}, template=videos)  # videos gain a variant
     second.finish()
     with Pack(tmp_path / "r2") as pack:

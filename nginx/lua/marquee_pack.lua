@@ -6,7 +6,7 @@ local ffi = require "ffi"
 local lrucache = require "resty.lrucache"
 local zstd = require "marquee_zstd"
 local ngx = ngx
-local sub, find = string.sub, string.find
+local sub = string.sub
 local re_match = ngx.re.match
 
 ffi.cdef [[
@@ -25,16 +25,18 @@ int sqlite3_column_bytes(sqlite3_stmt *stmt, int column);
 int sqlite3_column_int(sqlite3_stmt *stmt, int column);
 int sqlite3_reset(sqlite3_stmt *stmt);
 int sqlite3_finalize(sqlite3_stmt *stmt);
+int memcmp(const void *a, const void *b, size_t n);
 ]]
 
 local sqlite = ffi.load("libsqlite3.so.0")
 local OPEN_READONLY, OPEN_URI, OPEN_NOMUTEX = 0x00000001, 0x00000040, 0x00008000
 local ROW = 100
 -- A pack's rows (marquee/packs.py, `PRAGMA user_version`): PACK_FORMAT's are groups of documents,
--- keyed by the first KEY_BYTES of the MD5 of the group, each a block of its documents (no ETag:
--- it is the MD5 of the document); ROW_FORMAT's a document each, keyed by its name's MD5, with its
--- ETag's 16 bytes; a pack written before (0) a document each by name, the ETag in hex. `%s` is
--- the key column, `%c` the columns.
+-- keyed by the first 8 bytes of the MD5 of the group as an integer, the rowid, each a block of its
+-- documents (no ETag: it is the MD5 of the document); BLOB_KEY_FORMAT's the same keyed by the first
+-- KEY_BYTES as a BLOB; ROW_FORMAT's a document each, keyed by its name's MD5, with its ETag's 16
+-- bytes; a pack written before (0) a document each by name, the ETag in hex. `%s` is the key
+-- column, `%c` the columns.
 local SELECT = "SELECT %c FROM docs WHERE %s = ?"
 -- Both branches search their own index of keys; UNION ALL runs them in order and LIMIT 1 stops
 -- at the delta's row when there is one (marquee/packs.py's `first`).
@@ -48,7 +50,8 @@ local SELECT_DICT = "SELECT dict FROM main.dicts WHERE id = ?"
 -- The pack's VARIANTLESS shapes (marquee/packs.py META_TABLE); a delta's are whole, not a change.
 local SELECT_META = "SELECT value FROM main.meta WHERE key = ?1"
 local ABSENT = {}  -- a group the pack has no block of, in a pack's cache of blocks
-local THREE = 51  -- "3": the first byte of every name an entity's group holds
+local THREE, TAB, NEWLINE = 51, 9, 10  -- "3": the first byte of every name an entity's group holds
+local INT64 = ffi.typeof("const int64_t *")
 
 local M = {}
 local conf
@@ -71,9 +74,10 @@ local function scalar(db, sql, bind)
     return value
 end
 
--- The document statement of a freshly opened pack, its base attached when it is a delta, and its
--- layout: "grouped" (PACK_FORMAT), "keyed" (ROW_FORMAT) or "named"; nil when the pack cannot be
--- read (a delta without its base is as unreadable as a missing pack).
+-- The document statement of a freshly opened pack, its base attached when it is a delta, its
+-- layout: "grouped" (PACK_FORMAT, BLOB_KEY_FORMAT), "keyed" (ROW_FORMAT) or "named", and whether
+-- its keys are integers; nil when the pack cannot be read (a delta without its base is as
+-- unreadable as a missing pack).
 local function prepare(db, root)
     local sql = SELECT
     local kind = scalar(db, "PRAGMA application_id")
@@ -84,11 +88,13 @@ local function prepare(db, root)
         if scalar(db, "ATTACH DATABASE ?1 AS base", base) == nil then return nil end
         sql = SELECT_DELTA
     end
-    local layout = version == conf.pack_format and "grouped" or (version == conf.row_format and "keyed" or "named")
+    local int_keys = version == conf.pack_format
+    local layout = (int_keys or version == conf.blob_key_format) and "grouped"
+        or (version == conf.row_format and "keyed" or "named")
     local column = layout == "named" and "name" or "key"
     sql = sql:gsub("%%s", column):gsub("%%c", layout == "grouped" and "body" or "body, etag")
     if sqlite.sqlite3_prepare_v2(db, sql, #sql, stmt_out, nil) ~= 0 then return nil end
-    return stmt_out[0], layout
+    return stmt_out[0], layout, int_keys
 end
 
 -- The set of VARIANTLESS shapes `db` records (empty for a pack without them: every path may vary).
@@ -118,13 +124,14 @@ local function open(list, key, uri, root)
     end
     local db = db_out[0]
     scalar(db, "PRAGMA cache_size = -" .. conf.read_cache_kib)  -- marquee/packs.py READ_CACHE_KIB
-    local stmt, layout = prepare(db, root)
+    local stmt, layout, int_keys = prepare(db, root)
     if stmt == nil then
         sqlite.sqlite3_close_v2(db)
         return nil
     end
-    local pack = {key = key, db = db, stmt = stmt, layout = layout, dicts = {}, variantless = variantless_of(db)}
-    if layout == "grouped" then pack.blocks = assert(lrucache.new(conf.cached_blocks)) end
+    local pack = {key = key, db = db, stmt = stmt, layout = layout, int_keys = int_keys, dicts = {},
+                  variantless = variantless_of(db)}
+    if layout == "grouped" and conf.cached_blocks > 0 then pack.blocks = assert(lrucache.new(conf.cached_blocks)) end
     list[#list + 1] = pack
     if #list > 2 then
         local old = table.remove(list, 1)
@@ -156,10 +163,16 @@ local function dictionary(pack, id)
     return ddict
 end
 
--- The JSON of a stored body (`size` bytes at `blob`): the bytes themselves, or its frame decoded;
--- nil for a frame this pack cannot decode (a broken release, answered as absent and logged).
-local function json_of(pack, blob, size)
-    if not zstd.is_frame(blob, size) then return ffi.string(blob, size) end
+-- The bytes of a stored body (`size` bytes at `blob`) and their length: its frame decoded (in a
+-- buffer of their own when `keep`, else zstd's scratch buffer, which the next decode overwrites),
+-- or the bytes themselves, copied (SQLite's are gone at the statement's reset); nil for a frame this
+-- pack cannot decode (a broken release, answered as absent and logged).
+local function bytes_of(pack, blob, size, keep)
+    if not zstd.is_frame(blob, size) then
+        local copy = ffi.new("unsigned char[?]", size)
+        ffi.copy(copy, blob, size)
+        return copy, size
+    end
     local id, ddict = zstd.dict_id(blob, size), nil
     if id ~= 0 then
         ddict = dictionary(pack, id)
@@ -168,27 +181,42 @@ local function json_of(pack, blob, size)
             return nil
         end
     end
-    local body = zstd.decode(blob, size, ddict)
-    if body == nil then ngx.log(ngx.ERR, "pack ", pack.key, ": a broken zstd frame") end
-    return body
+    local bytes, length = zstd.decode_bytes(blob, size, ddict, keep)
+    if bytes == nil then ngx.log(ngx.ERR, "pack ", pack.key, ": a broken zstd frame") end
+    return bytes, length
 end
 
--- The directory of a block (marquee/packs.py `block_of`): {suffix = first byte of its JSON} and
--- {suffix = its length}; nil for a block without one (a broken release).
-local function directory(block)
-    local last = find(block, "\n\n", 1, true)
-    if last == nil then return nil end
-    local starts, sizes, pos, at = {}, {}, 1, last + 2
-    while pos <= last do
-        local tab = find(block, "\t", pos, true)
-        local newline = tab and find(block, "\n", tab, true)
-        if newline == nil then return nil end
-        local suffix, size = sub(block, pos, tab - 1), tonumber(sub(block, tab + 1, newline - 1))
-        starts[suffix], sizes[suffix] = at, size
-        at = at + size
-        pos = newline + 1
+-- The JSON of a stored body, as a string (a pack of a row per document).
+local function json_of(pack, blob, size)
+    local bytes, length = bytes_of(pack, blob, size, false)
+    return bytes and ffi.string(bytes, length)
+end
+
+-- Where the document `suffix` is in a block's `length` bytes (marquee/packs.py `block_of`): its
+-- first byte (0-based) and its length; nil when the block has none, false when the block has no
+-- directory (a broken release). The directory is read in place, line by line: a cold document
+-- costs no string but its own.
+local function find_document(bytes, length, suffix)
+    local n, pos, offset, found, size = #suffix, 0, 0, nil, nil
+    while pos < length do
+        if bytes[pos] == NEWLINE then  -- the empty line: the JSON starts after it
+            if found == nil then return nil end
+            return pos + 1 + found, size
+        end
+        local tab = pos
+        while tab < length and bytes[tab] ~= TAB do tab = tab + 1 end
+        local value, at = 0, tab + 1
+        while at < length and bytes[at] ~= NEWLINE do
+            value = value * 10 + bytes[at] - 48
+            at = at + 1
+        end
+        if found == nil and tab - pos == n and ffi.C.memcmp(bytes + pos, suffix, n) == 0 then
+            found, size = offset, value
+        end
+        offset = offset + value
+        pos = at + 1
     end
-    return {block, starts, sizes}
+    return false
 end
 
 -- The group of `name` and the name's suffix in it (marquee/packs.py `group_of`, its GROUP as conf.group,
@@ -200,43 +228,49 @@ local function group_of(name)
     return m[1], m[2]
 end
 
--- The block of `group` in the grouped `pack` (its text), or nil.
-local function block_of(pack, group)
-    local stmt, block = pack.stmt, nil
-    sqlite.sqlite3_bind_blob(stmt, 1, sub(md5_bin(group), 1, conf.key_bytes), conf.key_bytes, TRANSIENT)
+-- The block of `group` in the grouped `pack`, as bytes_of gives it (`keep` as there), or nil.
+local function block_of(pack, group, keep)
+    local stmt, bytes, length = pack.stmt, nil, nil
+    local digest = md5_bin(group)
+    if pack.int_keys then
+        sqlite.sqlite3_bind_int64(stmt, 1, ffi.cast(INT64, digest)[0])  -- little-endian, as key_of reads it
+    else
+        sqlite.sqlite3_bind_blob(stmt, 1, sub(digest, 1, conf.key_bytes), conf.key_bytes, TRANSIENT)
+    end
     if sqlite.sqlite3_step(stmt) == ROW then
         local blob = sqlite.sqlite3_column_blob(stmt, 0)  -- NULL: a tombstone
-        if blob ~= nil then block = json_of(pack, blob, sqlite.sqlite3_column_bytes(stmt, 0)) end
+        if blob ~= nil then bytes, length = bytes_of(pack, blob, sqlite.sqlite3_column_bytes(stmt, 0), keep) end
     end
     sqlite.sqlite3_reset(stmt)
-    return block
+    return bytes, length
 end
 
 -- The body of document `name` in the grouped `pack`, or nil; no ETag (the caller hashes the JSON
 -- when it needs one: an item spliced into a list does not). A group's block is decoded once and
--- kept per pack (conf.cached_blocks): a request's language candidates and a title's sub-resources
--- are in the same block, and the Zipf mix asks for several of a hot title's in a row. A document
--- alone in its group (an item, an OMDb answer) is its block's whole tail: kept in no cache here.
+-- kept per pack (conf.cached_blocks), as bytes: a request's language candidates and a title's
+-- sub-resources are in the same block, and the Zipf mix asks for several of a hot title's in a
+-- row. A document alone in its group (an item, an OMDb answer) is decoded into zstd's scratch
+-- buffer and kept in no cache here.
 local function lookup_grouped(pack, name)
     local group, suffix = group_of(name)
-    if suffix == "" then
-        local block = block_of(pack, group)
-        local last = block and find(block, "\n\n", 1, true)
-        if last == nil then return nil end
-        return sub(block, last + 2)
+    local bytes, length
+    if suffix == "" or pack.blocks == nil then
+        bytes, length = block_of(pack, group, false)
+    else
+        local found = pack.blocks:get(group)
+        if found == nil then
+            bytes, length = block_of(pack, group, true)
+            found = bytes and {bytes, length} or ABSENT
+            pack.blocks:set(group, found)
+        end
+        if found == ABSENT then return nil end
+        bytes, length = found[1], found[2]
     end
-    local found = pack.blocks:get(group)
-    if found == nil then
-        local block = block_of(pack, group)
-        found = block and directory(block)
-        if block and found == nil then ngx.log(ngx.ERR, "pack ", pack.key, ": a block without a directory") end
-        found = found or ABSENT
-        pack.blocks:set(group, found)
-    end
-    if found == ABSENT then return nil end
-    local start = found[2][suffix]
-    if start == nil then return nil end
-    return sub(found[1], start, start + found[3][suffix] - 1)
+    if bytes == nil then return nil end
+    local start, size = find_document(bytes, length, suffix)
+    if start == false then ngx.log(ngx.ERR, "pack ", pack.key, ": a block without a directory") end
+    if not start then return nil end
+    return ffi.string(bytes + start, size)
 end
 
 -- body, etag of row `name` in `pack`, or nil (etag too for a grouped pack, whose ETags are the

@@ -43,19 +43,32 @@ function M.dictionary(bytes)
     return ffi.gc(ddict, zstd.ZSTD_freeDDict)
 end
 
--- The JSON of the frame of `size` bytes at `ptr`, decompressed with `ddict` (nil for a frame made
--- without one), or nil when the frame is broken.
-function M.decode(ptr, size, ddict)
+-- The decoded bytes of the frame of `size` bytes at `ptr` (made with `ddict`, nil for a frame
+-- made without one) and their length, or nil when the frame is broken. In a new buffer of their
+-- own when `keep` (a block the caller caches), else in the worker's scratch buffer, which the next
+-- call overwrites: a cold film's block is ~20 KB, and making a Lua string of it (interned, then
+-- collected) cost as much as decoding it (docs/packed-releases.md).
+function M.decode_bytes(ptr, size, ddict, keep)
     local length = zstd.ZSTD_getFrameContentSize(ptr, size)
     if length >= UNKNOWN - 1ULL then return nil end
     length = tonumber(length)
-    if length > out_size then
+    local into, capacity = out, out_size
+    if keep then
+        into, capacity = ffi.new("unsigned char[?]", length), length
+    elseif length > out_size then
         out_size = math.max(length, 2 * out_size, 65536)
         out = ffi.new("unsigned char[?]", out_size)
+        into, capacity = out, out_size
     end
-    local n = zstd.ZSTD_decompress_usingDDict(dctx, out, out_size, ptr, size, ddict)
+    local n = zstd.ZSTD_decompress_usingDDict(dctx, into, capacity, ptr, size, ddict)
     if zstd.ZSTD_isError(n) ~= 0 or tonumber(n) ~= length then return nil end
-    return ffi.string(out, length)
+    return into, length
+end
+
+-- The JSON of the frame of `size` bytes at `ptr`, as M.decode_bytes decodes it, as a string.
+function M.decode(ptr, size, ddict)
+    local bytes, length = M.decode_bytes(ptr, size, ddict, false)
+    return bytes and ffi.string(bytes, length)
 end
 
 return M

@@ -8,8 +8,9 @@ import os
 
 import pytest
 
-from marquee.packs import BASE_NAME, COMPOSITE_MARK, PACK_NAME, Pack, etag_of
+from marquee.packs import BASE_NAME, BLOB_KEY_FORMAT, COMPOSITE_MARK, PACK_NAME, Pack, etag_of, group_of, hash_key, key_of
 from site_gen import delta_writer
+from site_gen.manifests import digest_of
 from site_gen.writer import Writer
 from tests.e2e.conftest import assert_tmdb_error, rotating_get
 
@@ -75,12 +76,12 @@ def rebuild(folder, previous, title: str, keep_credits: bool):
     """An update of `previous` (a delta pack over its base): /3/movie/7 retitled, /3/movie/8 no longer
     rendered, /3/configuration unchanged, the credits unchanged or retitled too."""
     with Pack(previous) as old:
-        etags = {name: old.etag(name) for name in ("3/configuration.json", "3/movie/7/credits.json")}
+        digests = {name: digest_of(old.raw(name)) for name in ("3/configuration.json", "3/movie/7/credits.json")}
     writer = Writer(folder, previous=previous)
-    writer.write("/3/configuration", None, etags["3/configuration.json"])
+    writer.write("/3/configuration", None, digests["3/configuration.json"])
     writer.write("/3/movie/7", {"id": 7, "title": title, "overview": ""})
     if keep_credits:
-        writer.write("/3/movie/7/credits", None, etags["3/movie/7/credits.json"])
+        writer.write("/3/movie/7/credits", None, digests["3/movie/7/credits.json"])
     else:
         writer.write("/3/movie/7/credits", {"id": 7, "cast": [{"name": title}], "crew": []})
     writer.finish()
@@ -143,7 +144,7 @@ def composite_release(folder, title: str, previous=None):
     writer = Writer(folder, previous=previous)
     with Pack(previous or folder.parent) if previous else contextlib.nullcontext() as old:
         for uri, document in documents.items():  # unchanged in an update: kept by their ETag
-            writer.write(uri, *((None, old.etag(uri[1:] + ".json")) if old else (document,)))
+            writer.write(uri, *((None, digest_of(old.raw(uri[1:] + ".json"))) if old else (document,)))
     writer.write("/_items/movie/9", {"id": 9, "title": title})
     writer.finish()
     (folder / "BUILD").write_text(folder.name + "\n")
@@ -206,11 +207,33 @@ def old_format_copy(release, folder):
     return folder
 
 
+def blob_key_copy(release, folder):
+    """`release` as packs of groups were written before their keys were rowids (BLOB_KEY_FORMAT):
+    the same blocks, each keyed by the first KEY_BYTES of its group's MD5."""
+    import shutil
+    import sqlite3
+
+    shutil.copytree(release, folder, symlinks=True)
+    with Pack(release) as pack:
+        groups = {group_of(name)[0] for name in pack.names()}
+    con = sqlite3.connect(folder / PACK_NAME)
+    with con:
+        con.execute("ALTER TABLE docs RENAME TO rows")
+        con.execute("CREATE TABLE docs (key BLOB PRIMARY KEY, body BLOB NOT NULL)")
+        con.executemany("INSERT INTO docs SELECT ?, body FROM rows WHERE key = ?",
+                        [(hash_key(group), key_of(group)) for group in groups])
+        assert con.execute("SELECT count(*) FROM docs").fetchone() == con.execute("SELECT count(*) FROM rows").fetchone()
+        con.execute("DROP TABLE rows")
+        con.execute(f"PRAGMA user_version = {BLOB_KEY_FORMAT}")
+    con.close()
+    return folder
+
+
 def test_keyed_compressed_documents_answer_what_named_plain_json_ones_did(start_stack, e2e_release, tmp_path):
     """Every kind of document of the sample, through nginx from the release as built (blocks of
-    groups keyed by a hash, zstd frames with dictionaries) and from the same release in the format
-    before (rows by name, plain JSON): the same bytes on the wire, ETag and encoding, in the default
-    language, a variant and the untranslated one, plain and gzip."""
+    groups keyed by a hash, zstd frames with dictionaries) and from the same release in the formats
+    before (rows by name, plain JSON; the blocks keyed by a BLOB): the same bytes on the wire, ETag
+    and encoding, in the default language, a variant and the untranslated one, plain and gzip."""
     with Pack(e2e_release) as pack:
         assert pack.grouped and not pack.con.execute("SELECT 1 FROM pragma_table_info('docs') WHERE name = 'name'").fetchone()
         framed, blocks = pack.con.execute("SELECT count(*) FILTER (WHERE substr(body, 1, 4) = ?), count(*) FROM docs",
@@ -220,7 +243,10 @@ def test_keyed_compressed_documents_answer_what_named_plain_json_ones_did(start_
     old = old_format_copy(e2e_release, tmp_path / "old")
     with Pack(old) as pack:
         assert not pack.keyed and [name for name in pack.names("3/%") if "?" not in name] == names  # the edge's reader too
-    stacks = [start_stack(release=release, MARQUEE_PLANS="pro=1000000") for release in (e2e_release, old)]
+    blob_keyed = blob_key_copy(e2e_release, tmp_path / "blob")
+    with Pack(blob_keyed) as pack:
+        assert pack.format == BLOB_KEY_FORMAT and [name for name in pack.names("3/%") if "?" not in name] == names
+    stacks = [start_stack(release=release, MARQUEE_PLANS="pro=1000000") for release in (e2e_release, old, blob_keyed)]
     keys = [stack.account("compare", "pro") for stack in stacks]
 
     def wire(stack, key, uri, params, headers):
@@ -234,9 +260,9 @@ def test_keyed_compressed_documents_answer_what_named_plain_json_ones_did(start_
         language = {"": None, "und": "xx"}.get(suffix, suffix)
         params = {"language": language} if language else {}
         for encoding in ("identity", "gzip"):
-            after, before = (wire(stack, key, "/" + uri, params, {"Accept-Encoding": encoding})
-                             for stack, key in zip(stacks, keys))
-            assert after == before and after[0] == 200, name
+            after, before, blob = (wire(stack, key, "/" + uri, params, {"Accept-Encoding": encoding})
+                                   for stack, key in zip(stacks, keys))
+            assert after == before == blob and after[0] == 200, name
             checked += 1
     assert checked > 1000
 
