@@ -81,6 +81,12 @@ BLOB_KEY_FORMAT = 3  # groups keyed by hash_key(group) (still read)
 ROW_FORMAT = 2  # a row per document, keyed by hash_key(name); 0: by name (both still read)
 GROUPED_FORMATS = (PACK_FORMAT, BLOB_KEY_FORMAT)
 KEY_BYTES = 12  # hash_key's: formats 2 and 3
+# nginx's workers map the first MAP_BYTES of a pack into memory (`PRAGMA mmap_size`; SQLite as this
+# box's Debian builds it maps at most 2 GB, SQLITE_MAX_MMAP_SIZE): a lookup there reads its pages
+# without a system call or a copy. Items (~50 a cold credits document) have their keys in the
+# lowest 1/2^ITEM_SHIFT of the range (key_of), so their rows are written first: at 1M films ~1 GB.
+MAP_BYTES = 0x7FFF0000
+ITEM_SHIFT = 4
 BASE_NAME = "base.sqlite"
 PAGE_SIZE = 16384  # fewer, fuller pages than 4 KB for bodies of 1 to 15 KB (measured: 1.17 vs 1.21 of data)
 # `PRAGMA application_id` of a delta pack ("MQdl"): readers must not take a delta for a whole release.
@@ -300,8 +306,13 @@ def etag_of(body: bytes) -> str:
 
 def key_of(group: str) -> int:
     """A group's row key, its rowid: the first 8 bytes of the MD5 of its name, a signed
-    little-endian integer (nginx reads ngx.md5_bin's first 8 bytes as an int64_t)."""
-    return int.from_bytes(hashlib.md5(group.encode()).digest()[:8], "little", signed=True)
+    little-endian integer (nginx reads ngx.md5_bin's first 8 bytes as an int64_t). An item's
+    (ITEMS) is that hash shifted into the lowest sixteenth of the range (ITEM_SHIFT), so the items'
+    rows come first in the file, in the part nginx maps into memory (MAP_BYTES)."""
+    digest = hashlib.md5(group.encode()).digest()[:8]
+    if group.startswith(ITEMS):
+        return (int.from_bytes(digest, "little") >> ITEM_SHIFT) - (1 << 63)
+    return int.from_bytes(digest, "little", signed=True)
 
 
 def hash_key(name: str) -> bytes:

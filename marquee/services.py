@@ -31,8 +31,8 @@ from edge.routes import ROUTES
 from edge.redis_wire import redis_address
 from edge.ratelimit import SCRIPT_PATH as GATE_SCRIPT
 from marquee.grants import GRANT_PREFIX
-from marquee.packs import (BASE_NAME, BLOB_KEY_FORMAT, COMPOSITE_MARK, DELTA_APPLICATION_ID, GROUP, ITEMS, KEY_BYTES,
-                           NUMBER_SEGMENT, PACK_FORMAT, PACK_NAME, READ_CACHE_KIB, REFERENCE_NAME, ROW_FORMAT, UNTRANSLATED,
+from marquee.packs import (BASE_NAME, BLOB_KEY_FORMAT, COMPOSITE_MARK, DELTA_APPLICATION_ID, GROUP, ITEM_SHIFT, ITEMS,
+                           KEY_BYTES, MAP_BYTES, NUMBER_SEGMENT, PACK_FORMAT, PACK_NAME, READ_CACHE_KIB, REFERENCE_NAME, ROW_FORMAT, UNTRANSLATED,
                            VARIANTLESS)
 from marquee.registry import grants_serial
 from marquee.settings import PROJECT_ROOT, Settings, to_env
@@ -134,6 +134,8 @@ def docs_conf(settings: Settings) -> dict[str, str]:
         "delta_application_id": DELTA_APPLICATION_ID,
         "pack_format": PACK_FORMAT,
         "blob_key_format": BLOB_KEY_FORMAT,
+        "item_shift": ITEM_SHIFT,
+        "map_bytes": MAP_BYTES,
         "row_format": ROW_FORMAT,
         "group": GROUP.pattern,
         "key_bytes": KEY_BYTES,

@@ -361,27 +361,37 @@ def render_release(settings: Settings, catalogue_dir: Path, release_dir: Path,
                     if writer.previous_manifest is not None:
                         use_previous_manifest(con, writer.previous_manifest)
                     write_all(collected, ways, writer, Validator(), image_check, progress)
-                    writer.finish(progress)
                     phase("write")
-                    index = search_index.for_release(con, settings.languages, release_dir,
-                                                     previous if updating else None, scoped)
-                    phase("search")
-                    artefacts = {"discover": lambda: discover_index.for_release(con, release_dir, catalogue_dir,
-                                                                                previous if updating else None,
-                                                                                loaded.created if updating else None),
-                                 "showtimes": lambda: showtimes.for_release(con, catalogue_dir, release_dir),
-                                 "exports": lambda: exports.for_release(con, release_dir, None,
+                    # The pack's blocks are written (writer.finish) beside the search index and the
+                    # artefacts, which read the database only: at 1M films the finish was ~400 s,
+                    # most of it on one core (docs/benchmarks.md, session 32). `changes` compares
+                    # the packs, so it waits for the finish; leaving the block waits for it too.
+                    def changes_after(packed: Future) -> int:
+                        packed.result()  # the pack is finished (or its failure raised here)
+                        return changes.for_release(release_dir, history or previous)
+
+                    with ThreadPoolExecutor(1, thread_name_prefix="pack") as packing:
+                        packed = packing.submit(writer.finish, progress)
+                        index = search_index.for_release(con, settings.languages, release_dir,
+                                                         previous if updating else None, scoped)
+                        phase("search")
+                        artefacts = {
+                            "discover": lambda: discover_index.for_release(con, release_dir, catalogue_dir,
+                                                                           previous if updating else None,
+                                                                           loaded.created if updating else None),
+                            "showtimes": lambda: showtimes.for_release(con, catalogue_dir, release_dir),
+                            "exports": lambda: exports.for_release(con, release_dir, None,
+                                                                   previous if updating else None,
+                                                                   loaded.created if updating else None),
+                            "credits": lambda: credit_index.for_release(con, release_dir,
                                                                         previous if updating else None,
                                                                         loaded.created if updating else None),
-                                 "credits": lambda: credit_index.for_release(con, release_dir,
-                                                                             previous if updating else None,
-                                                                             loaded.created if updating else None),
-                                 "changes": lambda: changes.for_release(release_dir, history or previous)}
-                    made = {}
-                    for done, name in enumerate(ARTEFACT_STEPS):
-                        if progress is not None:  # where the phase's minutes go at 1M (bench-build logs it)
-                            progress("artefacts", done, len(ARTEFACT_STEPS))
-                        made[name] = artefacts[name]()
+                            "changes": lambda: changes_after(packed)}
+                        made = {}
+                        for done, name in enumerate(ARTEFACT_STEPS):
+                            if progress is not None:  # where the phase's minutes go at 1M (bench-build logs it)
+                                progress("artefacts", done, len(ARTEFACT_STEPS))
+                            made[name] = artefacts[name]()
                     credits, discovered = made["credits"], made["discover"]
                     phase("artefacts")
                     scope.save_entities(con, release_dir, previous)

@@ -50,8 +50,9 @@ local SELECT_DICT = "SELECT dict FROM main.dicts WHERE id = ?"
 -- The pack's VARIANTLESS shapes (marquee/packs.py META_TABLE); a delta's are whole, not a change.
 local SELECT_META = "SELECT value FROM main.meta WHERE key = ?1"
 local ABSENT = {}  -- a group the pack has no block of, in a pack's cache of blocks
-local THREE, TAB, NEWLINE = 51, 9, 10  -- "3": the first byte of every name an entity's group holds
-local INT64 = ffi.typeof("const int64_t *")
+local THREE, UNDERSCORE, TAB, NEWLINE = 51, 95, 9, 10  -- "3": the first byte of every name an entity's group holds
+local UINT64 = ffi.typeof("const uint64_t *")
+local INT64_MIN = -0x7FFFFFFFFFFFFFFFLL - 1
 
 local M = {}
 local conf
@@ -124,6 +125,7 @@ local function open(list, key, uri, root)
     end
     local db = db_out[0]
     scalar(db, "PRAGMA cache_size = -" .. conf.read_cache_kib)  -- marquee/packs.py READ_CACHE_KIB
+    scalar(db, "PRAGMA mmap_size = " .. conf.map_bytes)  -- MAP_BYTES: its base's too, attached after
     local stmt, layout, int_keys = prepare(db, root)
     if stmt == nil then
         sqlite.sqlite3_close_v2(db)
@@ -232,8 +234,13 @@ end
 local function block_of(pack, group, keep)
     local stmt, bytes, length = pack.stmt, nil, nil
     local digest = md5_bin(group)
-    if pack.int_keys then
-        sqlite.sqlite3_bind_int64(stmt, 1, ffi.cast(INT64, digest)[0])  -- little-endian, as key_of reads it
+    if pack.int_keys then  -- marquee/packs.py key_of: the hash little-endian, an item's shifted low
+        local hash = ffi.cast(UINT64, digest)[0]
+        if byte(group, 1) == UNDERSCORE and sub(group, 1, #conf.items) == conf.items then
+            sqlite.sqlite3_bind_int64(stmt, 1, ffi.cast("int64_t", bit.rshift(hash, conf.item_shift)) + INT64_MIN)
+        else
+            sqlite.sqlite3_bind_int64(stmt, 1, ffi.cast("int64_t", hash))
+        end
     else
         sqlite.sqlite3_bind_blob(stmt, 1, sub(digest, 1, conf.key_bytes), conf.key_bytes, TRANSIENT)
     end
