@@ -20,10 +20,11 @@ One table, `docs(key INTEGER PRIMARY KEY, body BLOB)`, one row per group (PACK_F
   (`3/movie/603.de-DE.json`), find their row by the name's group, and nginx by `ngx.md5_bin` of the
   same string (GROUP, a PCRE as well). The key is the table's rowid: a lookup is one descent of one
   B-tree, where format 3's 12-byte BLOB key searched an index and then the table (at 100k films
-  3.5 against 7.5 µs a cold lookup, and 7% smaller: docs/packed-releases.md). Two groups of one key
-  (at 25M groups, about one build in 60,000) refuse the build, as a name written twice does. The
-  names themselves live only in the release's manifest (site_gen/manifests.py), which `Pack.names`
-  reads;
+  ~7.5 against ~10.7 µs a cold lookup, and 5% smaller: docs/packed-releases.md). An item's key is
+  shifted into the lowest sixteenth of the range, so items come first in the file, where nginx
+  maps it (MAP_BYTES). Two groups of one key (at 25M groups, about one build in 60,000) refuse the
+  build, as a name written twice does. The names themselves live only in the release's manifest
+  (site_gen/manifests.py), which `Pack.names` reads;
 - `body` the group's block (`block_of`): a directory, a line `suffix<TAB>length` per document (the
   suffix is the name past the group: `.json`, `.de-DE.json`, `/credits.json`; all of a lone
   document's name is its group, its suffix empty), an empty line, then each document's JSON in

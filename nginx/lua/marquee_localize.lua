@@ -104,8 +104,7 @@ local function texts(docs, root, title, tries, tried, fields)
     local kept = texts_cache:get(key)
     if kept ~= nil then return kept end
     kept = {}
-    local _, _, entry = docs.document(root, "/3/" .. title, tries)
-    local body = entry and entry[1]
+    local body = docs.body(root, "/3/" .. title, tries)
     for name, span in pairs(body and members(body, fields) or {}) do
         kept[name] = sub(body, span[1], span[2])
     end

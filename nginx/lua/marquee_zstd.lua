@@ -16,12 +16,15 @@ unsigned ZSTD_getDictID_fromFrame(const void *src, size_t size);
 size_t ZSTD_decompress_usingDDict(ZSTD_DCtx *dctx, void *dst, size_t capacity, const void *src, size_t size,
                                   const ZSTD_DDict *ddict);
 unsigned ZSTD_isError(size_t code);
+void *malloc(size_t size);
+void free(void *ptr);
 ]]
 
 local zstd = ffi.load("libzstd.so.1")
 local M = {}
 local dctx = zstd.ZSTD_createDCtx()
 local out, out_size = nil, 0
+local BYTES = ffi.typeof("unsigned char *")
 local UNKNOWN = 0ULL - 1ULL  -- ZSTD_CONTENTSIZE_UNKNOWN; ERROR is one less: the writer always records the size
 
 -- Whether the `size` bytes at `ptr` are a zstd frame (its magic, 28 B5 2F FD), not JSON.
@@ -53,8 +56,10 @@ function M.decode_bytes(ptr, size, ddict, keep)
     if length >= UNKNOWN - 1ULL then return nil end
     length = tonumber(length)
     local into, capacity = out, out_size
-    if keep then
-        into, capacity = ffi.new("unsigned char[?]", length), length
+    if keep then  -- malloc'd, not in LuaJIT's heap: no zeroing, and no GC pacing by its bytes
+        local block = ffi.C.malloc(length)
+        if block == nil then return nil end
+        into, capacity = ffi.gc(ffi.cast(BYTES, block), ffi.C.free), length
     elseif length > out_size then
         out_size = math.max(length, 2 * out_size, 65536)
         out = ffi.new("unsigned char[?]", out_size)
