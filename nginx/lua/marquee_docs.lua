@@ -129,11 +129,12 @@ local function item(root, ref)
 end
 
 -- The assembled body, or nil when an item is missing (a broken release: answered as absent).
--- `item_of(root, ref)` gives an item's bytes: `item`, or marquee_localize's item in a language.
+-- `item_of(root, ref, context)` gives an item's bytes: `item`, or marquee_localize's item in a
+-- language (`context`: what it needs, so that it is a function made once, not per request).
 -- Plain finds of the mark, each checked as conf.reference would match it, and the bytes copied
 -- into a string.buffer: a credits document splices ~50 items, and a PCRE match and two new strings
 -- an item were most of the cost of a cold one (docs/benchmarks.md).
-local function assemble(root, body, item_of)
+local function assemble(root, body, item_of, context)
     item_of = item_of or item
     local mark = conf.composite_mark
     local out, stored = buffer.new(), ffi.cast("const char *", body)
@@ -146,7 +147,7 @@ local function assemble(root, body, item_of)
         local close = quote and byte(body, quote + 1)
         local ref = quote and quote > name and sub(body, name, quote - 1)
         if ref and (close == CLOSE_BRACE or close == COMMA) and not find(ref, conf.reference_other) then
-            local part = item_of(root, ref)
+            local part = item_of(root, ref, context)
             if part == nil then return nil end
             out:putcdata(stored + at - 1, start - at)
             if close == CLOSE_BRACE then  -- the item alone; else its own fields follow the entry's

@@ -18,19 +18,19 @@ local byte, find, sub, concat = string.byte, string.find, string.sub, table.conc
 local re_find = ngx.re.find
 local lrucache = require "resty.lrucache"
 
-local QUOTE, BACKSLASH, OPEN_BRACE, OPEN_BRACKET = 34, 92, 123, 91
+local QUOTE, BACKSLASH, OPEN_BRACE, OPEN_BRACKET, CLOSE_BRACE, CLOSE_BRACKET = 34, 92, 123, 91, 125, 93
 local COLON, COMMA = 58, 44
 
 local M = {}
 local conf
 local texts_cache  -- per worker: {title|candidates -> {field -> JSON}} (texts)
 
-local member_patterns = {}  -- item_spans: {name -> the Lua pattern of its key in a flat object}
+local member_keys = {}  -- item_spans: {name -> {`,"name":`, `{"name":`}}, its key in a flat object
 
 function M.init(config)
     conf = config
     texts_cache = assert(lrucache.new(conf.cached_texts))
-    for name in pairs(conf.item_members) do member_patterns[name] = '[{,]"' .. name .. '":' end
+    for name in pairs(conf.item_members) do member_keys[name] = {',"' .. name .. '":', '{"' .. name .. '":'} end
 end
 
 -- Whether `uri` is a list the edge localises (edge/assemble.py LOCALIZED_LISTS, as a PCRE).
@@ -51,30 +51,36 @@ local function string_end(s, at)
     end
 end
 
--- The last byte of the JSON value that starts at `at`.
+-- The last byte of the JSON value that starts at `at`. Byte loops and plain finds only: LuaJIT
+-- compiles them, where it interprets a string pattern (`[%[%]{}"]` was most of a localised list's
+-- time, docs/benchmarks.md, session 32).
 local function value_end(s, at)
-    local c = byte(s, at)
+    local c, n = byte(s, at), #s
     if c == QUOTE then return string_end(s, at) end
+    local pos = at
     if c == OPEN_BRACE or c == OPEN_BRACKET then
-        local depth, pos = 0, at
-        while true do
-            local i = find(s, '[%[%]{}"]', pos)
-            if i == nil then return nil end
-            local d = byte(s, i)
+        local depth = 0
+        while pos <= n do
+            local d = byte(s, pos)
             if d == QUOTE then
-                i = string_end(s, i)
-                if i == nil then return nil end
+                pos = string_end(s, pos)
+                if pos == nil then return nil end
             elseif d == OPEN_BRACE or d == OPEN_BRACKET then
                 depth = depth + 1
-            else
+            elseif d == CLOSE_BRACE or d == CLOSE_BRACKET then
                 depth = depth - 1
-                if depth == 0 then return i end
+                if depth == 0 then return pos end
             end
-            pos = i + 1
+            pos = pos + 1
         end
+        return nil
     end
-    local i = find(s, "[,}%]]", at)
-    return i and i - 1
+    while pos <= n do  -- a number, true, false or null: up to the next `,`, `}` or `]`
+        local d = byte(s, pos)
+        if d == COMMA or d == CLOSE_BRACE or d == CLOSE_BRACKET then return pos - 1 end
+        pos = pos + 1
+    end
+    return nil
 end
 
 -- {key = {first, last}} of the top-level members of the object `s` named in `wanted`
@@ -114,12 +120,13 @@ end
 
 -- members(item, conf.item_members) for a list item, found faster when it is flat (no object
 -- inside it, as TMDB's list items are): then `,"title":` (or `{"title":`) can only be its member
--- `title`, since a quote inside a string is escaped, and one find locates each.
+-- `title`, since a quote inside a string is escaped, and a plain find locates each.
 local function item_spans(item)
     if find(item, "{", 2, true) then return members(item, conf.item_members) end
     local spans = {}
-    for name, pattern in pairs(member_patterns) do
-        local _, colon = find(item, pattern)
+    for name, keys in pairs(member_keys) do
+        local _, colon = find(item, keys[1], 2, true)
+        if colon == nil and find(item, keys[2], 1, true) == 1 then colon = #keys[2] end
         if colon then
             local last = value_end(item, colon + 1)
             if last == nil then return nil end
@@ -128,6 +135,10 @@ local function item_spans(item)
     end
     return spans
 end
+
+-- Spans in the order of their first byte (table.sort's comparator, made once: a closure made in a
+-- request aborts LuaJIT's trace through it, and then the whole list is interpreted).
+local function by_start(a, b) return a[1] < b[1] end
 
 -- `pieces` with the item `item` appended, its text fields taken from its title's details in the
 -- language candidates `tries` (edge/assemble.py: the media its `media_type` names, or the list's
@@ -151,7 +162,7 @@ local function add_item(pieces, docs, root, item, media, tries, tried)
             replaced[#replaced + 1] = {spans[key][1], spans[key][2], values[key]}
         end
     end
-    table.sort(replaced, function(a, b) return a[1] < b[1] end)
+    table.sort(replaced, by_start)
     local at = 1
     for _, r in ipairs(replaced) do
         pieces[#pieces + 1] = sub(item, at, r[1] - 1)
@@ -178,16 +189,21 @@ local function add_array(pieces, docs, root, body, first, last, media, tries, tr
     if pos == last then pieces[#pieces + 1] = "]" end  -- an empty array
 end
 
--- The list `uri` assembled from `skeleton`, its items localised: an item `movie/603` is a film's
--- (its reference names its media). Nil when an item is missing.
+-- The item `ref` of a list in a language (`context`: docs, tries, tried), for docs.assemble: an
+-- item `movie/603` is a film's (its reference names its media). Nil when it is missing.
+local function localized_item(root, ref, context)
+    local docs = context[1]
+    local part = docs.item(root, ref)
+    if part == nil then return nil end
+    local pieces = {}
+    local slash = find(ref, "/", 1, true)
+    add_item(pieces, docs, root, part, slash and sub(ref, 1, slash - 1), context[2], context[3])
+    return concat(pieces)
+end
+
+-- The list `uri` assembled from `skeleton`, its items localised. Nil when an item is missing.
 local function assembled(docs, root, skeleton, tries, tried)
-    return docs.assemble(root, skeleton, function(_, ref)
-        local part = docs.item(root, ref)
-        if part == nil then return nil end
-        local pieces = {}
-        add_item(pieces, docs, root, part, ref:match("^(%a+)/"), tries, tried)
-        return concat(pieces)
-    end)
+    return docs.assemble(root, skeleton, localized_item, {docs, tries, tried})
 end
 
 -- The list `body` with the item lists LOCALIZED_LISTS names for its kind localised, item by item.
@@ -198,7 +214,7 @@ local function walked(docs, root, uri, body, tries, tried)
     for name, span in pairs(members(body, conf.localized_lists[kind]) or {}) do
         if byte(body, span[1]) == OPEN_BRACKET then lists[#lists + 1] = span end
     end
-    table.sort(lists, function(a, b) return a[1] < b[1] end)
+    table.sort(lists, by_start)
     local pieces, at = {}, 1
     for _, span in ipairs(lists) do
         pieces[#pieces + 1] = sub(body, at, span[1] - 1)
