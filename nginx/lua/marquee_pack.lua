@@ -26,6 +26,7 @@ int sqlite3_column_int(sqlite3_stmt *stmt, int column);
 int sqlite3_reset(sqlite3_stmt *stmt);
 int sqlite3_finalize(sqlite3_stmt *stmt);
 int memcmp(const void *a, const void *b, size_t n);
+void *memchr(const void *s, int c, size_t n);
 ]]
 
 local sqlite = ffi.load("libsqlite3.so.0")
@@ -53,6 +54,7 @@ local ABSENT = {}  -- a group the pack has no block of, in a pack's cache of blo
 local THREE, UNDERSCORE, TAB, NEWLINE = 51, 95, 9, 10  -- "3": the first byte of every name an entity's group holds
 local UINT64 = ffi.typeof("const uint64_t *")
 local INT64_MIN = -0x7FFFFFFFFFFFFFFFLL - 1
+local BYTES = ffi.typeof("const unsigned char *")
 
 local M = {}
 local conf
@@ -199,24 +201,31 @@ end
 -- directory (a broken release). The directory is read in place, line by line: a cold document
 -- costs no string but its own.
 local function find_document(bytes, length, suffix)
-    local n, pos, offset, found, size = #suffix, 0, 0, nil, nil
+    local n, pos, offset = #suffix, 0, 0
+    local found, size
     while pos < length do
         if bytes[pos] == NEWLINE then  -- the empty line: the JSON starts after it
             if found == nil then return nil end
             return pos + 1 + found, size
         end
-        local tab = pos
-        while tab < length and bytes[tab] ~= TAB do tab = tab + 1 end
-        local value, at = 0, tab + 1
-        while at < length and bytes[at] ~= NEWLINE do
-            value = value * 10 + bytes[at] - 48
-            at = at + 1
+        local start, line = pos, bytes + pos  -- a line `suffix<TAB>length`
+        local tab = ffi.C.memchr(line, TAB, length - pos)
+        if tab == nil then return false end
+        local tab_at = start + tonumber(ffi.cast(BYTES, tab) - line)
+        local value = 0
+        pos = tab_at + 1
+        local digit = bytes[pos]
+        while digit ~= NEWLINE do
+            value = value * 10 + digit - 48
+            pos = pos + 1
+            if pos >= length then return false end
+            digit = bytes[pos]
         end
-        if found == nil and tab - pos == n and ffi.C.memcmp(bytes + pos, suffix, n) == 0 then
+        if found == nil and tab_at - start == n and ffi.C.memcmp(line, suffix, n) == 0 then
             found, size = offset, value
         end
         offset = offset + value
-        pos = at + 1
+        pos = pos + 1
     end
     return false
 end
