@@ -8,6 +8,7 @@ import sqlite3
 from pathlib import Path
 
 import orjson
+import numpy
 import pytest
 import zstandard
 
@@ -102,7 +103,7 @@ def test_a_pack_by_name_from_before_keys_still_reads_and_an_update_over_it_write
 def test_two_names_of_one_key_are_refused_like_a_name_written_twice(tmp_path: Path, monkeypatch):
     from site_gen import blocks
 
-    monkeypatch.setattr(blocks, "key_of", lambda group: 7)  # what a collision would look like
+    monkeypatch.setattr(blocks, "keys_of", lambda groups, items: numpy.full(len(groups), 7))  # a collision
     writer = Writer(tmp_path)
     writer.write("/a", b"1")
     writer.write("/b", b"2")
@@ -113,7 +114,7 @@ def test_two_names_of_one_key_are_refused_like_a_name_written_twice(tmp_path: Pa
 def test_two_groups_of_one_key_with_different_suffixes_are_refused(tmp_path: Path, monkeypatch):
     from site_gen import blocks
 
-    monkeypatch.setattr(blocks, "key_of", lambda group: -3)  # a film and an item of one key
+    monkeypatch.setattr(blocks, "keys_of", lambda groups, items: numpy.full(len(groups), -3))  # a film and an item
     writer = Writer(tmp_path)
     writer.write("/3/movie/1", b"1")
     writer.write("/_items/movie/1", b"2")
