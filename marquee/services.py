@@ -32,8 +32,8 @@ from edge.redis_wire import redis_address
 from edge.ratelimit import SCRIPT_PATH as GATE_SCRIPT
 from marquee.grants import GRANT_PREFIX
 from marquee.packs import (BASE_NAME, BLOB_KEY_FORMAT, COMPOSITE_MARK, DELTA_APPLICATION_ID, GROUP, ITEM_SHIFT, ITEMS,
-                           KEY_BYTES, MAP_BYTES, NUMBER_SEGMENT, PACK_FORMAT, PACK_NAME, READ_CACHE_KIB, REFERENCE_NAME, ROW_FORMAT, UNTRANSLATED,
-                           VARIANTLESS)
+                           KEY_BYTES, MAP_BYTES, NUMBER_SEGMENT, PACK_FORMAT, PACK_NAME, READ_CACHE_KIB,
+                           REFERENCE_NAME, ROW_FORMAT, UNTRANSLATED, VARIANTLESS)
 from marquee.registry import grants_serial
 from marquee.settings import PROJECT_ROOT, Settings, to_env
 from site_gen.images import ALL_SIZES

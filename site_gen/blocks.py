@@ -151,7 +151,8 @@ def keys_of(groups: list[str], items: numpy.ndarray) -> numpy.ndarray:
     digests = numpy.frombuffer(b"".join([md5(group.encode()).digest()[:8] for group in groups]), dtype="<u8")
     keys = digests.astype(numpy.int64)  # the same bits, read signed
     if items.any():
-        keys[items] = (digests[items] >> numpy.uint64(ITEM_SHIFT)).astype(numpy.int64) + numpy.iinfo(numpy.int64).min
+        shifted = (digests[items] >> numpy.uint64(ITEM_SHIFT)).astype(numpy.int64)
+        keys[items] = shifted + numpy.iinfo(numpy.int64).min
     return keys
 
 
@@ -167,17 +168,17 @@ class BlockEncoders:
         for kind, data in con.execute("SELECT template, dict FROM main.dicts ORDER BY id"):
             self._compressors[kind] = compressor(zstandard.ZstdCompressionDict(
                 bytes(data), dict_type=zstandard.DICT_TYPE_FULLDICT))
-        self._pending: dict[str, list[tuple[bytes, bytes]]] = {}
+        self._pending: dict[str, list[tuple[int, bytes]]] = {}
         self._pending_bytes: dict[str, int] = {}
 
-    def encode(self, blocks: list[tuple[bytes, str, bytes]]) -> list[tuple[bytes, bytes]]:
+    def encode(self, blocks: list[tuple[int, str, bytes]]) -> list[tuple[int, bytes]]:
         """Rows (key, stored block) for blocks (key, kind, block), in key order: each block's zstd
         frame, or the block when that is no shorter. A block whose kind has no dictionary yet waits
         until TRAINING_BLOCKS (or TRAINING_BYTES) of them train one, and comes with those rows."""
-        by_kind: dict[str, list[tuple[bytes, bytes]]] = {}
+        by_kind: dict[str, list[tuple[int, bytes]]] = {}
         for key, kind, block in blocks:
             by_kind.setdefault(kind, []).append((key, block))
-        rows: list[tuple[bytes, bytes]] = []
+        rows: list[tuple[int, bytes]] = []
         for kind, items in by_kind.items():
             if kind not in self._compressors:
                 self._pending.setdefault(kind, []).extend(items)
@@ -189,7 +190,7 @@ class BlockEncoders:
         rows.sort()
         return rows
 
-    def _compress(self, kind: str, items: list[tuple[bytes, bytes]]) -> list[tuple[bytes, bytes]]:
+    def _compress(self, kind: str, items: list[tuple[int, bytes]]) -> list[tuple[int, bytes]]:
         blocks = [block for _, block in items]
         compressor = self._compressors[kind]
         if sum(map(len, blocks)) < THREADED_BYTES:  # starting zstd's threads costs ~1 ms a call
@@ -198,15 +199,16 @@ class BlockEncoders:
             frames = [frame.tobytes() for frame in compressor.multi_compress_to_buffer(blocks, threads=-1)]
         return [(key, frame if len(frame) < len(block) else block) for (key, block), frame in zip(items, frames)]
 
-    def _train(self, kind: str) -> list[tuple[bytes, bytes]]:
+    def _train(self, kind: str) -> list[tuple[int, bytes]]:
         """Train `kind`'s dictionary on its waiting blocks (none when they are too few: zstd without
         one), keep it in the pack, and give back the blocks."""
         items = self._pending.pop(kind)
         self._pending_bytes.pop(kind)
-        self._compressors[kind] = compressor(kept_dictionary(self.con, kind, [block for _, block in items[:TRAINING_BLOCKS]]))
+        samples = [block for _, block in items[:TRAINING_BLOCKS]]
+        self._compressors[kind] = compressor(kept_dictionary(self.con, kind, samples))
         return items
 
-    def rest(self) -> list[tuple[bytes, bytes]]:
+    def rest(self) -> list[tuple[int, bytes]]:
         """The rows of kinds that never had enough blocks to train on (trained on what there is)."""
         rows = [row for kind in list(self._pending) for row in self._compress(kind, self._train(kind))]
         rows.sort()
@@ -239,9 +241,9 @@ class Written:
 
 
 def write_blocks(con, staging: Staging, encoders: BlockEncoders,
-                 previous: Callable[[bytes], dict[str, bytes] | None] | None = None,
-                 gone: Callable[[bytes], None] | None = None,
-                 restore: dict[bytes, list[tuple[str, str]]] | None = None) -> Written:
+                 previous: Callable[[int], dict[str, bytes] | None] | None = None,
+                 gone: Callable[[int], None] | None = None,
+                 restore: dict[int, list[tuple[str, int]]] | None = None) -> Written:
     """Write the staged groups into `con`'s `docs` as blocks, untranslated twins left out. For an
     update, each group starts from its `previous` documents (a staged None body removes one), and
     a group left with none goes to `gone`; `restore` names, by group key, untranslated variants
@@ -259,9 +261,9 @@ def write_blocks(con, staging: Staging, encoders: BlockEncoders,
 
 
 def _write_blocks(con, staging: Staging, encoders: BlockEncoders,
-                  previous: Callable[[bytes], dict[str, bytes] | None] | None,
-                  gone: Callable[[bytes], None] | None,
-                  restore: dict[bytes, list[tuple[str, str]]] | None) -> Written:
+                  previous: Callable[[int], dict[str, bytes] | None] | None,
+                  gone: Callable[[int], None] | None,
+                  restore: dict[int, list[tuple[str, int]]] | None) -> Written:
     written = Written()
     insert = "INSERT OR REPLACE INTO main.docs (key, body) VALUES (?, ?)"
     for rows in read_ahead(staging.buckets()):
@@ -283,7 +285,7 @@ def group_bounds(keys: pa.Array) -> numpy.ndarray:
     return numpy.concatenate([[0], numpy.flatnonzero(changes) + 1, [len(keys)]]).astype(numpy.int32)
 
 
-def whole_blocks(rows: pa.Table, written: Written) -> list[tuple[bytes, str, bytes]]:
+def whole_blocks(rows: pa.Table, written: Written) -> list[tuple[int, str, bytes]]:
     """A full build's blocks from one bucket's rows (sorted by key and suffix), in Arrow: the
     untranslated twins left out (a join of each `X.und` with its `X`), then each group's
     directory and bodies joined. At 1M titles the same in Python, a document at a time, took
@@ -319,16 +321,16 @@ def whole_blocks(rows: pa.Table, written: Written) -> list[tuple[bytes, str, byt
                     blocks.to_pylist()))
 
 
-def updated_blocks(rows: pa.Table, written: Written, previous: Callable[[bytes], dict[str, bytes] | None],
-                   gone: Callable[[bytes], None] | None,
-                   restore: dict[bytes, list[tuple[str, str]]] | None) -> list[tuple[bytes, str, bytes]]:
+def updated_blocks(rows: pa.Table, written: Written, previous: Callable[[int], dict[str, bytes] | None],
+                   gone: Callable[[int], None] | None,
+                   restore: dict[int, list[tuple[str, int]]] | None) -> list[tuple[int, str, bytes]]:
     """An update's blocks from one bucket's rows: each group's previous documents with the staged
     changes (a None body removes one), untranslated twins left out, and the variants `restore`
     names put back; a group left with none goes to `gone`."""
     keys, kinds, suffixes = (rows.column(name).to_pylist() for name in ("key", "kind", "suffix"))
     bodies = rows.column("body").to_pylist()
     bounds = group_bounds(rows.column("key").chunk(0)).tolist()
-    blocks: list[tuple[bytes, str, bytes]] = []
+    blocks: list[tuple[int, str, bytes]] = []
     for start, end in zip(bounds, bounds[1:]):
         key, staged = keys[start], list(zip(suffixes[start:end], bodies[start:end]))
         before = previous(key) or {}

@@ -136,7 +136,7 @@ class DeltaWriter(PackWriter):
         row = self.con.execute(self._previous_block, (key,)).fetchone()
         return documents_of(row[0] if row else None, self.decode)
 
-    def _tombstone(self, key: bytes) -> None:
+    def _tombstone(self, key: int) -> None:
         """Take a group out of this release: out of the pack, and hidden by a tombstone when a
         delta's base has it."""
         self.con.execute("DELETE FROM main.docs WHERE key = ?", (key,))
@@ -156,7 +156,7 @@ class DeltaWriter(PackWriter):
                                 sorted(self._deltas), self._written_names, candidates)
         if settled.repeated:
             self._refuse_twice(settled.repeated)
-        self._restore: dict[bytes, list[tuple[str, str]]] = {}
+        self._restore: dict[int, list[tuple[str, int]]] = {}
         for name, digest in settled.unds:
             group, suffix = group_of(name)
             self._restore.setdefault(key_of(group), []).append((suffix, digest))

@@ -188,7 +188,8 @@ def from_items(con: duckdb.DuckDBPyConnection, template: str, table: str) -> Doc
         _checked_parts(con)
         if not con.execute("SELECT count(*) FROM checked_parts WHERE tbl = ?", [table]).fetchall()[0][0]:
             raise ValidationError(template, "", f"{table} is not a checked_items table")
-        return f"SELECT uri, body, {DIGEST_SQL}(body) AS digest FROM (SELECT uri, encode(json) AS body FROM ({query}))", "true"
+        return (f"SELECT uri, body, {DIGEST_SQL}(body) AS digest "
+                f"FROM (SELECT uri, encode(json) AS body FROM ({query}))"), "true"
 
     return Documents(template, _batches(con, template, query, rendered), keeps_to_scope=True)
 

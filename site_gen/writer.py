@@ -39,8 +39,8 @@ import pyarrow.parquet as pq
 from marquee.packs import (DICTS_TABLE, DOCUMENTS, META_TABLE, PACK_FORMAT, PAGE_SIZE, VARIANTLESS, VARIANT_NAME,
                            Pack, base_path, is_delta, pack_format, pack_path, read_only_uri)
 from site_gen.blocks import BlockEncoders, Repeated, Staging, Written, write_blocks
-from site_gen.manifests import (MANIFEST_COMPRESSION, MANIFEST_NAME, MANIFEST_SCHEMA, delta_file, digest_of, manifest_file,
-                                previous_manifest, repeated_names, unchanged_count)
+from site_gen.manifests import (MANIFEST_COMPRESSION, MANIFEST_NAME, MANIFEST_SCHEMA, delta_file, digest_of,
+                                manifest_file, previous_manifest, repeated_names, unchanged_count)
 from site_gen.templates import template_shape
 
 _URI = re.compile(r"^/[A-Za-z0-9_./-]+$")
@@ -183,7 +183,9 @@ class PackWriter:
         body = document if document is None or isinstance(document, bytes) else orjson.dumps(document)
         if body is None and (not self.updating or digest is None):
             raise WriterError(f"{uri}: no document, and no previous release to keep it from")
-        self._add(template, [name], [body], [digest_of(body) if digest is None else digest] if body is not None else [digest])
+        if body is not None and digest is None:
+            digest = digest_of(body)
+        self._add(template, [name], [body], [digest])
         return name
 
     def write_batch(self, template: str, batch: pa.RecordBatch) -> None:
@@ -343,8 +345,11 @@ class FullWriter(PackWriter):
         from site_gen.manifests import manifest_rows
         with Pack(previous) as old, duckdb.connect() as con:
             rows = con.execute(f"SELECT name, digest FROM {manifest_rows(self.root / MANIFEST_NAME)}").fetchall()
-            return sum(body is not None and digest_of(body) == digest
-                       for name, digest in rows for body in (old.raw(name),))
+            unchanged = 0
+            for name, digest in rows:
+                body = old.raw(name)
+                unchanged += body is not None and digest_of(body) == digest
+            return unchanged
 
 
 def Writer(root: Path, previous: Path | None = None) -> PackWriter:  # noqa: N802 (what callers construct)

@@ -129,7 +129,8 @@ def images(settings: Settings, catalogue_dir: Path | None) -> None:
 
 PHASES = {"database": "loading and normalising the catalogue", "collect": "planning the documents",
           "templates": "rendering, validating and writing", "search": "building the search index",
-          "artefacts": "discover, showtimes, exports, credits and changes (the pack finished beside them)", "images_after": "checking the images"}
+          "artefacts": "discover, showtimes, exports, credits and changes (the pack finished beside them)",
+          "images_after": "checking the images"}
 
 
 @contextlib.contextmanager

@@ -51,7 +51,8 @@ local SELECT_DICT = "SELECT dict FROM main.dicts WHERE id = ?"
 -- The pack's VARIANTLESS shapes (marquee/packs.py META_TABLE); a delta's are whole, not a change.
 local SELECT_META = "SELECT value FROM main.meta WHERE key = ?1"
 local ABSENT = {}  -- a group the pack has no block of, in a pack's cache of blocks
-local THREE, UNDERSCORE, TAB, NEWLINE = 51, 95, 9, 10  -- "3": the first byte of every name an entity's group holds
+-- "3": the first byte of every name an entity's group holds; "_": of every item's (conf.items).
+local THREE, UNDERSCORE, TAB, NEWLINE = 51, 95, 9, 10
 local UINT64 = ffi.typeof("const uint64_t *")
 local INT64_MIN = -0x7FFFFFFFFFFFFFFFLL - 1
 local BYTES = ffi.typeof("const unsigned char *")
@@ -135,7 +136,7 @@ local function open(list, key, uri, root)
     end
     local pack = {key = key, db = db, stmt = stmt, layout = layout, int_keys = int_keys, dicts = {},
                   variantless = variantless_of(db)}
-    if layout == "grouped" and conf.cached_blocks > 0 then pack.blocks = assert(lrucache.new(conf.cached_blocks)) end
+    if layout == "grouped" then pack.blocks = assert(lrucache.new(conf.cached_blocks)) end
     list[#list + 1] = pack
     if #list > 2 then
         local old = table.remove(list, 1)
@@ -270,7 +271,7 @@ end
 local function lookup_grouped(pack, name)
     local group, suffix = group_of(name)
     local bytes, length
-    if suffix == "" or pack.blocks == nil then
+    if suffix == "" then
         bytes, length = block_of(pack, group, false)
     else
         local found = pack.blocks:get(group)

@@ -70,10 +70,4 @@ function M.decode_bytes(ptr, size, ddict, keep)
     return into, length
 end
 
--- The JSON of the frame of `size` bytes at `ptr`, as M.decode_bytes decodes it, as a string.
-function M.decode(ptr, size, ddict)
-    local bytes, length = M.decode_bytes(ptr, size, ddict, false)
-    return bytes and ffi.string(bytes, length)
-end
-
 return M
