@@ -77,7 +77,7 @@ from urllib.parse import quote
 import zstandard
 
 PACK_NAME = "documents.sqlite"
-PACK_FORMAT = 4  # `PRAGMA user_version` of a pack of groups by integer key (since 2026-11-27)
+PACK_FORMAT = 4  # `PRAGMA user_version` of a pack of groups by integer key (since 2026-11-26)
 BLOB_KEY_FORMAT = 3  # groups keyed by hash_key(group) (still read)
 ROW_FORMAT = 2  # a row per document, keyed by hash_key(name); 0: by name (both still read)
 GROUPED_FORMATS = (PACK_FORMAT, BLOB_KEY_FORMAT)
