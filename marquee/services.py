@@ -25,9 +25,11 @@ from edge.languages import LANGUAGE_CODE, NO_FALLBACK, suffixes as language_suff
 from edge.assemble import FILTERED, ID_DOCUMENTS, ITEM_TEXT, LOCALIZED_LISTS, LOCALIZED_PATHS
 from edge import list_pack
 from marquee import jsonp, omdb, releases
+from marquee.artefacts import SEARCH_INDEX
 from edge.content import APPENDABLE, DETAIL_PATHS, ID_PREFIX, LEGACY, LEGACY_PATHS, MAX_APPEND, MAX_PAGE
 from edge.policy import CACHE_CONTROL, MAX_AGE
 from edge.routes import ROUTES
+from edge.routes.search import TEXT_FIELDS
 from edge.redis_wire import redis_address
 from edge.ratelimit import SCRIPT_PATH as GATE_SCRIPT
 from marquee.grants import GRANT_PREFIX
@@ -162,7 +164,12 @@ def docs_conf(settings: Settings) -> dict[str, str]:
         "cached_texts": 200000,
         "localized_lists": {kind: set(keys) for kind, keys in LOCALIZED_LISTS.items()},
         "localized_fields": {media: set(fields) for media, fields in ITEM_TEXT.items()},
-        "item_members": {"id", "media_type", *(field for fields in ITEM_TEXT.values() for field in fields)},
+        "item_members": {"id", "media_type", *(field for fields in ITEM_TEXT.values() for field in fields),
+                         *(TEXT_FIELDS[media][1] for media in ITEM_TEXT)},
+        # A listed title's texts in a language come from the search index's table of them (site_gen/search_index.py),
+        # its (title field, original title field) by media: edge/routes/search.py's Localizer's rule.
+        "search_index": SEARCH_INDEX,
+        "text_fields": {media: list(TEXT_FIELDS[media][:2]) for media in ITEM_TEXT},
         # edge/list_pack.py's overlay: where the link to today's lists is, its day row, and what sends a list
         # request to the edge instead; edge/content.py's last page.
         "lists_folder": list_pack.FOLDER,

@@ -166,19 +166,16 @@ local function assemble(root, body, item_of, context)
 end
 
 -- A miss of the worker's cache: the document `uri` .. `suffix` read from the pack (a composite
--- assembled), cached under `key` ({body, etag}, or ABSENT). A composite's entry keeps what is
--- stored too (`skeleton`, a few bytes an item), for marquee_localize to assemble it in a language.
+-- assembled), cached under `key` ({body, etag}, or ABSENT).
 local function load(root, uri, suffix, key)
     metrics.add("docs|miss")
     local body, etag = M.get(root, sub(uri, 2) .. suffix .. ".json")
-    local skeleton
     if body and find(body, conf.composite_mark, 1, true) then
-        skeleton = body
         body = assemble(root, body)
         etag = body and ngx.md5(body)  -- changes with the items, as the stored one would not
     end
     if body and etag == nil then etag = ngx.md5(body) end  -- a grouped pack keeps no ETags
-    local entry = body and {body, etag, skeleton = skeleton} or ABSENT
+    local entry = body and {body, etag} or ABSENT
     cache:set(key, entry)
     return entry
 end
@@ -291,19 +288,34 @@ function M.serve()
     local root = M.release_root()
     if root == nil then return finish(404) end
     local uri, tries = ngx.var.uri, M.suffixes(ngx.var)
-    local body, etag, entry = M.document(root, uri, tries)
-    if body == nil then return finish(404) end
+    local entry
     if tries[1] ~= "" and localize.applies(uri) then  -- a title list in a language
-        entry = localize.list(M, root, uri, tries, entry)
-        body, etag = entry[1], entry[2]
+        entry = localize.list(M, root, uri, tries)
+    else
+        local _
+        _, _, entry = M.document(root, uri, tries)
     end
-    return M.respond_document("document", body, etag, entry)
+    if entry == nil then return finish(404) end
+    return M.respond_document("document", entry[1], entry[2], entry)
 end
 
 -- For marquee_localize: items, assembly and the worker's cache, as this module uses them.
 M.item, M.assemble = item, assemble
 function M.cached(key) return cache:get(key) end
 function M.remember(key, entry) cache:set(key, entry) end
+M.ABSENT = ABSENT
+
+-- The stored bytes of the first candidate of `uri` that exists, as M.document finds it, but neither
+-- assembled (a composite's skeleton) nor cached: marquee_localize makes a list in a language from
+-- them, which needs no list in the default language made first (twenty items spliced and hashed).
+function M.stored(root, uri, tries)
+    if #tries > 1 and variantless(root, uri) then tries = {""} end
+    for i = 1, #tries do
+        local body = M.get(root, sub(uri, 2) .. tries[i] .. ".json")
+        if body then return body end
+    end
+    return nil
+end
 
 -- M.respond for what M.document found (body, etag, entry): a client that takes gzip gets the
 -- document's gzip, made once per worker (marquee_gzip) and kept in its entry; below nginx's

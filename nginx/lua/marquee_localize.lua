@@ -17,6 +17,7 @@ local ngx = ngx
 local byte, find, sub, concat = string.byte, string.find, string.sub, table.concat
 local re_find = ngx.re.find
 local lrucache = require "resty.lrucache"
+local pack_reader = require "marquee_pack"
 
 local QUOTE, BACKSLASH, OPEN_BRACE, OPEN_BRACKET, CLOSE_BRACE, CLOSE_BRACKET = 34, 92, 123, 91, 125, 93
 local COLON, COMMA = 58, 44
@@ -101,18 +102,66 @@ local function members(s, wanted)
     end
 end
 
--- The values of `fields` ({name = JSON bytes}) in the details of `title` (`movie/603`) in the
--- language candidates `tries` (`tried`, as one string), kept in a cache of their own: similar
--- lists favour popular titles, so the same few thousand titles fill most lists, and their texts
--- are a tenth of their details' bytes (a list in a language cost twenty details lookups before).
-local function texts(docs, root, title, tries, tried, fields)
-    local key = root .. "|" .. title .. "|" .. tried
+-- A JSON string of `s` as orjson writes one (the bytes the edge's lists hold): `"` and `\` escaped,
+-- the control characters as \b \t \n \f \r or \u00xx, nothing else (not `/`, not non-ASCII).
+local ESCAPES = {['"'] = '\\"', ["\\"] = "\\\\", ["\b"] = "\\b", ["\t"] = "\\t", ["\n"] = "\\n",
+                 ["\f"] = "\\f", ["\r"] = "\\r"}
+for code = 0, 31 do
+    local c = string.char(code)
+    ESCAPES[c] = ESCAPES[c] or string.format("\\u%04x", code)
+end
+local function json_string(s)
+    if re_find(s, [=[["\\\x00-\x1f]]=], "jo") == nil then return '"' .. s .. '"' end
+    return '"' .. string.gsub(s, '[%z\1-\31"\\]', ESCAPES) .. '"'
+end
+
+-- The release's table of translated texts (site_gen/search_index.py `texts`: a title's title or
+-- name and overview in each served language it is translated into, by its details' rule), per
+-- worker and release; nil for a release whose search index has none (its details are read then).
+local TEXTS_SQL = "SELECT title, overview FROM texts WHERE kind = ?1 AND id = ?2 AND suffix = ?3"
+local text_tables, missing_tables = {}, {}
+local function text_table(root)
+    if missing_tables[root] then return nil end
+    local found = pack_reader.open_statement(text_tables, root,
+        "file:" .. root .. "/" .. conf.search_index .. "?immutable=1", TEXTS_SQL)
+    if found == nil then missing_tables[root] = true end
+    return found
+end
+
+-- The texts of `media`/`id` in the first of the candidates `tries` it has, by the details' rule:
+-- a translation's row in the text table, `.und` the item's original title (`original`, its JSON)
+-- and no overview, the default variant (or no candidate found) nothing: the item's own text.
+local function translated(table_, media, id, tries, original)
+    local title_field = conf.text_fields[media][1]
+    for _, suffix in ipairs(tries) do
+        if suffix == "" then return {} end
+        if suffix == conf.untranslated then
+            return original and {[title_field] = original, overview = '""'} or nil
+        end
+        local title, overview = pack_reader.text_pair(table_, media, tonumber(id), suffix)
+        if title ~= nil then return {[title_field] = json_string(title), overview = json_string(overview)} end
+    end
+    return {}
+end
+
+-- The values of `fields` ({name = JSON bytes}) of `media`/`id` in the language candidates `tries`
+-- (`tried`, as one string), as its details in that language hold them, kept in a cache of their
+-- own: similar lists favour popular titles, so the same few thousand titles fill most lists. Read
+-- from the release's text table (one row of two strings) where it has one: a title's details
+-- were a block of ~20 KB decoded for two strings, ten times the time of the whole list's other
+-- work at a million films (docs/benchmarks.md, session 33). `original`: the item's original title.
+local function texts(docs, root, media, id, tries, tried, fields, original)
+    local key = root .. "|" .. media .. "/" .. id .. "|" .. tried
     local kept = texts_cache:get(key)
     if kept ~= nil then return kept end
-    kept = {}
-    local body = docs.body(root, "/3/" .. title, tries)
-    for name, span in pairs(body and members(body, fields) or {}) do
-        kept[name] = sub(body, span[1], span[2])
+    local table_ = text_table(root)
+    kept = table_ and translated(table_, media, id, tries, original)
+    if kept == nil then
+        kept = {}
+        local body = docs.body(root, "/3/" .. media .. "/" .. id, tries)
+        for name, span in pairs(body and members(body, fields) or {}) do
+            kept[name] = sub(body, span[1], span[2])
+        end
     end
     texts_cache:set(key, kept)
     return kept
@@ -155,7 +204,9 @@ local function add_item(pieces, docs, root, item, media, tries, tried)
         pieces[#pieces + 1] = item
         return
     end
-    local values = texts(docs, root, media .. "/" .. id, tries, tried, fields)
+    local original = spans[conf.text_fields[media][2]]
+    original = original and sub(item, original[1], original[2])
+    local values = texts(docs, root, media, id, tries, tried, fields, original)
     local replaced = {}
     for key in pairs(fields) do
         if spans[key] ~= nil and values[key] ~= nil then
@@ -225,24 +276,26 @@ local function walked(docs, root, uri, body, tries, tried)
     return concat(pieces)
 end
 
--- The cache entry ({body, etag}) of the list `uri` whose default entry is `entry`, in the language
--- candidates `tries`, kept in the worker's cache as documents are. A list stored as a skeleton of
--- references (marquee/packs.py) is assembled again with its items localised, which needs no scan
--- of the list; one stored whole is walked.
-function M.list(docs, root, uri, tries, entry)
+-- The cache entry ({body, etag}) of the list `uri` in the language candidates `tries`, kept in the
+-- worker's cache as documents are, or nil when there is none. A list stored as a skeleton of
+-- references (marquee/packs.py) is assembled with its items localised, which needs no scan of the
+-- list; one stored whole is walked. A skeleton with a missing item is a broken list: absent, as
+-- marquee_docs has it in the default language.
+function M.list(docs, root, uri, tries)
     local tried = concat(tries, "|")
     local key = root .. "|" .. uri .. "|" .. tried
     local found = docs.cached(key)
-    if found ~= nil then return found end
-    local body
-    if entry.skeleton then
-        body = assembled(docs, root, entry.skeleton, tries, tried)
-        if body == nil then return entry end  -- not when `entry` was assembled from the same items
-    else
-        body = walked(docs, root, uri, entry[1], tries, tried)
+    if found == nil then
+        local stored, body = docs.stored(root, uri, tries), nil
+        if stored and find(stored, conf.composite_mark, 1, true) then
+            body = assembled(docs, root, stored, tries, tried)
+        elseif stored then
+            body = walked(docs, root, uri, stored, tries, tried)
+        end
+        found = body and {body, ngx.md5(body)} or docs.ABSENT
+        docs.remember(key, found)
     end
-    found = {body, ngx.md5(body)}
-    docs.remember(key, found)
+    if found == docs.ABSENT then return nil end
     return found
 end
 

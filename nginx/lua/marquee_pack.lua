@@ -115,38 +115,79 @@ local function variantless_of(db)
     return shapes
 end
 
--- The pack at `uri` (`key` names it in `list`), opened on first use: {key, db, stmt, dicts}. Each
--- list keeps its two newest packs open, so answers in flight during a publish finish on theirs.
-local function open(list, key, uri, root)
-    for i = #list, 1, -1 do
-        if list[i].key == key then return list[i] end
-    end
-    -- immutable=1: a published pack never changes, so SQLite takes no locks and checks nothing.
-    if sqlite.sqlite3_open_v2(uri, db_out, OPEN_READONLY + OPEN_URI + OPEN_NOMUTEX, nil) ~= 0 then
-        sqlite.sqlite3_close_v2(db_out[0])
-        return nil
-    end
-    local db = db_out[0]
-    scalar(db, "PRAGMA cache_size = -" .. conf.read_cache_kib)  -- marquee/packs.py READ_CACHE_KIB
-    scalar(db, "PRAGMA mmap_size = " .. conf.map_bytes)  -- MAP_BYTES: its base's too, attached after
-    local stmt, layout, int_keys = prepare(db, root)
-    if stmt == nil then
-        sqlite.sqlite3_close_v2(db)
-        return nil
-    end
-    local pack = {key = key, db = db, stmt = stmt, layout = layout, int_keys = int_keys, dicts = {},
-                  variantless = variantless_of(db)}
-    if layout == "grouped" then pack.blocks = assert(lrucache.new(conf.cached_blocks)) end
-    list[#list + 1] = pack
+-- `entry` ({key, db, stmt, …}) added to `list`, whose oldest entry is closed when it holds three:
+-- answers in flight during a publish finish on the file they began with.
+local function keep(list, entry)
+    list[#list + 1] = entry
     if #list > 2 then
         local old = table.remove(list, 1)
         sqlite.sqlite3_finalize(old.stmt)
         if old.dict_stmt then sqlite.sqlite3_finalize(old.dict_stmt) end
         sqlite.sqlite3_close_v2(old.db)
     end
-    return pack
+    return entry
 end
 
+-- The entry of `list` named `key`, or a new read-only connection to `uri` (nil when it cannot be
+-- opened), its first MAP_BYTES mapped. immutable=1 in the uri: a published file never changes, so
+-- SQLite takes no locks and checks nothing.
+local function kept_or_connect(list, key, uri)
+    for i = #list, 1, -1 do
+        if list[i].key == key then return list[i] end
+    end
+    if sqlite.sqlite3_open_v2(uri, db_out, OPEN_READONLY + OPEN_URI + OPEN_NOMUTEX, nil) ~= 0 then
+        sqlite.sqlite3_close_v2(db_out[0])
+        return nil
+    end
+    local db = db_out[0]
+    scalar(db, "PRAGMA cache_size = -" .. conf.read_cache_kib)  -- marquee/packs.py READ_CACHE_KIB
+    scalar(db, "PRAGMA mmap_size = " .. conf.map_bytes)  -- MAP_BYTES: a delta's base's too, attached after
+    return nil, db
+end
+
+-- The pack at `uri` (`key` names it in `list`), opened on first use: {key, db, stmt, dicts}. Each
+-- list keeps its two newest packs open (`keep`).
+local function open(list, key, uri, root)
+    local pack, db = kept_or_connect(list, key, uri)
+    if db == nil then return pack end
+    local stmt, layout, int_keys = prepare(db, root)
+    if stmt == nil then
+        sqlite.sqlite3_close_v2(db)
+        return nil
+    end
+    pack = {key = key, db = db, stmt = stmt, layout = layout, int_keys = int_keys, dicts = {},
+            variantless = variantless_of(db)}
+    if layout == "grouped" then pack.blocks = assert(lrucache.new(conf.cached_blocks)) end
+    return keep(list, pack)
+end
+
+-- The statement `sql` on the SQLite file at `uri` (`key` names it in `list`), prepared on first
+-- use and kept as packs are: {key, db, stmt}; nil when the file or its table cannot be read.
+local function open_statement(list, key, uri, sql)
+    local found, db = kept_or_connect(list, key, uri)
+    if db == nil then return found end
+    if sqlite.sqlite3_prepare_v2(db, sql, #sql, stmt_out, nil) ~= 0 then
+        sqlite.sqlite3_close_v2(db)
+        return nil
+    end
+    return keep(list, {key = key, db = db, stmt = stmt_out[0]})
+end
+
+-- The two text columns of the row of `opened`'s statement (open_statement) for a text, an integer
+-- and a text bound in that order, or nil when it has none.
+local function text_pair(opened, first, second, third)
+    local stmt = opened.stmt
+    sqlite.sqlite3_bind_text(stmt, 1, first, #first, TRANSIENT)
+    sqlite.sqlite3_bind_int64(stmt, 2, second)
+    sqlite.sqlite3_bind_text(stmt, 3, third, #third, TRANSIENT)
+    local a, b
+    if sqlite.sqlite3_step(stmt) == ROW then
+        a = ffi.string(sqlite.sqlite3_column_text(stmt, 0), sqlite.sqlite3_column_bytes(stmt, 0))
+        b = ffi.string(sqlite.sqlite3_column_text(stmt, 1), sqlite.sqlite3_column_bytes(stmt, 1))
+    end
+    sqlite.sqlite3_reset(stmt)
+    return a, b
+end
 
 -- The pack's dictionary `id`, digested, read from its `dicts` table on first use (false: none).
 local function dictionary(pack, id)
@@ -318,5 +359,5 @@ local function lookup(pack, name)
     return body, etag
 end
 
-M.open, M.lookup = open, lookup
+M.open, M.lookup, M.open_statement, M.text_pair = open, lookup, open_statement, text_pair
 return M

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -89,6 +90,14 @@ def assert_tmdb_error(response: httpx.Response, http_status: int, status_code: i
     assert body["status_code"] == status_code
     assert body["status_message"] and body["message"] == body["status_message"]
     return body
+
+
+def point_current(settings, release) -> None:
+    """What `marquee publish` and `rollback` do: a new symlink renamed over `current`."""
+    link = settings.current_link
+    temporary = link.with_name(".current.new")
+    temporary.symlink_to(release)
+    os.replace(temporary, link)
 
 
 def rotating_get(api: "Running", prefix: str, key_name: str = "api_key") -> Callable[..., httpx.Response]:

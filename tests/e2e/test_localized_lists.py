@@ -57,3 +57,48 @@ def test_a_localized_title_is_the_details_title_in_that_language(api, e2e_releas
         assert (item["title"], item["overview"]) == (details["title"], details["overview"])
     gzipped = get(path, language="de-DE")  # httpx asks for gzip: nginx sends it, under a weak ETag
     assert gzipped.headers.get("Content-Encoding") == "gzip" and gzipped.headers["ETag"].startswith('W/"')
+
+
+def test_texts_from_the_search_index_are_the_details_bytes(api, e2e_release, tmp_path):
+    """nginx takes a listed title's texts from the search index's `texts` table and writes them as
+    JSON itself: with quotes, backslashes and control characters in a translation, the list is
+    still the edge's bytes (which copies them from the details); a release whose search index has
+    no such table is localised from the details, the same bytes."""
+    import shutil
+    import sqlite3
+
+    from marquee.artefacts import SEARCH_INDEX
+    from marquee.packs import add_document
+    from tests.e2e.conftest import point_current
+
+    path = next(p for p in localized_lists(e2e_release) if p.startswith("/3/movie/") and p.endswith("/similar"))
+    escaped = tmp_path / "escaped"
+    shutil.copytree(e2e_release, escaped, symlinks=True)
+    con = sqlite3.connect(escaped / SEARCH_INDEX)
+    with Pack(e2e_release) as pack, con:
+        listed = [item["id"] for item in orjson.loads(pack.get(path.lstrip("/") + ".json"))["results"]]
+        film = next(i for i in listed if pack.get(f"3/movie/{i}.de-DE.json"))
+        title, overview = 'Der "Film" \\ a/b\tc\x01 é', "Zeile 1\r\nZeile\x1f 2\x7f"
+        details = orjson.loads(pack.get(f"3/movie/{film}.de-DE.json")) | {"title": title, "overview": overview}
+        updated = con.execute("UPDATE texts SET title = ?, overview = ? WHERE kind = 'movie' AND id = ? AND suffix = '.de-DE'",
+                              (title, overview, film)).rowcount
+        assert updated == 1
+    con.close()
+    add_document(escaped, f"3/movie/{film}.de-DE.json", orjson.dumps(details))
+    untabled = tmp_path / "untabled"
+    shutil.copytree(escaped, untabled, symlinks=True)
+    with sqlite3.connect(untabled / SEARCH_INDEX) as con:
+        con.execute("DROP TABLE texts")
+    con.close()
+    get = rotating_get(api, "localized-texts")
+    current = api.settings.current_link.readlink()
+    try:
+        for release in (escaped, untabled):
+            point_current(api.settings, release)
+            expected = assemble(str(release), Query(path, language="de-DE"), api.settings.languages)
+            assert {"title": title, "overview": overview}.items() <= next(
+                item for item in orjson.loads(expected)["results"] if item["id"] == film).items()
+            for _ in range(2):  # both workers
+                assert get(path, language="de-DE").content == expected, release.name
+    finally:
+        point_current(api.settings, current)

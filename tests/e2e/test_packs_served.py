@@ -12,7 +12,7 @@ from marquee.packs import BASE_NAME, BLOB_KEY_FORMAT, COMPOSITE_MARK, PACK_NAME,
 from site_gen import delta_writer
 from site_gen.manifests import digest_of
 from site_gen.writer import Writer
-from tests.e2e.conftest import assert_tmdb_error, rotating_get
+from tests.e2e.conftest import assert_tmdb_error, point_current, rotating_get
 
 pytestmark = pytest.mark.e2e
 
@@ -25,14 +25,6 @@ def make_release(folder, title: str, writer: Writer | None = None):
     writer.finish()
     (folder / "BUILD").write_text(folder.name + "\n")
     return folder
-
-
-def point_current(settings, release) -> None:
-    """What `marquee publish` and `rollback` do: a new symlink renamed over `current`."""
-    link = settings.current_link
-    temporary = link.with_name(".current.new")
-    temporary.symlink_to(release)
-    os.replace(temporary, link)
 
 
 @pytest.fixture(scope="module")
@@ -183,7 +175,9 @@ def test_composite_documents_are_served_with_their_items_spliced(packs_api, tmp_
         # A reference to a missing item is a broken document: absent, never a half-spliced body or a 500.
         with Pack(release) as pack:
             assert pack.get("3/movie/8/similar.json") is None and pack.raw("3/movie/8/similar.json") is not None
-        assert_tmdb_error(api.client.get("/3/movie/8/similar", params={"api_key": key}), 404, 34)
+        for language in ({}, {"language": "de-DE"}, {"language": "de-DE"}):  # in a language, once cached too
+            assert_tmdb_error(api.client.get("/3/movie/8/similar", params={"api_key": key, **language}), 404, 34)
+        assert_tmdb_error(api.client.get("/3/movie/6/similar", params={"api_key": key, "language": "de-DE"}), 404, 34)
         for path in ("/3/_items/movie/9", "/_items/movie/9", "/3/../_items/movie/9"):  # items have no path
             assert api.client.get(path, params={"api_key": key}).status_code == 404
     assert len(etags) == 2

@@ -219,7 +219,7 @@ def test_the_index_is_the_current_releases_through_publish_and_rollback(start_st
     from pyroaring import BitMap
 
     from marquee.artefacts import SEARCH_INDEX
-    from tests.e2e.test_packs_served import point_current
+    from tests.e2e.conftest import point_current
 
     movie_id = catalogue.execute("SELECT id FROM movies WHERE NOT adult ORDER BY popularity DESC LIMIT 1").fetchone()[0]
     title = english_title(catalogue, movie_id)
