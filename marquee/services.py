@@ -149,6 +149,8 @@ def docs_conf(settings: Settings) -> dict[str, str]:
         "number_segment": NUMBER_SEGMENT.pattern,
         # Per nginx worker; at ~3 KB a document, about 60 MB when full. The hot titles' parts fit.
         "cached_documents": 20000,
+        # Per nginx worker, the items composites cite (200 to 450 bytes each): about 80 MB when full.
+        "cached_items": 200000,
         # edge/languages.py's rule, as data: the pattern of a value and the suffix of each code.
         "language_code": LANGUAGE_CODE,
         "language_suffixes": language_suffixes(settings.languages),
