@@ -2,13 +2,16 @@
 
 A generated catalogue (100k movies and 10k series by default, shared with `make bench-search`) is
 indexed alone (the search index for the items, the discover index; no release is rendered),
-published beside a pack with one details document, and served by a real stack at 50 connections:
+published beside a pack with one details document, and served by a real stack:
 
 - details: the authenticated details path, the reference;
 - discover: a realistic mix of filters and sorts, Zipf-distributed over a few thousand distinct
   requests as a browsing app sends them (mostly popularity order and the first pages; genres, years,
   providers in a region, a rating floor, a cast member, tv by network or status), the language asked
-  at random; nginx keeps what repeats, the edge answers the rest.
+  at random; nginx keeps what repeats, the edge answers the rest. No discover request precedes the
+  first round: it is the first traffic a published index sees.
+- cold discover: requests drawn the same way, each asked once in the whole run (each round its own
+  list), so every answer is the edge's.
 
 - lists: the title lists (popular, top rated, now playing, upcoming, airing today, on the air,
   popular people) and trending, their first five pages in every language, the first page most:
@@ -21,8 +24,11 @@ published beside a pack with one details document, and served by a real stack at
   details document on the fly, the lists come gzipped from the pack (`gzip lists/static ratio`; the
   reference compresses to almost nothing, so the ratio errs against the lists).
 
-The rounds alternate the six; each ratio is a mix's throughput over details' in the same round, the
-median over rounds. The last lines are `discover p99 ms: X`, `discover/static ratio: X.XX` and
+The catalogue's indexes are built once and kept with it (bench/catalogues.py `indexes_for`). The
+rounds alternate the seven at `--connections` (8: the p99 target's load); one more round of details
+and both discover mixes runs at `--wide` (50). Each ratio is a mix's throughput over details' in the
+same round, the median over rounds; a p99 line is the worst round's. The last lines are
+`edge memory MB: X`, `discover p99 ms: X` (browsing and cold), `discover/static ratio: X.XX` and
 `lists/static ratio: X.XX`.
 """
 
@@ -34,29 +40,24 @@ import shutil
 import sqlite3
 import tempfile
 from pathlib import Path
+from typing import Callable
 from urllib.parse import urlencode
 
 import duckdb
 
 from bench import wrk
-from bench.catalogues import CACHE, catalogue_for
+from bench.catalogues import CACHE, catalogue_for, indexes_for
 from bench.search import bench_home, edge_memory
-from marquee.artefacts import DISCOVER_INDEX, SEARCH_INDEX
 from marquee.packs import add_document
 from marquee.services import Stack
 from edge import list_pack
-from site_gen import discover_index, search_index
 
 
-def build_indexes(catalogue: Path, settings, release: Path, work: Path) -> list[str]:
-    """Both indexes of the catalogue, from one load of it (what a build would write beside its pack), and
-    today's list pack."""
-    with search_index.prepared_database(catalogue, settings, work) as con:
-        found = search_index.build(con, list(settings.languages), release / SEARCH_INDEX)
-        discovered = discover_index.build(con, release / DISCOVER_INDEX, catalogue)
-    # The lists nginx serves from the release (edge/list_pack.py), computed from the indexes as a build does.
-    lists = list_pack.publish(release, list(settings.languages))
-    return [found.line(), discovered.line(), lists.line()]
+def build_indexes(catalogue: Path, settings, release: Path, cache: Path) -> list[str]:
+    """Both indexes of the catalogue in `release` (bench/catalogues.py: built once, kept), and today's
+    list pack, computed from them as a build does (edge/list_pack.py)."""
+    indexes_for(catalogue, settings, release, cache)
+    return [list_pack.publish(release, list(settings.languages)).line()]
 
 
 def facts(catalogue: Path) -> dict[str, list]:
@@ -140,14 +141,31 @@ def list_sized(release: Path) -> str:
     return "/3/movie/sized"
 
 
+def cold_lists(rng: random.Random, known: dict[str, list], languages: list[str], seen: set[str], rounds: int,
+               count: int, keys: list[str], work: Path) -> list[Path]:
+    """A script per round of `count` discover requests each asked once in the whole run (none in `seen`,
+    the browsing mix's): every answer is the edge's, never nginx's cache's."""
+    scripts = []
+    for n in range(rounds):
+        paths: list[str] = []
+        while len(paths) < count:
+            path = browse(rng, known, languages)
+            if path not in seen:
+                seen.add(path)
+                paths.append(f"{path}&api_key={keys[len(paths) % len(keys)]}")
+        scripts.append(wrk.script_for(work, f"cold{n}", paths))
+    return scripts
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--movies", type=int, default=100_000)
     parser.add_argument("--seconds", type=int, default=8)
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--connections", type=int, default=50)
+    parser.add_argument("--connections", type=int, default=8, help="the rounds' connections (the p99 target's)")
+    parser.add_argument("--wide", type=int, default=50, help="connections of one more round of details and discover")
     parser.add_argument("--distinct", type=int, default=20_000, help="distinct discover requests in the mix")
-    parser.add_argument("--cache", type=Path, default=CACHE, help="where generated catalogues are kept")
+    parser.add_argument("--cache", type=Path, default=CACHE, help="where generated catalogues and indexes are kept")
     args = parser.parse_args()
 
     rng = random.Random(11)
@@ -156,7 +174,7 @@ def main() -> None:
     try:
         catalogue = catalogue_for(args.movies, args.cache.resolve())
         settings, details_path = bench_home(home)
-        for line in build_indexes(catalogue, settings, home / "releases" / "bench", home):
+        for line in build_indexes(catalogue, settings, home / "releases" / "bench", args.cache.resolve()):
             print(line, flush=True)
         keys = wrk.bench_keys(settings, 200, "bench")
         stack = Stack(settings).start()
@@ -173,41 +191,58 @@ def main() -> None:
         work.mkdir()
         listed = [f"{target}&api_key={keys[n % len(keys)]}"
                   for n, target in enumerate(title_lists(rng, settings.languages, requests))]
+        cold_count = args.seconds * 8000  # more than a round of the edge's answers sends
+        cold = cold_lists(rng, known, settings.languages, set(distinct), args.rounds + 1, cold_count, keys, work)
         gzip = {"Accept-Encoding": "gzip"}
         scripts = {"details": wrk.script_for(work, "details", details), "discover": wrk.script_for(work, "discover", mix),
                    "lists": wrk.script_for(work, "lists", listed), "sized": wrk.script_for(work, "sized", sized),
                    "details gzip": wrk.script_for(work, "details-gzip", details, gzip),
                    "lists gzip": wrk.script_for(work, "lists-gzip", listed, gzip)}
         base = settings.api_base_url
+
+        def run(script: Path, connections: int = args.connections) -> Callable[[], dict]:
+            return lambda: wrk.run(base, args.seconds, connections, script)
+        # No discover before the rounds: the first round is the first traffic a published index sees.
         wrk.run(base, 2, args.connections, scripts["details"])
-        wrk.run(base, args.seconds, args.connections, scripts["discover"])  # steady traffic: repeats in nginx's cache
         wrk.run(base, 2, args.connections, scripts["lists"])
         print(f"wrk -t1 -c{args.connections} -d{args.seconds}s, {args.rounds} rounds, {len(distinct):,} distinct "
-              f"discover requests", flush=True)
-        runs = [("details (authenticated)", lambda: wrk.run(base, args.seconds, args.connections, scripts["details"])),
-                ("discover, browsing mix", lambda: wrk.run(base, args.seconds, args.connections, scripts["discover"])),
-                ("title lists", lambda: wrk.run(base, args.seconds, args.connections, scripts["lists"])),
-                ("details, a list page's size", lambda: wrk.run(base, args.seconds, args.connections, scripts["sized"])),
-                ("details, clients taking gzip", lambda: wrk.run(base, args.seconds, args.connections,
-                                                                 scripts["details gzip"])),
-                ("title lists, clients taking gzip", lambda: wrk.run(base, args.seconds, args.connections,
-                                                                     scripts["lists gzip"]))]
+              f"discover requests, {cold_count:,} new ones a cold round", flush=True)
+        rounds = iter(cold)
+        runs = [("details (authenticated)", run(scripts["details"])),
+                ("discover, browsing mix", run(scripts["discover"])),
+                ("discover, cold (every request new)", lambda: wrk.run(base, args.seconds, args.connections, next(rounds))),
+                ("title lists", run(scripts["lists"])),
+                ("details, a list page's size", run(scripts["sized"])),
+                ("details, clients taking gzip", run(scripts["details gzip"])),
+                ("title lists, clients taking gzip", run(scripts["lists gzip"]))]
         results: dict[str, list[dict]] = {}
         ratios = wrk.rounds_of(args.rounds, runs, results)
+        print(f"wrk -t1 -c{args.wide} -d{args.seconds}s, one round", flush=True)
+        wide_results: dict[str, list[dict]] = {}
+        wide = wrk.rounds_of(1, [("details (authenticated)", run(scripts["details"], args.wide)),
+                                 ("discover, browsing mix", run(scripts["discover"], args.wide)),
+                                 ("discover, cold (every request new)", run(cold[-1], args.wide))], wide_results)
         edge_pss = edge_memory(stack)
     finally:
         if stack is not None:
             stack.stop()
         shutil.rmtree(home, ignore_errors=True)
-    p99 = [r["p99"] for r in results[runs[1][0]]]
-    print(f"edge memory (PSS, its answer workers included) {edge_pss / 1e6:,.0f} MB")
-    print("p99 ms per round: " + ", ".join(f"{p:.1f}" for p in p99))
-    print(f"lists/same-size details ratio: {wrk.median(ratios[1]) / wrk.median(ratios[2]):.2f}")
+    p99 = {name: [r["p99"] for r in results[runs[i][0]]] for name, i in (("browsing", 1), ("cold", 2))}
+    if max(r["rps"] for r in results[runs[2][0]]) * args.seconds > cold_count:
+        print(f"warning: a cold round sent more than its {cold_count:,} new requests: some were repeats")
+    print("p99 ms per round: browsing " + ", ".join(f"{p:.1f}" for p in p99["browsing"]) +
+          "; cold " + ", ".join(f"{p:.1f}" for p in p99["cold"]))
+    wide_p99 = [r[0]["p99"] for name, r in wide_results.items() if name.startswith("discover")]
+    print(f"at {args.wide} connections: discover/static {wide[0][0]:.2f}, cold/static {wide[1][0]:.2f}, "
+          f"p99 ms {wide_p99[0]:.1f} and {wide_p99[1]:.1f}")
+    print(f"lists/same-size details ratio: {wrk.median(ratios[2]) / wrk.median(ratios[3]):.2f}")
     print(f"gzip lists/static ratio: "
-          f"{wrk.median([lists / details for details, lists in zip(ratios[3], ratios[4])]):.2f}")
-    print(f"discover p99 ms: {wrk.median(p99):.1f}")
+          f"{wrk.median([lists / details for details, lists in zip(ratios[4], ratios[5])]):.2f}")
+    print(f"cold discover/static ratio: {wrk.median(ratios[1]):.2f}")
+    print(f"edge memory MB: {edge_pss / 1e6:,.0f}")  # PSS of the edge and its answer workers
+    print(f"discover p99 ms: {max(p99['browsing'] + p99['cold']):.1f}")  # the worst round's, cold or browsing
     print(f"discover/static ratio: {wrk.median(ratios[0]):.2f}")
-    print(f"lists/static ratio: {wrk.median(ratios[1]):.2f}")
+    print(f"lists/static ratio: {wrk.median(ratios[2]):.2f}")
 
 
 if __name__ == "__main__":

@@ -398,10 +398,3 @@ def prepared_database(catalogue_dir: Path, settings, work_dir: Path) -> Iterator
         yield loaded.con
     finally:
         loaded.con.close()
-
-
-def build_alone(catalogue_dir: Path, settings, target: Path, work_dir: Path) -> IndexSummary:
-    """The index of a catalogue without rendering its release: what the search benchmark builds at
-    a million titles."""
-    with prepared_database(catalogue_dir, settings, work_dir) as con:
-        return build(con, list(settings.languages), Path(target))
