@@ -5,6 +5,14 @@ column's sorted values as a slice of its ranks. The matches are popularity ranks
 popularity order is a slice of the bitmap. Another order walks the column's sorted ranks and keeps
 those that match, or, when the matches are few, sorts just them by their place in that order:
 whichever looks at fewer entities ((start + page) × N ÷ matches against matches).
+
+A large column (CUT_FROM entities or more) is cut, when loaded, into CUTS slices of its sorted ranks,
+each kept as a bitmap: a sortable column's cumulatively (`prefixes`: the first c entities in its
+order), another's (several values an entity, a film's release dates) slice by slice (`buckets`). A
+range is then the difference of two prefixes (or the union of the buckets inside it) and two
+slices at its ends, and a page in the column's order the matches between the two prefixes that
+hold its first and last: at a million films a range of half of them was a bitmap made from 500,000
+ranks, ~4 ms each: a third of the time of cold answers (docs/benchmarks.md, session 33).
 """
 
 from __future__ import annotations
@@ -14,14 +22,18 @@ import functools
 import heapq
 import sqlite3
 from array import array
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Iterator
 
+import numpy as np
 from pyroaring import BitMap
 
 EMPTY = BitMap()
 MMAP_BYTES = 1 << 40  # the whole file: the answer workers share its pages
 WALK_CHUNK = 2048
+CUT_FROM = 65_536  # entities of a column cut into slices when loaded (a smaller one is sliced as needed)
+CUTS = 32  # slices of a cut column
 
 
 @dataclass(frozen=True)
@@ -30,6 +42,58 @@ class Column:
     values: array | None  # float64, ascending, of those (numbers and days; None for texts)
     ranks: array  # ranks ordered by (value, id), those without a value last
     positions: array | None  # rank -> place in `ranks` (sortable columns)
+    # A cut column (`cut`): places in `ranks` where its slices begin and end, from 0 to its length;
+    # a sortable one's BitMap(ranks[:cut]) for each, another's the slice that ends at each.
+    cuts: list[int] = field(default_factory=list)
+    prefixes: list[BitMap] = field(default_factory=list)
+    buckets: list[BitMap] = field(default_factory=list)
+
+    def slice(self, start: int, end: int) -> BitMap:
+        """The ranks at places start..end-1 of `ranks`."""
+        cuts = self.cuts
+        first = bisect.bisect_left(cuts, start)  # the first cut at or after start
+        last = bisect.bisect_right(cuts, end) - 1  # the last one at or before end
+        if first >= last:  # within a slice (or uncut): made from the ranks themselves
+            return bitmap(self.ranks[start:end])
+        if self.prefixes:
+            found = self.prefixes[last] - self.prefixes[first]
+        else:
+            found = BitMap.union(*self.buckets[first + 1:last + 1])
+        if start < cuts[first]:
+            found |= bitmap(self.ranks[start:cuts[first]])
+        if cuts[last] < end:
+            found |= bitmap(self.ranks[cuts[last]:end])
+        return found
+
+    def first_in_order(self, descending: bool) -> Iterator[tuple[int, BitMap]]:
+        """(n, the first n entities in the column's order) at each cut of a sortable cut column, n
+        ascending. Descending, those with a value come from the largest down, then those without
+        in ascending order (as `_walk` and the sort of few matches have them)."""
+        if not descending or self.valued == 0:
+            yield from zip(self.cuts[1:], self.prefixes[1:])
+            return
+        at = self.cuts.index(self.valued)
+        valued = self.prefixes[at]
+        for i in range(at - 1, -1, -1):  # made as asked: a page rarely needs more than the first
+            yield self.valued - self.cuts[i], valued - self.prefixes[i]
+        yield from zip(self.cuts[at + 1:], self.prefixes[at + 1:])
+
+
+def cut(column: Column, sortable: bool) -> Column:
+    """`column` cut into CUTS slices as bitmaps, when it has CUT_FROM entities or more. A sortable
+    column is cut at `valued` too, where its entities without a value begin."""
+    count = len(column.ranks)
+    if count < CUT_FROM:
+        return column
+    step = -(-count // CUTS)
+    cuts = sorted({0, *range(step, count, step), count, *([column.valued] if sortable else [])})
+    slices = [bitmap(column.ranks[low:high]) for low, high in zip(cuts, cuts[1:])]
+    if not sortable:
+        return replace(column, cuts=cuts, buckets=[EMPTY, *slices])
+    prefixes = [EMPTY]
+    for piece in slices:
+        prefixes.append(prefixes[-1] | piece)
+    return replace(column, cuts=cuts, prefixes=prefixes)
 
 
 class DiscoverIndex:
@@ -54,12 +118,14 @@ class DiscoverIndex:
         return BitMap.deserialize(row[0]) if row else EMPTY
 
     def _column(self, kind: str, name: str) -> Column | None:
-        row = self.con.execute('SELECT valued, "values", ranks, positions FROM columns WHERE kind = ? AND name = ?',
-                               (kind, name)).fetchone()
+        row = self.con.execute('SELECT valued, "values", ranks, positions, sortable FROM columns '
+                               'WHERE kind = ? AND name = ?', (kind, name)).fetchone()
         if row is None:
             return None
-        valued, values, ranks, positions = row
-        return Column(valued, _array("q" if name == "id" else "d", values), _array("I", ranks), _array("I", positions))
+        valued, values, ranks, positions, sortable = row
+        column = Column(valued, _array("q" if name == "id" else "d", values), _array("I", ranks),
+                        _array("I", positions))
+        return cut(column, bool(sortable)) if column.ranks is not None else column
 
     def activity(self, kind: str, first_day: int, last_day: int) -> list[tuple[int, int]]:
         """(id, views) of every `kind` with views from `first_day` to `last_day` (days since 1970), the
@@ -86,7 +152,7 @@ class DiscoverIndex:
             return EMPTY
         start = 0 if low is None else bisect.bisect_left(column.values, low)
         end = column.valued if high is None else bisect.bisect_right(column.values, high)
-        return BitMap(column.ranks[start:end]) if start < end else EMPTY
+        return column.slice(start, end) if start < end else EMPTY
 
     def page(self, kind: str, matches: BitMap, order: str, descending: bool, start: int, count: int) -> list[int]:
         """Ranks of matches[start:start+count] in `order` ("popularity" or a sortable column)."""
@@ -108,14 +174,15 @@ class DiscoverIndex:
             else:
                 keyed = ((positions[r], r) for r in matches)
             return [r for _, r in heapq.nsmallest(wanted, keyed)][start:end]
+        skip, before = _skipped(column, matches, descending, start) if column.prefixes else (0, 0)
         found: list[int] = []
-        for chunk in _walk(column.ranks, valued, descending):
-            hits = BitMap(chunk) & matches  # in C; only a chunk with matches is looked at in Python
+        for chunk in _walk(column.ranks, valued, descending, skip):
+            hits = bitmap(chunk) & matches  # in C; only a chunk with matches is looked at in Python
             if hits:
                 found.extend(r for r in chunk if r in hits)
-                if len(found) >= wanted:
+                if len(found) >= wanted - before:
                     break
-        return found[start:end]
+        return found[start - before:end - before]
 
 
 def show_regional_dates(index: DiscoverIndex, items: list[dict], region: str) -> None:
@@ -126,19 +193,37 @@ def show_regional_dates(index: DiscoverIndex, items: list[dict], region: str) ->
         item["release_date"] = dates.get(item["id"], item.get("release_date"))
 
 
-def _walk(ranks: array, valued: int, descending: bool):
-    """The column's ranks a chunk at a time: those with a value in order (reversed for descending),
-    then those without one."""
+def _walk(ranks: array, valued: int, descending: bool, skip: int = 0):
+    """The column's ranks a chunk at a time from the `skip`th in its order: those with a value in
+    order (reversed for descending), then those without one."""
     if descending:
-        for stop in range(valued, 0, -WALK_CHUNK):
+        for stop in range(valued - skip, 0, -WALK_CHUNK):
             chunk = ranks[max(0, stop - WALK_CHUNK):stop]
             chunk.reverse()
             yield chunk
     else:
-        for begin in range(0, valued, WALK_CHUNK):
+        for begin in range(skip, valued, WALK_CHUNK):
             yield ranks[begin:min(begin + WALK_CHUNK, valued)]
-    for begin in range(valued, len(ranks), WALK_CHUNK):
+    for begin in range(max(valued, skip), len(ranks), WALK_CHUNK):
         yield ranks[begin:begin + WALK_CHUNK]
+
+
+def _skipped(column: Column, matches: BitMap, descending: bool, start: int) -> tuple[int, int]:
+    """(n, k) for the largest of a cut column's first-n sets that holds k <= start matches: the n
+    entities a page from the `start`th match need not walk. (0, 0) for a column not cut."""
+    skip = before = 0
+    for n, first in column.first_in_order(descending):
+        found = first.intersection_cardinality(matches)
+        if found > start:
+            break
+        skip, before = n, found
+    return skip, before
+
+
+def bitmap(ranks: array) -> BitMap:
+    """BitMap(ranks), made from them sorted: roaring appends sorted values ~10 times faster than it
+    inserts a column's, which are in the column's order (at a million, 6 against 59 ms)."""
+    return BitMap(array("I", np.sort(np.frombuffer(ranks, np.uint32)).tobytes()))
 
 
 def _array(typecode: str, blob: bytes | None) -> array | None:

@@ -1,0 +1,84 @@
+"""edge/discover_index.py on an index written by site_gen/discover_index.py: ranges and pages in a
+column's order, from cut columns (bitmaps of slices) as from whole ones, against the same answers
+computed from the values themselves."""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+
+import duckdb
+import pytest
+from pyroaring import BitMap
+
+from edge import discover_index as reader
+from site_gen import discover_index as writer
+
+COUNT = 3_000  # films, ranked 0.. by popularity
+
+
+@pytest.fixture(params=[False, True], ids=["whole", "cut"])
+def index(request, tmp_path, monkeypatch):
+    """An index of COUNT films: `score`, sortable (a fifth without one, many ties), and `day`, several
+    values a film or none; read whole, or cut into 7 slices (as a million films' columns are)."""
+    if request.param:
+        monkeypatch.setattr(reader, "CUT_FROM", 100)
+        monkeypatch.setattr(reader, "CUTS", 7)
+    rng = random.Random(3)
+    ids = rng.sample(range(1, 1_000_000), COUNT)  # by rank
+    scores = {i: round(rng.uniform(0, 10), 1) if rng.random() < 0.8 else None for i in ids}
+    days = [(i, rng.randint(0, 400)) for i in ids for _ in range(rng.choice((0, 1, 1, 2, 3)))]
+    con = duckdb.connect()
+    con.execute("CREATE TABLE discover_ranks(id BIGINT, rank INTEGER)")
+    con.executemany("INSERT INTO discover_ranks VALUES (?, ?)", [(i, r) for r, i in enumerate(ids)])
+    con.execute("CREATE TABLE scores(id BIGINT, value DOUBLE)")
+    con.executemany("INSERT INTO scores VALUES (?, ?)", list(scores.items()))
+    con.execute("CREATE TABLE days(id BIGINT, value INTEGER)")
+    con.executemany("INSERT INTO days VALUES (?, ?)", days)
+    path = tmp_path / "discover.sqlite"
+    out = sqlite3.connect(path)
+    out.executescript(writer.SCHEMA)
+    out.execute("INSERT INTO meta VALUES ('count:movie', ?)", (str(COUNT),))
+    writer.write_column(con, out, "movie", "score", "SELECT id, value FROM scores", True, COUNT)
+    writer.write_column(con, out, "movie", "day", "SELECT id, value FROM days", False, COUNT)
+    out.commit()
+    out.close()
+    opened = reader.DiscoverIndex(path)
+    assert bool(opened.column("movie", "score").prefixes) == request.param
+    assert bool(opened.column("movie", "day").buckets) == request.param
+    yield opened, ids, scores, days
+    opened.close()
+
+
+def test_ranges_are_the_films_with_a_value_within(index):
+    opened, ids, scores, days = index
+    rank = {i: r for r, i in enumerate(ids)}
+    rng = random.Random(5)
+    bounds = [(None, None), (None, 3.0), (7.5, None), (0.0, 10.0), (11.0, None)]
+    bounds += [tuple(sorted((round(rng.uniform(-1, 11), 1), round(rng.uniform(-1, 11), 1)))) for _ in range(40)]
+    for low, high in bounds:
+        expected = BitMap(rank[i] for i, s in scores.items()
+                          if s is not None and (low is None or s >= low) and (high is None or s <= high))
+        assert opened.between("movie", "score", low, high) == expected, (low, high)
+        low_day, high_day = (None if low is None else low * 40), (None if high is None else high * 40)
+        expected = BitMap(rank[i] for i, d in days
+                          if (low_day is None or d >= low_day) and (high_day is None or d <= high_day))
+        assert opened.between("movie", "day", low_day, high_day) == expected, (low_day, high_day)
+
+
+def test_pages_in_a_columns_order_as_sorting_the_matches_gives(index):
+    """Ascending: by score then id, films without one last (by id); descending: the reverse of the
+    scored ones, then those without one (by id), as the whole column's walk has always given them."""
+    opened, ids, scores, _ = index
+    rng = random.Random(7)
+    for _ in range(60):
+        density = rng.choice((0.02, 0.3, 0.6, 0.95))
+        matches = BitMap(r for r in range(COUNT) if rng.random() < density)
+        descending = rng.random() < 0.5
+        scored = sorted((scores[ids[r]], ids[r], r) for r in matches if scores[ids[r]] is not None)
+        unscored = sorted((ids[r], r) for r in matches if scores[ids[r]] is None)
+        order = [r for *_, r in (scored[::-1] if descending else scored)] + [r for _, r in unscored]
+        start = rng.choice((0, 0, 20, rng.randrange(len(matches) + 1)))
+        count = rng.choice((20, 40))
+        assert opened.page("movie", matches, "score", descending, start, count) == order[start:start + count], \
+            (density, descending, start)
