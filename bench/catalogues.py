@@ -60,9 +60,11 @@ INDEX_SOURCES = ("marquee_build", "site_gen/sql", "site_gen/search_index.py", "s
 INDEXES = (SEARCH_INDEX, DISCOVER_INDEX)
 
 
-def index_digest(languages: list[str]) -> str:
-    """The MD5 of INDEX_SOURCES' files and the languages served: what a cached pair of indexes was made by."""
-    digest = hashlib.md5(",".join(languages).encode())
+def index_digest(catalogue: Path, languages: list[str]) -> str:
+    """The MD5 of what a cached pair of indexes was made from: INDEX_SOURCES' files, the languages
+    served, and the catalogue's generation (the time its `.complete` mark was written)."""
+    stamp = (catalogue / ".complete").stat().st_mtime_ns
+    digest = hashlib.md5(f"{','.join(languages)}|{stamp}".encode())
     for source in INDEX_SOURCES:
         path = PROJECT_ROOT / source
         for file in sorted(path.rglob("*") if path.is_dir() else [path]):
@@ -84,7 +86,8 @@ def indexes_for(catalogue: Path, settings, release: Path, cache: Path = CACHE) -
     pack; hard links, which the stack opens read-only), built once per catalogue and INDEX_SOURCES
     and kept under `cache` (at 1M films the load and both indexes take ~10 minutes). A catalogue's
     stale pairs are removed when a new one is made: each is ~5 GB at 1M."""
-    folder = Path(cache).resolve() / f"indexes-{catalogue.name}-{index_digest(list(settings.languages))[:12]}"
+    digest = index_digest(catalogue, list(settings.languages))
+    folder = Path(cache).resolve() / f"indexes-{catalogue.name}-{digest[:12]}"
     if not (folder / ".complete").exists():
         for stale in folder.parent.glob(f"indexes-{catalogue.name}-*"):
             shutil.rmtree(stale)

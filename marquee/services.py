@@ -168,8 +168,9 @@ def docs_conf(settings: Settings) -> dict[str, str]:
         "localized_fields": {media: set(fields) for media, fields in ITEM_TEXT.items()},
         "item_members": {"id", "media_type", *(field for fields in ITEM_TEXT.values() for field in fields),
                          *(TEXT_FIELDS[media][1] for media in ITEM_TEXT)},
-        # A listed title's texts in a language come from the search index's table of them (site_gen/search_index.py),
-        # its (title field, original title field) by media: edge/routes/search.py's Localizer's rule.
+        # A listed title's texts in a language come from the search index's table of them
+        # (site_gen/search_index.py): its name, and each media's (title field, original title
+        # field), edge/routes/search.py's Localizer's rule.
         "search_index": SEARCH_INDEX,
         "text_fields": {media: list(TEXT_FIELDS[media][:2]) for media in ITEM_TEXT},
         # edge/list_pack.py's overlay: where the link to today's lists is, its day row, and what sends a list

@@ -119,7 +119,7 @@ end
 -- item `_items/movie/603.json`, and `{"\u0001":"movie/603",` the item with the entry's own fields
 -- after its own. The items have a cache of their own, larger than the documents': the same
 -- people and titles fill many lists (at a million films, 20,000 Zipf-drawn credits documents cite
--- 447,000 people, 122,000 of them once or more), and a cold credits document reads ~50 of them.
+-- 447,000 people, 122,000 distinct), and a cold credits document reads ~50 of them.
 local function item(root, ref)
     local key = root .. "|" .. ref
     local entry = items:get(key)
@@ -296,8 +296,7 @@ function M.serve()
     if tries[1] ~= "" and localize.applies(uri) then  -- a title list in a language
         entry = localize.list(M, root, uri, tries)
     else
-        local _
-        _, _, entry = M.document(root, uri, tries)
+        entry = select(3, M.document(root, uri, tries))
     end
     if entry == nil then return finish(404) end
     return M.respond_document("document", entry[1], entry[2], entry)

@@ -3,7 +3,9 @@
 -- and overview, a series' name and overview) are those of the title's own details document, in the request's
 -- language candidates, so the fallbacks are exactly the details' (original title, empty overview,
 -- or the opt-in fallback_language). A list is stored once, in the default language; here each of
--- its items gets the details' values.
+-- its items gets the details' values, read from the search index's table of them (the same rule,
+-- site_gen/sql/search_texts.sql; json_string writes them as orjson does), or from the details
+-- themselves for a release whose index has no such table.
 --
 -- Why here and not in the edge: a Zipf mix over 1M films spent 39% of its time on `/similar` in a
 -- language, 1.3k answers a second through Python (docs/benchmarks.md, session 29).
@@ -147,9 +149,10 @@ end
 -- The values of `fields` ({name = JSON bytes}) of `media`/`id` in the language candidates `tries`
 -- (`tried`, as one string), as its details in that language hold them, kept in a cache of their
 -- own: similar lists favour popular titles, so the same few thousand titles fill most lists. Read
--- from the release's text table (one row of two strings) where it has one: a title's details
--- were a block of ~20 KB decoded for two strings, ten times the time of the whole list's other
--- work at a million films (docs/benchmarks.md, session 33). `original`: the item's original title.
+-- from the release's text table (one row of two strings) where it has one: a title's details are
+-- a block of ~20 KB decoded for two strings, and at a million films a list in a language went
+-- from ~2,000 to ~4,900 a second (docs/benchmarks.md, session 33). `original`: the item's
+-- original title, as JSON.
 local function texts(docs, root, media, id, tries, tried, fields, original)
     local key = root .. "|" .. media .. "/" .. id .. "|" .. tried
     local kept = texts_cache:get(key)

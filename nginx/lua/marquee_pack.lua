@@ -1,7 +1,9 @@
 -- A release's pack (marquee/packs.py, its contract), read through LuaJIT's FFI: one read-only,
 -- immutable connection and one prepared statement per pack, a delta's base attached, and a
 -- document by its name in any of the formats packs have had (`lookup`). marquee_docs.lua serves
--- what this reads; so does the list pack (edge/list_pack.py), a pack by name.
+-- what this reads; so does the list pack (edge/list_pack.py), a pack by name. Another immutable
+-- SQLite file of a release is read the same way, a statement at a time (`open_statement`: the
+-- search index's texts, for marquee_localize.lua).
 local ffi = require "ffi"
 local lrucache = require "resty.lrucache"
 local zstd = require "marquee_zstd"
@@ -173,6 +175,13 @@ local function open_statement(list, key, uri, sql)
     return keep(list, {key = key, db = db, stmt = stmt_out[0]})
 end
 
+-- Column `column` of the row `stmt` stands on, as a string ("" for a NULL).
+local function text_of(stmt, column)
+    local text = sqlite.sqlite3_column_text(stmt, column)
+    if text == nil then return "" end
+    return ffi.string(text, sqlite.sqlite3_column_bytes(stmt, column))
+end
+
 -- The two text columns of the row of `opened`'s statement (open_statement) for a text, an integer
 -- and a text bound in that order, or nil when it has none.
 local function text_pair(opened, first, second, third)
@@ -181,10 +190,7 @@ local function text_pair(opened, first, second, third)
     sqlite.sqlite3_bind_int64(stmt, 2, second)
     sqlite.sqlite3_bind_text(stmt, 3, third, #third, TRANSIENT)
     local a, b
-    if sqlite.sqlite3_step(stmt) == ROW then
-        a = ffi.string(sqlite.sqlite3_column_text(stmt, 0), sqlite.sqlite3_column_bytes(stmt, 0))
-        b = ffi.string(sqlite.sqlite3_column_text(stmt, 1), sqlite.sqlite3_column_bytes(stmt, 1))
-    end
+    if sqlite.sqlite3_step(stmt) == ROW then a, b = text_of(stmt, 0), text_of(stmt, 1) end
     sqlite.sqlite3_reset(stmt)
     return a, b
 end
