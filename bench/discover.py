@@ -47,7 +47,7 @@ import duckdb
 
 from bench import wrk
 from bench.catalogues import CACHE, catalogue_for, indexes_for
-from bench.search import bench_home, edge_memory
+from bench.search import bench_home, edge_memory, memory_line
 from marquee.packs import add_document
 from marquee.services import Stack
 from edge import list_pack
@@ -222,7 +222,7 @@ def main() -> None:
         wide = wrk.rounds_of(1, [("details (authenticated)", run(scripts["details"], args.wide)),
                                  ("discover, browsing mix", run(scripts["discover"], args.wide)),
                                  ("discover, cold (every request new)", run(cold[-1], args.wide))], wide_results)
-        edge_pss = edge_memory(stack)
+        edge_memory_found = edge_memory(stack)
     finally:
         if stack is not None:
             stack.stop()
@@ -239,7 +239,8 @@ def main() -> None:
     print(f"gzip lists/static ratio: "
           f"{wrk.median([lists / details for details, lists in zip(ratios[4], ratios[5])]):.2f}")
     print(f"cold discover/static ratio: {wrk.median(ratios[1]):.2f}")
-    print(f"edge memory MB: {edge_pss / 1e6:,.0f}")  # PSS of the edge and its answer workers
+    print(memory_line(edge_memory_found))
+    print(f"edge memory MB: {edge_memory_found['Pss'] / 1e6:,.0f}")  # PSS of the edge and its answer workers
     print(f"discover p99 ms: {max(p99['browsing'] + p99['cold']):.1f}")  # the worst round's, cold or browsing
     print(f"discover/static ratio: {wrk.median(ratios[0]):.2f}")
     print(f"lists/static ratio: {wrk.median(ratios[2]):.2f}")

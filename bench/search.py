@@ -157,13 +157,13 @@ def main() -> None:
                                  for name, script in (("details (authenticated)", scripts["details"]),
                                                       ("search, realistic mix", scripts["realistic"]),
                                                       ("search, cold mix", next(cold)))], wide_results)
-        edge_rss = edge_memory(stack)
+        edge_memory_found = edge_memory(stack)
         index_bytes = index.stat().st_size
     finally:
         if stack is not None:
             stack.stop()
         shutil.rmtree(home, ignore_errors=True)
-    print(f"index: {index_bytes / 1e6:,.1f} MB; edge memory (PSS, its answer workers included) {edge_rss / 1e6:,.0f} MB; "
+    print(f"index: {index_bytes / 1e6:,.1f} MB; {memory_line(edge_memory_found)}; "
           f"this process {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e3:,.0f} MB")
     p99 = {mix: [r["p99"] for r in results[name]] for mix, name in (("realistic", runs[1][0]), ("cold", runs[2][0]))}
     if max(r["rps"] for r in results[runs[2][0]]) * args.seconds > cold_requests:
@@ -174,26 +174,36 @@ def main() -> None:
     print(f"at {args.wide} connections: search/static {wide[0][0]:.2f}, cold/static {wide[1][0]:.2f}, "
           f"cold {cold_wide['rps']:,.0f} a second, p99 ms {cold_wide['p99']:.1f}")
     print(f"cold/static ratio: {wrk.median(ratios[1]):.2f}")
-    print(f"edge memory MB: {edge_rss / 1e6:,.0f}")  # PSS of the edge and its answer workers
+    print(f"edge memory MB: {edge_memory_found['Pss'] / 1e6:,.0f}")  # PSS of the edge and its answer workers
     print(f"search p99 ms: {max(p99['realistic'] + p99['cold']):.1f}")  # the worst round's, realistic or cold
     print(f"search/static ratio: {wrk.median(ratios[0]):.2f}")
     print(f"find/static ratio: {wrk.median(ratios[2]):.2f}")
 
 
-def edge_memory(stack: Stack) -> int:
+def edge_memory(stack: Stack) -> dict[str, int]:
     """Proportional bytes (PSS) of the edge and its answer workers: the index's pages that the
-    workers share are counted once between them, not once each as their resident sizes would."""
-    def pss(pid: int) -> int:
+    workers share are counted once between them, not once each as their resident sizes would.
+    `Pss` in all, of which `Pss_Anon` the processes' own memory and `Pss_File` mapped files (the
+    indexes' pages, which are the page cache's)."""
+    def pss(pid: int) -> dict[str, int]:
+        fields = {}
         for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
-            if line.startswith("Pss:"):
-                return int(line.split()[1]) * 1024
-        return 0
+            name, _, value = line.partition(":")
+            if name in ("Pss", "Pss_Anon", "Pss_File"):
+                fields[name] = int(value.split()[0]) * 1024
+        return fields
 
     def tree(pid: int) -> list[int]:
         children = Path(f"/proc/{pid}/task/{pid}/children")
         kids = [int(c) for c in children.read_text().split()] if children.exists() else []
         return [pid] + [p for kid in kids for p in tree(kid)]
-    return sum(pss(pid) for pid in tree(stack.process("edge").pid))
+    each = [pss(pid) for pid in tree(stack.process("edge").pid)]
+    return {name: sum(fields.get(name, 0) for fields in each) for name in ("Pss", "Pss_Anon", "Pss_File")}
+
+
+def memory_line(memory: dict[str, int]) -> str:
+    return (f"edge memory (PSS, its answer workers included) {memory['Pss'] / 1e6:,.0f} MB: its own "
+            f"{memory['Pss_Anon'] / 1e6:,.0f} MB, mapped index pages {memory['Pss_File'] / 1e6:,.0f} MB")
 
 
 if __name__ == "__main__":
