@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from edge import search_index
 from edge.search_index import PAGE_SIZE, WINDOW, Filters, RowCache, SearchIndex, coverage, prefixable, score
 from marquee.artefacts import SEARCH_INDEX
 
@@ -111,3 +112,25 @@ def test_a_full_row_cache_still_returns_every_row_asked_for():
     rows = cache.get(["a", "e", "f"], lambda missing: ((k, k.upper()) for k in missing))
     assert rows == {"a": "A", "e": "E", "f": "F"}
 
+
+
+def test_exact_namesakes_come_first_in_rank_order_however_many(index, monkeypatch):
+    """A common title's exact namesakes are read a chunk at a time: every one comes once, first, in
+    rank order (the most popular first), the filtered-out ones left out, and the rest follow."""
+    monkeypatch.setattr(search_index, "EXACT_FIRST", 2)  # chunks of 2, 8, ...: the sample's namesakes are few
+    name, count = index.con.execute("SELECT name, count(*) FROM exact WHERE kind = 'movie' GROUP BY name "
+                                    "ORDER BY count(*) DESC, name LIMIT 1").fetchone()
+    assert count > 2  # more than one chunk
+    ranked = [r for (r,) in index.con.execute("SELECT rank FROM exact WHERE kind = 'movie' AND name = ? ORDER BY rank",
+                                              (name,))]
+    ids = dict(index.con.execute(f"SELECT rank, id FROM ranks WHERE kind = 'movie' AND rank IN "
+                                 f"({','.join('?' * len(ranked))})", ranked))
+    found, total = every(index, ("movie",), name, Filters(include_adult=True))
+    assert [i for _, i in found[:len(ranked)]] == [ids[r] for r in ranked]
+    assert len(found) == total == len(set(found)) > len(ranked) - 1
+    year = index.con.execute("SELECT filters FROM entities WHERE kind = 'movie' AND id = ?", (ids[ranked[-1]],)).fetchone()[0]
+    token = next(t for t in year.split() if t.startswith("y"))
+    narrowed, _ = every(index, ("movie",), name, Filters(years=(token,), include_adult=True))
+    kept = [r for r in ranked if token in index.con.execute("SELECT filters FROM entities WHERE kind = 'movie' "
+                                                              "AND id = ?", (ids[r],)).fetchone()[0].split()]
+    assert kept and [i for _, i in narrowed[:len(kept)]] == [ids[r] for r in kept]
