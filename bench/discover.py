@@ -27,9 +27,10 @@ published beside a pack with one details document, and served by a real stack:
 The catalogue's indexes are built once and kept with it (bench/catalogues.py `indexes_for`). The
 rounds alternate the seven at `--connections` (8: the p99 target's load); one more round of details
 and both discover mixes runs at `--wide` (50). Each ratio is a mix's throughput over details' in the
-same round, the median over rounds; a p99 line is the worst round's. The last lines are
-`edge memory MB: X`, `discover p99 ms: X` (browsing and cold), `discover/static ratio: X.XX` and
-`lists/static ratio: X.XX`.
+same round, the median over rounds; a p99 line is the worst round's. Last, the browsing mix runs
+once more right after a publish (of a copy of the release: every cache keyed by the release
+starts empty). The last lines are `publish p99 ms: X`, `edge memory MB: X`, `discover p99 ms: X`
+(browsing and cold), `discover/static ratio: X.XX` and `lists/static ratio: X.XX`.
 """
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ import duckdb
 
 from bench import wrk
 from bench.catalogues import CACHE, catalogue_for, indexes_for
-from bench.search import bench_home, edge_memory, memory_line
+from bench.search import after_publish, bench_home, edge_memory, memory_line
 from marquee.packs import add_document
 from marquee.services import Stack
 from edge import list_pack
@@ -222,6 +223,9 @@ def main() -> None:
         wide = wrk.rounds_of(1, [("details (authenticated)", run(scripts["details"], args.wide)),
                                  ("discover, browsing mix", run(scripts["discover"], args.wide)),
                                  ("discover, cold (every request new)", run(cold[-1], args.wide))], wide_results)
+        published = after_publish(settings, args.seconds, args.connections, scripts["discover"])
+        print(f"round after a publish  discover, browsing mix {published['rps']:9,.0f} req/s   "
+              f"p99 {published['p99']:6.2f} ms   non-2xx {published['non2xx']}", flush=True)
         edge_memory_found = edge_memory(stack)
     finally:
         if stack is not None:
@@ -240,6 +244,7 @@ def main() -> None:
           f"{wrk.median([lists / details for details, lists in zip(ratios[4], ratios[5])]):.2f}")
     print(f"cold discover/static ratio: {wrk.median(ratios[1]):.2f}")
     print(memory_line(edge_memory_found))
+    print(f"publish p99 ms: {published['p99']:.1f}")  # the browsing mix, its first seconds on a new release
     print(f"edge memory MB: {edge_memory_found['Pss'] / 1e6:,.0f}")  # PSS of the edge and its answer workers
     print(f"discover p99 ms: {max(p99['browsing'] + p99['cold']):.1f}")  # the worst round's, cold or browsing
     print(f"discover/static ratio: {wrk.median(ratios[0]):.2f}")

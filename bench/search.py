@@ -15,8 +15,10 @@ real stack:
 The rounds alternate the mixes at `--connections` (8: the p99 target's load); one more round of
 details and both search mixes runs at `--wide` (50), its cold throughput reported. Ratios are each
 mix's throughput over the details path's in the same round, the median over rounds; `search p99 ms`
-is the worst round's of both mixes. The last lines are `edge memory MB: X`, `search p99 ms: X`,
-`search/static ratio: X.XX` (realistic) and `find/static ratio: X.XX`.
+is the worst round's of both mixes. Last, the realistic mix runs once more right after a publish
+(of a copy of the release: every cache keyed by the release starts empty). The last lines are
+`publish p99 ms: X`, `edge memory MB: X`, `search p99 ms: X`, `search/static ratio: X.XX`
+(realistic) and `find/static ratio: X.XX`.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from urllib.parse import quote
 from bench import wrk
 from bench.catalogues import CACHE, catalogue_for, indexes_for
 from bench.hot_path import make_release
+from marquee import releases
 from marquee.artefacts import SEARCH_INDEX
 from marquee.services import Stack, free_port
 from marquee.settings import Settings, from_env
@@ -157,6 +160,9 @@ def main() -> None:
                                  for name, script in (("details (authenticated)", scripts["details"]),
                                                       ("search, realistic mix", scripts["realistic"]),
                                                       ("search, cold mix", next(cold)))], wide_results)
+        published = after_publish(settings, args.seconds, args.connections, scripts["realistic"])
+        print(f"round after a publish  search, realistic mix {published['rps']:9,.0f} req/s   "
+              f"p99 {published['p99']:6.2f} ms   non-2xx {published['non2xx']}", flush=True)
         edge_memory_found = edge_memory(stack)
         index_bytes = index.stat().st_size
     finally:
@@ -174,6 +180,7 @@ def main() -> None:
     print(f"at {args.wide} connections: search/static {wide[0][0]:.2f}, cold/static {wide[1][0]:.2f}, "
           f"cold {cold_wide['rps']:,.0f} a second, p99 ms {cold_wide['p99']:.1f}")
     print(f"cold/static ratio: {wrk.median(ratios[1]):.2f}")
+    print(f"publish p99 ms: {published['p99']:.1f}")  # the realistic mix, its first seconds on a new release
     print(f"edge memory MB: {edge_memory_found['Pss'] / 1e6:,.0f}")  # PSS of the edge and its answer workers
     print(f"search p99 ms: {max(p99['realistic'] + p99['cold']):.1f}")  # the worst round's, realistic or cold
     print(f"search/static ratio: {wrk.median(ratios[0]):.2f}")
@@ -199,6 +206,17 @@ def edge_memory(stack: Stack) -> dict[str, int]:
         return [pid] + [p for kid in kids for p in tree(kid)]
     each = [pss(pid) for pid in tree(stack.process("edge").pid)]
     return {name: sum(fields.get(name, 0) for fields in each) for name in ("Pss", "Pss_Anon", "Pss_File")}
+
+
+def after_publish(settings: Settings, seconds: int, connections: int, script: Path) -> dict:
+    """`script` for `seconds` right after `marquee publish` of a copy of the current release (hard
+    links, a folder of its own): the same documents and indexes under a new root, so every cache
+    keyed by the release (nginx's of answers, the edge's) starts empty, as after a real publish.
+    Its p99 is the bench's `publish p99 ms` (issue 30 part 3: the first seconds after a publish)."""
+    folder = releases.new_release_dir(settings)
+    shutil.copytree(settings.current_link.resolve(), folder, symlinks=True, copy_function=os.link, dirs_exist_ok=True)
+    releases.publish(settings, folder.name)
+    return wrk.run(settings.api_base_url, seconds, connections, script)
 
 
 def memory_line(memory: dict[str, int]) -> str:

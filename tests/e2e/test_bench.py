@@ -77,6 +77,7 @@ def test_search(index_cache):
                                                             "find/static ratio"]
     assert figure(out, "search/static ratio") > 0 and figure(out, "find/static ratio") > 0
     assert figure(out, "edge memory MB") > 0 and "at 50 connections: search/static" in out
+    assert figure(out, "publish p99 ms") > 0 and "round after a publish" in out
 
 
 def test_discover(index_cache):
@@ -91,3 +92,4 @@ def test_discover(index_cache):
     assert figure(out, "discover/static ratio") > 0 and figure(out, "lists/static ratio") > 0
     assert figure(out, "gzip lists/static ratio") > 0 and figure(out, "cold discover/static ratio") > 0
     assert "at 50 connections: discover/static" in out
+    assert figure(out, "publish p99 ms") > 0 and "round after a publish" in out
