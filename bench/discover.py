@@ -201,8 +201,8 @@ def main() -> None:
                    "lists gzip": wrk.script_for(work, "lists-gzip", listed, gzip)}
         base = settings.api_base_url
 
-        def run(script: Path, connections: int = args.connections) -> Callable[[], dict]:
-            return lambda: wrk.run(base, args.seconds, connections, script)
+        def run(script: Path) -> Callable[[], dict]:
+            return lambda: wrk.run(base, args.seconds, args.connections, script)
         # No discover before the rounds: the first round is the first traffic a published index sees.
         wrk.run(base, 2, args.connections, scripts["details"])
         wrk.run(base, 2, args.connections, scripts["lists"])
@@ -218,14 +218,13 @@ def main() -> None:
                 ("title lists, clients taking gzip", run(scripts["lists gzip"]))]
         results: dict[str, list[dict]] = {}
         ratios = wrk.rounds_of(args.rounds, runs, results)
-        print(f"wrk -t1 -c{args.wide} -d{args.seconds}s, one round", flush=True)
         wide_results: dict[str, list[dict]] = {}
-        wide = wrk.rounds_of(1, [("details (authenticated)", run(scripts["details"], args.wide)),
-                                 ("discover, browsing mix", run(scripts["discover"], args.wide)),
-                                 ("discover, cold (every request new)", run(cold[-1], args.wide))], wide_results)
-        published = after_publish(settings, args.seconds, args.connections, scripts["discover"])
-        print(f"round after a publish  discover, browsing mix {published['rps']:9,.0f} req/s   "
-              f"p99 {published['p99']:6.2f} ms   non-2xx {published['non2xx']}", flush=True)
+        wide = wrk.one_round(base, args.seconds, args.wide, [("details (authenticated)", scripts["details"]),
+                                                             ("discover, browsing mix", scripts["discover"]),
+                                                             ("discover, cold (every request new)", cold[-1])],
+                             wide_results)
+        published = after_publish(settings, args.seconds, args.connections, "discover, browsing mix",
+                                  scripts["discover"])
         edge_memory_found = edge_memory(stack)
     finally:
         if stack is not None:

@@ -154,15 +154,12 @@ def main() -> None:
                 ("find by IMDb id", lambda: wrk.run(base, args.seconds, args.connections, scripts["find"]))]
         results: dict[str, list[dict]] = {}
         ratios = wrk.rounds_of(args.rounds, runs, results)
-        print(f"wrk -t1 -c{args.wide} -d{args.seconds}s, one round", flush=True)
         wide_results: dict[str, list[dict]] = {}
-        wide = wrk.rounds_of(1, [(name, lambda script=script: wrk.run(base, args.seconds, args.wide, script))
-                                 for name, script in (("details (authenticated)", scripts["details"]),
-                                                      ("search, realistic mix", scripts["realistic"]),
-                                                      ("search, cold mix", next(cold)))], wide_results)
-        published = after_publish(settings, args.seconds, args.connections, scripts["realistic"])
-        print(f"round after a publish  search, realistic mix {published['rps']:9,.0f} req/s   "
-              f"p99 {published['p99']:6.2f} ms   non-2xx {published['non2xx']}", flush=True)
+        wide = wrk.one_round(base, args.seconds, args.wide, [("details (authenticated)", scripts["details"]),
+                                                             ("search, realistic mix", scripts["realistic"]),
+                                                             ("search, cold mix", next(cold))], wide_results)
+        published = after_publish(settings, args.seconds, args.connections, "search, realistic mix",
+                                  scripts["realistic"])
         edge_memory_found = edge_memory(stack)
         index_bytes = index.stat().st_size
     finally:
@@ -208,15 +205,19 @@ def edge_memory(stack: Stack) -> dict[str, int]:
     return {name: sum(fields.get(name, 0) for fields in each) for name in ("Pss", "Pss_Anon", "Pss_File")}
 
 
-def after_publish(settings: Settings, seconds: int, connections: int, script: Path) -> dict:
-    """`script` for `seconds` right after `marquee publish` of a copy of the current release (hard
-    links, a folder of its own): the same documents and indexes under a new root, so every cache
-    keyed by the release (nginx's of answers, the edge's) starts empty, as after a real publish.
-    Its p99 is the bench's `publish p99 ms` (issue 30 part 3: the first seconds after a publish)."""
+def after_publish(settings: Settings, seconds: int, connections: int, name: str, script: Path) -> dict:
+    """`script` (the run `name`) for `seconds` right after `marquee publish` of a copy of the current
+    release (hard links, a folder of its own): the same documents and indexes under a new root, so
+    every cache keyed by the release (nginx's of answers, the edge's) starts empty, as after a real
+    publish. Its p99 is the bench's `publish p99 ms` (issue 30 part 3: the first seconds after a
+    publish)."""
     folder = releases.new_release_dir(settings)
     shutil.copytree(settings.current_link.resolve(), folder, symlinks=True, copy_function=os.link, dirs_exist_ok=True)
     releases.publish(settings, folder.name)
-    return wrk.run(settings.api_base_url, seconds, connections, script)
+    result = wrk.run(settings.api_base_url, seconds, connections, script)
+    print(f"round after a publish  {name:30s} {result['rps']:9,.0f} req/s   p99 {result['p99']:6.2f} ms   "
+          f"non-2xx {result['non2xx']}", flush=True)
+    return result
 
 
 def memory_line(memory: dict[str, int]) -> str:

@@ -101,6 +101,15 @@ def rounds_of(rounds: int, runs: list[tuple[str, Callable[[], dict]]],
     return ratios
 
 
+def one_round(base_url: str, seconds: int, connections: int, scripts: list[tuple[str, Path]],
+              results_by_run: dict[str, list[dict]]) -> list[list[float]]:
+    """One more round of the (name, script) runs at `connections`, printed and returned as
+    rounds_of does (the benches' round at 50 connections beside their rounds at 8)."""
+    print(f"wrk -t1 -c{connections} -d{seconds}s, one round", flush=True)
+    return rounds_of(1, [(name, lambda script=script: run(base_url, seconds, connections, script))
+                         for name, script in scripts], results_by_run)
+
+
 def paired_rounds(rounds: int, first: Callable[[], dict], second: Callable[[], dict],
                   names: tuple[str, str]) -> list[float]:
     """Alternate the two runs; print each and return second/first throughput per round."""

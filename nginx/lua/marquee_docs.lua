@@ -214,26 +214,6 @@ function M.document(root, uri, tries)
     return nil
 end
 
--- The body of the first candidate of `uri` that exists, as M.document finds it, but making no entry
--- for it (no ETag, nothing cached): marquee_localize keeps the few texts it takes from a listed
--- title's details, and twenty details a list would otherwise push hot documents out of the cache.
-function M.body(root, uri, tries)
-    for i = 1, #tries do
-        local entry = cache:get(root .. "|" .. uri .. tries[i])
-        if entry == nil then
-            local body = M.get(root, sub(uri, 2) .. tries[i] .. ".json")
-            if body and find(body, conf.composite_mark, 1, true) then  -- not a details document: as M.document
-                local _, _, found = M.document(root, uri, tries)
-                return found and found[1]
-            end
-            if body then return body end
-        elseif entry ~= ABSENT then
-            return entry[1]
-        end
-    end
-    return nil
-end
-
 -- location /3/: one document, as try_files served files before packs, with its ETag.
 local function finish(status)
     metrics.answered("document", status)
@@ -318,6 +298,19 @@ function M.stored(root, uri, tries)
         if body then return body end
     end
     return nil
+end
+
+-- The body of the first candidate of `uri` that exists, as M.document finds it, but making no entry
+-- for it (no ETag, nothing cached): marquee_localize takes a listed title's texts from its details
+-- this way when the release's search index has no table of them, and twenty details a list would
+-- otherwise push hot documents out of the cache.
+function M.body(root, uri, tries)
+    local body = M.stored(root, uri, tries)
+    if body and find(body, conf.composite_mark, 1, true) then  -- not a details document: as M.document
+        local found = select(3, M.document(root, uri, tries))
+        return found and found[1]
+    end
+    return body
 end
 
 -- M.respond for what M.document found (body, etag, entry): a client that takes gzip gets the
