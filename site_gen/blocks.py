@@ -61,6 +61,7 @@ class Staging:
         self._writers: dict[int, pa.ipc.RecordBatchStreamWriter] = {}
         self._waiting: list[tuple[pa.Table, pa.Array]] = []  # staged rows and their buckets, not yet written
         self._waiting_bytes = 0
+        self.staged_bytes = 0  # every row staged so far (Arrow's bytes, before compression)
         self._kinds: dict[str, str] = {}  # a template's group kind, from its first name
 
     def add(self, template: str, names: pa.Array, bodies: pa.Array) -> None:
@@ -80,6 +81,7 @@ class Staging:
         # A key's top byte, shifted to 0-255 in the keys' signed order: the buckets in turn are in key order.
         self._waiting.append((table, pa.array(((keys >> 56) + 128).astype(numpy.uint8))))
         self._waiting_bytes += table.nbytes
+        self.staged_bytes += table.nbytes
         if self._waiting_bytes >= STAGE_BYTES:
             self._spill()
 
@@ -104,33 +106,43 @@ class Staging:
                     sink, STAGED, options=pa.ipc.IpcWriteOptions(compression="zstd"))
             writer.write_table(rows.slice(start, end - start), max_chunksize=end - start)
 
-    def buckets(self) -> Iterator[pa.Table]:
-        """The staged rows, a bucket at a time, sorted by key then suffix; each bucket's file is
-        removed once read. A suffix staged twice in a group raises Repeated, and so do two kinds
-        under one key (two groups of one key, which the same suffix would also reveal)."""
+    def seal(self) -> None:
+        """Write what waits and close the bucket files: from here on they are read (`buckets`, or
+        staged_buckets in another process) and nothing more is staged."""
         self._spill()
         for writer in self._writers.values():
             writer.close()
-        for bucket in sorted(self._writers):
-            path = self.folder / f"{bucket:03d}.arrow"
-            with pa.OSFile(str(path), "rb") as source:
-                rows = pa.ipc.open_stream(source).read_all()
-            path.unlink()
-            rows = rows.take(pc.sort_indices(rows, [("key", "ascending"), ("suffix", "ascending")])).combine_chunks()
-            keys, suffixes = rows.column("key").chunk(0), rows.column("suffix").chunk(0)
-            if len(keys) > 1:
-                kinds, last = rows.column("kind").chunk(0), len(keys) - 1
-                same_key = pc.equal(keys.slice(1), keys.slice(0, last))
-                twice = pc.and_(same_key, pc.or_(pc.equal(suffixes.slice(1), suffixes.slice(0, last)),
-                                                 pc.not_equal(kinds.slice(1), kinds.slice(0, last))))
-                if pc.any(twice).as_py():
-                    raise Repeated(f"key {keys[pc.index(twice, True).as_py()].as_py()}")
-            yield rows
+
+    def buckets(self) -> Iterator[pa.Table]:
+        """The staged rows, a bucket at a time (staged_buckets)."""
+        self.seal()
+        return staged_buckets(self.folder)
 
     def close(self) -> None:
         for writer in self._writers.values():
             writer.close()
         shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def staged_buckets(folder: Path) -> Iterator[pa.Table]:
+    """A sealed staging folder's rows, a bucket at a time in key order, each sorted by key then
+    suffix; each bucket's file is removed once read. A suffix staged twice in a group raises
+    Repeated, and so do two kinds under one key (two groups of one key, which the same suffix would
+    also reveal)."""
+    for path in sorted(Path(folder).glob("*.arrow")):  # named by bucket, 000 to 255: in key order
+        with pa.OSFile(str(path), "rb") as source:
+            rows = pa.ipc.open_stream(source).read_all()
+        path.unlink()
+        rows = rows.take(pc.sort_indices(rows, [("key", "ascending"), ("suffix", "ascending")])).combine_chunks()
+        keys, suffixes = rows.column("key").chunk(0), rows.column("suffix").chunk(0)
+        if len(keys) > 1:
+            kinds, last = rows.column("kind").chunk(0), len(keys) - 1
+            same_key = pc.equal(keys.slice(1), keys.slice(0, last))
+            twice = pc.and_(same_key, pc.or_(pc.equal(suffixes.slice(1), suffixes.slice(0, last)),
+                                             pc.not_equal(kinds.slice(1), kinds.slice(0, last))))
+            if pc.any(twice).as_py():
+                raise Repeated(f"key {keys[pc.index(twice, True).as_py()].as_py()}")
+        yield rows
 
 
 def _split(names: pa.Array) -> tuple[list[str], pa.Array, numpy.ndarray]:
@@ -240,11 +252,12 @@ class Written:
     twin_bytes: int = 0
 
 
-def write_blocks(con, staging: Staging, encoders: BlockEncoders,
+def write_blocks(con, buckets: Iterator[pa.Table], encoders: BlockEncoders,
                  previous: Callable[[int], dict[str, bytes] | None] | None = None,
                  gone: Callable[[int], None] | None = None,
                  restore: dict[int, list[tuple[str, int]]] | None = None) -> Written:
-    """Write the staged groups into `con`'s `docs` as blocks, untranslated twins left out. For an
+    """Write the staged groups (`buckets`: Staging.buckets) into `con`'s `docs` as blocks,
+    untranslated twins left out. For an
     update, each group starts from its `previous` documents (a staged None body removes one), and
     a group left with none goes to `gone`; `restore` names, by group key, untranslated variants
     (suffix, ETag) rendered unchanged whose default changed: a twin before, so absent, each is its
@@ -254,19 +267,19 @@ def write_blocks(con, staging: Staging, encoders: BlockEncoders,
     collecting = gc.isenabled()
     gc.disable()
     try:
-        return _write_blocks(con, staging, encoders, previous, gone, restore)
+        return _write_blocks(con, buckets, encoders, previous, gone, restore)
     finally:
         if collecting:
             gc.enable()
 
 
-def _write_blocks(con, staging: Staging, encoders: BlockEncoders,
+def _write_blocks(con, buckets: Iterator[pa.Table], encoders: BlockEncoders,
                   previous: Callable[[int], dict[str, bytes] | None] | None,
                   gone: Callable[[int], None] | None,
                   restore: dict[int, list[tuple[str, int]]] | None) -> Written:
     written = Written()
     insert = "INSERT OR REPLACE INTO main.docs (key, body) VALUES (?, ?)"
-    for rows in read_ahead(staging.buckets()):
+    for rows in read_ahead(buckets):
         if previous is None:
             blocks = whole_blocks(rows, written)
         else:

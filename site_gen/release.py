@@ -55,6 +55,11 @@ BUILD_FILE = "BUILD"
 DEFAULT_LANGUAGE = "en-US"
 # Batches rendered ahead of the Writer (each up to 5,000 documents: ~75 MB for season details).
 RENDER_AHEAD = 4
+# What DuckDB may render ahead of the batches taken from it (its streaming_buffer_size, 10 MB by
+# default: about one batch of film details, so its threads stopped at every batch). At 1M films
+# 500 MB rendered film details in 31.1 s instead of 33.9, combined credits in 82 instead of 94 and
+# seasons in 68.5 instead of 85 (docs/benchmarks.md, session 35).
+RENDER_BUFFER = "500MB"
 
 
 class ReleaseBuildError(Exception):
@@ -360,6 +365,7 @@ def render_release(settings: Settings, catalogue_dir: Path, release_dir: Path,
                     phase("collect")
                     if writer.previous_manifest is not None:
                         use_previous_manifest(con, writer.previous_manifest)
+                    con.execute(f"SET streaming_buffer_size = '{RENDER_BUFFER}'")
                     write_all(collected, ways, writer, Validator(), image_check, progress)
                     phase("write")
                     # The pack's blocks are written (writer.finish) beside the search index and the

@@ -22,9 +22,11 @@ in one group, so the blocks find these twins (site_gen/blocks.py `drop_twins`, `
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import re
 import sqlite3
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, NoReturn
@@ -38,7 +40,7 @@ import pyarrow.parquet as pq
 
 from marquee.packs import (DICTS_TABLE, DOCUMENTS, META_TABLE, PACK_FORMAT, PAGE_SIZE, VARIANTLESS, VARIANT_NAME,
                            Pack, base_path, is_delta, pack_format, pack_path, read_only_uri)
-from site_gen.blocks import BlockEncoders, Repeated, Staging, Written, write_blocks
+from site_gen.blocks import BlockEncoders, Repeated, Staging, Written, staged_buckets, write_blocks
 from site_gen.manifests import (MANIFEST_COMPRESSION, MANIFEST_NAME, MANIFEST_SCHEMA, delta_file, digest_of,
                                 manifest_file, previous_manifest, repeated_names, unchanged_count)
 from site_gen.templates import template_shape
@@ -50,6 +52,13 @@ BATCH_ROWS = 5_000
 # per batch made 1,600 row groups at 100k movies and cost 6.6 s of a 95 s rebuild.
 MANIFEST_ROWS = 250_000
 STAGING = ".staging"  # the folder beside the pack where documents wait for their blocks (site_gen/blocks.py)
+
+
+# A full pack's blocks are written in a process of their own once this much is staged: at 1M titles
+# they are ~60 GB of JSON into ~10 GB of zstd, ~10 minutes of Python, zstd and SQLite that on a thread
+# shared the GIL with the search index built beside them (both together ran at ~1 core). A sample's
+# pack stays on the thread: a new interpreter costs about a second.
+APART_BYTES = 1 << 30
 
 
 class WriterError(Exception):
@@ -77,6 +86,19 @@ def name_for(uri: str) -> str:
     return uri[1:] + ".json"
 
 
+def open_pack(path: Path) -> sqlite3.Connection:
+    """A pack being written: no journal (a half-written pack is never published), locked, in
+    autocommit until a writer begins its transaction."""
+    # check_same_thread: the release build finishes the pack on a thread of its own (site_gen/release.py).
+    con = sqlite3.connect(f"file:{quote(str(path))}", uri=True, isolation_level=None, check_same_thread=False)
+    for pragma in (f"page_size = {PAGE_SIZE}", "journal_mode = OFF", "synchronous = OFF",
+                   "locking_mode = EXCLUSIVE", "temp_store = MEMORY", "cache_size = -262144",
+                   # helper threads sort the name index (100k movies: 19.5 s alone, 15.5 s with two)
+                   f"threads = {os.cpu_count() or 1}"):
+        con.execute(f"PRAGMA {pragma}")
+    return con
+
+
 class PackWriter:
     """What both writers share: URI checks, the manifest, documents staged by group, the counts.
     A subclass makes the pack's files (_lay_out, _open, _begin) and settles the pack (finish)."""
@@ -97,13 +119,7 @@ class PackWriter:
         self.previous_layers: tuple[str, ...] = ()
         self.delta = False
         self._lay_out(path)
-        # check_same_thread: the release build finishes the pack on a thread of its own (site_gen/release.py).
-        self.con = sqlite3.connect(f"file:{quote(str(path))}", uri=True, isolation_level=None, check_same_thread=False)
-        for pragma in (f"page_size = {PAGE_SIZE}", "journal_mode = OFF", "synchronous = OFF",
-                       "locking_mode = EXCLUSIVE", "temp_store = MEMORY", "cache_size = -262144",
-                       # helper threads sort the name index (100k movies: 19.5 s alone, 15.5 s with two)
-                       f"threads = {os.cpu_count() or 1}"):
-            self.con.execute(f"PRAGMA {pragma}")
+        self.con = open_pack(path)
         self._open()
         self.staging = Staging(self.root / STAGING)
         self._gather_dictionaries()
@@ -161,7 +177,7 @@ class PackWriter:
     def _write_blocks(self, **merge) -> Written:
         """Write the staged groups' blocks (write_blocks); a name staged twice refuses the build."""
         try:
-            return write_blocks(self.con, self.staging, self.encoders, **merge)
+            return write_blocks(self.con, self.staging.buckets(), self.encoders, **merge)
         except Repeated as repeated:  # the manifest names it, unless two names share a key
             self._refuse_twice(repeated_names(self.root / MANIFEST_NAME) or [repeated.args[0]])
         finally:
@@ -319,18 +335,30 @@ class FullWriter(PackWriter):
 
     def finish(self, progress: Callable[[str, int, int], None] | None = None) -> None:
         """Write the blocks (refusing any name written twice), record the release's facts, and
-        count what is unchanged since `previous` (when given, by ETag in the manifests)."""
+        count what is unchanged since `previous` (when given, by ETag in the manifests). The blocks
+        are written by write_full_blocks, in a process of its own for a large pack (APART_BYTES)."""
         self._step(progress, "manifests")
         self._close_manifests()
+        self._record_variantless(set(), set())
+        self.con.execute("COMMIT")
+        self.con.close()  # the blocks' writer opens the pack again
         self._step(progress, "blocks")
-        written = self._write_blocks()
+        self.staging.seal()
+        apart = self.staging.staged_bytes >= APART_BYTES
+        try:
+            if apart:
+                with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
+                    written = pool.submit(write_full_blocks, pack_path(self.root), self.staging.folder,
+                                          self._documents).result()
+            else:
+                written = write_full_blocks(pack_path(self.root), self.staging.folder, self._documents)
+        except Repeated as repeated:  # the manifest names it, unless two names share a key
+            self._refuse_twice(repeated_names(self.root / MANIFEST_NAME) or [repeated.args[0]])
+        finally:
+            self.staging.close()
         self._documents -= written.twins  # what the pack holds; the manifest has every rendered name
         self._bytes -= written.twin_bytes
-        self._record_variantless(set(), set())
-        self.con.execute("INSERT OR REPLACE INTO main.meta VALUES (?, ?)", (DOCUMENTS, str(self._documents)))
-        self.con.execute("COMMIT")
         self._step(progress, "unchanged")
-        self.con.close()
         if self.previous is not None:
             self.unchanged = self._unchanged(self.previous)
 
@@ -350,6 +378,20 @@ class FullWriter(PackWriter):
                 body = old.raw(name)
                 unchanged += body is not None and digest_of(body) == digest
             return unchanged
+
+
+def write_full_blocks(pack: Path, staging: Path, documents: int) -> Written:
+    """Write a full pack's blocks from its sealed staging folder (blocks.write_blocks), and its
+    document count: the `documents` rendered less the untranslated twins left out."""
+    con = open_pack(pack)
+    try:
+        con.execute("BEGIN")
+        written = write_blocks(con, staged_buckets(staging), BlockEncoders(con))
+        con.execute("INSERT OR REPLACE INTO main.meta VALUES (?, ?)", (DOCUMENTS, str(documents - written.twins)))
+        con.execute("COMMIT")
+        return written
+    finally:
+        con.close()
 
 
 def Writer(root: Path, previous: Path | None = None) -> PackWriter:  # noqa: N802 (what callers construct)

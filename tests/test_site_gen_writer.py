@@ -499,3 +499,30 @@ def test_the_pack_names_the_templates_without_language_variants(tmp_path: Path, 
     second.finish()
     with Pack(tmp_path / "r2") as pack:
         assert variantless(pack.con) == {"/#/movie/#/credits"}
+
+
+def test_a_large_pack_s_blocks_are_written_apart_the_same_and_still_refuse_a_name_twice(tmp_path: Path, monkeypatch):
+    """Past APART_BYTES staged, a full pack's blocks are written by a process of its own: the same
+    rows as on the writer's thread, twins left out and counted, a name written twice refused."""
+    from site_gen import writer as writer_module
+
+    def write(root: Path, twice: bool = False) -> list[tuple]:
+        writer = Writer(root)
+        for n in range(300):
+            writer.write(f"/3/movie/{n}", {"id": n, "title": f"Film {n}"})
+            writer.write(f"/3/movie/{n}.und", {"id": n, "title": f"Film {n}" if n % 3 else "Untitled"})
+            writer.write(f"/_items/movie/{n}", {"id": n})
+        if twice:
+            writer.write("/3/movie/7", {"id": 7})
+        writer.finish()
+        assert writer.summary().documents == 300 * 3 - 200  # 200 twins
+        with Pack(root) as pack:
+            assert pack.count() == 700
+            return [pack.get(name) for name in pack.names()]
+
+    on_thread = write(tmp_path / "thread")
+    monkeypatch.setattr(writer_module, "APART_BYTES", 0)
+    assert write(tmp_path / "apart") == on_thread
+    with pytest.raises(WriterError, match="3/movie/7.json twice"):
+        write(tmp_path / "twice", twice=True)
+    assert not (tmp_path / "twice" / ".staging").exists()
