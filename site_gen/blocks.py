@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator, TypeVar
 
+import duckdb
 import numpy
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -42,6 +43,7 @@ STAGED = pa.schema([("key", pa.int64()), ("kind", pa.string()), ("suffix", pa.st
 STAGE_BYTES = 256 * 1024 * 1024  # staged rows held before they are written to the bucket files
 TRAINING_BLOCKS = 1_000  # a kind's first blocks, or TRAINING_BYTES of them, train its dictionary
 TRAINING_BYTES = 16 * 1024 * 1024
+FEW_KEYS = 64  # keys_of: fewer groups than this are hashed by hashlib
 THREADED_BYTES = 4 * 1024 * 1024  # a batch of blocks this big is compressed on every core
 # packs.GROUP for Arrow (RE2 wants its groups named).
 _GROUP_RE2 = rf"^(?P<group>{GROUP_ENTITY})(?P<suffix>[/.].*)$"
@@ -62,21 +64,22 @@ class Staging:
         self._waiting: list[tuple[pa.Table, pa.Array]] = []  # staged rows and their buckets, not yet written
         self._waiting_bytes = 0
         self.staged_bytes = 0  # every row staged so far (Arrow's bytes, before compression)
+        self._md5 = duckdb.connect()  # keys_of's
         self._kinds: dict[str, str] = {}  # a template's group kind, from its first name
 
     def add(self, template: str, names: pa.Array, bodies: pa.Array) -> None:
         """Stage documents of `template` ("": of any) (a null body: the name removed, for an update)."""
         if not len(names):
             return
-        groups, suffixes, items = _split(names)
-        keys = keys_of(groups, items)
+        groups, suffixes = _split(names)
+        keys = keys_of(groups, self._md5)
         if template:  # a template's documents are of one kind
             kind = self._kinds.get(template)
             if kind is None:
-                kind = self._kinds[template] = kind_of(groups[0])
+                kind = self._kinds[template] = kind_of(groups[0].as_py())
             kinds = pa.repeat(pa.scalar(kind), len(keys))
         else:
-            kinds = pa.array([kind_of(group) for group in groups], pa.string())
+            kinds = pa.array([kind_of(group) for group in groups.to_pylist()], pa.string())
         table = pa.table([pa.array(keys), kinds, suffixes, bodies.cast(pa.binary())], schema=STAGED)
         # A key's top byte, shifted to 0-255 in the keys' signed order: the buckets in turn are in key order.
         self._waiting.append((table, pa.array(((keys >> 56) + 128).astype(numpy.uint8))))
@@ -121,6 +124,7 @@ class Staging:
     def close(self) -> None:
         for writer in self._writers.values():
             writer.close()
+        self._md5.close()
         shutil.rmtree(self.folder, ignore_errors=True)
 
 
@@ -145,23 +149,29 @@ def staged_buckets(folder: Path) -> Iterator[pa.Table]:
         yield rows
 
 
-def _split(names: pa.Array) -> tuple[list[str], pa.Array, numpy.ndarray]:
-    """group_of for many names, in Arrow (RE2): (groups as strings, suffixes as an array, which
-    groups are items)."""
+def _split(names: pa.Array) -> tuple[pa.Array, pa.Array]:
+    """group_of for many names, in Arrow (RE2): (groups, suffixes)."""
     parts = pc.extract_regex(names, _GROUP_RE2)
     matched = pc.is_valid(parts)
     groups = pc.if_else(matched, pc.struct_field(parts, "group"), names)
     suffixes = pc.if_else(matched, pc.struct_field(parts, "suffix"), pa.scalar("", pa.string()))
-    return groups.to_pylist(), suffixes, pc.starts_with(groups, ITEMS).to_numpy(zero_copy_only=False)
+    return groups, suffixes
 
 
-def keys_of(groups: list[str], items: numpy.ndarray) -> numpy.ndarray:
-    """packs.key_of of each group (`items`: which are items), as int64: the digests joined and read
-    by numpy, items shifted under the mask. key_of in a loop took 0.73 s per 1M documents (~36 s of
-    a 1M build), this 0.48; tests/test_site_gen_blocks.py checks that the two agree."""
-    md5 = hashlib.md5
-    digests = numpy.frombuffer(b"".join([md5(group.encode()).digest()[:8] for group in groups]), dtype="<u8")
+def keys_of(groups: pa.Array, md5: duckdb.DuckDBPyConnection) -> numpy.ndarray:
+    """packs.key_of of each group, as int64: the MD5s' first 8 bytes read little-endian (DuckDB's
+    md5_number_upper, on `md5`, for a batch), items shifted under a mask. hashlib in a loop held
+    the writer's thread ~2 µs a document (~200 s of a 1M build), DuckDB ~0.5 and out of the GIL;
+    a few documents (Writer.write, one at a time) skip DuckDB's ~1 ms a query.
+    tests/test_site_gen_blocks.py checks that both agree with key_of."""
+    if len(groups) < FEW_KEYS:
+        digests = numpy.frombuffer(b"".join([hashlib.md5(group.encode()).digest()[:8]
+                                             for group in groups.to_pylist()]), dtype="<u8")
+    else:
+        named = pa.table({"g": groups})
+        digests = md5.sql("SELECT md5_number_upper(g) FROM named").to_arrow_table().column(0).to_numpy()
     keys = digests.astype(numpy.int64)  # the same bits, read signed
+    items = pc.starts_with(groups, ITEMS).to_numpy(zero_copy_only=False)
     if items.any():
         shifted = (digests[items] >> numpy.uint64(ITEM_SHIFT)).astype(numpy.int64)
         keys[items] = shifted + numpy.iinfo(numpy.int64).min

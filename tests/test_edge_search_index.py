@@ -105,12 +105,20 @@ def test_typos_rank_below_every_strict_match(index):
     assert WINDOW >= PAGE_SIZE
 
 
-def test_a_full_row_cache_still_returns_every_row_asked_for():
+def test_a_full_row_cache_still_returns_every_row_asked_for_and_drops_the_least_used_one_at_a_time():
     cache = RowCache(4)
-    cache.get(["a", "b", "c", "d"], lambda missing: ((k, k.upper()) for k in missing))
-    # Full: the oldest half goes, but never a row this very call asked for and found kept.
-    rows = cache.get(["a", "e", "f"], lambda missing: ((k, k.upper()) for k in missing))
-    assert rows == {"a": "A", "e": "E", "f": "F"}
+    fetched: list[str] = []
+
+    def fetch(missing):
+        fetched.extend(missing)
+        return ((k, k.upper()) for k in missing if k != "z")
+
+    cache.get(["a", "b", "c", "d"], fetch)
+    # Full: a row asked for again is kept; each new row takes the place of the least recently used.
+    assert cache.get(["a", "e", "f"], fetch) == {"a": "A", "e": "E", "f": "F"}
+    assert list(cache.found) == ["d", "a", "e", "f"] and len(cache.found) == cache.limit
+    assert cache.get(["z", "d"], fetch) == {"d": "D"} and cache.get(["z"], fetch) == {}  # absent, remembered
+    assert fetched == ["a", "b", "c", "d", "e", "f", "z"]
 
 
 
