@@ -28,10 +28,10 @@ def fresh_window_key(stack, account: str, plan: str = "free") -> str:
 
 def test_exactly_n_admitted_then_429_then_admitted_after_the_window_slides(short_window):
     key = fresh_window_key(short_window, "slider")
-    statuses, remaining = [], []
-    started = time.monotonic()
+    statuses, remaining, answered = [], [], []
     for _ in range(5):
         response = short_window.get("/3/configuration", key)
+        answered.append(time.monotonic())
         statuses.append(response.status_code)
         remaining.append(int(response.headers["X-RateLimit-Remaining"]))
     assert statuses == [200] * 5
@@ -43,8 +43,10 @@ def test_exactly_n_admitted_then_429_then_admitted_after_the_window_slides(short
     assert 1 <= retry_after <= WINDOW + 1
     assert refused.headers["X-RateLimit-Remaining"] == "0"
     # Sliding, not fixed buckets: one slot frees when the first hit is WINDOW old, not all at once later.
-    first_hit_leaves = started + WINDOW
-    time.sleep(max(0.0, first_hit_leaves - time.monotonic()) + 0.15)
+    # The first hit was counted before its answer came: WINDOW after that answer it has left, however
+    # slow the box (timed from before the request, a first hit late by 0.15 s failed here).
+    first_hit_leaves = answered[0] + WINDOW
+    time.sleep(max(0.0, first_hit_leaves - time.monotonic()) + 0.05)
     assert short_window.get("/3/configuration", key).status_code == 200
     assert short_window.get("/3/configuration", key).status_code in (200, 429)
 
@@ -53,9 +55,11 @@ def test_a_sliding_window_does_not_reset_at_bucket_edges(short_window):
     key = fresh_window_key(short_window, "edges")
     for _ in range(3):
         assert short_window.get("/3/configuration", key).status_code == 200
+    first_three = time.monotonic()  # each was counted before this
     time.sleep(WINDOW * 0.6)
     assert [short_window.get("/3/configuration", key).status_code for _ in range(3)] == [200, 200, 429]
-    time.sleep(WINDOW * 0.5)  # the first three have left; the last two still count
+    # The first three have left; the last two (counted after first_three + 0.6 WINDOW) still count.
+    time.sleep(max(0.0, first_three + WINDOW - time.monotonic()) + 0.05)
     codes = [short_window.get("/3/configuration", key).status_code for _ in range(4)]
     assert codes == [200, 200, 200, 429]
 
