@@ -175,10 +175,15 @@ class PackWriter:
         self.staging.add(template, names, bodies)
 
     def _write_blocks(self, **merge) -> Written:
-        """Write the staged groups' blocks (write_blocks); a name staged twice refuses the build."""
+        """Write the staged groups' blocks into this writer's pack (write_blocks)."""
+        return self._written(lambda: write_blocks(self.con, self.staging.buckets(), self.encoders, **merge))
+
+    def _written(self, write: Callable[[], Written]) -> Written:
+        """Run `write` (the staged blocks' writing) and drop the staging; a name staged twice
+        refuses the build, named from the manifest unless two names share a key."""
         try:
-            return write_blocks(self.con, self.staging.buckets(), self.encoders, **merge)
-        except Repeated as repeated:  # the manifest names it, unless two names share a key
+            return write()
+        except Repeated as repeated:
             self._refuse_twice(repeated_names(self.root / MANIFEST_NAME) or [repeated.args[0]])
         finally:
             self.staging.close()
@@ -344,18 +349,15 @@ class FullWriter(PackWriter):
         self.con.close()  # the blocks' writer opens the pack again
         self._step(progress, "blocks")
         self.staging.seal()
-        apart = self.staging.staged_bytes >= APART_BYTES
-        try:
-            if apart:
+        arguments = (pack_path(self.root), self.staging.folder, self._documents)
+        if self.staging.staged_bytes >= APART_BYTES:
+            def write() -> Written:
                 with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
-                    written = pool.submit(write_full_blocks, pack_path(self.root), self.staging.folder,
-                                          self._documents).result()
-            else:
-                written = write_full_blocks(pack_path(self.root), self.staging.folder, self._documents)
-        except Repeated as repeated:  # the manifest names it, unless two names share a key
-            self._refuse_twice(repeated_names(self.root / MANIFEST_NAME) or [repeated.args[0]])
-        finally:
-            self.staging.close()
+                    return pool.submit(write_full_blocks, *arguments).result()
+        else:
+            def write() -> Written:
+                return write_full_blocks(*arguments)
+        written = self._written(write)
         self._documents -= written.twins  # what the pack holds; the manifest has every rendered name
         self._bytes -= written.twin_bytes
         self._step(progress, "unchanged")
