@@ -28,8 +28,8 @@ The catalogue's indexes are built once and kept with it (bench/catalogues.py `in
 rounds alternate the seven at `--connections` (8: the p99 target's load); one more round of details
 and both discover mixes runs at `--wide` (50). Each ratio is a mix's throughput over details' in the
 same round, the median over rounds; a p99 line is the worst round's. Last, the browsing mix runs
-once more right after a publish (of a copy of the release: every cache keyed by the release
-starts empty). The last lines are `publish p99 ms: X`, `edge memory MB: X`, `discover p99 ms: X`
+once more with a publish in its middle (of a copy of the release, warmed as `marquee publish`
+warms it: bench/search.py `after_publish`). The last lines are `publish p99 ms: X`, `edge memory MB: X`, `discover p99 ms: X`
 (browsing and cold), `discover/static ratio: X.XX` and `lists/static ratio: X.XX`.
 """
 

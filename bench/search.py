@@ -15,8 +15,8 @@ real stack:
 The rounds alternate the mixes at `--connections` (8: the p99 target's load); one more round of
 details and both search mixes runs at `--wide` (50), its cold throughput reported. Ratios are each
 mix's throughput over the details path's in the same round, the median over rounds; `search p99 ms`
-is the worst round's of both mixes. Last, the realistic mix runs once more right after a publish
-(of a copy of the release: every cache keyed by the release starts empty). The last lines are
+is the worst round's of both mixes. Last, the realistic mix runs once more with a publish in its
+middle (of a copy of the release, warmed as `marquee publish` warms it: `after_publish`). The last lines are
 `publish p99 ms: X`, `edge memory MB: X`, `search p99 ms: X`, `search/static ratio: X.XX`
 (realistic) and `find/static ratio: X.XX`.
 """
@@ -24,19 +24,22 @@ is the worst round's of both mixes. Last, the realistic mix runs once more right
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import random
 import resource
 import shutil
 import sqlite3
 import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from urllib.parse import quote
 
 from bench import wrk
 from bench.catalogues import CACHE, catalogue_for, indexes_for
 from bench.hot_path import make_release
-from marquee import releases
+from marquee import releases, warm
 from marquee.artefacts import SEARCH_INDEX
 from marquee.services import Stack, free_port
 from marquee.settings import Settings, from_env
@@ -206,17 +209,25 @@ def edge_memory(stack: Stack) -> dict[str, int]:
 
 
 def after_publish(settings: Settings, seconds: int, connections: int, name: str, script: Path) -> dict:
-    """`script` (the run `name`) for `seconds` right after `marquee publish` of a copy of the current
-    release (hard links, a folder of its own): the same documents and indexes under a new root, so
-    every cache keyed by the release (nginx's of answers, the edge's) starts empty, as after a real
-    publish. Its p99 is the bench's `publish p99 ms` (issue 30 part 3: the first seconds after a
-    publish)."""
+    """`script` (the run `name`) in a round with a publish in its middle: 2 s in, `publish` of a copy
+    of the current release (hard links, a folder of its own: the same documents and indexes under a
+    new root, so every cache keyed by the release, nginx's of answers and the edge's, starts empty,
+    as after a real publish), warmed first as the command does (marquee/warm.py: the round's own
+    requests, counted by nginx in the rounds before, are what it replays). The round runs on for at
+    least `seconds` after the publish returns. Its p99 is the bench's `publish p99 ms` (issue 30 part
+    3: a publish costs clients nothing they feel)."""
     folder = releases.new_release_dir(settings)
     shutil.copytree(settings.current_link.resolve(), folder, symlinks=True, copy_function=os.link, dirs_exist_ok=True)
-    releases.publish(settings, folder.name)
-    result = wrk.run(settings.api_base_url, seconds, connections, script)
-    print(f"round after a publish  {name:30s} {result['rps']:9,.0f} req/s   p99 {result['p99']:6.2f} ms   "
-          f"non-2xx {result['non2xx']}", flush=True)
+    lead = 2
+    with ThreadPoolExecutor(1) as pool:
+        timed = pool.submit(wrk.run, settings.api_base_url, lead + math.ceil(settings.warm_seconds) + seconds,
+                            connections, script)
+        time.sleep(lead)
+        warmed = warm.warm(settings, folder.name)
+        releases.publish(settings, folder.name)
+        result = timed.result()
+    print(f"round with a publish   {name:30s} {result['rps']:9,.0f} req/s   p99 {result['p99']:6.2f} ms   "
+          f"non-2xx {result['non2xx']}   ({warmed.line()})", flush=True)
     return result
 
 

@@ -33,6 +33,7 @@ from edge.upstream_protocol import UpstreamProtocol, header_value
 from marquee import omdb
 from marquee.artefacts import CHANGES, DISCOVER_INDEX, SEARCH_INDEX, SHOWTIMES, OpenArtefacts
 from marquee.packs import etag_of
+from marquee.settings import RELEASES_FOLDER
 
 log = logging.getLogger("marquee.edge")
 ARTEFACT_READERS = {SEARCH_INDEX: SearchIndex, DISCOVER_INDEX: DiscoverIndex, SHOWTIMES: ShowtimesIndex,
@@ -127,6 +128,19 @@ class CurrentRelease:
         self.artefacts = artefacts if artefacts is not None else OpenArtefacts(ARTEFACT_READERS)
         self._link: str | None = None
         self._root = ""
+        self._warming: tuple[str, str, DocumentCache] | None = None  # a publish's next release (warm)
+
+    def warming(self, name: str) -> tuple[str, DocumentCache]:
+        """The root of release `name` (a folder beside `current`'s target) and a document cache of its
+        own, for a publish's warm requests (marquee/warm.py): its indexes open here before it is current."""
+        if self._warming is None or self._warming[0] != name:
+            if "/" in name or name.startswith("."):
+                raise ContentError(errors.NOT_FOUND)
+            root = os.path.realpath(os.path.join(os.path.dirname(self.current), RELEASES_FOLDER, name))
+            if not os.path.isdir(root):
+                raise ContentError(errors.NOT_FOUND)
+            self._warming = (name, root, DocumentCache())
+        return self._warming[1], self._warming[2]
 
     def root(self) -> str:
         """Resolved once per answer, so all of an answer's documents come from one release."""
@@ -156,7 +170,7 @@ class ContentProtocol(UpstreamProtocol):
         def serve(headers: dict[str, str]) -> None:
             route = routes.route_for(path)
             try:
-                body = route.answer(self.context(), path, params)
+                body = route.answer(self.context(header_value(head, b"\r\nX-Marquee-Release:")), path, params)
             except ContentError as exc:
                 self.fill(slot, error_response(exc.error, headers, head_only))
                 return
@@ -208,6 +222,10 @@ class ContentProtocol(UpstreamProtocol):
 
         self.gate.limiter.hit(hit.grant, hit.fallback, done)
 
-    def context(self) -> Context:
-        """What this answer reads: the release `current` points at now, through the shared caches."""
+    def context(self, warming: str | None = None) -> Context:
+        """What this answer reads: the release `current` points at now, through the shared caches, or
+        the release a publish's warm request names (nginx sends X-Marquee-Release only for those)."""
+        if warming is not None:
+            root, cache = self.release.warming(warming)
+            return Context(root, self.languages, cache, self.release.artefacts)
         return Context(self.release.root(), self.languages, self.release.cache, self.release.artefacts)

@@ -137,7 +137,8 @@ def _missing_base(path: Path) -> bool:
     return is_delta(pack_path(path)) and not base_path(path).is_file()
 
 
-def _check_complete(settings: Settings, name: str) -> None:
+def check_complete(settings: Settings, name: str) -> None:
+    """Refuse (ReleaseError) a release nginx could not serve."""
     path = release_path(settings, name)
     if not path.is_dir():
         raise ReleaseError(f"no release named {name} in {settings.releases_dir}")
@@ -154,7 +155,7 @@ def _check_complete(settings: Settings, name: str) -> None:
 def publish(settings: Settings, release_name: str) -> str:
     """Make release_name current, record it in the history and prune old releases; returns the name."""
     with _locked(settings):
-        _check_complete(settings, release_name)
+        check_complete(settings, release_name)
         _point_current(settings, release_name)
         names = history(settings)
         if not names or names[-1] != release_name:
@@ -167,21 +168,32 @@ def publish(settings: Settings, release_name: str) -> str:
 def rollback(settings: Settings) -> str:
     """Re-publish the release published before the current one; returns its name."""
     with _locked(settings):
-        names = history(settings)
-        current = current_release(settings)
-        if names and names[-1] == current:
-            names.pop()
-        # Skip entries whose folder has gone (removed by hand) or that predate packs; pruning never
-        # removes the target.
-        while names and not servable(settings.releases_dir / names[-1]):
-            names.pop()
-        if not names:
-            where = f"{current} is the oldest published release" if current else "nothing is published"
-            raise ReleaseError(f"nothing to roll back to: {where}")
-        target = names[-1]
-        _point_current(settings, target)
+        names = _rolled_back(settings)
+        _point_current(settings, names[-1])
         _write_history(settings, names)
-        return target
+        return names[-1]
+
+
+def rollback_target(settings: Settings) -> str:
+    """The release a rollback now would serve (to warm it first: marquee/warm.py)."""
+    with _locked(settings):
+        return _rolled_back(settings)[-1]
+
+
+def _rolled_back(settings: Settings) -> list[str]:
+    """The history after a rollback: its last name is the release to serve."""
+    names = history(settings)
+    current = current_release(settings)
+    if names and names[-1] == current:
+        names.pop()
+    # Skip entries whose folder has gone (removed by hand) or that predate packs; pruning never
+    # removes the target.
+    while names and not servable(settings.releases_dir / names[-1]):
+        names.pop()
+    if not names:
+        where = f"{current} is the oldest published release" if current else "nothing is published"
+        raise ReleaseError(f"nothing to roll back to: {where}")
+    return names
 
 
 def prune(settings: Settings) -> list[str]:

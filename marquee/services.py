@@ -24,7 +24,7 @@ from edge import errors
 from edge.languages import LANGUAGE_CODE, NO_FALLBACK, suffixes as language_suffixes
 from edge.assemble import FILTERED, ID_DOCUMENTS, ITEM_TEXT, LOCALIZED_LISTS, LOCALIZED_PATHS
 from edge import list_pack
-from marquee import jsonp, omdb, releases
+from marquee import jsonp, omdb, releases, warm
 from marquee.artefacts import SEARCH_INDEX
 from edge.content import APPENDABLE, DETAIL_PATHS, ID_PREFIX, LEGACY, LEGACY_PATHS, MAX_APPEND, MAX_PAGE
 from edge.policy import CACHE_CONTROL, MAX_AGE
@@ -236,7 +236,8 @@ def render_nginx_conf(settings: Settings) -> str:
         lua_dir=PROJECT_ROOT / "nginx" / "lua",
         lua_init={"marquee_metrics": {"edge_metrics_path": lua_literal("/_edge_metrics")},
                   "marquee_docs": docs_conf(settings), "marquee_gate": gate_conf(settings),
-                  "marquee_append": append_conf(settings), "marquee_compat": compat_conf()},
+                  "marquee_append": append_conf(settings), "marquee_compat": compat_conf(),
+                  "marquee_warm": {name: lua_literal(value) for name, value in warm.lua_conf(settings).items()}},
         run_as_root=os.geteuid() == 0,
         worker_processes=settings.nginx_workers,
         run_dir=settings.run_dir,

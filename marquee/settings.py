@@ -52,6 +52,9 @@ def _choice(env: str, *allowed: str) -> Callable[[str], str]:
     return parse
 
 
+RELEASES_FOLDER = "releases"  # beside `current`, whose target is RELEASES_FOLDER/<name> (marquee/releases.py)
+
+
 @dataclass(frozen=True)
 class Setting:
     name: str
@@ -122,6 +125,11 @@ SETTINGS: tuple[Setting, ...] = (
             "socket that nginx balances over (default: one per core)."),
     Setting("edge_backlog", "MARQUEE_EDGE_BACKLOG", "4096", int,
             "Listen backlog of the edge socket (Sanic's default of 100 gives 502s at 200 connections)."),
+    Setting("warm_requests", "MARQUEE_WARM_REQUESTS", "2000", int,
+            "How many of the most asked search, discover and other edge requests a publish or rollback "
+            "answers from the new release, into nginx's cache, before it switches (0: none)."),
+    Setting("warm_seconds", "MARQUEE_WARM_SECONDS", "10", float,
+            "The most a publish or rollback spends warming the new release before it switches anyway."),
 )
 
 
@@ -154,10 +162,12 @@ class Settings:
     nginx_workers: int
     answer_workers: int
     edge_backlog: int
+    warm_requests: int
+    warm_seconds: float
 
     @property
     def releases_dir(self) -> Path:
-        return self.home / "releases"
+        return self.home / RELEASES_FOLDER
 
     @property
     def current_link(self) -> Path:

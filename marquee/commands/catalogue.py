@@ -16,7 +16,7 @@ from pathlib import Path
 
 import click
 
-from marquee import releases as release_store
+from marquee import releases as release_store, warm
 from marquee.settings import Settings, to_env
 
 
@@ -76,6 +76,7 @@ def build(settings: Settings, catalogue_dir: Path | None, do_publish: bool, incr
                            previous=served if incremental else None, history=served, progress=progress)
         precompute_lists(settings, release_dir)
         if do_publish:
+            click.echo(warm.warm(settings, release_dir.name).line())
             release_store.publish(settings, release_dir.name)
             click.echo(f"published {release_dir.name}")
             if settings.image_sizes == "build":  # beside the release being served, never before it
@@ -160,25 +161,33 @@ def shown_progress():
 @click.argument("name")
 @click.pass_obj
 def publish(settings: Settings, name: str) -> None:
-    """Make release NAME the one served."""
+    """Make release NAME the one served, its lists made and the most asked requests answered from it first."""
     try:
+        release_store.check_complete(settings, name)
+        warm_up(settings, name)
         release_store.publish(settings, name)
     except release_store.ReleaseError as exc:
         raise click.ClickException(str(exc)) from None
     click.echo(f"published {name}")
-    precompute_lists(settings, settings.releases_dir / name)
 
 
 @click.command()
 @click.pass_obj
 def rollback(settings: Settings) -> None:
-    """Serve the release published before the current one again."""
+    """Serve the release published before the current one again (warmed first, as a publish)."""
     try:
+        warm_up(settings, release_store.rollback_target(settings))
         name = release_store.rollback(settings)
     except release_store.ReleaseError as exc:
         raise click.ClickException(str(exc)) from None
     click.echo(f"rolled back to {name}")
+
+
+def warm_up(settings: Settings, name: str) -> None:
+    """Before release `name` is served: today's lists for it, then the most asked edge requests
+    answered from it into nginx's cache (marquee/warm.py), so its first seconds are not cold."""
     precompute_lists(settings, settings.releases_dir / name)
+    click.echo(warm.warm(settings, name).line())
 
 
 def precompute_lists(settings: Settings, release_dir: Path) -> None:

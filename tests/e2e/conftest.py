@@ -100,6 +100,32 @@ def point_current(settings, release) -> None:
     os.replace(temporary, link)
 
 
+def copy_release(release: Path, folder: Path, without_film: int | None = None) -> Path:
+    """`release` again in `folder` (hard links), its search index a copy of its own; with
+    `without_film`, that film is taken out of the index's movies (found by no query): two releases
+    whose answers differ."""
+    import shutil
+    import sqlite3
+
+    from pyroaring import BitMap
+
+    from marquee.artefacts import SEARCH_INDEX
+
+    shutil.copytree(release, folder, symlinks=True, copy_function=os.link, ignore=shutil.ignore_patterns(SEARCH_INDEX))
+    shutil.copyfile(release / SEARCH_INDEX, folder / SEARCH_INDEX)
+    if without_film is not None:
+        index = sqlite3.connect(folder / SEARCH_INDEX)
+        rank = index.execute("SELECT rank FROM ranks WHERE kind = 'movie' AND id = ?", (without_film,)).fetchone()[0]
+        for term, blob in index.execute("SELECT term, ranks FROM postings WHERE kind = 'movie'").fetchall():
+            bitmap = BitMap.deserialize(blob)
+            bitmap.discard(rank)
+            index.execute("UPDATE postings SET ranks = ? WHERE kind = 'movie' AND term = ?", (bitmap.serialize(), term))
+        index.execute("DELETE FROM exact WHERE kind = 'movie' AND rank = ?", (rank,))
+        index.commit()
+        index.close()
+    return folder
+
+
 def rotating_get(api: "Running", prefix: str, key_name: str = "api_key") -> Callable[..., httpx.Response]:
     """GET through nginx with a key of a `pro` account (as `key_name`: OMDb's is `apikey`), moving to a
     new account when its window of 30 is spent: for tests that send more requests than one window holds."""

@@ -212,33 +212,12 @@ def test_the_index_is_the_current_releases_through_publish_and_rollback(start_st
                                                                         catalogue):
     """Two releases whose indexes differ by one film: each answer is its current release's, cached
     answers included (nginx keys them by release), with no restart."""
-    import os
-    import shutil
-    import sqlite3
-
-    from pyroaring import BitMap
-
-    from marquee.artefacts import SEARCH_INDEX
-    from tests.e2e.conftest import point_current
+    from tests.e2e.conftest import copy_release, point_current
 
     movie_id = catalogue.execute("SELECT id FROM movies WHERE NOT adult ORDER BY popularity DESC LIMIT 1").fetchone()[0]
     title = english_title(catalogue, movie_id)
     base = tmp_path_factory.mktemp("search-releases")
-    releases = []
-    for name in ("with", "without"):
-        folder = base / name
-        shutil.copytree(e2e_release, folder, copy_function=os.link, ignore=shutil.ignore_patterns(SEARCH_INDEX))
-        shutil.copyfile(e2e_release / SEARCH_INDEX, folder / SEARCH_INDEX)
-        releases.append(folder)
-    index = sqlite3.connect(releases[1] / SEARCH_INDEX)  # the film taken out of every posting
-    rank = index.execute("SELECT rank FROM ranks WHERE kind = 'movie' AND id = ?", (movie_id,)).fetchone()[0]
-    for term, blob in index.execute("SELECT term, ranks FROM postings WHERE kind = 'movie'").fetchall():
-        bitmap = BitMap.deserialize(blob)
-        bitmap.discard(rank)
-        index.execute("UPDATE postings SET ranks = ? WHERE kind = 'movie' AND term = ?", (bitmap.serialize(), term))
-    index.execute("DELETE FROM exact WHERE kind = 'movie' AND rank = ?", (rank,))
-    index.commit()
-    index.close()
+    releases = [copy_release(e2e_release, base / "with"), copy_release(e2e_release, base / "without", movie_id)]
     stack = start_stack(release=releases[0])
     for step, n in enumerate((0, 1, 0, 1)):
         key = stack.account(f"index-{step}", "pro")
