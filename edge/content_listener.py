@@ -9,6 +9,7 @@ through the edge's Gate, the same script call as nginx's gate.
 
 from __future__ import annotations
 
+import gzip
 import logging
 import os
 
@@ -23,7 +24,7 @@ from edge.content import ContentError
 from edge.routes.route import Context
 from edge.gate import Decision, Gate, key_from, window_headers
 from edge.metrics import CONTENT_ANSWERS
-from edge.policy import CACHE_CONTROL
+from edge.policy import CACHE_CONTROL, GZIP_LEVEL, GZIP_MIN_LENGTH
 from edge.ratelimit import ADMITTED, WindowStats
 from edge.discover_index import DiscoverIndex
 from edge.search_index import SearchIndex
@@ -68,6 +69,11 @@ def error_response(error: errors.TmdbError, headers: dict[str, str], head_only: 
 
 def refused(decision: Decision, head_only: bool = False) -> bytes:
     return error_response(errors.for_refusal(decision.refusal, decision.limit), decision.headers, head_only)
+
+
+def gzip_of(body: bytes) -> bytes:
+    """The gzip nginx's filter would have made (its level, a 32 KB window), without a timestamp."""
+    return gzip.compress(body, GZIP_LEVEL, mtime=0)
 
 
 def parse_target(target: str) -> tuple[str, dict[str, str]]:
@@ -179,8 +185,13 @@ class ContentProtocol(UpstreamProtocol):
                 self.fill(slot, error_response(errors.INTERNAL, headers, head_only, route.dialect))
                 return
             headers["Cache-Control"] = CACHE_CONTROL[route.policy(params)]
+            # nginx asks for the gzip of an answer it caches for a client taking gzip (X-Marquee-Gzip):
+            # made once here and cached, where nginx's filter compressed it again on every answer.
+            gzipped = (isinstance(body, bytes) and len(body) >= GZIP_MIN_LENGTH
+                       and header_value(head, b"\r\nX-Marquee-Gzip:") == "gzip")
             if route.etag and isinstance(body, bytes):
-                etag = headers["ETag"] = f'"{etag_of(body)}"'
+                etag = f'"{etag_of(body)}"'
+                headers["ETag"] = "W/" + etag if gzipped else etag  # weak, as nginx's filter makes it
                 # As nginx's documents (marquee_docs.lua `respond`): any tag in the list, weak ones
                 # too; never for JSONP, which nginx wraps and sends without an ETag.
                 held = header_value(head, b"\r\nIf-None-Match:")
@@ -191,6 +202,9 @@ class ContentProtocol(UpstreamProtocol):
                 body, content_type = body
                 self.fill(slot, response(200, body, headers, head_only, content_type))
                 return
+            if gzipped:
+                headers["Content-Encoding"], headers["Vary"] = "gzip", "Accept-Encoding"
+                body = gzip_of(body)
             self.fill(slot, response(200, body, headers, head_only))
 
         def done(window: object) -> None:

@@ -20,3 +20,9 @@ CACHE_CONTROL = {
 
 MAX_AGE = {name: int(policy.split("max-age=")[1].split(",")[0]) for name, policy in CACHE_CONTROL.items()
            if "max-age=" in policy}
+
+# The gzip of every answer made on the fly: nginx's gzip filter (level 1: the cheapest per answer),
+# the gzip nginx makes in Lua for its own answers (nginx/lua/marquee_gzip.lua) and the edge's of the
+# answers nginx caches (edge/content_listener.py): one level, one threshold below which JSON goes as it is.
+GZIP_LEVEL = 1
+GZIP_MIN_LENGTH = 1024

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Iterator
 
 from marquee.packs import BASE_NAME, PACK_NAME, base_path, is_delta, pack_path
-from marquee.settings import Settings
+from marquee.settings import RELEASES_FOLDER, Settings
 
 BUILD_FILE = "BUILD"
 HISTORY_FILE = "HISTORY"
@@ -120,7 +120,7 @@ def _point_current(settings: Settings, name: str) -> None:
     tmp = link.with_name(f".{link.name}.{os.getpid()}.tmp")
     if tmp.is_symlink() or tmp.exists():
         tmp.unlink()
-    os.symlink(f"{settings.releases_dir.name}/{name}", tmp)
+    os.symlink(f"{RELEASES_FOLDER}/{name}", tmp)
     os.replace(tmp, link)
     settle_links()
 

@@ -27,7 +27,7 @@ from edge import list_pack
 from marquee import jsonp, omdb, releases, warm
 from marquee.artefacts import SEARCH_INDEX
 from edge.content import APPENDABLE, DETAIL_PATHS, ID_PREFIX, LEGACY, LEGACY_PATHS, MAX_APPEND, MAX_PAGE
-from edge.policy import CACHE_CONTROL, MAX_AGE
+from edge.policy import CACHE_CONTROL, GZIP_LEVEL, GZIP_MIN_LENGTH, MAX_AGE
 from edge.routes import ROUTES
 from edge.routes.search import TEXT_FIELDS
 from edge.redis_wire import redis_address
@@ -41,10 +41,6 @@ from marquee.settings import PROJECT_ROOT, Settings, to_env
 from site_gen.images import ALL_SIZES
 
 NGINX_TEMPLATE = PROJECT_ROOT / "nginx" / "marquee.conf.j2"
-# nginx's gzip filter (level 1: the cheapest per answer) and the gzip nginx makes in Lua for its own
-# answers (nginx/lua/marquee_gzip.lua): one level, one threshold below which JSON goes as it is.
-GZIP_LEVEL = 1
-GZIP_MIN_LENGTH = 1024
 DIALECTS = {"tmdb": errors, "omdb": omdb}  # each renders the gate's refusals in its own envelope
 # The statuses nginx sets itself, before or beside our Lua, and the envelope each answers with
 # (494 is nginx's internal code for headers past large_client_header_buffers).

@@ -63,8 +63,9 @@ def lua_conf(settings: Settings) -> dict[str, object]:
             "releases_folder": RELEASES_FOLDER, "max_key": MAX_KEY}
 
 
-def most_asked(settings: Settings, limit: int) -> list[str]:
-    """The `limit` edge requests (path?query) clients asked most, most first; none when nginx is not running."""
+def most_asked(settings: Settings, limit: int) -> list[tuple[str, str]]:
+    """The `limit` edge requests clients asked most, most first, as (encoding, path?query): the
+    encoding "gzip" or ""; none when nginx is not running."""
     if limit <= 0:
         return []
     try:
@@ -76,9 +77,10 @@ def most_asked(settings: Settings, limit: int) -> list[str]:
         return []
     if answer.status != 200:
         return []
+    rows = (line.split("\t")[1:] for line in body.splitlines() if line.count("\t") == 2)
     # nginx counted the query as the client sent it; one that HTTP forbids as it is cannot be asked again.
-    targets = (line.split("\t", 1)[1].removesuffix("?") for line in body.splitlines() if "\t" in line)
-    return [target for target in targets if target.isascii() and target.isprintable() and " " not in target]
+    return [(encoding, target.removesuffix("?")) for encoding, target in rows
+            if target.isascii() and target.isprintable() and " " not in target]
 
 
 def warm(settings: Settings, release: str) -> Warmed:
@@ -94,7 +96,8 @@ def warm(settings: Settings, release: str) -> Warmed:
     counts = {"replayed": 0, "failed": 0}
     lock = threading.Lock()
 
-    def replay(target: str) -> None:
+    def replay(asked: tuple[str, str]) -> None:
+        encoding, target = asked
         if time.monotonic() >= deadline:
             return
         connection = getattr(local, "connection", None)
@@ -104,7 +107,7 @@ def warm(settings: Settings, release: str) -> Warmed:
         status = 0
         try:
             for _ in range(2):  # nginx keeps an answer asked twice (proxy_cache_min_uses)
-                connection.request("GET", target, headers=headers)
+                connection.request("GET", target, headers={**headers, "Accept-Encoding": encoding or "identity"})
                 answer = connection.getresponse()
                 answer.read()
                 status = answer.status

@@ -1,6 +1,6 @@
 -- What clients ask the edge most, and the warm requests a publish replays (marquee/warm.py).
 --
--- nginx caches the edge's answers by release (`$mq_release|$uri|$mq_query`), so a new release starts
+-- nginx caches the edge's answers by release (`$mq_release|$uri|$mq_query|…`), so a new release starts
 -- with none: at 1M titles the first seconds after a publish waited on the edge (issue 30, part 3).
 -- So nginx counts what its cacheable edge routes answered (`count`, in the log phase, in a shared
 -- dict that forgets the least used first), the admin listener lists the most asked (`asked`), and a
@@ -14,11 +14,12 @@ function M.init(config)
     conf = config
 end
 
--- Log phase of a cacheable edge route: one more ask of this path and query, when answered 200.
+-- Log phase of a cacheable edge route: one more ask of this path and query in this encoding (the
+-- cache holds gzip and plain answers apart), when answered 200.
 function M.count()
     local var = ngx.var
     if ngx.status ~= 200 or var.mq_warm ~= "" then return end
-    local key = var.uri .. "?" .. var.mq_query
+    local key = var.mq_edge_encoding .. "\t" .. var.uri .. "?" .. var.mq_query
     if #key <= conf.max_key then asked:incr(key, 1, 0) end
 end
 
@@ -40,7 +41,8 @@ function M.admit()
     return true
 end
 
--- GET /asked?n=N on the admin listener: the N most asked edge requests, one `count<TAB>path?query` a line.
+-- GET /asked?n=N on the admin listener: the N most asked edge requests, most first, one
+-- `count<TAB>encoding<TAB>path?query` a line (the encoding `gzip` or empty).
 function M.serve()
     local rows = {}
     for _, key in ipairs(asked:get_keys(0)) do

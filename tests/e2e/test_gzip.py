@@ -10,7 +10,7 @@ import orjson
 import pytest
 
 from marquee.packs import Pack
-from marquee.services import GZIP_MIN_LENGTH
+from edge.policy import GZIP_MIN_LENGTH
 
 pytestmark = pytest.mark.e2e
 
@@ -95,3 +95,24 @@ def test_an_omdb_title_goes_gzipped_as_a_document_does(api, e2e_release, catalog
         assert response.headers["content-length"] == str(len(sent))
     else:
         assert "content-encoding" not in response.headers and sent == stored
+
+
+def test_a_cached_edge_answer_is_gzipped_once_by_the_edge_and_kept_gzipped(fetch, catalogue):
+    title = catalogue.execute("SELECT original_title FROM movies WHERE NOT adult AND length(original_title) > 3 "
+                              "ORDER BY popularity DESC LIMIT 1").fetchone()[0]
+    searched = f"/3/search/movie?query={title[:3]}&page=1"
+    _, json = fetch(searched, "identity")
+    assert len(json) >= GZIP_MIN_LENGTH
+    answers = [fetch(searched, "gzip") for _ in range(3)]  # the third from nginx's cache (asked twice)
+    assert [r.headers["x-marquee-cache"] for r, _ in answers] == ["MISS", "MISS", "HIT"]
+    for response, sent in answers:
+        assert response.headers["content-encoding"] == "gzip" and response.headers["vary"] == "Accept-Encoding"
+        # Made whole by the edge, not streamed by nginx's filter (chunked), and cached so.
+        assert response.headers["content-length"] == str(len(sent)) and gzip.decompress(sent) == json
+    assert answers[1][1] == answers[2][1]
+    plain, again = fetch(searched, "identity")  # the plain answer is cached apart
+    assert "content-encoding" not in plain.headers and again == json
+    script, wrapped = fetch(searched, "gzip", callback="show")  # JSONP wraps the plain JSON
+    if script.headers.get("content-encoding") == "gzip":
+        wrapped = gzip.decompress(wrapped)
+    assert wrapped == b"show(" + json + b")"

@@ -39,8 +39,9 @@ def test_a_publish_returns_with_the_most_asked_answers_cached_from_the_new_relea
         for _ in range(times):
             assert stack.client.get(path, params={"api_key": key, **dict(params)}).status_code == 200
     listed = httpx.get(f"http://{stack.settings.admin_host}:{stack.settings.admin_port}/asked?n=10").text.splitlines()
-    assert listed[0].startswith("4\t/3/search/movie?query=")  # most asked first, the key never listed
+    assert listed[0].startswith("4\tgzip\t/3/search/movie?query=")  # most asked first, the key never listed
     assert sorted(int(line.split("\t")[0]) for line in listed) == [1, 3, 3, 4]
+    assert not any(key in line for line in listed)
 
     published = stack.cli("publish", "without")
     assert published.exit_code == 0, published.stderr
