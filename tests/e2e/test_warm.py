@@ -22,11 +22,12 @@ def test_a_publish_returns_with_the_most_asked_answers_cached_from_the_new_relea
         "AND t.iso_3166_1 = 'US' WHERE NOT m.adult AND t.title <> '' ORDER BY m.popularity DESC LIMIT 1").fetchone()
     stack = start_stack(MARQUEE_WARM_REQUESTS="3")
     releases = stack.settings.releases_dir
-    copy_release(e2e_release, releases / "with")
-    copy_release(e2e_release, releases / "without", without_film=movie_id)  # its answers differ
-    published = stack.cli("publish", "with")
+    with_film, without_film = "20261127T000001Z", "20261127T000002Z"
+    copy_release(e2e_release, releases / with_film)
+    copy_release(e2e_release, releases / without_film, without_film=movie_id)  # its answers differ
+    published = stack.cli("publish", with_film)
     assert published.exit_code == 0, published.stderr
-    assert "warmed with: nothing asked yet" in published.stdout
+    assert f"warmed {with_film}: nothing asked yet" in published.stdout
 
     key = stack.account("warm-asker", "pro")
     asked = {  # how often clients ask each: the three most asked are warmed, the least asked not
@@ -43,9 +44,9 @@ def test_a_publish_returns_with_the_most_asked_answers_cached_from_the_new_relea
     assert sorted(int(line.split("\t")[0]) for line in listed) == [1, 3, 3, 4]
     assert not any(key in line for line in listed)
 
-    published = stack.cli("publish", "without")
+    published = stack.cli("publish", without_film)
     assert published.exit_code == 0, published.stderr
-    assert "warmed without: 3 of the 3 most asked edge requests" in published.stdout
+    assert f"warmed {without_film}: 3 of the 3 most asked edge requests" in published.stdout
     # The first ask after the publish is answered from nginx's cache, filled from the new release.
     first = stack.client.get("/3/search/movie", params={"api_key": key, "query": title})
     assert first.headers["x-marquee-cache"] == "HIT"
@@ -57,15 +58,16 @@ def test_a_publish_returns_with_the_most_asked_answers_cached_from_the_new_relea
     assert cold.headers["x-marquee-cache"] == "MISS" and movie_id not in ids(cold)
 
     rolled = stack.cli("rollback")  # a rollback warms the release it returns to as well
-    assert rolled.exit_code == 0 and "warmed with: 3 of the 3" in rolled.stdout, rolled.stdout
+    assert rolled.exit_code == 0 and f"warmed {with_film}: 3 of the 3" in rolled.stdout, rolled.stdout
     back = stack.client.get("/3/search/movie", params={"api_key": key, "query": title})
     assert back.headers["x-marquee-cache"] == "HIT" and movie_id in ids(back)
 
 
 def test_warm_headers_without_the_service_s_token_go_through_the_gate(start_stack, e2e_release):
     stack = start_stack()
-    copy_release(e2e_release, stack.settings.releases_dir / "other")
-    forged = {warm.TOKEN_HEADER: "0" * 32, warm.RELEASE_HEADER: "other"}
+    other = "20261127T000003Z"
+    copy_release(e2e_release, stack.settings.releases_dir / other)
+    forged = {warm.TOKEN_HEADER: "0" * 32, warm.RELEASE_HEADER: other}
     assert_tmdb_error(stack.client.get("/3/search/movie", params={"query": "a"}, headers=forged), 401, 7)
     key = stack.account("warm-forger", "pro")
     answered = stack.client.get("/3/search/movie", params={"api_key": key, "query": "a"}, headers=forged)
@@ -73,6 +75,6 @@ def test_warm_headers_without_the_service_s_token_go_through_the_gate(start_stac
     # With the token, a name that is not a release folder's is refused, never a path out of the releases.
     token = {warm.TOKEN_HEADER: warm.token(stack.settings)}
     assert stack.client.get("/3/search/movie", params={"query": "a"},
-                            headers={**token, warm.RELEASE_HEADER: "../other"}).status_code == 400
+                            headers={**token, warm.RELEASE_HEADER: f"../{other}"}).status_code == 400
     assert_tmdb_error(stack.client.get("/3/search/movie", params={"query": "a"},
                                        headers={**token, warm.RELEASE_HEADER: "missing"}), 404, 34)
