@@ -7,6 +7,7 @@ same configuration a user runs.
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import os
 import shutil
 import signal
@@ -281,6 +282,21 @@ def nginx_startup_errors(argv: list[str]) -> str:
     return result.stderr[-2000:]
 
 
+PR_SET_PDEATHSIG = 1  # prctl(2): the signal a process gets when the thread that started it exits
+
+
+def stop_with(parent: int):
+    """What a child runs before its exec: the kernel sends it SIGTERM when `parent` (this process,
+    from the thread that started the stack: the main one everywhere we start one) is gone, so a test
+    run or `marquee serve` killed half way leaves no redis-server, nginx or edge behind (the edge's
+    answer workers then follow the edge: edge/answer_workers.py)."""
+    def set_signal() -> None:
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+        if os.getppid() != parent:  # gone before the line above: nothing will signal this child
+            os._exit(1)
+    return set_signal
+
+
 def wait_for(check, what: str, timeout: float, proc: subprocess.Popen | None = None, log: Path | None = None) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -326,7 +342,7 @@ class Stack:
         log = self.settings.log_dir / f"{name}.log"
         with open(log, "ab") as out:
             proc = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                    env=env, start_new_session=True)
+                                    env=env, start_new_session=True, preexec_fn=stop_with(os.getpid()))
         self.procs = [(n, p) for n, p in self.procs if n != name] + [(name, proc)]
         if name != "nginx":  # nginx writes its own nginx.pid
             (self.settings.run_dir / f"{name}.pid").write_text(f"{proc.pid}\n")
