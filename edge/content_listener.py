@@ -34,6 +34,7 @@ from edge.upstream_protocol import UpstreamProtocol, header_value
 from marquee import omdb
 from marquee.artefacts import CHANGES, DISCOVER_INDEX, SEARCH_INDEX, SHOWTIMES, OpenArtefacts
 from marquee.packs import etag_of
+from marquee.releases import RELEASE_NAME
 from marquee.settings import RELEASES_FOLDER
 
 log = logging.getLogger("marquee.edge")
@@ -140,7 +141,7 @@ class CurrentRelease:
         """The root of release `name` (a folder beside `current`'s target) and a document cache of its
         own, for a publish's warm requests (marquee/warm.py): its indexes open here before it is current."""
         if self._warming is None or self._warming[0] != name:
-            if "/" in name or name.startswith("."):
+            if not RELEASE_NAME.match(name):  # as nginx checked it (marquee_warm.lua)
                 raise ContentError(errors.NOT_FOUND)
             root = os.path.realpath(os.path.join(os.path.dirname(self.current), RELEASES_FOLDER, name))
             if not os.path.isdir(root):

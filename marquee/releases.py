@@ -26,7 +26,7 @@ from marquee.settings import RELEASES_FOLDER, Settings
 
 BUILD_FILE = "BUILD"
 HISTORY_FILE = "HISTORY"
-_NAME = re.compile(r"^\d{8}T\d{6}Z(-\d{2,})?$")
+RELEASE_NAME = re.compile(r"^\d{8}T\d{6}Z(-\d{2,})?$")  # a UTC stamp (new_release_dir)
 
 
 class ReleaseError(Exception):
@@ -42,7 +42,7 @@ class ReleaseInfo:
 
 
 def release_path(settings: Settings, name: str) -> Path:
-    if not _NAME.match(name):
+    if not RELEASE_NAME.match(name):
         raise ReleaseError(f"{name!r} is not a release name (expected e.g. 20261122T101500Z)")
     return settings.releases_dir / name
 
@@ -76,7 +76,7 @@ def list_releases(settings: Settings) -> list[ReleaseInfo]:
         return []
     current = current_release(settings)
     return [ReleaseInfo(p.name, p, (p / BUILD_FILE).is_file(), p.name == current)
-            for p in sorted(settings.releases_dir.iterdir()) if p.is_dir() and _NAME.match(p.name)]
+            for p in sorted(settings.releases_dir.iterdir()) if p.is_dir() and RELEASE_NAME.match(p.name)]
 
 
 def history(settings: Settings) -> list[str]:

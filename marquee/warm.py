@@ -24,6 +24,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
+from marquee.releases import RELEASE_NAME
 from marquee.settings import RELEASES_FOLDER, Settings
 
 TOKEN_FILE = "warm.token"
@@ -58,9 +59,10 @@ def token(settings: Settings) -> str:
 
 
 def lua_conf(settings: Settings) -> dict[str, object]:
-    """marquee_warm.init()'s values: the token, and where a named release's folder is (as `current` names it)."""
-    return {"token": token(settings), "current_dir": str(settings.current_link.parent),
-            "releases_folder": RELEASES_FOLDER, "max_key": MAX_KEY}
+    """marquee_warm.init()'s values: the token, what a release's name looks like, and where a named
+    release's folder is (as `current` names it)."""
+    return {"token": token(settings), "release_name": RELEASE_NAME.pattern,
+            "current_dir": str(settings.current_link.parent), "releases_folder": RELEASES_FOLDER, "max_key": MAX_KEY}
 
 
 def most_asked(settings: Settings, limit: int) -> list[tuple[str, str]]:
@@ -93,13 +95,12 @@ def warm(settings: Settings, release: str) -> Warmed:
     deadline = started + settings.warm_seconds
     headers = {TOKEN_HEADER: token(settings), RELEASE_HEADER: release}
     local = threading.local()
-    counts = {"replayed": 0, "failed": 0}
-    lock = threading.Lock()
 
-    def replay(asked: tuple[str, str]) -> None:
+    def replay(asked: tuple[str, str]) -> int | None:
+        """The status of the request's second answer (of the first, when not 200); None past the budget."""
         encoding, target = asked
         if time.monotonic() >= deadline:
-            return
+            return None
         connection = getattr(local, "connection", None)
         if connection is None:
             connection = local.connection = http.client.HTTPConnection(settings.listen_host, settings.api_port,
@@ -116,9 +117,9 @@ def warm(settings: Settings, release: str) -> Warmed:
         except (OSError, http.client.HTTPException):
             connection.close()
             local.connection = None
-        with lock:
-            counts["replayed" if status == 200 else "failed"] += 1
+        return status
 
     with ThreadPoolExecutor(CONNECTIONS) as pool:
-        list(pool.map(replay, asked))
-    return Warmed(release, len(asked), counts["replayed"], counts["failed"], time.monotonic() - started)
+        statuses = [status for status in pool.map(replay, asked) if status is not None]
+    replayed = statuses.count(200)
+    return Warmed(release, len(asked), replayed, len(statuses) - replayed, time.monotonic() - started)

@@ -74,15 +74,15 @@ def build(settings: Settings, catalogue_dir: Path | None, do_publish: bool, incr
         with shown_progress() as progress:
             render_release(settings, catalogue_dir, release_dir, echo=click.echo,
                            previous=served if incremental else None, history=served, progress=progress)
-        precompute_lists(settings, release_dir)
         if do_publish:
-            click.echo(warm.warm(settings, release_dir.name).line())
+            warm_up(settings, release_dir.name)
             release_store.publish(settings, release_dir.name)
             click.echo(f"published {release_dir.name}")
             if settings.image_sizes == "build":  # beside the release being served, never before it
                 pid, log = start_image_job(settings, catalogue_dir)
                 click.echo(f"making every image size ahead: `marquee images` (pid {pid}), log {log}")
         else:
+            precompute_lists(settings, release_dir)  # ready for when it is published
             click.echo(f"not published; run `marquee publish {release_dir.name}`")
     except (CatalogueError, ReleaseBuildError, release_store.ReleaseError) as exc:
         raise click.ClickException(str(exc)) from None

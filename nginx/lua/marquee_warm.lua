@@ -31,7 +31,7 @@ function M.admit()
     local token = var.http_x_marquee_warm
     if token == nil or token ~= conf.token then return false end
     local name = var.http_x_marquee_warm_release
-    if name == nil or not ngx.re.find(name, [[^[A-Za-z0-9_-][A-Za-z0-9_.-]*$]], "jo") then
+    if name == nil or not ngx.re.find(name, conf.release_name, "jo") then  -- marquee/releases.py RELEASE_NAME
         return ngx.exit(400)
     end
     var.mq_warm = name

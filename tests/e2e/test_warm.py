@@ -77,4 +77,4 @@ def test_warm_headers_without_the_service_s_token_go_through_the_gate(start_stac
     assert stack.client.get("/3/search/movie", params={"query": "a"},
                             headers={**token, warm.RELEASE_HEADER: f"../{other}"}).status_code == 400
     assert_tmdb_error(stack.client.get("/3/search/movie", params={"query": "a"},
-                                       headers={**token, warm.RELEASE_HEADER: "missing"}), 404, 34)
+                                       headers={**token, warm.RELEASE_HEADER: "20261127T000009Z"}), 404, 34)
