@@ -14,6 +14,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from marquee.artefacts import DISCOVER_INDEX, SEARCH_INDEX
+from marquee.discover_columns import COLUMNS_FILE
 from marquee.settings import PROJECT_ROOT
 from marquee_build import contract
 from marquee_datasets.synthetic import generate
@@ -56,8 +57,8 @@ def catalogue_for(movies: int, cache: Path = CACHE) -> Path:
 # writers and what they import): a change to any of it makes a cached pair stale.
 INDEX_SOURCES = ("marquee_build", "site_gen/sql", "site_gen/search_index.py", "site_gen/discover_index.py",
                  "site_gen/languages.py", "site_gen/documents.py", "marquee/search_text.py", "marquee/packs.py",
-                 "marquee/artefacts.py")
-INDEXES = (SEARCH_INDEX, DISCOVER_INDEX)
+                 "marquee/artefacts.py", "marquee/discover_columns.py")
+INDEXES = (SEARCH_INDEX, DISCOVER_INDEX, COLUMNS_FILE)
 
 
 def index_digest(catalogue: Path, languages: list[str]) -> str:

@@ -6,45 +6,47 @@ popularity order is a slice of the bitmap. Another order walks the column's sort
 those that match, or, when the matches are few, sorts just them by their place in that order:
 whichever looks at fewer entities ((start + page) × N ÷ matches against matches).
 
-A large column (CUT_FROM entities or more) is cut, when loaded, into CUTS slices of its sorted ranks,
-each kept as a bitmap: a sortable column's cumulatively (`prefixes`: the first c entities in its
-order), another's (several values an entity, a film's release dates) slice by slice (`buckets`). A
-range is then the difference of two prefixes (or the union of the buckets inside it) and two
-slices at its ends, and a page in the column's order is walked from the largest prefix that holds
-no more matches than the page's start, not from the column's first entity. At a million films a
-range of half of them was a bitmap made from 500,000 ranks, ~4 ms: a third of the time of cold
-answers (docs/benchmarks.md, session 33).
+A column's arrays are views of the release's columns file (marquee/discover_columns.py), mapped,
+so the answer workers share their pages. A large column (CUT_FROM entities or more) comes with the
+bitmaps of slices of its sorted ranks, made by the build: a sortable column's are kept cumulatively
+(`prefixes`: the first c entities in its order), another's (several values an entity, a film's
+release dates) slice by slice (`buckets`). A range is then the difference of two prefixes (or the
+union of the buckets inside it) and two slices at its ends, and a page in the column's order is
+walked from the largest prefix that holds no more matches than the page's start, not from the
+column's first entity. At a million films a range of half of them was a bitmap made from 500,000
+ranks, ~4 ms: a third of the time of cold answers (docs/benchmarks.md, session 33).
 """
 
 from __future__ import annotations
 
 import bisect
 import functools
-import heapq
 import sqlite3
-from array import array
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator
 
 import numpy as np
 from pyroaring import BitMap
 
+from marquee import discover_columns
+from marquee.artefacts import MissingArtefact
+from marquee.discover_columns import bitmap
+
 EMPTY = BitMap()
 MMAP_BYTES = 1 << 40  # the whole file: the answer workers share its pages
 WALK_CHUNK = 2048
-CUT_FROM = 65_536  # entities of a column cut into slices when loaded (a smaller one is sliced as needed)
-CUTS = 32  # slices of a cut column
+FORMAT = "2"  # site_gen/discover_index.py's
 
 
 @dataclass(frozen=True)
 class Column:
     valued: int  # how many entities have a value: the first `valued` of `ranks`
-    values: array | None  # float64, ascending, of those (numbers and days; None for texts)
-    ranks: array  # ranks ordered by (value, id), those without a value last
-    positions: array | None  # rank -> place in `ranks` (sortable columns)
-    # A cut column (`cut`): places in `ranks` where its slices begin and end, from 0 to its length;
-    # a sortable one's BitMap(ranks[:cut]) for each, another's the slice that ends at each.
+    values: np.ndarray | None  # float64, ascending, of those (numbers and days; None for texts)
+    ranks: np.ndarray  # uint32, ranks ordered by (value, id), those without a value last
+    positions: np.ndarray | None  # uint32, rank -> place in `ranks` (sortable columns)
+    # A cut column: places in `ranks` where its slices begin and end, from 0 to its length; a
+    # sortable one's BitMap(ranks[:cut]) for each, another's the slice that ends at each.
     cuts: list[int] = field(default_factory=list)
     prefixes: list[BitMap] = field(default_factory=list)
     buckets: list[BitMap] = field(default_factory=list)
@@ -80,21 +82,15 @@ class Column:
         yield from zip(self.cuts[at + 1:], self.prefixes[at + 1:])
 
 
-def cut(column: Column, sortable: bool) -> Column:
-    """`column` cut into CUTS slices as bitmaps, when it has CUT_FROM entities or more. A sortable
-    column is cut at `valued` too, where its entities without a value begin."""
-    count = len(column.ranks)
-    if count < CUT_FROM:
-        return column
-    step = -(-count // CUTS)
-    cuts = sorted({0, *range(step, count, step), count, *([column.valued] if sortable else [])})
-    slices = [bitmap(column.ranks[low:high]) for low, high in zip(cuts, cuts[1:])]
-    if not sortable:
-        return replace(column, cuts=cuts, buckets=[EMPTY, *slices])
+def column_of(arrays: discover_columns.Arrays, valued: int, sortable: bool) -> Column:
+    """A Column of what the columns file holds; a sortable column's slices made prefixes."""
+    if not arrays.cuts or not sortable:
+        return Column(valued, arrays.values, arrays.ranks, arrays.positions, arrays.cuts,
+                      buckets=[EMPTY, *arrays.slices] if arrays.cuts else [])
     prefixes = [EMPTY]
-    for piece in slices:
+    for piece in arrays.slices:
         prefixes.append(prefixes[-1] | piece)
-    return replace(column, cuts=cuts, prefixes=prefixes)
+    return Column(valued, arrays.values, arrays.ranks, arrays.positions, arrays.cuts, prefixes=prefixes)
 
 
 class DiscoverIndex:
@@ -104,6 +100,12 @@ class DiscoverIndex:
         self.con = sqlite3.connect(f"file:{path}?mode=ro&immutable=1", uri=True)
         self.con.execute(f"PRAGMA mmap_size={MMAP_BYTES}")
         meta = dict(self.con.execute("SELECT key, value FROM meta"))
+        if meta.get("format") != FORMAT:
+            self.con.close()
+            raise MissingArtefact(f"{path}: a discover index of format {meta.get('format')}, not {FORMAT}: "
+                                  "build the release again")
+        self.data = discover_columns.open_file(Path(path).with_name(discover_columns.COLUMNS_FILE))
+        discover_columns.read_ahead(path)  # the facets' pages too: after a build they may be on disk only
         self.counts = {key.split(":", 1)[1]: int(value) for key, value in meta.items() if key.startswith("count:")}
         self.certifications = {key.split(":", 1)[1]: value.split("\n") for key, value in meta.items()
                                if key.startswith("certifications:")}
@@ -112,21 +114,25 @@ class DiscoverIndex:
         self.everything = functools.lru_cache(maxsize=None)(lambda kind: BitMap(range(self.counts[kind])))
 
     def close(self) -> None:
+        self.column.cache_clear()
         self.con.close()
+        try:
+            self.data.close()
+        except (AttributeError, BufferError):  # bytes; or a view of it still held (an answer in flight)
+            pass
 
     def _facet(self, kind: str, facet: str) -> BitMap:
         row = self.con.execute("SELECT ranks FROM facets WHERE kind = ? AND facet = ?", (kind, facet)).fetchone()
         return BitMap.deserialize(row[0]) if row else EMPTY
 
     def _column(self, kind: str, name: str) -> Column | None:
-        row = self.con.execute('SELECT valued, "values", ranks, positions, sortable FROM columns '
+        row = self.con.execute('SELECT sortable, valued, length, "numeric", at, cuts, slices FROM columns '
                                'WHERE kind = ? AND name = ?', (kind, name)).fetchone()
         if row is None:
             return None
-        valued, values, ranks, positions, sortable = row
-        column = Column(valued, _array("q" if name == "id" else "d", values), _array("I", ranks),
-                        _array("I", positions))
-        return cut(column, bool(sortable)) if column.ranks is not None else column
+        sortable, valued = bool(row[0]), row[1]
+        return column_of(discover_columns.read(self.data, self.counts[kind], name, sortable, *row[1:]), valued,
+                         sortable)
 
     def activity(self, kind: str, first_day: int, last_day: int) -> list[tuple[int, int]]:
         """(id, views) of every `kind` with views from `first_day` to `last_day` (days since 1970), the
@@ -144,15 +150,15 @@ class DiscoverIndex:
 
     def ids(self, kind: str, ranks: list[int]) -> list[int]:
         by_rank = self.column(kind, "id")
-        return [int(by_rank.values[r]) for r in ranks] if by_rank else []
+        return by_rank.values[np.asarray(ranks, np.int64)].tolist() if by_rank and ranks else []
 
     def between(self, kind: str, name: str, low: float | None, high: float | None) -> BitMap:
         """The ranks whose value of column `name` is within [low, high] (either may be open)."""
         column = self.column(kind, name)
         if column is None or column.values is None:
             return EMPTY
-        start = 0 if low is None else bisect.bisect_left(column.values, low)
-        end = column.valued if high is None else bisect.bisect_right(column.values, high)
+        start = 0 if low is None else int(np.searchsorted(column.values, low, "left"))
+        end = column.valued if high is None else int(np.searchsorted(column.values, high, "right"))
         return column.slice(start, end) if start < end else EMPTY
 
     def page(self, kind: str, matches: BitMap, order: str, descending: bool, start: int, count: int) -> list[int]:
@@ -169,18 +175,17 @@ class DiscoverIndex:
         valued = column.valued
         wanted = end
         if total * total <= wanted * self.counts[kind]:  # few matches: sort them by their place
-            positions = column.positions
-            if descending:
-                keyed = ((valued - 1 - p if p < valued else p, r) for r in matches for p in (positions[r],))
-            else:
-                keyed = ((positions[r], r) for r in matches)
-            return [r for _, r in heapq.nsmallest(wanted, keyed)][start:end]
+            ranks = np.frombuffer(matches.to_array(), np.uint32)
+            places = column.positions[ranks].astype(np.int64)
+            if descending:  # those with a value from the last, then the others in order
+                places = np.where(places < valued, valued - 1 - places, places)
+            return ranks[np.argsort(places, kind="stable")[start:end]].tolist()
         skip, before = _skipped(column, matches, descending, start) if column.prefixes else (0, 0)
         found: list[int] = []
         for chunk in _walk(column.ranks, valued, descending, skip):
             hits = bitmap(chunk) & matches  # in C; only a chunk with matches is looked at in Python
             if hits:
-                found.extend(r for r in chunk if r in hits)
+                found.extend(chunk[np.isin(chunk, np.frombuffer(hits.to_array(), np.uint32))].tolist())
                 if len(found) >= wanted - before:
                     break
         return found[start - before:end - before]
@@ -194,14 +199,12 @@ def show_regional_dates(index: DiscoverIndex, items: list[dict], region: str) ->
         item["release_date"] = dates.get(item["id"], item.get("release_date"))
 
 
-def _walk(ranks: array, valued: int, descending: bool, skip: int = 0):
+def _walk(ranks: np.ndarray, valued: int, descending: bool, skip: int = 0):
     """The column's ranks a chunk at a time from the `skip`th in its order: those with a value in
     order (reversed for descending), then those without one."""
     if descending:
         for stop in range(valued - skip, 0, -WALK_CHUNK):
-            chunk = ranks[max(0, stop - WALK_CHUNK):stop]
-            chunk.reverse()
-            yield chunk
+            yield ranks[max(0, stop - WALK_CHUNK):stop][::-1]
     else:
         for begin in range(skip, valued, WALK_CHUNK):
             yield ranks[begin:min(begin + WALK_CHUNK, valued)]
@@ -221,16 +224,3 @@ def _skipped(column: Column, matches: BitMap, descending: bool, start: int) -> t
     return skip, before
 
 
-def bitmap(ranks: array) -> BitMap:
-    """BitMap(ranks), made from them sorted: roaring appends sorted values ~10 times faster than it
-    inserts them in a column's order, shuffled as popularity ranks go (a million ranks in 32
-    slices: 6 against 59 ms)."""
-    return BitMap(array("I", np.sort(np.frombuffer(ranks, np.uint32)).tobytes()))
-
-
-def _array(typecode: str, blob: bytes | None) -> array | None:
-    if blob is None:
-        return None
-    out = array(typecode)
-    out.frombytes(blob)
-    return out

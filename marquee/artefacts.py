@@ -7,7 +7,8 @@ began on. Artefacts, by name:
 
 - `search.sqlite`: the search index (site_gen/search_index.py writes it; edge/search_index.py reads it).
 - `discover.sqlite`: films and series by facet and in each sort order, for /3/discover
-  (site_gen/discover_index.py writes it; edge/discover_index.py reads it).
+  (site_gen/discover_index.py writes it; edge/discover_index.py reads it), with its columns' arrays
+  in `discover.columns` beside it (marquee/discover_columns.py).
 - `showtimes.sqlite`: cinemas and their showtimes (site_gen/showtimes.py; edge/showtimes.py).
 - `changes.sqlite`: what each build changed, kept across builds (site_gen/changes.py; edge/routes/changes.py).
 - `credits.sqlite`: every credit by its id, for /3/credit/{credit_id} (site_gen/credit_index.py writes
@@ -32,11 +33,12 @@ from typing import Any, Callable
 
 SEARCH_INDEX = "search.sqlite"
 DISCOVER_INDEX = "discover.sqlite"
+DISCOVER_COLUMNS = "discover.columns"  # the discover index's arrays, beside it
 SHOWTIMES = "showtimes.sqlite"
 CHANGES = "changes.sqlite"
 IMAGE_INDEX = "images.sqlite"
 CREDIT_INDEX = "credits.sqlite"
-ARTEFACTS = (SEARCH_INDEX, DISCOVER_INDEX, SHOWTIMES, CHANGES, IMAGE_INDEX, CREDIT_INDEX)
+ARTEFACTS = (SEARCH_INDEX, DISCOVER_INDEX, DISCOVER_COLUMNS, SHOWTIMES, CHANGES, IMAGE_INDEX, CREDIT_INDEX)
 ORIGINALS = "originals"
 
 

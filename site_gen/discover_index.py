@@ -9,16 +9,17 @@ Format (SQLite, written once, opened read-only and immutable):
   portable serialisation). The facets and the SQL that lists them are FACETS below: `genre:28`,
   `cast:287`, `provider:US:8:flatrate` (region, provider, monetization; `*` for any region),
   `monetization:US:rent`, `release_type:US:3`, `certification:US:PG-13`, `mood:cozy`, `adult`, ...
-- `columns(kind, name, sortable, valued, "values", ranks, positions)`: a number (or day, or text) per
-  entity, as arrays (`array` module, machine order: the reader is the same machine's Python):
-  `ranks` are the ranks in ascending order of (value, id), entities without a value last by id;
-  `valued` how many have a value; `values` (numbers and days) the float64 values of those, in the
-  same order, for range filters (binary search, then a slice of `ranks` as a bitmap); `positions`
-  (sortable columns) each rank's place in `ranks`, so a small result set is sorted without walking
-  the whole order. A column that is not sortable may list an entity several times (a film's
-  release dates) and lists no entity without one. The column `id` holds each rank's id (`values`
-  as int64, in rank order). `title` and `name` are the default language's; `title.de-DE` (the
-  variant's suffix) another served language's.
+- `columns(kind, name, sortable, valued, length, numeric, at, size, cuts, slices)`: a number (or
+  day, or text) per entity, whose arrays are an extent of `discover.columns` beside the index (its
+  format in marquee/discover_columns.py, with what the other fields say): the `length` ranks in
+  ascending order of (value, id), entities without a value last by id; `valued` how many have a
+  value; for numbers and days their float64 values in the same order, for range filters (binary
+  search, then a slice of the ranks as a bitmap); for a sortable column each rank's place in its
+  order, so a small result set is sorted without walking the whole order; for a large one the
+  bitmaps of its slices. A column that is not sortable may list an entity several times (a film's
+  release dates) and lists no entity without one. The column `id` holds each rank's id (int64
+  values, in rank order, no ranks). `title` and `name` are the default language's; `title.de-DE`
+  (the variant's suffix) another served language's.
 - `regional_releases(id, region, day)`: a film's release date in each country, its first theatrical
   one there (types 2, 3), else its first of any type: the date its items show with `region`
   (TMDB's presentation filter; without a release there they keep the primary date).
@@ -45,6 +46,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import mmap
 import sqlite3
 import time
 from array import array
@@ -58,12 +60,13 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from pyroaring import BitMap
 
+from marquee import discover_columns
 from marquee.artefacts import DISCOVER_INDEX
 from marquee_build.catalogue import sql_files
 from marquee_build.steps import parse_steps
 from site_gen.documents import tables_read
 
-FORMAT = "1"
+FORMAT = "2"  # 2: the columns' arrays in discover.columns (1: as BLOBs in `columns`)
 KINDS = {"movie": "movies", "tv": "tv_series"}  # kind -> its table (popularity, id)
 BATCH = 10_000
 
@@ -72,8 +75,8 @@ CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;
 CREATE TABLE facets(kind TEXT, facet TEXT, ranks BLOB, PRIMARY KEY (kind, facet)) WITHOUT ROWID;
 CREATE TABLE regional_releases(id INTEGER, region TEXT, day TEXT, PRIMARY KEY (id, region)) WITHOUT ROWID;
 CREATE TABLE activity(kind TEXT, day INTEGER, id INTEGER, views INTEGER, PRIMARY KEY (kind, day, id)) WITHOUT ROWID;
-CREATE TABLE columns(kind TEXT, name TEXT, sortable INTEGER, valued INTEGER, "values" BLOB, ranks BLOB,
-                     positions BLOB, PRIMARY KEY (kind, name)) WITHOUT ROWID;
+CREATE TABLE columns(kind TEXT, name TEXT, sortable INTEGER, valued INTEGER, length INTEGER, "numeric" INTEGER,
+                     at INTEGER, size INTEGER, cuts BLOB, slices BLOB, PRIMARY KEY (kind, name)) WITHOUT ROWID;
 """
 
 DAYS = "date_diff('day', DATE '1970-01-01', CAST({} AS DATE))"
@@ -246,15 +249,18 @@ class Previous:
     copied when the queries making it read no table the load made again (`reloaded`)."""
 
     def __init__(self, con: duckdb.DuckDBPyConnection, out: sqlite3.Connection, index: Path | None,
-                 reloaded: set[str] | None) -> None:
-        self.con, self.out = con, out
+                 reloaded: set[str] | None, columns: discover_columns.Writer) -> None:
+        self.con, self.out, self.columns = con, out, columns
         self.reloaded = {name.lower() for name in reloaded or ()}
         self.attached = index is not None and reloaded is not None and index.is_file()
+        self.data: bytes | mmap.mmap = b""  # the previous index's columns file
         if self.attached:  # outside a transaction, as SQLite requires
             out.execute("ATTACH DATABASE ? AS previous", (index.resolve().as_uri() + "?mode=ro",))
             if self.value("format") != FORMAT:  # another layout: nothing of it is copied
                 out.execute("DETACH DATABASE previous")
                 self.attached = False
+            else:
+                self.data = discover_columns.open_file(index.with_name(discover_columns.COLUMNS_FILE))
 
     def value(self, key: str) -> str | None:
         rows = self.out.execute("SELECT value FROM previous.meta WHERE key = ?", (key,)).fetchall()
@@ -262,9 +268,9 @@ class Previous:
 
     def ids(self, kind: str) -> bytes | None:
         """The `id` column of `kind`: its entities in rank order."""
-        rows = self.out.execute("SELECT \"values\" FROM previous.columns WHERE kind = ? AND name = 'id'",
+        rows = self.out.execute("SELECT at, valued FROM previous.columns WHERE kind = ? AND name = 'id'",
                                 (kind,)).fetchall() if self.attached else []
-        return rows[0][0] if rows else None
+        return self.data[rows[0][0]:rows[0][0] + 8 * rows[0][1]] if rows else None
 
     def unchanged(self, *queries: str) -> bool:
         """Whether none of the queries reads a table made again. Only the build SQL's tables are
@@ -280,8 +286,14 @@ class Previous:
         return True
 
     def copy(self, table: str, where: str, params: tuple) -> int:
-        return self.out.execute(f"INSERT INTO main.{table} SELECT * FROM previous.{table} WHERE {where}",
-                                params).rowcount
+        if table != "columns":
+            return self.out.execute(f"INSERT INTO main.{table} SELECT * FROM previous.{table} WHERE {where}",
+                                    params).rowcount
+        rows = self.out.execute(f"SELECT * FROM previous.columns WHERE {where}", params).fetchall()
+        for *head, at, size, cuts, slices in rows:  # their arrays too, each where the file now ends
+            self.out.execute("INSERT INTO columns VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                             (*head, self.columns.copy(self.data, at, size), size, cuts, slices))
+        return len(rows)
 
 
 @functools.cache
@@ -298,6 +310,10 @@ def build(con: duckdb.DuckDBPyConnection, target: Path, catalogue_dir: Path | No
     started = time.perf_counter()
     partial = target.with_name(target.name + ".partial")
     partial.unlink(missing_ok=True)
+    columns_file = target.with_name(discover_columns.COLUMNS_FILE)
+    columns_partial = columns_file.with_name(columns_file.name + ".partial")
+    handle = open(columns_partial, "wb")
+    arrays = discover_columns.Writer(handle)
     out = sqlite3.connect(partial.resolve().as_uri(), uri=True)  # a URI, so that ATTACH takes one
     counts, facets, copied, written = {}, 0, set(), set()
 
@@ -312,7 +328,7 @@ def build(con: duckdb.DuckDBPyConnection, target: Path, catalogue_dir: Path | No
 
     try:
         out.executescript("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA page_size=8192;" + SCHEMA)
-        kept = Previous(con, out, previous, reloaded)
+        kept = Previous(con, out, previous, reloaded, arrays)
         out.execute("INSERT INTO meta VALUES ('format', ?)", (FORMAT,))
         part("meta:certifications", kept.unchanged(CERTIFICATIONS), "meta", "key LIKE 'certifications:%'", (),
              lambda: write_rows(out, "meta", con.execute(CERTIFICATIONS)))
@@ -321,10 +337,11 @@ def build(con: duckdb.DuckDBPyConnection, target: Path, catalogue_dir: Path | No
                         f"(row_number() OVER (ORDER BY popularity DESC NULLS LAST, id) - 1)::INTEGER AS rank "
                         f"FROM {table}")
             ids = con.sql("SELECT id FROM discover_ranks ORDER BY rank").to_arrow_table().column("id")
-            ids = ids.to_numpy().astype(np.int64).tobytes()  # array("q")'s
-            counts[kind] = count = len(ids) // 8
+            ids = ids.to_numpy().astype(np.int64)
+            counts[kind] = count = len(ids)
             out.execute("INSERT INTO meta VALUES (?, ?)", (f"count:{kind}", str(count)))
-            out.execute("INSERT INTO columns VALUES (?, 'id', 0, ?, ?, NULL, NULL)", (kind, count, ids))
+            insert_column(out, kind, "id", False, count, True, arrays.add(ids, np.empty(0, np.uint32), None, count))
+            ids = ids.tobytes()
             # Facets and columns hold ranks: the previous ones are this build's only if every entity kept its rank.
             ranked = kept.ids(kind) == ids
             facets += part(f"facets:{kind}", ranked and kept.unchanged(*FACETS[kind]), "facets", "kind = ?", (kind,),
@@ -334,7 +351,7 @@ def build(con: duckdb.DuckDBPyConnection, target: Path, catalogue_dir: Path | No
             # Only the names this build writes are copied: a region without releases any more is gone.
             for name, (query, sortable) in columns.items():
                 part(f"columns:{kind}:{name}", ranked and kept.unchanged(query), "columns", "kind = ? AND name = ?",
-                     (kind, name), lambda: write_column(con, out, kind, name, query, sortable, count))
+                     (kind, name), lambda: write_column(con, out, arrays, kind, name, query, sortable, count))
         part("regional_releases", kept.unchanged(FIRST_RELEASES), "regional_releases", "1", (),
              lambda: write_rows(out, "regional_releases", con.execute(FIRST_RELEASES)))
         activity = Path(catalogue_dir) / "activity.parquet" if catalogue_dir is not None else None
@@ -348,6 +365,8 @@ def build(con: duckdb.DuckDBPyConnection, target: Path, catalogue_dir: Path | No
         out.commit()
     finally:
         out.close()
+        handle.close()
+    columns_partial.replace(columns_file)  # first: the index names it
     partial.replace(target)
     return DiscoverSummary(counts, facets, target.stat().st_size, time.perf_counter() - started,
                            frozenset(copied), frozenset(written))
@@ -376,10 +395,9 @@ def write_facets(con: duckdb.DuckDBPyConnection, out: sqlite3.Connection, kind: 
     return written
 
 
-def write_column(con: duckdb.DuckDBPyConnection, out: sqlite3.Connection, kind: str, name: str, query: str,
-                 sortable: bool, count: int) -> None:
-    # Arrow arrays made numpy ones, not a Python tuple per row: the bytes are array("I")'s and
-    # array("d")'s (native order), built in C.
+def write_column(con: duckdb.DuckDBPyConnection, out: sqlite3.Connection, arrays: discover_columns.Writer,
+                 kind: str, name: str, query: str, sortable: bool, count: int) -> None:
+    # Arrow arrays made numpy ones, not a Python tuple per row.
     table = con.sql(f"SELECT r.rank, c.value FROM ({query}) c(id, value) JOIN discover_ranks r ON r.id = c.id "
                         f"ORDER BY c.value NULLS LAST, c.id").to_arrow_table()
     if not table.num_rows and not sortable:
@@ -396,9 +414,14 @@ def write_column(con: duckdb.DuckDBPyConnection, out: sqlite3.Connection, kind: 
         assert len(ranks) == count, f"{kind}.{name}: a sortable column needs a row for every entity"
         positions = np.zeros(count, np.uint32)
         positions[ranks] = np.arange(count, dtype=np.uint32)
-    out.execute("INSERT INTO columns VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (kind, name, int(sortable), valued, values.tobytes() if values is not None else None, ranks.tobytes(),
-                 positions.tobytes() if positions is not None else None))
+    insert_column(out, kind, name, sortable, valued, values is not None, arrays.add(values, ranks, positions, valued))
+
+
+def insert_column(out: sqlite3.Connection, kind: str, name: str, sortable: bool, valued: int, numeric: bool,
+                  placed: discover_columns.Placed) -> None:
+    out.execute("INSERT INTO columns VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (kind, name, int(sortable), valued, placed.length, int(numeric), placed.at, placed.size, placed.cuts,
+                 placed.slices))
 
 
 def for_release(con: duckdb.DuckDBPyConnection, release_dir: Path, catalogue_dir: Path, previous: Path | None = None,

@@ -12,6 +12,7 @@ import pytest
 from pyroaring import BitMap
 
 from edge import discover_index as reader
+from marquee import discover_columns
 from site_gen import discover_index as writer
 
 COUNT = 3_000  # films, ranked 0.. by popularity
@@ -22,8 +23,8 @@ def index(request, tmp_path, monkeypatch):
     """An index of COUNT films: `score`, sortable (a fifth without one, many ties), and `day`, several
     values a film or none; read whole, or cut into 7 slices (as a million films' columns are)."""
     if request.param:
-        monkeypatch.setattr(reader, "CUT_FROM", 100)
-        monkeypatch.setattr(reader, "CUTS", 7)
+        monkeypatch.setattr(discover_columns, "CUT_FROM", 100)
+        monkeypatch.setattr(discover_columns, "CUTS", 7)
     rng = random.Random(3)
     ids = rng.sample(range(1, 1_000_000), COUNT)  # by rank
     scores = {i: round(rng.uniform(0, 10), 1) if rng.random() < 0.8 else None for i in ids}
@@ -38,9 +39,11 @@ def index(request, tmp_path, monkeypatch):
     path = tmp_path / "discover.sqlite"
     out = sqlite3.connect(path)
     out.executescript(writer.SCHEMA)
-    out.execute("INSERT INTO meta VALUES ('count:movie', ?)", (str(COUNT),))
-    writer.write_column(con, out, "movie", "score", "SELECT id, value FROM scores", True, COUNT)
-    writer.write_column(con, out, "movie", "day", "SELECT id, value FROM days", False, COUNT)
+    out.execute("INSERT INTO meta VALUES ('count:movie', ?), ('format', ?)", (str(COUNT), writer.FORMAT))
+    with open(tmp_path / discover_columns.COLUMNS_FILE, "wb") as handle:
+        arrays = discover_columns.Writer(handle)
+        writer.write_column(con, out, arrays, "movie", "score", "SELECT id, value FROM scores", True, COUNT)
+        writer.write_column(con, out, arrays, "movie", "day", "SELECT id, value FROM days", False, COUNT)
     out.commit()
     out.close()
     opened = reader.DiscoverIndex(path)

@@ -16,10 +16,10 @@ Ties go by id. Like the title lists, the answers depend on today's date and are 
 
 from __future__ import annotations
 
-import bisect
 import math
 from datetime import date, datetime, timezone
 
+import numpy as np
 import orjson
 
 from edge.content import list_page, page_number
@@ -43,11 +43,10 @@ def scored(index: DiscoverIndex, kind: str, window: str, today: int) -> list[tup
     popularity = index.column(kind, "popularity")
     if recent is None or popularity is None or recent.values is None:
         return []
-    start = bisect.bisect_left(recent.values, today - CANDIDATE_DAYS)
-    end = bisect.bisect_right(recent.values, today)
-    latest: dict[int, float] = {}
-    for place in range(start, end):  # ascending dates: the last one seen is the latest
-        latest[recent.ranks[place]] = recent.values[place]
+    start = int(np.searchsorted(recent.values, today - CANDIDATE_DAYS, "left"))
+    end = int(np.searchsorted(recent.values, today, "right"))
+    # ascending dates: the last one seen is the latest
+    latest: dict[int, float] = dict(zip(recent.ranks[start:end].tolist(), recent.values[start:end].tolist()))
     excluded = index.facet(kind, "adult")
     if kind == "movie":
         excluded = excluded | index.facet(kind, "video")
@@ -57,8 +56,8 @@ def scored(index: DiscoverIndex, kind: str, window: str, today: int) -> list[tup
     for rank, day in latest.items():
         if rank in excluded:
             continue
-        place = popularity.positions[rank]
-        value = popularity.values[place] if place < popularity.valued else 0.0
+        place = int(popularity.positions[rank])
+        value = float(popularity.values[place]) if place < popularity.valued else 0.0
         out.append((-value * math.pow(0.5, (today - day) / half_life), kind, int(ids[rank])))
     out.sort()
     return out
