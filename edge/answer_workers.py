@@ -27,6 +27,7 @@ import sys
 
 from edge.content_listener import ContentProtocol, CurrentRelease
 from edge.upstream_protocol import start_unix_listener
+from marquee.artefacts import DISCOVER_INDEX, SEARCH_INDEX
 from marquee.settings import Settings, from_env, to_env
 
 log = logging.getLogger("marquee.edge")
@@ -71,6 +72,7 @@ async def serve(settings: Settings, number: int) -> None:
     path = settings.answer_sockets[number]
     path.unlink(missing_ok=True)
     release = CurrentRelease(settings.current_link)
+    release.open_now((SEARCH_INDEX, DISCOVER_INDEX))
     server = await start_unix_listener(lambda: ContentProtocol(None, release, settings.languages),
                                        str(path), settings.edge_backlog)
     gc.freeze()  # what is loaded lives as long as the process; the answers allocate no cycles

@@ -12,6 +12,7 @@ from __future__ import annotations
 import gzip
 import logging
 import os
+import sqlite3
 
 import orjson
 from pathlib import Path
@@ -32,7 +33,7 @@ from edge.showtimes import ShowtimesIndex
 from edge.routes.changes import ChangeLog
 from edge.upstream_protocol import UpstreamProtocol, header_value
 from marquee import omdb
-from marquee.artefacts import CHANGES, DISCOVER_INDEX, SEARCH_INDEX, SHOWTIMES, OpenArtefacts
+from marquee.artefacts import CHANGES, DISCOVER_INDEX, SEARCH_INDEX, SHOWTIMES, MissingArtefact, OpenArtefacts
 from marquee.packs import etag_of
 from marquee.releases import RELEASE_NAME
 from marquee.settings import RELEASES_FOLDER
@@ -148,6 +149,19 @@ class CurrentRelease:
                 raise ContentError(errors.NOT_FOUND)
             self._warming = (name, root, DocumentCache())
         return self._warming[1], self._warming[2]
+
+    def open_now(self, names: tuple[str, ...]) -> None:
+        """Open the current release's artefacts `names` (those there are) before the first request
+        asks for one: each reader has the kernel read its file ahead (marquee/artefacts.read_ahead)."""
+        try:
+            root = self.root()
+        except OSError:  # nothing published yet
+            return
+        for name in names:
+            try:
+                self.artefacts.open(root, name)
+            except (MissingArtefact, OSError, sqlite3.Error):  # a request for it answers the error
+                pass
 
     def root(self) -> str:
         """Resolved once per answer, so all of an answer's documents come from one release."""

@@ -27,6 +27,8 @@ do), so answers in flight during a publish finish on the release they began with
 
 from __future__ import annotations
 
+import os
+import threading
 from collections import OrderedDict
 from pathlib import Path
 from typing import Any, Callable
@@ -40,6 +42,28 @@ IMAGE_INDEX = "images.sqlite"
 CREDIT_INDEX = "credits.sqlite"
 ARTEFACTS = (SEARCH_INDEX, DISCOVER_INDEX, DISCOVER_COLUMNS, SHOWTIMES, CHANGES, IMAGE_INDEX, CREDIT_INDEX)
 ORIGINALS = "originals"
+
+
+READ_AHEAD_CHUNK = 8 << 20  # asked for at a time: one call for a whole file reads only its first 8 MB here
+
+
+def read_ahead(path: Path | str) -> None:
+    """Have the kernel read a file into the page cache, from a thread in the background: a reader
+    opening an index after a build or a restart would otherwise fault its pages in one random read
+    at a time, each request waiting on several (at 1M films the first discover round's p50 was
+    18 ms, its p99 over a second). The search index (4.1 GB) is read in ~2.5 s here; a file already
+    in the page cache costs a few ms."""
+    def read() -> None:
+        try:
+            descriptor = os.open(path, os.O_RDONLY)
+        except OSError:
+            return
+        try:
+            for at in range(0, os.fstat(descriptor).st_size, READ_AHEAD_CHUNK):
+                os.posix_fadvise(descriptor, at, READ_AHEAD_CHUNK, os.POSIX_FADV_WILLNEED)
+        finally:
+            os.close(descriptor)
+    threading.Thread(target=read, name=f"read-ahead {path}", daemon=True).start()
 
 
 class MissingArtefact(LookupError):

@@ -6,8 +6,8 @@ Why a file of its own: as BLOBs in SQLite each of the edge's answer workers (one
 column into arrays of its own and cut it into slices' bitmaps on its first use: at a million films
 1.2 GB a worker once every column had been asked for, and the first request on a large column
 waited 50 ms to 2 s (docs/benchmarks.md, issue 30 session 36). Arrays mapped from a file are the
-page cache's, shared by every worker, read from disk only when used and at once when opened
-(`open_file` asks the kernel to read ahead); the slices' bitmaps are made once, by the build.
+page cache's, shared by every worker (which has the kernel read the file ahead when it opens the
+release: marquee/artefacts.read_ahead); the slices' bitmaps are made once, by the build.
 
 Format: each column is one extent of the file (`at`, `size` in `columns`), starting at a multiple
 of 8, holding in turn:
@@ -26,7 +26,6 @@ served, or copied between like machines).
 from __future__ import annotations
 
 import mmap
-import os
 from array import array
 from dataclasses import dataclass
 from pathlib import Path
@@ -122,23 +121,11 @@ class Writer:
 
 
 def open_file(path: Path) -> bytes | mmap.mmap:
-    """The columns file mapped read-only, the kernel asked to read it ahead (after a build it may
-    no longer be in the page cache); an empty one as empty bytes (which mmap refuses to map)."""
+    """The columns file mapped read-only; an empty one as empty bytes (which mmap refuses to map)."""
     with open(path, "rb") as handle:
         if not handle.seek(0, 2):
             return b""
-        data = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
-    data.madvise(mmap.MADV_WILLNEED)
-    return data
-
-
-def read_ahead(path: Path | str) -> None:
-    """Ask the kernel to read a file into the page cache, in the background."""
-    descriptor = os.open(path, os.O_RDONLY)
-    try:
-        os.posix_fadvise(descriptor, 0, 0, os.POSIX_FADV_WILLNEED)
-    finally:
-        os.close(descriptor)
+        return mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
 
 
 def read(data: bytes | mmap.mmap, count: int, name: str, sortable: bool, valued: int, length: int,
