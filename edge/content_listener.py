@@ -170,6 +170,7 @@ class CurrentRelease:
             self._root = os.path.realpath(self.current)
             self._link = target
             self.cache.clear()  # the old release's documents are no longer asked for
+            self.artefacts.forget_caches(self._root)
         return self._root
 
 

@@ -114,6 +114,10 @@ class DiscoverIndex:
         self.column = functools.lru_cache(maxsize=1_000)(self._column)
         self.everything = functools.lru_cache(maxsize=None)(lambda kind: BitMap(range(self.counts[kind])))
 
+    def forget_caches(self) -> None:
+        for cache in (self.facet, self.column, self.everything):
+            cache.cache_clear()
+
     def close(self) -> None:
         self.column.cache_clear()
         self.con.close()

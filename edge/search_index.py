@@ -127,6 +127,12 @@ class SearchIndex:
     def close(self) -> None:
         self.con.close()
 
+    def forget_caches(self) -> None:
+        self.posting.cache_clear()
+        self.prefix.cache_clear()
+        self.rows = RowCache(self.rows.limit)
+        self._everyone = {}
+
     # -- bitmaps -------------------------------------------------------------------------------
 
     def _posting(self, kind: str, term: str) -> BitMap:
