@@ -9,7 +9,6 @@ through the edge's Gate, the same script call as nginx's gate.
 
 from __future__ import annotations
 
-import functools
 import gzip
 import logging
 import os
@@ -17,13 +16,11 @@ import sqlite3
 
 import orjson
 from pathlib import Path
-from typing import Any, Callable
 from urllib.parse import parse_qsl, unquote, urlsplit
 
 from edge import errors
 from edge import routes
 from edge.assemble import DocumentCache
-from edge.caches import DEFAULT_MB
 from edge.content import ContentError
 from edge.routes.route import Context
 from edge.gate import Decision, Gate, key_from, window_headers
@@ -42,17 +39,8 @@ from marquee.releases import RELEASE_NAME
 from marquee.settings import RELEASES_FOLDER
 
 log = logging.getLogger("marquee.edge")
-
-
-def artefact_readers(cache_mb: int = DEFAULT_MB) -> dict[str, Callable[[Path], Any]]:
-    """How the edge opens each artefact of a release, the indexes' caches within `cache_mb`
-    (MARQUEE_EDGE_CACHE_MB, edge/caches.py)."""
-    return {SEARCH_INDEX: functools.partial(SearchIndex, cache_mb=cache_mb),
-            DISCOVER_INDEX: functools.partial(DiscoverIndex, cache_mb=cache_mb), SHOWTIMES: ShowtimesIndex,
-            CHANGES: ChangeLog}
-
-
-ARTEFACT_READERS = artefact_readers()
+ARTEFACT_READERS = {SEARCH_INDEX: SearchIndex, DISCOVER_INDEX: DiscoverIndex, SHOWTIMES: ShowtimesIndex,
+                    CHANGES: ChangeLog}  # how the edge opens each artefact of a release
 
 JSON = b"application/json;charset=utf-8"
 REASONS = {200: "OK", 304: "Not Modified", 400: "Bad Request", 401: "Unauthorized", 402: "Payment Required",
@@ -182,7 +170,6 @@ class CurrentRelease:
             self._root = os.path.realpath(self.current)
             self._link = target
             self.cache.clear()  # the old release's documents are no longer asked for
-            self.artefacts.forget_caches(self._root)
         return self._root
 
 

@@ -29,7 +29,6 @@ from typing import Iterator
 import numpy as np
 from pyroaring import BitMap
 
-from edge.caches import DEFAULT_MB, Loaded, bitmap_bytes, share
 from marquee import discover_columns
 from marquee.artefacts import MissingArtefact, read_ahead
 from marquee.discover_columns import bitmap
@@ -97,7 +96,7 @@ def column_of(arrays: discover_columns.Arrays, valued: int, sortable: bool) -> C
 class DiscoverIndex:
     """One release's discover index, opened read-only (a published release never changes)."""
 
-    def __init__(self, path: Path | str, cache_mb: int = DEFAULT_MB) -> None:
+    def __init__(self, path: Path | str) -> None:
         self.con = sqlite3.connect(f"file:{path}?mode=ro&immutable=1", uri=True)
         self.con.execute(f"PRAGMA mmap_size={MMAP_BYTES}")
         meta = dict(self.con.execute("SELECT key, value FROM meta"))
@@ -111,13 +110,9 @@ class DiscoverIndex:
         self.counts = {key.split(":", 1)[1]: int(value) for key, value in meta.items() if key.startswith("count:")}
         self.certifications = {key.split(":", 1)[1]: value.split("\n") for key, value in meta.items()
                                if key.startswith("certifications:")}
-        self.facet = Loaded(share(cache_mb, "discover facets"), self._facet)
-        self.column = Loaded(share(cache_mb, "discover columns"), self._column)
+        self.facet = functools.lru_cache(maxsize=20_000)(self._facet)
+        self.column = functools.lru_cache(maxsize=1_000)(self._column)
         self.everything = functools.lru_cache(maxsize=None)(lambda kind: BitMap(range(self.counts[kind])))
-
-    def forget_caches(self) -> None:
-        for cache in (self.facet, self.column, self.everything):
-            cache.cache_clear()
 
     def close(self) -> None:
         self.column.cache_clear()
@@ -127,20 +122,18 @@ class DiscoverIndex:
         except (AttributeError, BufferError):  # bytes; or a view of it still held (an answer in flight)
             pass
 
-    def _facet(self, kind: str, facet: str) -> tuple[BitMap, int]:
+    def _facet(self, kind: str, facet: str) -> BitMap:
         row = self.con.execute("SELECT ranks FROM facets WHERE kind = ? AND facet = ?", (kind, facet)).fetchone()
-        return (BitMap.deserialize(row[0]), len(row[0])) if row else (EMPTY, 0)
+        return BitMap.deserialize(row[0]) if row else EMPTY
 
-    def _column(self, kind: str, name: str) -> tuple[Column | None, int]:
-        """A column and what it holds of its own (its bitmaps: its arrays are the mapped file's)."""
+    def _column(self, kind: str, name: str) -> Column | None:
         row = self.con.execute('SELECT sortable, valued, length, "numeric", at, cuts, slices FROM columns '
                                'WHERE kind = ? AND name = ?', (kind, name)).fetchone()
         if row is None:
-            return None, 0
+            return None
         sortable, valued = bool(row[0]), row[1]
-        column = column_of(discover_columns.read(self.data, self.counts[kind], name, sortable, *row[1:]), valued,
-                           sortable)
-        return column, sum(map(bitmap_bytes, column.prefixes or column.buckets))
+        return column_of(discover_columns.read(self.data, self.counts[kind], name, sortable, *row[1:]), valued,
+                         sortable)
 
     def activity(self, kind: str, first_day: int, last_day: int) -> list[tuple[int, int]]:
         """(id, views) of every `kind` with views from `first_day` to `last_day` (days since 1970), the

@@ -95,15 +95,3 @@ class OpenArtefacts:
                 raise MissingArtefact(f"{path}: the release has no {name}")
             reader = readers[name] = self.openers[name](path)
         return reader
-
-    def forget_caches(self, current: str) -> None:
-        """Empty the caches of every release's readers but `current`'s (`forget_caches()`, where a
-        reader has one): after a publish the old release's readers stay open for the answers that
-        began on it, but what they cached for later answers would only double the memory (at 1M
-        films ~300 MB in each answer worker)."""
-        for root, readers in self.roots.items():
-            if root != current:
-                for reader in readers.values():
-                    forget = getattr(reader, "forget_caches", None)
-                    if forget is not None:
-                        forget()

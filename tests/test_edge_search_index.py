@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 
 from edge import search_index
-from edge.caches import ENTRY_BYTES
 from edge.search_index import PAGE_SIZE, WINDOW, Filters, RowCache, SearchIndex, coverage, prefixable, score
 from marquee.artefacts import SEARCH_INDEX
 
@@ -107,23 +106,19 @@ def test_typos_rank_below_every_strict_match(index):
 
 
 def test_a_full_row_cache_still_returns_every_row_asked_for_and_drops_the_least_used_one_at_a_time():
-    row_bytes = ENTRY_BYTES + 100
-    cache = RowCache(4 * row_bytes)  # four rows of 100 bytes
+    cache = RowCache(4)
     fetched: list[str] = []
 
     def fetch(missing):
         fetched.extend(missing)
-        return ((k, (k.upper() * 100,)) for k in missing if k != "z")
+        return ((k, k.upper()) for k in missing if k != "z")
 
     cache.get(["a", "b", "c", "d"], fetch)
     # Full: a row asked for again is kept; each new row takes the place of the least recently used.
-    assert cache.get(["a", "e", "f"], fetch) == {k: (k.upper() * 100,) for k in "aef"}
-    assert list(cache.found) == ["d", "a", "e", "f"] and cache.used == 4 * row_bytes
-    assert cache.get(["z", "d"], fetch) == {"d": ("D" * 100,)} and cache.get(["z"], fetch) == {}  # absent, remembered
-    assert list(cache.found) == ["e", "f", "d", "z"]  # an absent row costs its entry alone: one dropped for it
+    assert cache.get(["a", "e", "f"], fetch) == {"a": "A", "e": "E", "f": "F"}
+    assert list(cache.found) == ["d", "a", "e", "f"] and len(cache.found) == cache.limit
+    assert cache.get(["z", "d"], fetch) == {"d": "D"} and cache.get(["z"], fetch) == {}  # absent, remembered
     assert fetched == ["a", "b", "c", "d", "e", "f", "z"]
-    cache.get(["g"], lambda missing: [("g", ("G" * 1000,))])  # larger than the whole: kept alone
-    assert list(cache.found) == ["g"] and cache.get(["g"], fetch) == {"g": ("G" * 1000,)}
 
 
 
