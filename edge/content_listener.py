@@ -33,12 +33,14 @@ from edge.showtimes import ShowtimesIndex
 from edge.routes.changes import ChangeLog
 from edge.upstream_protocol import UpstreamProtocol, header_value
 from marquee import omdb
-from marquee.artefacts import CHANGES, DISCOVER_INDEX, SEARCH_INDEX, SHOWTIMES, MissingArtefact, OpenArtefacts
+from marquee.artefacts import (CHANGES, DISCOVER_COLUMNS, DISCOVER_INDEX, SEARCH_INDEX, SHOWTIMES, MissingArtefact,
+                               OpenArtefacts, read_ahead)
 from marquee.packs import etag_of
 from marquee.releases import RELEASE_NAME
 from marquee.settings import RELEASES_FOLDER
 
 log = logging.getLogger("marquee.edge")
+COMPANION_FILES = {DISCOVER_INDEX: (DISCOVER_COLUMNS,)}  # what a reader reads besides its artefact's file
 ARTEFACT_READERS = {SEARCH_INDEX: SearchIndex, DISCOVER_INDEX: DiscoverIndex, SHOWTIMES: ShowtimesIndex,
                     CHANGES: ChangeLog}  # how the edge opens each artefact of a release
 
@@ -152,7 +154,12 @@ class CurrentRelease:
 
     def open_now(self, names: tuple[str, ...]) -> None:
         """Open the current release's artefacts `names` (those there are) before the first request
-        asks for one: each reader has the kernel read its file ahead (marquee/artefacts.read_ahead)."""
+        asks for one, and have the kernel read their files ahead (marquee/artefacts.read_ahead): after
+        a restart they may be on disk only. Not on every open: a publish's release was just written
+        (its pages cached) and is warmed (marquee/warm.py). Read ahead as well, whole, in the middle of
+        the answers, the publish round's p99 at 1M films was 10 and 15 ms in two runs and 274 to 1,530
+        ms in the six after them (the host pages out what is unused for a minute, so those read from
+        disk); 12.3 and 10.8 ms without it (docs/benchmarks.md, session 36)."""
         try:
             root = self.root()
         except OSError:  # nothing published yet
@@ -161,7 +168,9 @@ class CurrentRelease:
             try:
                 self.artefacts.open(root, name)
             except (MissingArtefact, OSError, sqlite3.Error):  # a request for it answers the error
-                pass
+                continue
+            for file in (name, *COMPANION_FILES.get(name, ())):
+                read_ahead(Path(root) / file)
 
     def root(self) -> str:
         """Resolved once per answer, so all of an answer's documents come from one release."""

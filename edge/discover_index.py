@@ -30,7 +30,7 @@ import numpy as np
 from pyroaring import BitMap
 
 from marquee import discover_columns
-from marquee.artefacts import MissingArtefact, read_ahead
+from marquee.artefacts import MissingArtefact
 from marquee.discover_columns import bitmap
 
 EMPTY = BitMap()
@@ -105,8 +105,6 @@ class DiscoverIndex:
             raise MissingArtefact(f"{path}: a discover index of format {meta.get('format')}, not {FORMAT}: "
                                   "build the release again")
         self.data = discover_columns.open_file(Path(path).with_name(discover_columns.COLUMNS_FILE))
-        for name in (path, Path(path).with_name(discover_columns.COLUMNS_FILE)):
-            read_ahead(name)
         self.counts = {key.split(":", 1)[1]: int(value) for key, value in meta.items() if key.startswith("count:")}
         self.certifications = {key.split(":", 1)[1]: value.split("\n") for key, value in meta.items()
                                if key.startswith("certifications:")}

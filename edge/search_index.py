@@ -41,7 +41,6 @@ from pyroaring import BitMap
 from rapidfuzz.distance import OSA
 
 from marquee import search_text
-from marquee.artefacts import read_ahead
 from marquee.packs import Decoder
 
 PAGE_SIZE = 20
@@ -116,7 +115,6 @@ class SearchIndex:
         # Pages mapped, not copied into each process's 2 MB cache: the workers share the page cache,
         # and a window's rows cost half as much (0.13 against 0.22 ms for 60 random ranks at 100k).
         self.con.execute(f"PRAGMA mmap_size={MMAP_BYTES}")
-        read_ahead(path)
         self.languages = dict(self.con.execute("SELECT key, value FROM meta"))["languages"].split(",")
         # Bitmaps by term, deserialised once: the words people type repeat, and a bitmap is read-only.
         self.posting = functools.lru_cache(maxsize=50_000)(self._posting)

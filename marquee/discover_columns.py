@@ -6,8 +6,8 @@ Why a file of its own: as BLOBs in SQLite each of the edge's answer workers (one
 column into arrays of its own and cut it into slices' bitmaps on its first use: at a million films
 1.2 GB a worker once every column had been asked for, and the first request on a large column
 waited 50 ms to 2 s (docs/benchmarks.md, issue 30 session 36). Arrays mapped from a file are the
-page cache's, shared by every worker (which has the kernel read the file ahead when it opens the
-release: marquee/artefacts.read_ahead); the slices' bitmaps are made once, by the build.
+page cache's, shared by every worker (which has the kernel read the file ahead when it starts:
+marquee/artefacts.read_ahead); the slices' bitmaps are made once, by the build.
 
 Format: each column is one extent of the file (`at`, `size` in `columns`), starting at a multiple
 of 8, holding in turn:
