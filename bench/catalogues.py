@@ -13,8 +13,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from marquee.artefacts import DISCOVER_INDEX, SEARCH_INDEX
-from marquee.discover_columns import COLUMNS_FILE
+from marquee.artefacts import DISCOVER_COLUMNS, DISCOVER_INDEX, SEARCH_INDEX
 from marquee.settings import PROJECT_ROOT
 from marquee_build import contract
 from marquee_datasets.synthetic import generate
@@ -58,7 +57,7 @@ def catalogue_for(movies: int, cache: Path = CACHE) -> Path:
 INDEX_SOURCES = ("marquee_build", "site_gen/sql", "site_gen/search_index.py", "site_gen/discover_index.py",
                  "site_gen/languages.py", "site_gen/documents.py", "marquee/search_text.py", "marquee/packs.py",
                  "marquee/artefacts.py", "marquee/discover_columns.py")
-INDEXES = (SEARCH_INDEX, DISCOVER_INDEX, COLUMNS_FILE)
+INDEXES = (SEARCH_INDEX, DISCOVER_INDEX, DISCOVER_COLUMNS)
 
 
 def index_digest(catalogue: Path, languages: list[str]) -> str:

@@ -33,14 +33,13 @@ from edge.showtimes import ShowtimesIndex
 from edge.routes.changes import ChangeLog
 from edge.upstream_protocol import UpstreamProtocol, header_value
 from marquee import omdb
-from marquee.artefacts import (CHANGES, DISCOVER_COLUMNS, DISCOVER_INDEX, SEARCH_INDEX, SHOWTIMES, MissingArtefact,
+from marquee.artefacts import (CHANGES, COMPANIONS, DISCOVER_INDEX, SEARCH_INDEX, SHOWTIMES, MissingArtefact,
                                OpenArtefacts, read_ahead)
 from marquee.packs import etag_of
 from marquee.releases import RELEASE_NAME
 from marquee.settings import RELEASES_FOLDER
 
 log = logging.getLogger("marquee.edge")
-COMPANION_FILES = {DISCOVER_INDEX: (DISCOVER_COLUMNS,)}  # what a reader reads besides its artefact's file
 ARTEFACT_READERS = {SEARCH_INDEX: SearchIndex, DISCOVER_INDEX: DiscoverIndex, SHOWTIMES: ShowtimesIndex,
                     CHANGES: ChangeLog}  # how the edge opens each artefact of a release
 
@@ -169,7 +168,7 @@ class CurrentRelease:
                 self.artefacts.open(root, name)
             except (MissingArtefact, OSError, sqlite3.Error):  # a request for it answers the error
                 continue
-            for file in (name, *COMPANION_FILES.get(name, ())):
+            for file in (name, *COMPANIONS.get(name, ())):
                 read_ahead(Path(root) / file)
 
     def root(self) -> str:

@@ -30,13 +30,12 @@ import numpy as np
 from pyroaring import BitMap
 
 from marquee import discover_columns
-from marquee.artefacts import MissingArtefact
+from marquee.artefacts import DISCOVER_COLUMNS, MissingArtefact
 from marquee.discover_columns import bitmap
 
 EMPTY = BitMap()
 MMAP_BYTES = 1 << 40  # the whole file: the answer workers share its pages
 WALK_CHUNK = 2048
-FORMAT = "2"  # site_gen/discover_index.py's
 
 
 @dataclass(frozen=True)
@@ -100,11 +99,11 @@ class DiscoverIndex:
         self.con = sqlite3.connect(f"file:{path}?mode=ro&immutable=1", uri=True)
         self.con.execute(f"PRAGMA mmap_size={MMAP_BYTES}")
         meta = dict(self.con.execute("SELECT key, value FROM meta"))
-        if meta.get("format") != FORMAT:
+        if meta.get("format") != discover_columns.FORMAT:
             self.con.close()
-            raise MissingArtefact(f"{path}: a discover index of format {meta.get('format')}, not {FORMAT}: "
-                                  "build the release again")
-        self.data = discover_columns.open_file(Path(path).with_name(discover_columns.COLUMNS_FILE))
+            raise MissingArtefact(f"{path}: a discover index of format {meta.get('format')}, not "
+                                  f"{discover_columns.FORMAT}: build the release again")
+        self.data = discover_columns.open_file(Path(path).with_name(DISCOVER_COLUMNS))
         self.counts = {key.split(":", 1)[1]: int(value) for key, value in meta.items() if key.startswith("count:")}
         self.certifications = {key.split(":", 1)[1]: value.split("\n") for key, value in meta.items()
                                if key.startswith("certifications:")}

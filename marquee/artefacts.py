@@ -40,6 +40,7 @@ SHOWTIMES = "showtimes.sqlite"
 CHANGES = "changes.sqlite"
 IMAGE_INDEX = "images.sqlite"
 CREDIT_INDEX = "credits.sqlite"
+COMPANIONS = {DISCOVER_INDEX: (DISCOVER_COLUMNS,)}  # files an artefact's reader reads besides its own
 ARTEFACTS = (SEARCH_INDEX, DISCOVER_INDEX, DISCOVER_COLUMNS, SHOWTIMES, CHANGES, IMAGE_INDEX, CREDIT_INDEX)
 ORIGINALS = "originals"
 

@@ -34,9 +34,10 @@ from typing import BinaryIO
 import numpy as np
 from pyroaring import BitMap
 
-from marquee.artefacts import DISCOVER_COLUMNS
 
-COLUMNS_FILE = DISCOVER_COLUMNS
+# The discover index's format (its meta `format`): the build writes it, the edge opens no other.
+# 2: the columns' arrays in this file (1: as BLOBs in the index's `columns`).
+FORMAT = "2"
 CUT_FROM = 65_536  # ranks from which a column is cut into slices (a smaller one is sliced as needed)
 CUTS = 32  # slices of a cut column
 ALIGN = 8

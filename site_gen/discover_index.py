@@ -61,12 +61,11 @@ import pyarrow.compute as pc
 from pyroaring import BitMap
 
 from marquee import discover_columns
-from marquee.artefacts import DISCOVER_INDEX
+from marquee.artefacts import DISCOVER_COLUMNS, DISCOVER_INDEX
 from marquee_build.catalogue import sql_files
 from marquee_build.steps import parse_steps
 from site_gen.documents import tables_read
 
-FORMAT = "2"  # 2: the columns' arrays in discover.columns (1: as BLOBs in `columns`)
 KINDS = {"movie": "movies", "tv": "tv_series"}  # kind -> its table (popularity, id)
 BATCH = 10_000
 
@@ -256,11 +255,11 @@ class Previous:
         self.data: bytes | mmap.mmap = b""  # the previous index's columns file
         if self.attached:  # outside a transaction, as SQLite requires
             out.execute("ATTACH DATABASE ? AS previous", (index.resolve().as_uri() + "?mode=ro",))
-            if self.value("format") != FORMAT:  # another layout: nothing of it is copied
+            if self.value("format") != discover_columns.FORMAT:  # another layout: nothing of it is copied
                 out.execute("DETACH DATABASE previous")
                 self.attached = False
             else:
-                self.data = discover_columns.open_file(index.with_name(discover_columns.COLUMNS_FILE))
+                self.data = discover_columns.open_file(index.with_name(DISCOVER_COLUMNS))
 
     def value(self, key: str) -> str | None:
         rows = self.out.execute("SELECT value FROM previous.meta WHERE key = ?", (key,)).fetchall()
@@ -310,7 +309,7 @@ def build(con: duckdb.DuckDBPyConnection, target: Path, catalogue_dir: Path | No
     started = time.perf_counter()
     partial = target.with_name(target.name + ".partial")
     partial.unlink(missing_ok=True)
-    columns_file = target.with_name(discover_columns.COLUMNS_FILE)
+    columns_file = target.with_name(DISCOVER_COLUMNS)
     columns_partial = columns_file.with_name(columns_file.name + ".partial")
     handle = open(columns_partial, "wb")
     arrays = discover_columns.Writer(handle)
@@ -329,7 +328,7 @@ def build(con: duckdb.DuckDBPyConnection, target: Path, catalogue_dir: Path | No
     try:
         out.executescript("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA page_size=8192;" + SCHEMA)
         kept = Previous(con, out, previous, reloaded, arrays)
-        out.execute("INSERT INTO meta VALUES ('format', ?)", (FORMAT,))
+        out.execute("INSERT INTO meta VALUES ('format', ?)", (discover_columns.FORMAT,))
         part("meta:certifications", kept.unchanged(CERTIFICATIONS), "meta", "key LIKE 'certifications:%'", (),
              lambda: write_rows(out, "meta", con.execute(CERTIFICATIONS)))
         for kind, table in KINDS.items():

@@ -13,6 +13,7 @@ from pyroaring import BitMap
 
 from edge import discover_index as reader
 from marquee import discover_columns
+from marquee.artefacts import DISCOVER_COLUMNS
 from site_gen import discover_index as writer
 
 COUNT = 3_000  # films, ranked 0.. by popularity
@@ -39,8 +40,8 @@ def index(request, tmp_path, monkeypatch):
     path = tmp_path / "discover.sqlite"
     out = sqlite3.connect(path)
     out.executescript(writer.SCHEMA)
-    out.execute("INSERT INTO meta VALUES ('count:movie', ?), ('format', ?)", (str(COUNT), writer.FORMAT))
-    with open(tmp_path / discover_columns.COLUMNS_FILE, "wb") as handle:
+    out.execute("INSERT INTO meta VALUES ('count:movie', ?), ('format', ?)", (str(COUNT), discover_columns.FORMAT))
+    with open(tmp_path / DISCOVER_COLUMNS, "wb") as handle:
         arrays = discover_columns.Writer(handle)
         writer.write_column(con, out, arrays, "movie", "score", "SELECT id, value FROM scores", True, COUNT)
         writer.write_column(con, out, arrays, "movie", "day", "SELECT id, value FROM days", False, COUNT)

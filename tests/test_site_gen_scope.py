@@ -15,8 +15,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 import pytest
 
-from marquee.artefacts import DISCOVER_INDEX, SEARCH_INDEX
-from marquee.discover_columns import COLUMNS_FILE
+from marquee.artefacts import DISCOVER_COLUMNS, DISCOVER_INDEX, SEARCH_INDEX
 from marquee.packs import Decoder, Pack, variantless
 from marquee_build.catalogue import load_database
 from site_gen import discover_index, plan, scope
@@ -112,7 +111,7 @@ def discover_equals_full_build(updated: Path, built: Path) -> None:
             a, b = (sorted(con.execute(f"SELECT * FROM {table}").fetchall(), key=repr) for con in (new, full))
             assert a == b, f"discover {table}: {sorted(set(a) ^ set(b), key=repr)[:3]}"
     # The columns' arrays: copied or written, each where a full build puts it.
-    assert updated.with_name(COLUMNS_FILE).read_bytes() == built.with_name(COLUMNS_FILE).read_bytes()
+    assert updated.with_name(DISCOVER_COLUMNS).read_bytes() == built.with_name(DISCOVER_COLUMNS).read_bytes()
 
 
 def test_template_kinds():
