@@ -25,9 +25,9 @@ import os
 import subprocess
 import sys
 
-from edge.content_listener import ContentProtocol, CurrentRelease
+from edge.content_listener import ContentProtocol, CurrentRelease, artefact_readers
 from edge.upstream_protocol import start_unix_listener
-from marquee.artefacts import DISCOVER_INDEX, SEARCH_INDEX
+from marquee.artefacts import DISCOVER_INDEX, SEARCH_INDEX, OpenArtefacts
 from marquee.settings import Settings, from_env, to_env
 
 log = logging.getLogger("marquee.edge")
@@ -71,7 +71,7 @@ async def serve(settings: Settings, number: int) -> None:
     """One worker: answer on its socket until the edge that started it is gone."""
     path = settings.answer_sockets[number]
     path.unlink(missing_ok=True)
-    release = CurrentRelease(settings.current_link)
+    release = CurrentRelease(settings.current_link, artefacts=OpenArtefacts(artefact_readers(settings.edge_cache_mb)))
     release.open_now((SEARCH_INDEX, DISCOVER_INDEX))
     server = await start_unix_listener(lambda: ContentProtocol(None, release, settings.languages),
                                        str(path), settings.edge_backlog)

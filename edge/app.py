@@ -24,7 +24,7 @@ from sanic.response import HTTPResponse
 
 from edge import errors
 from edge.answer_workers import AnswerWorkers
-from edge.content_listener import ContentProtocol, CurrentRelease
+from edge.content_listener import ContentProtocol, CurrentRelease, artefact_readers
 from edge.image_listener import ImageProtocol, image_release
 from edge.upstream_protocol import start_unix_listener
 from edge.gate import Gate, poll_registry
@@ -33,6 +33,7 @@ from edge.ratelimit import RateLimiter
 from edge.redis_wire import RedisWire
 from marquee.registry import RegistrySnapshot, export_grants
 from marquee.settings import Settings
+from marquee.artefacts import OpenArtefacts
 
 log = logging.getLogger("marquee.edge")
 
@@ -68,7 +69,8 @@ def create_app(settings: Settings, name: str = "marquee_edge") -> Sanic:
         app.ctx.snapshot = RegistrySnapshot(settings.registry_path, settings.plans, settings.redis_url)
         app.ctx.gate = Gate(app.ctx.snapshot, app.ctx.limiter, settings.redis_down_policy)
         export_grants(app.ctx.snapshot.grants, settings.gate_grants)  # before nginx starts
-        release = CurrentRelease(settings.current_link)  # one for every nginx connection
+        release = CurrentRelease(settings.current_link,  # one for every nginx connection
+                                 artefacts=OpenArtefacts(artefact_readers(settings.edge_cache_mb)))
         # Search and find (edge/routes/route.py `apart`): processes of their own, nginx's upstream.
         app.ctx.answer_workers = AnswerWorkers(settings)
         app.ctx.answer_workers.start()

@@ -9,6 +9,7 @@ through the edge's Gate, the same script call as nginx's gate.
 
 from __future__ import annotations
 
+import functools
 import gzip
 import logging
 import os
@@ -16,11 +17,13 @@ import sqlite3
 
 import orjson
 from pathlib import Path
+from typing import Any, Callable
 from urllib.parse import parse_qsl, unquote, urlsplit
 
 from edge import errors
 from edge import routes
 from edge.assemble import DocumentCache
+from edge.caches import DEFAULT_MB, IndexCaches
 from edge.content import ContentError
 from edge.routes.route import Context
 from edge.gate import Decision, Gate, key_from, window_headers
@@ -40,8 +43,18 @@ from marquee.releases import RELEASE_NAME
 from marquee.settings import RELEASES_FOLDER
 
 log = logging.getLogger("marquee.edge")
-ARTEFACT_READERS = {SEARCH_INDEX: SearchIndex, DISCOVER_INDEX: DiscoverIndex, SHOWTIMES: ShowtimesIndex,
-                    CHANGES: ChangeLog}  # how the edge opens each artefact of a release
+
+
+def artefact_readers(cache_mb: int = DEFAULT_MB) -> dict[str, Callable[[Path], Any]]:
+    """How the edge opens each artefact of a release, every release's indexes keeping what they read
+    in one set of caches within `cache_mb` (MARQUEE_EDGE_CACHE_MB: edge/caches.py)."""
+    caches = IndexCaches(cache_mb)
+    return {SEARCH_INDEX: functools.partial(SearchIndex, caches=caches),
+            DISCOVER_INDEX: functools.partial(DiscoverIndex, caches=caches), SHOWTIMES: ShowtimesIndex,
+            CHANGES: ChangeLog}
+
+
+ARTEFACT_READERS = artefact_readers()
 
 JSON = b"application/json;charset=utf-8"
 REASONS = {200: "OK", 304: "Not Modified", 400: "Bad Request", 401: "Unauthorized", 402: "Payment Required",

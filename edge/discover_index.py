@@ -29,6 +29,7 @@ from typing import Iterator
 import numpy as np
 from pyroaring import BitMap
 
+from edge.caches import READERS, IndexCaches, Loaded, bitmap_bytes
 from marquee import discover_columns
 from marquee.artefacts import DISCOVER_COLUMNS, MissingArtefact
 from marquee.discover_columns import bitmap
@@ -95,7 +96,7 @@ def column_of(arrays: discover_columns.Arrays, valued: int, sortable: bool) -> C
 class DiscoverIndex:
     """One release's discover index, opened read-only (a published release never changes)."""
 
-    def __init__(self, path: Path | str) -> None:
+    def __init__(self, path: Path | str, caches: IndexCaches | None = None) -> None:
         self.con = sqlite3.connect(f"file:{path}?mode=ro&immutable=1", uri=True)
         self.con.execute(f"PRAGMA mmap_size={MMAP_BYTES}")
         meta = dict(self.con.execute("SELECT key, value FROM meta"))
@@ -107,30 +108,34 @@ class DiscoverIndex:
         self.counts = {key.split(":", 1)[1]: int(value) for key, value in meta.items() if key.startswith("count:")}
         self.certifications = {key.split(":", 1)[1]: value.split("\n") for key, value in meta.items()
                                if key.startswith("certifications:")}
-        self.facet = functools.lru_cache(maxsize=20_000)(self._facet)
-        self.column = functools.lru_cache(maxsize=1_000)(self._column)
+        caches = caches if caches is not None else IndexCaches()
+        reader = next(READERS)
+        self.facet = Loaded(caches["discover facets"], reader, self._facet)
+        self.column = Loaded(caches["discover columns"], reader, self._column)
         self.everything = functools.lru_cache(maxsize=None)(lambda kind: BitMap(range(self.counts[kind])))
 
     def close(self) -> None:
-        self.column.cache_clear()
+        self.column.forget()  # its arrays are views of the mapped file
         self.con.close()
         try:
             self.data.close()
         except (AttributeError, BufferError):  # bytes; or a view of it still held (an answer in flight)
             pass
 
-    def _facet(self, kind: str, facet: str) -> BitMap:
+    def _facet(self, kind: str, facet: str) -> tuple[BitMap, int]:
         row = self.con.execute("SELECT ranks FROM facets WHERE kind = ? AND facet = ?", (kind, facet)).fetchone()
-        return BitMap.deserialize(row[0]) if row else EMPTY
+        return (BitMap.deserialize(row[0]), len(row[0])) if row else (EMPTY, 0)
 
-    def _column(self, kind: str, name: str) -> Column | None:
+    def _column(self, kind: str, name: str) -> tuple[Column | None, int]:
+        """A column and what it holds of its own (its bitmaps: its arrays are the mapped file's)."""
         row = self.con.execute('SELECT sortable, valued, length, "numeric", at, cuts, slices FROM columns '
                                'WHERE kind = ? AND name = ?', (kind, name)).fetchone()
         if row is None:
-            return None
+            return None, 0
         sortable, valued = bool(row[0]), row[1]
-        return column_of(discover_columns.read(self.data, self.counts[kind], name, sortable, *row[1:]), valued,
-                         sortable)
+        column = column_of(discover_columns.read(self.data, self.counts[kind], name, sortable, *row[1:]), valued,
+                           sortable)
+        return column, sum(map(bitmap_bytes, column.prefixes or column.buckets))
 
     def activity(self, kind: str, first_day: int, last_day: int) -> list[tuple[int, int]]:
         """(id, views) of every `kind` with views from `first_day` to `last_day` (days since 1970), the

@@ -32,7 +32,6 @@ import itertools
 import math
 import re
 import sqlite3
-from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
@@ -40,6 +39,7 @@ from typing import Iterator
 from pyroaring import BitMap
 from rapidfuzz.distance import OSA
 
+from edge.caches import READERS, BytesLRU, IndexCaches, Loaded, bitmap_bytes, row_bytes
 from marquee import search_text
 from marquee.packs import Decoder
 
@@ -47,7 +47,6 @@ PAGE_SIZE = 20
 WINDOW = 60  # candidates ordered by score (three pages); the rest follow by popularity
 CHUNK = 500
 EXACT_FIRST = PAGE_SIZE  # exact namesakes read first; each next chunk four times as many, up to CHUNK
-ROW_CACHE = 300_000  # rows of ranks, items and texts kept by a process: a few hundred bytes each
 MAX_WORDS = 32  # a query's words looked at: a title is shorter, and a longer query costs the rest for nothing
 EMPTY = BitMap()
 MMAP_BYTES = 1 << 40  # the whole file, however large: SQLite maps up to its own compile-time limit
@@ -77,39 +76,37 @@ def prefixable(word: str, last: bool) -> bool:
 
 
 class RowCache:
-    """Rows by key, least recently used dropped first, one for each new row once full; an absent
-    row remembered as absent. The most popular entities are on most pages (5 of 6 rows of a cold
-    query's windows had been read for an earlier query), so most rows are read once per process,
-    not once per query. Why one at a time: dropping the oldest half at once when full (150,000
-    rows) took ~20 ms, on one query and every query queued behind it: the cold mix's p99 at 1M
-    grew round by round (12.6, 43.4, 54.0 ms), and fell to 9 to 16 ms with this."""
+    """A reader's rows by key in a shared cache (edge/caches.py: the least recently used dropped
+    first, one at a time, past its bytes); an absent row remembered as absent. The most popular
+    entities are on most pages (5 of 6 rows of a cold query's windows had been read for an earlier
+    query), so most rows are read once per process, not once per query. Dropping the oldest half at
+    once instead made the cold mix's p99 at 1M grow round by round (12.6, 43.4, 54.0 ms; 9 to 16 ms
+    one at a time)."""
 
-    def __init__(self, limit: int) -> None:
-        self.limit = limit
-        self.found: OrderedDict[tuple, tuple | None] = OrderedDict()
+    def __init__(self, cache: BytesLRU, reader: int) -> None:
+        self.cache = cache
+        self.reader = reader
 
     def get(self, keys: list[tuple], fetch) -> dict[tuple, tuple]:
         """The rows of `keys` there are; `fetch(missing keys)` yields (key, row) for those not kept."""
-        found = self.found
+        cache, reader = self.cache, self.reader
         kept = {}
         for key in keys:
-            if key in found:
-                found.move_to_end(key)
-                kept[key] = found[key]
+            if (reader, key) in cache.found:
+                kept[key] = cache.lookup((reader, key))
         missing = list(dict.fromkeys(k for k in keys if k not in kept))
         if missing:
             fetched = dict(fetch(missing))
             for key in missing:
-                kept[key] = found[key] = fetched.get(key)
-            for _ in range(len(found) - self.limit):
-                found.popitem(last=False)
+                kept[key] = row = fetched.get(key)
+                cache.keep((reader, key), row, row_bytes(row))
         return {k: row for k, row in kept.items() if row is not None}
 
 
 class SearchIndex:
     """One release's index, opened read-only (a published release never changes)."""
 
-    def __init__(self, path: Path | str) -> None:
+    def __init__(self, path: Path | str, caches: IndexCaches | None = None) -> None:
         self.con = sqlite3.connect(f"file:{path}?mode=ro&immutable=1", uri=True)
         self.decode = Decoder(self.con)  # item bodies are stored as the pack stores documents
         # Pages mapped, not copied into each process's 2 MB cache: the workers share the page cache,
@@ -117,9 +114,12 @@ class SearchIndex:
         self.con.execute(f"PRAGMA mmap_size={MMAP_BYTES}")
         self.languages = dict(self.con.execute("SELECT key, value FROM meta"))["languages"].split(",")
         # Bitmaps by term, deserialised once: the words people type repeat, and a bitmap is read-only.
-        self.posting = functools.lru_cache(maxsize=50_000)(self._posting)
-        self.prefix = functools.lru_cache(maxsize=20_000)(self._prefix)
-        self.rows = RowCache(ROW_CACHE)  # windows' ranks, items and texts
+        caches = caches if caches is not None else IndexCaches()
+        reader = next(READERS)
+        bitmaps = Loaded(caches["search bitmaps"], reader, self._bitmap)
+        self.posting = functools.partial(bitmaps, "posting")
+        self.prefix = functools.partial(bitmaps, "prefix")
+        self.rows = RowCache(caches["search rows"], reader)  # windows' ranks, items and texts
         self._everyone: dict[str, BitMap] = {}
 
     def close(self) -> None:
@@ -127,18 +127,20 @@ class SearchIndex:
 
     # -- bitmaps -------------------------------------------------------------------------------
 
-    def _posting(self, kind: str, term: str) -> BitMap:
-        row = self.con.execute("SELECT ranks FROM postings WHERE kind = ? AND term = ?", (kind, term)).fetchone()
-        return BitMap.deserialize(row[0]) if row else EMPTY
-
-    def _prefix(self, kind: str, start: str) -> BitMap:
-        """The entities with a word beginning with `start`: stored for short prefixes, else the
-        union of the (few) words that begin so."""
-        if len(start) <= search_text.STORED_PREFIX:
-            return self.posting(kind, search_text.PREFIX_MARK + start)
+    def _bitmap(self, what: str, kind: str, term: str) -> tuple[BitMap, int]:
+        """(bitmap, its bytes) of a posting (`posting`, a term) or a prefix (`prefix`, its start):
+        deserialised once, as the words people type repeat, and a bitmap is read-only."""
+        if what == "posting":
+            row = self.con.execute("SELECT ranks FROM postings WHERE kind = ? AND term = ?", (kind, term)).fetchone()
+            return (BitMap.deserialize(row[0]), len(row[0])) if row else (EMPTY, 0)
+        # The entities with a word beginning with `term`: stored for short prefixes, else the union
+        # of the (few) words that begin so.
+        if len(term) <= search_text.STORED_PREFIX:
+            return self.posting(kind, search_text.PREFIX_MARK + term), 0  # kept as that posting
         rows = self.con.execute("SELECT ranks FROM postings WHERE kind = ? AND term >= ? AND term < ?",
-                                (kind, start, start + "\U0010ffff")).fetchall()
-        return BitMap.union(*(BitMap.deserialize(r) for (r,) in rows)) if rows else EMPTY
+                                (kind, term, term + "\U0010ffff")).fetchall()
+        found = BitMap.union(*(BitMap.deserialize(r) for (r,) in rows)) if rows else EMPTY
+        return found, bitmap_bytes(found)
 
     def matches(self, kind: str, plan: Plan, filters: Filters, fuzzy: bool) -> BitMap:
         """The ranks of the entities the plan's words match (each word or, with `fuzzy`, any of its

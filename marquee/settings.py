@@ -123,6 +123,10 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("answer_workers", "MARQUEE_ANSWER_WORKERS", "", _processes("MARQUEE_ANSWER_WORKERS"),
             "The edge's answer processes for search, find, discover, the lists and changes, each on its own "
             "socket that nginx balances over (default: one per core)."),
+    Setting("edge_cache_mb", "MARQUEE_EDGE_CACHE_MB", "256", int,
+            "Memory each answer worker may keep of what it read of the search and discover indexes "
+            "(rows, postings, facets, columns; MB, the releases it has open together): what it drops is "
+            "read again from the page cache."),
     Setting("edge_backlog", "MARQUEE_EDGE_BACKLOG", "4096", int,
             "Listen backlog of the edge socket (Sanic's default of 100 gives 502s at 200 connections)."),
     Setting("warm_requests", "MARQUEE_WARM_REQUESTS", "2000", int,
@@ -161,6 +165,7 @@ class Settings:
     sample_seed: int
     nginx_workers: int
     answer_workers: int
+    edge_cache_mb: int
     edge_backlog: int
     warm_requests: int
     warm_seconds: float

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from edge import search_index
+from edge.caches import ENTRY_BYTES, SHARES, BytesLRU, IndexCaches, row_bytes
 from edge.search_index import PAGE_SIZE, WINDOW, Filters, RowCache, SearchIndex, coverage, prefixable, score
 from marquee.artefacts import SEARCH_INDEX
 
@@ -106,20 +107,46 @@ def test_typos_rank_below_every_strict_match(index):
 
 
 def test_a_full_row_cache_still_returns_every_row_asked_for_and_drops_the_least_used_one_at_a_time():
-    cache = RowCache(4)
+    row_cost = ENTRY_BYTES + row_bytes(("A" * 100,))
+    shared = BytesLRU(4 * row_cost)  # four rows of 100 characters
+    cache = RowCache(shared, reader=0)
     fetched: list[str] = []
 
     def fetch(missing):
         fetched.extend(missing)
-        return ((k, k.upper()) for k in missing if k != "z")
+        return ((k, (k.upper() * 100,)) for k in missing if k != "z")
+
+    def kept() -> list[str]:
+        return [key for _, key in shared.found]
 
     cache.get(["a", "b", "c", "d"], fetch)
     # Full: a row asked for again is kept; each new row takes the place of the least recently used.
-    assert cache.get(["a", "e", "f"], fetch) == {"a": "A", "e": "E", "f": "F"}
-    assert list(cache.found) == ["d", "a", "e", "f"] and len(cache.found) == cache.limit
-    assert cache.get(["z", "d"], fetch) == {"d": "D"} and cache.get(["z"], fetch) == {}  # absent, remembered
+    assert cache.get(["a", "e", "f"], fetch) == {k: (k.upper() * 100,) for k in "aef"}
+    assert kept() == ["d", "a", "e", "f"] and shared.used == 4 * row_cost
+    assert cache.get(["z", "d"], fetch) == {"d": ("D" * 100,)} and cache.get(["z"], fetch) == {}  # absent, remembered
+    assert kept() == ["e", "f", "d", "z"]  # an absent row costs its entry alone: one dropped for it
     assert fetched == ["a", "b", "c", "d", "e", "f", "z"]
+    cache.get(["g"], lambda missing: [("g", ("G" * 5000,))])  # larger than the whole: kept alone
+    assert kept() == ["g"] and cache.get(["g"], fetch) == {"g": ("G" * 5000,)}
 
+
+def test_two_releases_readers_share_one_bound_and_never_each_others_rows(index, built_pack):
+    """Across a publish a worker keeps two releases open: their rows and bitmaps are in one set of
+    caches, so the process's bound holds for both, and a key of one is never the other's row."""
+    caches = IndexCaches(1)
+    old, new = SearchIndex(built_pack / SEARCH_INDEX, caches), SearchIndex(built_pack / SEARCH_INDEX, caches)
+    try:
+        old.rows.get([("x",)], lambda missing: [(("x",), ("old" * 100,))])
+        assert new.rows.get([("x",)], lambda missing: [(("x",), ("new" * 100,))]) == {("x",): ("new" * 100,)}
+        assert old.rows.get([("x",)], lambda missing: []) == {("x",): ("old" * 100,)}
+        for n, (term,) in enumerate(index.con.execute("SELECT term FROM postings WHERE kind = 'movie' LIMIT 2000")):
+            assert (old, new)[n % 2].posting("movie", term) == index.posting("movie", term)
+        for name in SHARES:
+            assert caches[name].used <= caches[name].limit or len(caches[name].found) == 1
+        assert caches["search bitmaps"].used > caches["search bitmaps"].limit / 2  # filled, by both
+    finally:
+        old.close()
+        new.close()
 
 
 def test_exact_namesakes_come_first_in_rank_order_however_many(index, monkeypatch):
