@@ -40,8 +40,8 @@ import random
 import shutil
 import sqlite3
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 from urllib.parse import urlencode
 
 import duckdb
@@ -49,9 +49,9 @@ import duckdb
 from bench import wrk
 from bench.catalogues import CACHE, catalogue_for, indexes_for
 from bench.search import after_publish, bench_home, edge_memory, memory_line
+from edge import list_pack
 from marquee.packs import add_document
 from marquee.services import Stack
-from edge import list_pack
 
 
 def build_indexes(catalogue: Path, settings, release: Path, cache: Path) -> list[str]:

@@ -7,8 +7,8 @@ import re
 import statistics
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from marquee.registry import Registry
 from marquee.services import require_binary

@@ -15,10 +15,10 @@ import fcntl
 import json
 import os
 import tempfile
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterator
 
 STATE_DIR = ".build-state"
 DATABASE = "catalogue.duckdb"

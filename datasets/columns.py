@@ -7,7 +7,7 @@ rows) never go through a per-row Python loop.
 from __future__ import annotations
 
 import zlib
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 import pyarrow as pa

@@ -25,8 +25,8 @@ from __future__ import annotations
 
 import contextlib
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import duckdb
 import pyarrow as pa

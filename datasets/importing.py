@@ -6,9 +6,9 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable, Iterator
 
 import duckdb
 import orjson

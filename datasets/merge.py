@@ -27,8 +27,8 @@ from __future__ import annotations
 import contextlib
 import os
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from marquee_build import contract
 from marquee_datasets.importing import ImportFailed, ImportSummary, connect, id_space, sql_string, staged, write_tables

@@ -16,8 +16,19 @@ import pyarrow.compute as pc
 
 from marquee_datasets import certifications, extras_vocab, movie_media, vocab
 from marquee_datasets.columns import (
-    cat, first_occurrences, group_ranks, hex_ids, irregular_ids, list_column, null_where, pick,
-    prefixed_numbers, rng_for, rows_of, weighted_choice, fixed_width_strings,
+    cat,
+    first_occurrences,
+    fixed_width_strings,
+    group_ranks,
+    hex_ids,
+    irregular_ids,
+    list_column,
+    null_where,
+    pick,
+    prefixed_numbers,
+    rng_for,
+    rows_of,
+    weighted_choice,
 )
 
 TABLES: tuple[str, ...] = (

@@ -8,7 +8,7 @@ request (marquee_datasets.images).
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 import pyarrow as pa
@@ -16,7 +16,14 @@ import pyarrow.compute as pc
 
 from marquee_datasets import extras_vocab, vocab
 from marquee_datasets.columns import (
-    cat, first_occurrences, group_ranks, image_paths, irregular_ids, list_column, pick, rng_for,
+    cat,
+    first_occurrences,
+    group_ranks,
+    image_paths,
+    irregular_ids,
+    list_column,
+    pick,
+    rng_for,
     weighted_choice,
 )
 

@@ -13,8 +13,18 @@ import pyarrow.compute as pc
 
 from marquee_datasets import vocab
 from marquee_datasets.columns import (
-    cat, first_occurrences, group_ranks, hex_ids, image_paths, irregular_ids, list_column, null_where,
-    pick, prefixed_numbers, rng_for, weighted_choice,
+    cat,
+    first_occurrences,
+    group_ranks,
+    hex_ids,
+    image_paths,
+    irregular_ids,
+    list_column,
+    null_where,
+    pick,
+    prefixed_numbers,
+    rng_for,
+    weighted_choice,
 )
 
 MAX_CAST = 60

@@ -15,7 +15,15 @@ import pyarrow.compute as pc
 
 from marquee_datasets import vocab
 from marquee_datasets.columns import (
-    cat, group_ranks, hex_ids, image_paths, irregular_ids, null_where, pick, rng_for, weighted_choice,
+    cat,
+    group_ranks,
+    hex_ids,
+    image_paths,
+    irregular_ids,
+    null_where,
+    pick,
+    rng_for,
+    weighted_choice,
 )
 
 TABLES: tuple[str, ...] = ("person_details", "person_images", "company_alternative_names", "company_images")

@@ -14,8 +14,8 @@ import numpy as np
 import pyarrow as pa
 
 from marquee_datasets import vocab
-from marquee_datasets.reviews import LANGUAGE_WEIGHTS, USERNAMES
 from marquee_datasets.columns import rng_for, weighted_choice
+from marquee_datasets.reviews import LANGUAGE_WEIGHTS, USERNAMES
 
 LIST_NAMES = {
     "en": ("Best {genre} movies", "My favourite {genre} films", "{genre} to watch this year",

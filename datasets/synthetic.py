@@ -18,23 +18,32 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
+from marquee_build import contract
+from marquee_datasets import activity as activity_module
 from marquee_datasets import movie_extras as movie_extras_module
 from marquee_datasets import people as people_module
 from marquee_datasets import people_details as people_details_module
 from marquee_datasets import public_lists as public_lists_module
 from marquee_datasets import reviews as reviews_module
-from marquee_datasets import tagged_images as tagged_images_module
-from marquee_datasets import activity as activity_module
 from marquee_datasets import showtimes as showtimes_module
-from marquee_datasets import tv as tv_module
+from marquee_datasets import tagged_images as tagged_images_module
 from marquee_datasets import translations as translations_module
+from marquee_datasets import tv as tv_module
 from marquee_datasets import tv_images as tv_images_module
 from marquee_datasets import tv_translations as tv_translations_module
 from marquee_datasets import vocab
-from marquee_build import contract
 from marquee_datasets.columns import (
-    cat, first_occurrences, group_ranks, image_paths, irregular_ids, list_column, null_where, pick,
-    prefixed_numbers, rng_for, weighted_choice,
+    cat,
+    first_occurrences,
+    group_ranks,
+    image_paths,
+    irregular_ids,
+    list_column,
+    null_where,
+    pick,
+    prefixed_numbers,
+    rng_for,
+    weighted_choice,
 )
 
 # A fixed "today" keeps statuses deterministic (a film dated after it is not released yet).

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import contextlib
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from marquee_datasets.importing import ImportSummary, connect, read_dump, reference_rows, staged, write_tables
 

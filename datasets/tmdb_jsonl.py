@@ -24,9 +24,8 @@ from __future__ import annotations
 
 import contextlib
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
-
 
 from marquee_datasets.importing import ImportFailed, ImportSummary, connect, sql_string, staged, write_tables
 

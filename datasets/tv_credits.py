@@ -15,7 +15,13 @@ import pyarrow.compute as pc
 
 from marquee_datasets import tv_vocab, vocab
 from marquee_datasets.columns import (
-    cat, first_occurrences, group_ranks, hex_ids, pick, rng_for, weighted_choice,
+    cat,
+    first_occurrences,
+    group_ranks,
+    hex_ids,
+    pick,
+    rng_for,
+    weighted_choice,
 )
 
 # TV credit counters start far above the movie side's (one per movie credit row), so the two can
@@ -129,7 +135,7 @@ def _episode_crew(rng, series, episodes, draw, person_ids, credits) -> pa.Table:
     m = len(e_series)
     per_series_eps = np.bincount(e_series, minlength=n)
     parts = []
-    for r, (department, job, chance, pool_max) in enumerate(tv_vocab.EPISODE_ROLES):
+    for r, (department, _job, chance, pool_max) in enumerate(tv_vocab.EPISODE_ROLES):
         # The series' pool for this job: a few people who share its episodes, one credit id each.
         pool = np.clip(np.ceil(per_series_eps / 4), 1, pool_max).astype(np.int64)
         pool_series = np.repeat(np.arange(n), pool)

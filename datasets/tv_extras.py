@@ -14,7 +14,14 @@ import pyarrow.compute as pc
 
 from marquee_datasets import tv_vocab, vocab
 from marquee_datasets.columns import (
-    cat, first_occurrences, fixed_width_strings, group_ranks, hex_ids, pick, rng_for, splitmix64,
+    cat,
+    first_occurrences,
+    fixed_width_strings,
+    group_ranks,
+    hex_ids,
+    pick,
+    rng_for,
+    splitmix64,
     weighted_choice,
 )
 

@@ -25,15 +25,15 @@ from sanic.response import HTTPResponse
 from edge import errors
 from edge.answer_workers import AnswerWorkers
 from edge.content_listener import ContentProtocol, CurrentRelease, artefact_readers
-from edge.image_listener import ImageProtocol, image_release
-from edge.upstream_protocol import start_unix_listener
 from edge.gate import Gate, poll_registry
+from edge.image_listener import ImageProtocol, image_release
 from edge.metrics import Metrics
 from edge.ratelimit import RateLimiter
 from edge.redis_wire import RedisWire
+from edge.upstream_protocol import start_unix_listener
+from marquee.artefacts import OpenArtefacts
 from marquee.registry import RegistrySnapshot, export_grants
 from marquee.settings import Settings
-from marquee.artefacts import OpenArtefacts
 
 log = logging.getLogger("marquee.edge")
 

@@ -9,11 +9,21 @@ import orjson
 
 from edge import errors
 from edge.content import (
-    APPENDABLE, LEGACY, ContentError, Query, append_names, empty_page, language_filter, legacy_trailers,
-    namespace_of, page_number, without_id,
+    APPENDABLE,
+    LEGACY,
+    ContentError,
+    Query,
+    append_names,
+    empty_page,
+    language_filter,
+    legacy_trailers,
+    namespace_of,
+    page_number,
+    without_id,
 )
+from edge.credit_index import NAME_PREFIX as CREDIT_NAMES
+from edge.credit_index import CreditIndex, credit_id_of
 from edge.languages import candidates, suffix_for
-from edge.credit_index import NAME_PREFIX as CREDIT_NAMES, CreditIndex, credit_id_of
 from marquee.artefacts import CREDIT_INDEX, MissingArtefact, OpenArtefacts
 from marquee.packs import UNTRANSLATED, Pack, variant_suffix
 

@@ -18,9 +18,10 @@ held, measured at 1M films).
 from __future__ import annotations
 
 import itertools
-from sys import getsizeof
 from collections import OrderedDict
-from typing import Any, Callable, Hashable
+from collections.abc import Callable, Hashable
+from sys import getsizeof
+from typing import Any
 
 from pyroaring import BitMap
 

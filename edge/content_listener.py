@@ -14,30 +14,38 @@ import gzip
 import logging
 import os
 import sqlite3
-
-import orjson
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 from urllib.parse import parse_qsl, unquote, urlsplit
 
-from edge import errors
-from edge import routes
+import orjson
+
+from edge import errors, routes
 from edge.assemble import DocumentCache
 from edge.caches import DEFAULT_MB, IndexCaches
 from edge.content import ContentError
-from edge.routes.route import Context
+from edge.discover_index import DiscoverIndex
 from edge.gate import Decision, Gate, key_from, window_headers
 from edge.metrics import CONTENT_ANSWERS
 from edge.policy import CACHE_CONTROL, GZIP_LEVEL, GZIP_MIN_LENGTH
 from edge.ratelimit import ADMITTED, WindowStats
-from edge.discover_index import DiscoverIndex
+from edge.routes.changes import ChangeLog
+from edge.routes.route import Context
 from edge.search_index import SearchIndex
 from edge.showtimes import ShowtimesIndex
-from edge.routes.changes import ChangeLog
 from edge.upstream_protocol import UpstreamProtocol, header_value
 from marquee import omdb
-from marquee.artefacts import (CHANGES, COMPANIONS, DISCOVER_INDEX, SEARCH_INDEX, SHOWTIMES, MissingArtefact,
-                               OpenArtefacts, read_ahead)
+from marquee.artefacts import (
+    CHANGES,
+    COMPANIONS,
+    DISCOVER_INDEX,
+    SEARCH_INDEX,
+    SHOWTIMES,
+    MissingArtefact,
+    OpenArtefacts,
+    read_ahead,
+)
 from marquee.packs import etag_of
 from marquee.releases import RELEASE_NAME
 from marquee.settings import RELEASES_FOLDER

@@ -14,8 +14,8 @@ import re
 import sqlite3
 import sys
 from array import array
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import orjson
 

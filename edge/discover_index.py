@@ -22,9 +22,9 @@ from __future__ import annotations
 import bisect
 import functools
 import sqlite3
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator
 
 import numpy as np
 from pyroaring import BitMap

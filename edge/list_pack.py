@@ -40,7 +40,7 @@ import os
 import sqlite3
 import time
 from dataclasses import dataclass
-from datetime import date, datetime, timezone
+from datetime import UTC, date, datetime
 from pathlib import Path
 
 import orjson
@@ -76,7 +76,7 @@ def page_name(path: str, page: int, suffix: str = "") -> str:
 
 
 def today() -> date:
-    return datetime.now(timezone.utc).date()
+    return datetime.now(UTC).date()
 
 
 @dataclass(frozen=True)
@@ -163,7 +163,7 @@ def publish(release: Path | str, languages: list[str]) -> ListPackSummary:
     packs beyond KEEP are removed."""
     folder = Path(release) / FOLDER
     folder.mkdir(exist_ok=True)
-    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S%fZ")
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
     partial = folder / f".{stamp}.partial"
     try:
         summary = compute(release, languages, partial)

@@ -15,9 +15,9 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Union
 
 from redis.exceptions import NoScriptError, RedisError
 
@@ -48,7 +48,7 @@ class WindowStats:
         return self.status == ADMITTED
 
 
-Outcome = Union[WindowStats, Exception]
+Outcome = WindowStats | Exception
 # (grant name in Redis, the door's own grant value or "" as the script's fallback, callback)
 Pending = tuple[str, str, Callable[[Outcome], None]]
 

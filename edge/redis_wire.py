@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import asyncio
 from collections import deque
-from typing import Callable
+from collections.abc import Callable
 from urllib.parse import parse_qs, urlparse
 
 import hiredis
 from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import NoScriptError, ResponseError, TimeoutError as RedisTimeoutError
+from redis.exceptions import NoScriptError, ResponseError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 Reply = Callable[[object], None]  # called with the parsed reply or an exception instance
 
@@ -45,7 +46,7 @@ def redis_address(url: str) -> tuple[str, int | None, int]:
 
 
 class _Protocol(asyncio.Protocol):
-    def __init__(self, owner: "RedisWire") -> None:
+    def __init__(self, owner: RedisWire) -> None:
         self.owner = owner
         self.reader = hiredis.Reader()
         self.transport: asyncio.Transport | None = None
@@ -80,7 +81,7 @@ class RedisWire:
             coro = loop.create_connection(lambda: _Protocol(self), self.host, self.port)
         try:
             _, protocol = await asyncio.wait_for(coro, self.connect_timeout)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             raise RedisTimeoutError(f"connecting to Redis took over {self.connect_timeout} s") from None
         except OSError as exc:
             raise RedisConnectionError(f"cannot connect to Redis: {exc}") from None

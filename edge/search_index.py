@@ -32,9 +32,9 @@ import itertools
 import math
 import re
 import sqlite3
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
 
 from pyroaring import BitMap
 from rapidfuzz.distance import OSA

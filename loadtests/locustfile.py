@@ -109,7 +109,7 @@ class ApiClient(Client):
 
     @task(1)
     def find(self) -> None:
-        self.api("/3/find/{}".format(random.choice(TARGETS.imdb_ids)), "/3/find/{imdb_id}", external_source="imdb_id")
+        self.api(f"/3/find/{random.choice(TARGETS.imdb_ids)}", "/3/find/{imdb_id}", external_source="imdb_id")
 
     @task(2)
     def omdb_title(self) -> None:

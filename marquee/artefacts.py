@@ -30,8 +30,9 @@ from __future__ import annotations
 import os
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 SEARCH_INDEX = "search.sqlite"
 DISCOVER_INDEX = "discover.sqlite"

@@ -34,7 +34,6 @@ from typing import BinaryIO
 import numpy as np
 from pyroaring import BitMap
 
-
 # The discover index's format (its meta `format`): the build writes it, the edge opens no other.
 # 2: the columns' arrays in this file (1: as BLOBs in the index's `columns`).
 FORMAT = "2"

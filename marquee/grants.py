@@ -24,7 +24,7 @@ from __future__ import annotations
 import base64
 import sqlite3
 import time
-from typing import Iterable, Mapping
+from collections.abc import Iterable, Mapping
 
 GRANT_PREFIX = "marquee:grant:"
 LOADED = "marquee:registry"  # edge/gate.lua spells it too

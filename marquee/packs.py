@@ -70,8 +70,8 @@ import hashlib
 import os
 import re
 import sqlite3
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Callable, Iterator
 from urllib.parse import quote
 
 import zstandard
@@ -543,7 +543,7 @@ class Pack:
     def close(self) -> None:
         self.con.close()
 
-    def __enter__(self) -> "Pack":
+    def __enter__(self) -> Pack:
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -240,7 +240,7 @@ class KeyGrant:
     limit: int
 
     @classmethod
-    def parse(cls, value: str) -> "KeyGrant":
+    def parse(cls, value: str) -> KeyGrant:
         account_id, limit, key_state, account_state = value.split(" ")
         return cls(key_state, int(account_id), account_state, int(limit))
 

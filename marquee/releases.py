@@ -15,11 +15,11 @@ import os
 import re
 import shutil
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Iterator
 
 from marquee.packs import BASE_NAME, PACK_NAME, base_path, is_delta, pack_path
 from marquee.settings import RELEASES_FOLDER, Settings
@@ -50,7 +50,7 @@ def release_path(settings: Settings, name: str) -> Path:
 def new_release_dir(settings: Settings, now: datetime | None = None) -> Path:
     """Create and return an empty, uniquely named release folder (`-02`, `-03`... within one second)."""
     settings.releases_dir.mkdir(parents=True, exist_ok=True)
-    stamp = (now or datetime.now(timezone.utc)).astimezone(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    stamp = (now or datetime.now(UTC)).astimezone(UTC).strftime("%Y%m%dT%H%M%SZ")
     for attempt in range(1, 100):
         path = settings.releases_dir / (stamp if attempt == 1 else f"{stamp}-{attempt:02d}")
         try:

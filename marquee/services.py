@@ -21,22 +21,38 @@ from urllib.parse import urlparse
 
 import jinja2
 
-from edge import errors
-from edge.languages import LANGUAGE_CODE, NO_FALLBACK, suffixes as language_suffixes
+from edge import errors, list_pack
 from edge.assemble import FILTERED, ID_DOCUMENTS, ITEM_TEXT, LOCALIZED_LISTS, LOCALIZED_PATHS
-from edge import list_pack
-from marquee import jsonp, omdb, releases, warm
-from marquee.artefacts import SEARCH_INDEX
 from edge.content import APPENDABLE, DETAIL_PATHS, ID_PREFIX, LEGACY, LEGACY_PATHS, MAX_APPEND, MAX_PAGE
+from edge.languages import LANGUAGE_CODE, NO_FALLBACK
+from edge.languages import suffixes as language_suffixes
 from edge.policy import CACHE_CONTROL, GZIP_LEVEL, GZIP_MIN_LENGTH, MAX_AGE
+from edge.ratelimit import SCRIPT_PATH as GATE_SCRIPT
+from edge.redis_wire import redis_address
 from edge.routes import ROUTES
 from edge.routes.search import TEXT_FIELDS
-from edge.redis_wire import redis_address
-from edge.ratelimit import SCRIPT_PATH as GATE_SCRIPT
+from marquee import jsonp, omdb, releases, warm
+from marquee.artefacts import SEARCH_INDEX
 from marquee.grants import GRANT_PREFIX
-from marquee.packs import (BASE_NAME, BLOB_KEY_FORMAT, COMPOSITE_MARK, DELTA_APPLICATION_ID, GROUP, ITEM_SHIFT, ITEMS,
-                           KEY_BYTES, MAP_BYTES, NUMBER_SEGMENT, PACK_FORMAT, PACK_NAME, READ_CACHE_KIB,
-                           REFERENCE_NAME, ROW_FORMAT, UNTRANSLATED, VARIANTLESS)
+from marquee.packs import (
+    BASE_NAME,
+    BLOB_KEY_FORMAT,
+    COMPOSITE_MARK,
+    DELTA_APPLICATION_ID,
+    GROUP,
+    ITEM_SHIFT,
+    ITEMS,
+    KEY_BYTES,
+    MAP_BYTES,
+    NUMBER_SEGMENT,
+    PACK_FORMAT,
+    PACK_NAME,
+    READ_CACHE_KIB,
+    REFERENCE_NAME,
+    ROW_FORMAT,
+    UNTRANSLATED,
+    VARIANTLESS,
+)
 from marquee.registry import grants_serial
 from marquee.settings import PROJECT_ROOT, Settings, to_env
 from site_gen.images import ALL_SIZES
@@ -398,7 +414,7 @@ class Stack:
         except ServiceError as exc:
             raise ServiceError(f"{exc}\n{nginx_startup_errors(argv)}") from None
 
-    def start(self, redis: bool = True) -> "Stack":
+    def start(self, redis: bool = True) -> Stack:
         self.settings.run_dir.mkdir(parents=True, exist_ok=True)
         try:
             if redis and self.redis_is_local():

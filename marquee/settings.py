@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 

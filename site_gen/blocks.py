@@ -23,9 +23,10 @@ import hashlib
 import queue
 import shutil
 import threading
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterator, TypeVar
+from typing import TypeVar
 
 import duckdb
 import numpy
@@ -33,8 +34,17 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import zstandard
 
-from marquee.packs import (GROUP_ENTITY, ITEM_SHIFT, ITEMS, UNTRANSLATED, block_documents, block_of, compressor,
-                           kept_dictionary, kind_of)
+from marquee.packs import (
+    GROUP_ENTITY,
+    ITEM_SHIFT,
+    ITEMS,
+    UNTRANSLATED,
+    block_documents,
+    block_of,
+    compressor,
+    kept_dictionary,
+    kind_of,
+)
 from site_gen.manifests import digest_of
 
 BUCKETS = 256
@@ -168,7 +178,7 @@ def keys_of(groups: pa.Array, md5: duckdb.DuckDBPyConnection) -> numpy.ndarray:
         digests = numpy.frombuffer(b"".join([hashlib.md5(group.encode()).digest()[:8]
                                              for group in groups.to_pylist()]), dtype="<u8")
     else:
-        named = pa.table({"g": groups})
+        named = pa.table({"g": groups})  # noqa: F841 (DuckDB reads the table by its name)
         digests = md5.sql("SELECT md5_number_upper(g) FROM named").to_arrow_table().column(0).to_numpy()
     keys = digests.astype(numpy.int64)  # the same bits, read signed
     items = pc.starts_with(groups, ITEMS).to_numpy(zero_copy_only=False)

@@ -22,7 +22,7 @@ import hashlib
 import shutil
 import sqlite3
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import duckdb
@@ -91,7 +91,7 @@ def for_release(release_dir: Path, previous: Path | None, now: float | None = No
     partial.unlink(missing_ok=True)
     now = time.time() if now is None else now
     stamp = int(now)
-    when = datetime.fromtimestamp(stamp, timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
+    when = datetime.fromtimestamp(stamp, UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
     carried = previous is not None and (Path(previous) / CHANGES).is_file()
     if carried:
         shutil.copyfile(Path(previous) / CHANGES, partial)

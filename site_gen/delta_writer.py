@@ -23,13 +23,26 @@ from __future__ import annotations
 
 import os
 import shutil
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import pyarrow as pa
 
-from marquee.packs import (DELTA_APPLICATION_ID, DOCUMENTS, PACK_FORMAT, Decoder, base_path, document_bytes, first,
-                           group_of, is_delta, key_of, pack_path, read_only_uri, variantless)
+from marquee.packs import (
+    DELTA_APPLICATION_ID,
+    DOCUMENTS,
+    PACK_FORMAT,
+    Decoder,
+    base_path,
+    document_bytes,
+    first,
+    group_of,
+    is_delta,
+    key_of,
+    pack_path,
+    read_only_uri,
+    variantless,
+)
 from site_gen.blocks import UND, documents_of
 from site_gen.manifests import MANIFEST_NAME, delta_file, manifest_file, manifest_key, settle_update
 from site_gen.writer import PackWriter, WriterError

@@ -50,9 +50,9 @@ import mmap
 import sqlite3
 import time
 from array import array
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
 import duckdb
 import numpy as np

@@ -14,9 +14,10 @@ import contextlib
 import functools
 import json
 import sqlite3
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 import duckdb
 import orjson
@@ -24,8 +25,8 @@ import pyarrow as pa
 
 from marquee.packs import COMPOSITE_MARK
 from site_gen import plan, scope
-from site_gen.templates import PLACEHOLDER, template_kind
 from site_gen.manifests import DIGEST_SQL, delta_file, manifest_key, manifest_rows, manifest_sql
+from site_gen.templates import PLACEHOLDER, template_kind
 from site_gen.validate import ValidationError, check_value, load_schemas
 from site_gen.validate_sql import check_type, null_check
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import gzip
 import os
-from datetime import date, datetime, timezone
+from datetime import UTC, date, datetime
 from pathlib import Path
 
 import duckdb
@@ -46,7 +46,7 @@ def for_release(con: duckdb.DuckDBPyConnection, release_dir: Path, day: date | N
     release's file of each export whose query reads none of them, under this release's date: the
     same lines (the gzip is the same bytes too, mtime 0). At 1M films the files took 9 s of a
     rebuild after a film was renamed, which changes none of them."""
-    day = day or datetime.now(timezone.utc).date()
+    day = day or datetime.now(UTC).date()
     folder = Path(release_dir) / EXPORTS
     folder.mkdir(exist_ok=True)
     lines = 0

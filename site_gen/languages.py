@@ -21,7 +21,6 @@ from site_gen.documents import set_language
 from site_gen.templates import Preparation
 
 
-
 def variant_rows(languages: list[str], genre_languages: set[str] | frozenset[str] = frozenset({"en"}),
                  ) -> list[tuple[str, str | None, str | None, str, str]]:
     """(suffix, iso_639_1, iso_3166_1, kind, genre_language) for each variant to render.

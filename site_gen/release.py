@@ -18,10 +18,10 @@ import shutil
 import sqlite3
 import threading
 import time
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterator
 
 import duckdb
 import pyarrow as pa
@@ -32,14 +32,41 @@ from marquee.settings import Settings
 from marquee_build import contract
 from marquee_build.catalogue import load_database
 from marquee_build.state import kept_database
-from site_gen import community, compat, configuration, images, languages, movie, organisations, person, reference
-from site_gen import plan, scope, tv
-from site_gen import changes, credit_index, discover_index, exports, search_index, showtimes
-from site_gen.documents import (KEPT_WHOLE, OVER_PREVIOUS, Documents, Marker, create_item_ref, from_items,
-                                from_objects, from_sql, load_sql, use_previous_manifest)
+from site_gen import (
+    changes,
+    community,
+    compat,
+    configuration,
+    credit_index,
+    discover_index,
+    exports,
+    images,
+    languages,
+    movie,
+    organisations,
+    person,
+    plan,
+    reference,
+    scope,
+    search_index,
+    showtimes,
+    tv,
+)
+from site_gen.documents import (
+    KEPT_WHOLE,
+    OVER_PREVIOUS,
+    Documents,
+    Marker,
+    create_item_ref,
+    from_items,
+    from_objects,
+    from_sql,
+    load_sql,
+    use_previous_manifest,
+)
+from site_gen.manifests import previous_manifest
 from site_gen.templates import TEMPLATES, Preparation, Template, preparation_order
 from site_gen.validate import ValidationError, Validator
-from site_gen.manifests import previous_manifest
 from site_gen.writer import Writer
 
 # The steps that make what the templates' SQL shares, in any order: preparation_order runs each

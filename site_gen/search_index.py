@@ -38,13 +38,13 @@ from __future__ import annotations
 
 import shutil
 import sqlite3
-from array import array
 import time
+from array import array
 from collections import defaultdict
+from collections.abc import Iterable, Iterator
 from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Iterator
 
 import duckdb
 from pyroaring import BitMap

@@ -31,8 +31,8 @@ Adding a template is one row here and its SQL file; tests check that every row h
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from marquee.packs import path_shape
 

@@ -16,8 +16,9 @@ Python and for the message about a row DuckDB found invalid. Schemas are compile
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import orjson
 

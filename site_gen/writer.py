@@ -26,10 +26,11 @@ import multiprocessing
 import os
 import re
 import sqlite3
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, NoReturn
+from typing import Any, NoReturn
 from urllib.parse import quote
 
 import duckdb
@@ -38,11 +39,33 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from marquee.packs import (DICTS_TABLE, DOCUMENTS, META_TABLE, PACK_FORMAT, PAGE_SIZE, VARIANTLESS, VARIANT_NAME,
-                           Pack, base_path, is_delta, pack_format, pack_path, read_only_uri)
+from marquee.packs import (
+    DICTS_TABLE,
+    DOCUMENTS,
+    META_TABLE,
+    PACK_FORMAT,
+    PAGE_SIZE,
+    VARIANT_NAME,
+    VARIANTLESS,
+    Pack,
+    base_path,
+    is_delta,
+    pack_format,
+    pack_path,
+    read_only_uri,
+)
 from site_gen.blocks import BlockEncoders, Repeated, Staging, Written, staged_buckets, write_blocks
-from site_gen.manifests import (MANIFEST_COMPRESSION, MANIFEST_NAME, MANIFEST_SCHEMA, delta_file, digest_of,
-                                manifest_file, previous_manifest, repeated_names, unchanged_count)
+from site_gen.manifests import (
+    MANIFEST_COMPRESSION,
+    MANIFEST_NAME,
+    MANIFEST_SCHEMA,
+    delta_file,
+    digest_of,
+    manifest_file,
+    previous_manifest,
+    repeated_names,
+    unchanged_count,
+)
 from site_gen.templates import template_shape
 
 _URI = re.compile(r"^/[A-Za-z0-9_./-]+$")

@@ -13,6 +13,7 @@ from marquee_build.catalogue import REQUIRED_TABLES
 from marquee_datasets.synthetic import TABLES, generate
 from marquee_datasets.vocab import GENRES
 
+
 def _parquet(path: Path) -> str:
     """read_parquet('<path>') as SQL text (CREATE VIEW takes no prepared parameters)."""
     return "read_parquet('" + str(path).replace("'", "''") + "')"

@@ -13,8 +13,8 @@ from edge.assemble import DocumentCache
 from edge.content_listener import ARTEFACT_READERS
 from edge.routes import lists
 from edge.routes.route import Context
-from tests.e2e.conftest import all_pages
 from marquee.artefacts import OpenArtefacts
+from tests.e2e.conftest import all_pages
 
 
 @pytest.fixture(scope="module")

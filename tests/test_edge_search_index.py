@@ -20,7 +20,10 @@ def index(built_pack: Path):
     opened.close()
 
 
-def every(index: SearchIndex, kinds, query: str, filters: Filters = Filters()) -> tuple[list, int]:
+NO_FILTERS = Filters()
+
+
+def every(index: SearchIndex, kinds, query: str, filters: Filters = NO_FILTERS) -> tuple[list, int]:
     found, total = [], None
     for page in range(1, 501):
         results, total = index.page(kinds, query, filters, page)

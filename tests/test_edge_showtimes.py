@@ -4,7 +4,7 @@ cinema's time zone, in the country asked, and none that qualifies is left out.""
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import duckdb
@@ -16,7 +16,7 @@ from edge.routes import showtimes
 from marquee_datasets.synthetic import REFERENCE_DATE
 from tests.test_edge_lists import context  # noqa: F401 (fixture)
 
-MOMENT = datetime.fromisoformat(str(REFERENCE_DATE)).replace(hour=15, tzinfo=timezone.utc)
+MOMENT = datetime.fromisoformat(str(REFERENCE_DATE)).replace(hour=15, tzinfo=UTC)
 
 
 @pytest.fixture(scope="module")

@@ -7,13 +7,23 @@ import shutil
 import sqlite3
 from pathlib import Path
 
-import orjson
 import numpy
+import orjson
 import pytest
 import zstandard
 
-from marquee.packs import (BASE_NAME, PACK_NAME, ZSTD_MAGIC, Pack, block_documents, block_of, etag_of, is_delta, key_of,
-                           open_pack)
+from marquee.packs import (
+    BASE_NAME,
+    PACK_NAME,
+    ZSTD_MAGIC,
+    Pack,
+    block_documents,
+    block_of,
+    etag_of,
+    is_delta,
+    key_of,
+    open_pack,
+)
 from site_gen.manifests import digest_of
 from site_gen.writer import Writer, WriterError
 

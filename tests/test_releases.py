@@ -1,16 +1,16 @@
 from __future__ import annotations
 
 import os
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
 from marquee import releases
 from marquee.packs import BASE_NAME, PACK_NAME, Pack
-from site_gen.manifests import digest_of
 from marquee.releases import ReleaseError
 from marquee.settings import from_env
+from site_gen.manifests import digest_of
 
 
 def _fake_release(settings, name: str, complete: bool = True, packed: bool = True) -> str:
@@ -34,7 +34,7 @@ def settings(tmp_path: Path):
 
 
 def test_new_release_dirs_are_unique_within_one_second(settings):
-    now = datetime(2026, 11, 22, 10, 15, tzinfo=timezone.utc)
+    now = datetime(2026, 11, 22, 10, 15, tzinfo=UTC)
     names = [releases.new_release_dir(settings, now).name for _ in range(3)]
     assert names == ["20261122T101500Z", "20261122T101500Z-02", "20261122T101500Z-03"]
     assert names == sorted(names)

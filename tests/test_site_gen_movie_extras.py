@@ -134,7 +134,7 @@ def test_watch_providers_by_region_and_priority(built_release: Path, q, movie_id
                     JOIN watch_provider_regions r ON r.provider_id = o.provider_id AND r.iso_3166_1 = o.iso_3166_1
                     WHERE o.movie_id = ?""", [movie_id])
         expected: dict[str, dict[str, list]] = defaultdict(lambda: defaultdict(list))
-        for region, kind, provider, priority in sorted(rows, key=lambda r: (r[3], r[2])):
+        for region, kind, provider, _priority in sorted(rows, key=lambda r: (r[3], r[2])):
             expected[region][kind].append(provider)
         results = _doc(built_release, f"/3/movie/{movie_id}/watch/providers")["results"]
         assert list(results) == sorted(expected)
@@ -208,7 +208,7 @@ def test_keyword_documents_and_pages(built_release: Path, q):
         assert _doc(built_release, f"/3/keyword/{keyword_id}") == {"id": keyword_id, "name": name}
     counts = q("""SELECT k.id, count(mk.movie_id) AS n FROM keywords k LEFT JOIN movie_keywords mk ON mk.keyword_id = k.id
                   GROUP BY k.id ORDER BY n DESC, k.id""")
-    for keyword_id, n in [counts[0], counts[len(counts) // 2], counts[-1]]:
+    for keyword_id, _count in [counts[0], counts[len(counts) // 2], counts[-1]]:
         expected = [i for (i,) in q("""SELECT m.id FROM movie_keywords mk JOIN movies m ON m.id = mk.movie_id
                                         WHERE mk.keyword_id = ? ORDER BY m.popularity DESC, m.id LIMIT 100""",
                                      [keyword_id])]

@@ -9,14 +9,14 @@ import duckdb
 import orjson
 import pytest
 
-from site_gen.documents import load_sql
-from site_gen.release import ReleaseBuildError, render_release
-from marquee.artefacts import ARTEFACTS, CREDIT_INDEX, IMAGE_INDEX, ORIGINALS
-from site_gen.exports import EXPORTS
 from edge.assemble import OpenPacks
+from marquee.artefacts import ARTEFACTS, CREDIT_INDEX, IMAGE_INDEX, ORIGINALS
 from marquee.packs import BASE_NAME, PACK_NAME, VARIANT_NAME, Pack, document_bytes, etag_of, variantless
-from site_gen.scope import ENTITIES_NAME
 from site_gen import delta_writer
+from site_gen.documents import load_sql
+from site_gen.exports import EXPORTS
+from site_gen.release import ReleaseBuildError, render_release
+from site_gen.scope import ENTITIES_NAME
 from site_gen.templates import template_shape
 from site_gen.writer import MANIFEST_NAME
 

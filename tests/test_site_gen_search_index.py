@@ -8,12 +8,11 @@ from pathlib import Path
 import duckdb
 import orjson
 import pytest
+from pyroaring import BitMap
 
 from marquee import search_text
 from marquee.artefacts import SEARCH_INDEX
 from marquee.packs import ZSTD_MAGIC, Decoder, Pack
-from pyroaring import BitMap
-
 from marquee.search_text import FILTER_MARK, PREFIX_MARK
 from site_gen.search_index import KINDS, deletions
 

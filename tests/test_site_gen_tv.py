@@ -9,9 +9,9 @@ import orjson
 import pytest
 
 from marquee.packs import Pack
+from marquee.settings import from_env
 from marquee_datasets.synthetic import REFERENCE_DATE
 from site_gen.templates import TEMPLATES, TV, TV_EPISODE, TV_SEASON
-from marquee.settings import from_env
 from site_gen.validate import Validator
 
 REF = REFERENCE_DATE.astype(object).isoformat()

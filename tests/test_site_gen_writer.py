@@ -16,7 +16,6 @@ from site_gen import delta_writer
 from site_gen.manifests import digest_of
 from site_gen.writer import MANIFEST_NAME, Writer, WriterError, manifest_file
 
-
 BIG = {"id": 603, "title": "The Matrix", "overview": "x" * 2000}
 
 

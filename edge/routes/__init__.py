@@ -16,8 +16,19 @@ from __future__ import annotations
 
 from edge import errors
 from edge.content import ContentError
-from edge.routes import (append, changes, compat, credit, discover, find, list_item_status, lists, search, showtimes,
-                         trending)
+from edge.routes import (
+    append,
+    changes,
+    compat,
+    credit,
+    discover,
+    find,
+    list_item_status,
+    lists,
+    search,
+    showtimes,
+    trending,
+)
 from edge.routes.route import Context, Route
 
 # The most specific first: append takes whatever else reaches the edge under /3.

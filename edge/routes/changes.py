@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import sqlite3
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import orjson
@@ -62,10 +62,10 @@ def window(params: dict[str, str]) -> tuple[int, int]:
     if first is None:
         first = last - timedelta(days=1)
     if last is None:
-        last = min(first + timedelta(days=1), datetime.now(timezone.utc).date())
+        last = min(first + timedelta(days=1), datetime.now(UTC).date())
     if last < first or (last - first).days > MAX_DAYS:
         raise ContentError(INVALID_RANGE)
-    midnight = datetime.combine(first, datetime.min.time(), timezone.utc)
+    midnight = datetime.combine(first, datetime.min.time(), UTC)
     return int(midnight.timestamp()), int((midnight + timedelta(days=(last - first).days + 1)).timestamp())
 
 

@@ -19,8 +19,8 @@ Errors as TMDB words them, naming the parameter: 400/22 a page outside 1..500, 4
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from datetime import date
-from typing import Callable
 
 import orjson
 from pyroaring import BitMap

@@ -22,7 +22,7 @@ tv lists, as at TMDB.
 
 from __future__ import annotations
 
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta
 
 import orjson
 
@@ -44,7 +44,7 @@ NEXT_SHOWTIMES = 3
 
 
 def today_in(params: dict[str, str], zoned: bool) -> date:
-    return datetime.now((zone(params) if zoned else None) or timezone.utc).date()
+    return datetime.now((zone(params) if zoned else None) or UTC).date()
 
 
 def min_votes(index, kind: str) -> int:

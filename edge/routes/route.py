@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from edge import errors
 from edge.assemble import DocumentCache, ReleaseDocuments
@@ -73,6 +74,6 @@ class Route:
         return _compiled(self.pattern).match(path) is not None
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _compiled(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern)

@@ -16,10 +16,10 @@ import re
 import orjson
 
 from edge.content import list_page, page_number
+from edge.discover_index import show_regional_dates
 from edge.languages import candidates
 from edge.routes.parameters import country, invalid
 from edge.routes.route import Context, Route
-from edge.discover_index import show_regional_dates
 from edge.search_index import PAGE_SIZE, Filters, SearchIndex
 from marquee.artefacts import DISCOVER_INDEX, SEARCH_INDEX, MissingArtefact
 from marquee.packs import UNTRANSLATED

@@ -19,8 +19,8 @@ import orjson
 
 from edge import errors
 from edge.content import ContentError
-from edge.routes.route import Context, Route
 from edge.routes.parameters import MAX_ID, country
+from edge.routes.route import Context, Route
 from edge.routes.search import index_of
 from edge.showtimes import ShowtimesIndex
 from marquee.artefacts import SHOWTIMES

@@ -17,7 +17,7 @@ Ties go by id. Like the title lists, the answers depend on today's date and are 
 from __future__ import annotations
 
 import math
-from datetime import date, datetime, timezone
+from datetime import UTC, date, datetime
 
 import numpy as np
 import orjson
@@ -84,7 +84,7 @@ def trending(context: Context, index: DiscoverIndex, kinds: tuple[str, ...], win
 
 
 def today() -> date:
-    return datetime.now(timezone.utc).date()
+    return datetime.now(UTC).date()
 
 
 def answer(context: Context, path: str, params: dict[str, str]) -> bytes:

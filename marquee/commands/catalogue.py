@@ -12,11 +12,13 @@ import os
 import subprocess
 import sys
 import time
+from datetime import UTC
 from pathlib import Path
 
 import click
 
-from marquee import releases as release_store, warm
+from marquee import releases as release_store
+from marquee import warm
 from marquee.settings import Settings, to_env
 
 
@@ -36,7 +38,7 @@ def generate(settings: Settings, movies: int | None, series: int | None, seed: i
              today) -> None:
     """Generate a deterministic synthetic catalogue (for a seed and a day) as Parquet files; its images
     are drawn from their paths when first asked for, never written."""
-    from datetime import datetime, timezone
+    from datetime import datetime
 
     from marquee_datasets.synthetic import generate as generate_catalogue
 
@@ -44,7 +46,7 @@ def generate(settings: Settings, movies: int | None, series: int | None, seed: i
     seed = settings.sample_seed if seed is None else seed
     out = settings.catalogue_dir if out is None else out
     started = time.perf_counter()
-    day = (today or datetime.now(timezone.utc)).date()
+    day = (today or datetime.now(UTC)).date()
     counts = generate_catalogue(out, movies, seed, series=series, today=day)
     rows = ", ".join(f"{name} {count}" for name, count in counts.items())
     click.echo(f"catalogue {out}: {rows} (seed {seed}, dated around {day}) in {time.perf_counter() - started:.2f} s")

@@ -10,7 +10,6 @@ import click
 
 from marquee.settings import Settings
 
-
 # The catalogue an import writes: a new one renamed over the old when the import succeeds.
 replaced_catalogue = click.option(
     "--out", type=click.Path(file_okay=False, path_type=Path), default=None,

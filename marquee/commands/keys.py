@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import datetime as dt
 import sys
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Iterator
 
 import click
 
@@ -111,7 +111,7 @@ def keys_list(settings: Settings, account: str) -> None:
         rows = reg.list_keys(account)
     click.echo("id\tlabel\tstate\tcreated")
     for k in rows:
-        created = dt.datetime.fromtimestamp(k.created_at, dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+        created = dt.datetime.fromtimestamp(k.created_at, dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
         click.echo(f"{k.id}\t{k.label or '-'}\t{k.state}\t{created}")
 
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterator
 
 import httpx
 import pytest
@@ -16,9 +16,9 @@ from edge import list_pack
 from marquee.cli import cli
 from marquee.packs import PACK_NAME
 from marquee.registry import hash_key
-from tests.release_files import pack_tree
 from marquee.services import Stack, free_port, require_binary
 from marquee.settings import Settings, from_env, to_env
+from tests.release_files import pack_tree
 
 pytestmark = pytest.mark.e2e
 
@@ -35,7 +35,7 @@ class Running:
     def images(self) -> str:
         return f"http://{self.settings.listen_host}:{self.settings.image_port}"
 
-    def cli(self, *args: str, input: str | None = None) -> "CliResult":
+    def cli(self, *args: str, input: str | None = None) -> CliResult:
         result = CliRunner().invoke(cli, list(args), env=to_env(self.settings), catch_exceptions=False, input=input)
         return CliResult(result.exit_code, result.stdout, result.stderr)
 
@@ -126,7 +126,7 @@ def copy_release(release: Path, folder: Path, without_film: int | None = None) -
     return folder
 
 
-def rotating_get(api: "Running", prefix: str, key_name: str = "api_key") -> Callable[..., httpx.Response]:
+def rotating_get(api: Running, prefix: str, key_name: str = "api_key") -> Callable[..., httpx.Response]:
     """GET through nginx with a key of a `pro` account (as `key_name`: OMDb's is `apikey`), moving to a
     new account when its window of 30 is spent: for tests that send more requests than one window holds."""
     keys = iter(api.account(f"{prefix}{n}", "pro") for n in range(1000))
@@ -141,7 +141,7 @@ def rotating_get(api: "Running", prefix: str, key_name: str = "api_key") -> Call
     return get
 
 
-def rotating_json(api: "Running", prefix: str) -> Callable[..., dict]:
+def rotating_json(api: Running, prefix: str) -> Callable[..., dict]:
     """rotating_get for tests that read many answers: the JSON body of a GET that must answer `expect`."""
     get = rotating_get(api, prefix)
 

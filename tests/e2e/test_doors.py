@@ -14,8 +14,8 @@ import time
 import httpx
 import pytest
 
-from tests.release_files import unpacked
 from tests.e2e.conftest import assert_tmdb_error
+from tests.release_files import unpacked
 
 pytestmark = pytest.mark.e2e
 

@@ -24,7 +24,7 @@ from marquee.cli import cli
 from marquee.packs import Pack
 from marquee.services import free_port
 from marquee.settings import to_env
-from tests.e2e.conftest import assert_tmdb_error, eventually
+from tests.e2e.conftest import assert_tmdb_error
 
 pytestmark = pytest.mark.e2e
 
@@ -48,7 +48,7 @@ class Load:
                     self.answers.append((time.monotonic(), path + str(params), exc))
                 time.sleep(0.005)
 
-    def __enter__(self) -> "Load":
+    def __enter__(self) -> Load:
         for thread in self._threads:
             thread.start()
         return self

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import re
 import zlib
-from urllib.parse import urlsplit
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import orjson
 import pytest

@@ -9,8 +9,8 @@ import httpx
 import orjson
 import pytest
 
-from marquee.packs import Pack
 from edge.policy import GZIP_MIN_LENGTH
+from marquee.packs import Pack
 
 pytestmark = pytest.mark.e2e
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from marquee.packs import etag_of
-from tests.release_files import unpacked
 from tests.e2e.conftest import assert_tmdb_error
+from tests.release_files import unpacked
 
 pytestmark = pytest.mark.e2e
 

@@ -6,8 +6,8 @@ import httpx
 import orjson
 import pytest
 
-from tests.release_files import unpacked
 from tests.e2e.conftest import assert_tmdb_error
+from tests.release_files import unpacked
 
 pytestmark = pytest.mark.e2e
 

@@ -3,7 +3,7 @@ through nginx, checked against the catalogue for today's date."""
 
 from __future__ import annotations
 
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta, timezone
 
 import pytest
 
@@ -24,7 +24,7 @@ def lists(api):
 
 
 def today() -> date:
-    return datetime.now(timezone.utc).date()
+    return datetime.now(UTC).date()
 
 
 def test_popular_lists_are_the_catalogue_by_popularity(lists, catalogue, get):

@@ -8,7 +8,17 @@ import os
 
 import pytest
 
-from marquee.packs import BASE_NAME, BLOB_KEY_FORMAT, COMPOSITE_MARK, PACK_NAME, Pack, etag_of, group_of, hash_key, key_of
+from marquee.packs import (
+    BASE_NAME,
+    BLOB_KEY_FORMAT,
+    COMPOSITE_MARK,
+    PACK_NAME,
+    Pack,
+    etag_of,
+    group_of,
+    hash_key,
+    key_of,
+)
 from site_gen import delta_writer
 from site_gen.manifests import digest_of
 from site_gen.writer import Writer

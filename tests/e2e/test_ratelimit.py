@@ -9,8 +9,8 @@ import httpx
 import pytest
 import redis
 
-from tests.release_files import unpacked
 from tests.e2e.conftest import assert_tmdb_error, eventually
+from tests.release_files import unpacked
 
 pytestmark = pytest.mark.e2e
 

@@ -4,7 +4,7 @@ today by the fallback rule (edge/routes/trending.py): popularity halved every 7 
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 
@@ -28,7 +28,7 @@ def lists(api):
 
 
 def expected(catalogue, queries: list[str], half_life: float) -> list[tuple[str, int]]:
-    day = datetime.now(timezone.utc).date()
+    day = datetime.now(UTC).date()
     union = " UNION ALL ".join(queries)
     args = [a for _ in queries for a in (day, half_life, day, day)]
     return [(kind, i) for kind, i in catalogue.execute(f"SELECT kind, id FROM ({union}) ORDER BY score DESC, kind, id",

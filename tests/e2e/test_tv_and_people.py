@@ -10,8 +10,8 @@ import orjson
 import pytest
 from PIL import Image
 
-from tests.release_files import unpacked
 from tests.e2e.conftest import assert_tmdb_error
+from tests.release_files import unpacked
 
 pytestmark = pytest.mark.e2e
 
