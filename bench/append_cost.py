@@ -45,8 +45,16 @@ def main() -> None:
     args = parser.parse_args()
 
     home = Path(tempfile.mkdtemp(prefix="marquee-append-bench-"))
-    settings = from_env({**os.environ, "MARQUEE_HOME": str(home), "MARQUEE_API_PORT": str(free_port()), "MARQUEE_ADMIN_PORT": str(free_port()),
-                         "MARQUEE_IMAGE_PORT": str(free_port()), "MARQUEE_PLANS": wrk.BENCH_PLANS})
+    settings = from_env(
+        {
+            **os.environ,
+            "MARQUEE_HOME": str(home),
+            "MARQUEE_API_PORT": str(free_port()),
+            "MARQUEE_ADMIN_PORT": str(free_port()),
+            "MARQUEE_IMAGE_PORT": str(free_port()),
+            "MARQUEE_PLANS": wrk.BENCH_PLANS,
+        }
+    )
     if args.release:
         release = args.release.resolve()
         settings.current_link.symlink_to(release)
@@ -61,47 +69,67 @@ def main() -> None:
     keys = wrk.bench_keys(settings, args.accounts, "bench")
     pairs = [(movie_id, keys[n % len(keys)]) for n, movie_id in enumerate(ids)]
     plain = wrk.script_for(home, "plain", [f"/3/movie/{m}?api_key={k}" for m, k in pairs])
-    appended = wrk.script_for(home, "append", [f"/3/movie/{m}?api_key={k}&append_to_response={APPENDS}"
-                                               for m, k in pairs])
+    appended = wrk.script_for(
+        home, "append", [f"/3/movie/{m}?api_key={k}&append_to_response={APPENDS}" for m, k in pairs]
+    )
     similar = wrk.script_for(home, "similar", [f"/3/movie/{m}/similar?api_key={k}" for m, k in pairs])
     gzip = {"Accept-Encoding": "gzip"}  # as most clients ask
     plain_gzip = wrk.script_for(home, "plain-gzip", [f"/3/movie/{m}?api_key={k}" for m, k in pairs], gzip)
-    appended_gzip = wrk.script_for(home, "append-gzip", [f"/3/movie/{m}?api_key={k}&append_to_response={APPENDS}"
-                                                         for m, k in pairs], gzip)
+    appended_gzip = wrk.script_for(
+        home, "append-gzip", [f"/3/movie/{m}?api_key={k}&append_to_response={APPENDS}" for m, k in pairs], gzip
+    )
     with Pack(release) as pack:  # people with credits: each credit is an entry over a film's or series' item
         people = sorted({int(name.split("/")[2]) for name in pack.names("3/person/%/combined_credits.json")})
-        imdb_ids = [name.split("/")[2][:-len(".json")] for name in pack.names("compat/imdb/%")
-                    if b"compat/movie/" in pack.get(name)]
-    compat = wrk.script_for(home, "compat", [f"/compat/?apikey={keys[n % len(keys)]}&i={i}"
-                                             for n, i in enumerate(imdb_ids)])
-    credits = wrk.script_for(home, "credits", [f"/3/person/{p}/combined_credits?api_key={keys[n % len(keys)]}"
-                                               for n, p in enumerate(people)])
+        imdb_ids = [
+            name.split("/")[2][: -len(".json")]
+            for name in pack.names("compat/imdb/%")
+            if b"compat/movie/" in pack.get(name)
+        ]
+    compat = wrk.script_for(
+        home, "compat", [f"/compat/?apikey={keys[n % len(keys)]}&i={i}" for n, i in enumerate(imdb_ids)]
+    )
+    credits = wrk.script_for(
+        home, "credits", [f"/3/person/{p}/combined_credits?api_key={keys[n % len(keys)]}" for n, p in enumerate(people)]
+    )
     stack = Stack(settings).start()
     url = settings.api_base_url
     try:
-        print(f"wrk -t1 -c{args.connections} -d{args.seconds}s, {args.rounds} rounds, {len(ids)} movies, "
-              f"{len(people)} people, append_to_response={APPENDS} ({len(present)} of 5 rendered in this "
-              f"release: {','.join(present)})", flush=True)
+        print(
+            f"wrk -t1 -c{args.connections} -d{args.seconds}s, {args.rounds} rounds, {len(ids)} movies, "
+            f"{len(people)} people, append_to_response={APPENDS} ({len(present)} of 5 rendered in this "
+            f"release: {','.join(present)})",
+            flush=True,
+        )
         for script in (plain, appended, similar, credits, compat, plain_gzip, appended_gzip):
             wrk.run(url, 2, args.connections, script)
-        ratios = wrk.rounds_of(args.rounds, [
-            ("plain details", lambda: wrk.run(url, args.seconds, args.connections, plain)),
-            ("details + 5 appends", lambda: wrk.run(url, args.seconds, args.connections, appended)),
-            ("similar (composite)", lambda: wrk.run(url, args.seconds, args.connections, similar)),
-            ("combined_credits (composite)", lambda: wrk.run(url, args.seconds, args.connections, credits)),
-            ("compat lookup by IMDb id", lambda: wrk.run(url, args.seconds, args.connections, compat)),
-            ("plain details, clients taking gzip", lambda: wrk.run(url, args.seconds, args.connections, plain_gzip)),
-            ("details + 5 appends, clients taking gzip",
-             lambda: wrk.run(url, args.seconds, args.connections, appended_gzip)),
-        ])
+        ratios = wrk.rounds_of(
+            args.rounds,
+            [
+                ("plain details", lambda: wrk.run(url, args.seconds, args.connections, plain)),
+                ("details + 5 appends", lambda: wrk.run(url, args.seconds, args.connections, appended)),
+                ("similar (composite)", lambda: wrk.run(url, args.seconds, args.connections, similar)),
+                ("combined_credits (composite)", lambda: wrk.run(url, args.seconds, args.connections, credits)),
+                ("compat lookup by IMDb id", lambda: wrk.run(url, args.seconds, args.connections, compat)),
+                (
+                    "plain details, clients taking gzip",
+                    lambda: wrk.run(url, args.seconds, args.connections, plain_gzip),
+                ),
+                (
+                    "details + 5 appends, clients taking gzip",
+                    lambda: wrk.run(url, args.seconds, args.connections, appended_gzip),
+                ),
+            ],
+        )
     finally:
         stack.stop()
         shutil.rmtree(home, ignore_errors=True)
     costs = [[1 / r for r in per_round] for per_round in ratios[:3]]
     for name, cost in zip(("details + 5 appends", "similar list", "combined credits"), costs):
         print(f"{name}: per-round cost " + ", ".join(f"{c:.3f}" for c in cost))
-    print(f"composite cost ratios (plain req/s / composite req/s): similar {wrk.median(costs[1]):.2f}, "
-          f"combined_credits {wrk.median(costs[2]):.2f}")
+    print(
+        f"composite cost ratios (plain req/s / composite req/s): similar {wrk.median(costs[1]):.2f}, "
+        f"combined_credits {wrk.median(costs[2]):.2f}"
+    )
     print("compat per-round ratios: " + ", ".join(f"{r:.3f}" for r in ratios[3]))
     print(f"compat/details ratio: {wrk.median(ratios[3]):.2f}")
     gzip_costs = [plain_rate / appended_rate for plain_rate, appended_rate in zip(ratios[4], ratios[5])]

@@ -70,8 +70,11 @@ def change_titles(catalogue: Path, share: float) -> int:
     english = pc.equal(table.column("iso_639_1"), "en")
     ids = sorted(set(table.column("movie_id").filter(english).to_pylist()))
     chosen = pa.array(ids[:: max(1, round(1 / share))], pa.int64())
-    renamed = pc.if_else(pc.and_(english, pc.is_in(table.column("movie_id"), chosen)),
-                         pc.binary_join_element_wise(table.column("title"), " (Restored)", ""), table.column("title"))
+    renamed = pc.if_else(
+        pc.and_(english, pc.is_in(table.column("movie_id"), chosen)),
+        pc.binary_join_element_wise(table.column("title"), " (Restored)", ""),
+        table.column("title"),
+    )
     # A new file renamed over the old: the catalogue is a hard-linked copy of the cached one.
     tmp = catalogue / "movie_translations.parquet.tmp"
     pq.write_table(table.set_column(table.schema.get_field_index("title"), "title", renamed), tmp)
@@ -135,22 +138,25 @@ def show_progress(phase: str, done: int, total: int) -> None:
     print(f"  {time.strftime('%H:%M:%S')} {phase} {done}/{total}{name}", file=sys.stderr, flush=True)
 
 
-def build_apart(settings: Settings, catalogue: Path, release: Path, previous: Path | None = None
-                ) -> tuple[ReleaseSummary, int]:
+def build_apart(
+    settings: Settings, catalogue: Path, release: Path, previous: Path | None = None
+) -> tuple[ReleaseSummary, int]:
     """render_release in a process of its own; returns its summary and the peak memory (bytes) of
     that process and the ones it started."""
     with ProcessPoolExecutor(1) as pool:
         watch = PeakMemory(pool.submit(os.getpid).result())  # the worker's pid: the tree to watch
         try:
-            summary = pool.submit(render_release, settings, catalogue, release, None, previous, None,
-                                  show_progress).result()
+            summary = pool.submit(
+                render_release, settings, catalogue, release, None, previous, None, show_progress
+            ).result()
         finally:
             peak = watch.stop()
     return summary, peak
 
 
-def measure(movies: int, workdir: Path, cache: Path, incremental: bool = False, repeats: int = 1,
-            keep: Path | None = None) -> dict:
+def measure(
+    movies: int, workdir: Path, cache: Path, incremental: bool = False, repeats: int = 1, keep: Path | None = None
+) -> dict:
     home = workdir / f"home-{movies}"
     settings = from_env({"MARQUEE_HOME": str(home)})
     started = time.perf_counter()
@@ -170,17 +176,30 @@ def measure(movies: int, workdir: Path, cache: Path, incremental: bool = False, 
     # on top of the last release built, which is the same code and catalogue.
     summary, peak = sorted(builds, key=lambda build: build[0].seconds)[len(builds) // 2]
     row = {
-        "movies": movies, "generate_s": generated, "build_s": summary.seconds, "documents": summary.documents,
-        "bytes": summary.bytes, "disk": disk_bytes(release), "images": summary.images,
-        "phases": summary.phases, "peak": peak, "runs": [build.seconds for build, _ in builds],
+        "movies": movies,
+        "generate_s": generated,
+        "build_s": summary.seconds,
+        "documents": summary.documents,
+        "bytes": summary.bytes,
+        "disk": disk_bytes(release),
+        "images": summary.images,
+        "phases": summary.phases,
+        "peak": peak,
+        "runs": [build.seconds for build, _ in builds],
     }
     if incremental:
         row["changed"] = change_titles(catalogue, 0.01)
         os.sync()
         again, again_peak = build_apart(settings, catalogue, settings.releases_dir / "again", previous=release)
-        row.update(incremental_s=again.seconds, reused=again.unchanged, incremental_documents=again.documents,
-                   incremental_phases=again.phases, scoped=again.scoped, incremental_peak=again_peak,
-                   steps=f"{again.steps_run} of {again.steps}")
+        row.update(
+            incremental_s=again.seconds,
+            reused=again.unchanged,
+            incremental_documents=again.documents,
+            incremental_phases=again.phases,
+            scoped=again.scoped,
+            incremental_peak=again_peak,
+            steps=f"{again.steps_run} of {again.steps}",
+        )
     if keep is not None:  # e.g. for `make bench BENCH_RELEASE=…`: the full build, not the rebuild
         shutil.rmtree(keep, ignore_errors=True)
         shutil.move(release, keep)
@@ -196,55 +215,75 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("scales", nargs="*", type=int, default=[2_000, 10_000], help="movie counts, ascending")
     parser.add_argument("--cache", type=Path, default=CACHE, help="where generated catalogues are kept")
-    parser.add_argument("--repeats", type=int, default=1,
-                        help="full builds per scale, each from scratch; the median is reported")
+    parser.add_argument(
+        "--repeats", type=int, default=1, help="full builds per scale, each from scratch; the median is reported"
+    )
     parser.add_argument("--keep", type=Path, help="keep the largest scale's full build here (a release to bench)")
-    parser.add_argument("--rebuild", action=argparse.BooleanOptionalAction, default=True,
-                        help="rebuild the largest scale after 1%% of titles changed")
+    parser.add_argument(
+        "--rebuild",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="rebuild the largest scale after 1%% of titles changed",
+    )
     args = parser.parse_args()
     scales = sorted(args.scales)
     workdir = Path(tempfile.mkdtemp(prefix="marquee-bench-build-"))
     rows = []
     try:
-        print(f"{'movies':>8} {'series':>7} {'gen s':>7} {'build s':>8} {'documents':>10} "
-              f"{'docs/s':>8} {'JSON MB':>9} {'on disk MB':>11} {'images':>8} {'peak GB':>8}  phases (s)",
-              flush=True)
+        print(
+            f"{'movies':>8} {'series':>7} {'gen s':>7} {'build s':>8} {'documents':>10} "
+            f"{'docs/s':>8} {'JSON MB':>9} {'on disk MB':>11} {'images':>8} {'peak GB':>8}  phases (s)",
+            flush=True,
+        )
         for movies in scales:
-            r = measure(movies, workdir, args.cache, incremental=args.rebuild and movies == scales[-1],
-                        repeats=args.repeats,
-                        keep=args.keep.resolve() if args.keep and movies == scales[-1] else None)
+            r = measure(
+                movies,
+                workdir,
+                args.cache,
+                incremental=args.rebuild and movies == scales[-1],
+                repeats=args.repeats,
+                keep=args.keep.resolve() if args.keep and movies == scales[-1] else None,
+            )
             rows.append(r)
             generated = "cached" if r["generate_s"] is None else f"{r['generate_s']:.1f}"
-            print(f"{movies:>8,} {max(1, movies // 10):>7,} {generated:>7} {r['build_s']:>8.1f} "
-                  f"{r['documents']:>10,} {r['documents'] / r['build_s']:>8,.0f} "
-                  f"{r['bytes'] / 1e6:>9,.1f} {r['disk'] / 1e6:>11,.1f} {r['images']:>8,} "
-                  f"{r['peak'] / 1e9:>8.2f}  {phase_line(r['phases'])}"
-                  + (f"  (median of {', '.join(f'{s:.1f}' for s in r['runs'])} s)" if len(r["runs"]) > 1 else ""),
-                  flush=True)
+            print(
+                f"{movies:>8,} {max(1, movies // 10):>7,} {generated:>7} {r['build_s']:>8.1f} "
+                f"{r['documents']:>10,} {r['documents'] / r['build_s']:>8,.0f} "
+                f"{r['bytes'] / 1e6:>9,.1f} {r['disk'] / 1e6:>11,.1f} {r['images']:>8,} "
+                f"{r['peak'] / 1e9:>8.2f}  {phase_line(r['phases'])}"
+                + (f"  (median of {', '.join(f'{s:.1f}' for s in r['runs'])} s)" if len(r["runs"]) > 1 else ""),
+                flush=True,
+            )
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     if len(rows) >= 2:
         small, large = rows[-2], rows[-1]
         exponent = math.log(large["build_s"] / small["build_s"]) / math.log(large["movies"] / small["movies"])
         factor = TARGET_MOVIES / large["movies"]
-        projected = large["build_s"] * factor ** exponent
-        print(f"growth {small['movies']:,} -> {large['movies']:,} movies: build time x"
-              f"{large['build_s'] / small['build_s']:.2f} for x{large['movies'] / small['movies']:.0f} titles "
-              f"(exponent {exponent:.2f}; 1.00 is linear)")
-        print(f"projected for {TARGET_MOVIES:,} movies and {TARGET_MOVIES // 10:,} series: "
-              f"{projected / 60:,.0f} min build, {large['disk'] * factor / 1e9:,.0f} GB on disk for "
-              f"{large['bytes'] * factor / 1e9:,.0f} GB written (target {TARGET_SECONDS // 60} min)")
+        projected = large["build_s"] * factor**exponent
+        print(
+            f"growth {small['movies']:,} -> {large['movies']:,} movies: build time x"
+            f"{large['build_s'] / small['build_s']:.2f} for x{large['movies'] / small['movies']:.0f} titles "
+            f"(exponent {exponent:.2f}; 1.00 is linear)"
+        )
+        print(
+            f"projected for {TARGET_MOVIES:,} movies and {TARGET_MOVIES // 10:,} series: "
+            f"{projected / 60:,.0f} min build, {large['disk'] * factor / 1e9:,.0f} GB on disk for "
+            f"{large['bytes'] * factor / 1e9:,.0f} GB written (target {TARGET_SECONDS // 60} min)"
+        )
     last = rows[-1] if rows else None
     if last is None:
         return
     if "changed" in last:
-        print(f"incremental rebuild after {last['changed']:,} of {last['movies']:,} films changed: "
-              f"{last['incremental_s']:.1f} s ({phase_line(last['incremental_phases'])}), {last['reused']:,} of "
-              f"{last['incremental_documents']:,} documents unchanged, "
-              f"{'only what changed rendered' if last['scoped'] else 'everything rendered'}, "
-              f"{last['steps']} database steps run; rebuild/full time "
-              f"{last['incremental_s'] / last['build_s']:.2f} (target 0.05), "
-              f"peak memory {last['incremental_peak'] / 1e9:.2f} GB")
+        print(
+            f"incremental rebuild after {last['changed']:,} of {last['movies']:,} films changed: "
+            f"{last['incremental_s']:.1f} s ({phase_line(last['incremental_phases'])}), {last['reused']:,} of "
+            f"{last['incremental_documents']:,} documents unchanged, "
+            f"{'only what changed rendered' if last['scoped'] else 'everything rendered'}, "
+            f"{last['steps']} database steps run; rebuild/full time "
+            f"{last['incremental_s'] / last['build_s']:.2f} (target 0.05), "
+            f"peak memory {last['incremental_peak'] / 1e9:.2f} GB"
+        )
     # The stable last lines (issue 29), for the largest scale.
     print(f"phases (s): {phase_line(last['phases'])}")
     print(f"full build seconds: {last['build_s']:.1f}")

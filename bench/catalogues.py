@@ -54,9 +54,18 @@ def catalogue_for(movies: int, cache: Path = CACHE) -> Path:
 
 # What writes a catalogue's search and discover indexes (the load, the languages, both index
 # writers and what they import): a change to any of it makes a cached pair stale.
-INDEX_SOURCES = ("marquee_build", "site_gen/sql", "site_gen/search_index.py", "site_gen/discover_index.py",
-                 "site_gen/languages.py", "site_gen/documents.py", "marquee/search_text.py", "marquee/packs.py",
-                 "marquee/artefacts.py", "marquee/discover_columns.py")
+INDEX_SOURCES = (
+    "marquee_build",
+    "site_gen/sql",
+    "site_gen/search_index.py",
+    "site_gen/discover_index.py",
+    "site_gen/languages.py",
+    "site_gen/documents.py",
+    "marquee/search_text.py",
+    "marquee/packs.py",
+    "marquee/artefacts.py",
+    "marquee/discover_columns.py",
+)
 INDEXES = (SEARCH_INDEX, DISCOVER_INDEX, DISCOVER_COLUMNS)
 
 
@@ -75,6 +84,7 @@ def index_digest(catalogue: Path, languages: list[str]) -> str:
 
 def _build_indexes(catalogue: Path, settings, folder: Path) -> None:
     from site_gen import discover_index, search_index
+
     with search_index.prepared_database(catalogue, settings, folder) as con:
         print(search_index.build(con, list(settings.languages), folder / SEARCH_INDEX).line(), flush=True)
         print(discover_index.build(con, folder / DISCOVER_INDEX, catalogue).line(), flush=True)

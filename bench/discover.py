@@ -67,18 +67,30 @@ def facts(catalogue: Path) -> dict[str, list]:
 
     def column(query: str) -> list:
         return [v for (v,) in con.execute(query).fetchall()]
+
     try:
         return {
-            "genre": column(f"SELECT genre_id FROM '{catalogue}/movie_genres.parquet' GROUP BY 1 ORDER BY count(*) DESC"),
-            "tv_genre": column(f"SELECT genre_id FROM '{catalogue}/series_genres.parquet' GROUP BY 1 ORDER BY count(*) DESC"),
-            "network": column(f"SELECT network_id FROM '{catalogue}/series_networks.parquet' GROUP BY 1 "
-                              "ORDER BY count(*) DESC LIMIT 30"),
-            "region": column(f"SELECT iso_3166_1 FROM '{catalogue}/movie_watch_providers.parquet' GROUP BY 1 "
-                             "ORDER BY count(*) DESC LIMIT 10"),
-            "provider": column(f"SELECT provider_id FROM '{catalogue}/movie_watch_providers.parquet' GROUP BY 1 "
-                               "ORDER BY count(*) DESC LIMIT 15"),
-            "cast": column(f"SELECT person_id FROM '{catalogue}/cast.parquet' GROUP BY 1 ORDER BY count(*) DESC "
-                           "LIMIT 500"),
+            "genre": column(
+                f"SELECT genre_id FROM '{catalogue}/movie_genres.parquet' GROUP BY 1 ORDER BY count(*) DESC"
+            ),
+            "tv_genre": column(
+                f"SELECT genre_id FROM '{catalogue}/series_genres.parquet' GROUP BY 1 ORDER BY count(*) DESC"
+            ),
+            "network": column(
+                f"SELECT network_id FROM '{catalogue}/series_networks.parquet' GROUP BY 1 "
+                "ORDER BY count(*) DESC LIMIT 30"
+            ),
+            "region": column(
+                f"SELECT iso_3166_1 FROM '{catalogue}/movie_watch_providers.parquet' GROUP BY 1 "
+                "ORDER BY count(*) DESC LIMIT 10"
+            ),
+            "provider": column(
+                f"SELECT provider_id FROM '{catalogue}/movie_watch_providers.parquet' GROUP BY 1 "
+                "ORDER BY count(*) DESC LIMIT 15"
+            ),
+            "cast": column(
+                f"SELECT person_id FROM '{catalogue}/cast.parquet' GROUP BY 1 ORDER BY count(*) DESC LIMIT 500"
+            ),
         }
     finally:
         con.close()
@@ -107,11 +119,14 @@ def browse(rng: random.Random, known: dict[str, list], languages: list[str]) -> 
         params = {"sort_by": rng.choice(SORTS), "page": page}
         if rng.random() < 0.6:
             params["with_genres"] = ("," if rng.random() < 0.5 else "|").join(
-                str(g) for g in rng.sample(known["genre"][:12], rng.choice((1, 1, 2))))
+                str(g) for g in rng.sample(known["genre"][:12], rng.choice((1, 1, 2)))
+            )
         if rng.random() < 0.3:
             params["primary_release_year"] = str(rng.randint(1970, 2025))
         if rng.random() < 0.2:
-            params.update(watch_region=rng.choice(known["region"]), with_watch_providers=str(rng.choice(known["provider"])))
+            params.update(
+                watch_region=rng.choice(known["region"]), with_watch_providers=str(rng.choice(known["provider"]))
+            )
         if params["sort_by"] == "vote_average.desc" or rng.random() < 0.1:
             params["vote_count.gte"] = str(rng.choice((50, 100, 200)))
         if rng.random() < 0.05:
@@ -121,14 +136,28 @@ def browse(rng: random.Random, known: dict[str, list], languages: list[str]) -> 
     return f"{path}?{urlencode(params)}"
 
 
-LIST_PATHS = ("/3/movie/popular", "/3/movie/top_rated", "/3/movie/now_playing", "/3/movie/upcoming", "/3/tv/popular",
-              "/3/tv/top_rated", "/3/tv/airing_today", "/3/tv/on_the_air", "/3/person/popular",
-              "/3/trending/all/day", "/3/trending/movie/week", "/3/trending/tv/day", "/3/trending/person/week")
+LIST_PATHS = (
+    "/3/movie/popular",
+    "/3/movie/top_rated",
+    "/3/movie/now_playing",
+    "/3/movie/upcoming",
+    "/3/tv/popular",
+    "/3/tv/top_rated",
+    "/3/tv/airing_today",
+    "/3/tv/on_the_air",
+    "/3/person/popular",
+    "/3/trending/all/day",
+    "/3/trending/movie/week",
+    "/3/trending/tv/day",
+    "/3/trending/person/week",
+)
 
 
 def title_lists(rng: random.Random, languages: list[str], count: int) -> list[str]:
-    return [f"{rng.choice(LIST_PATHS)}?{urlencode({'page': rng.choice((1, 1, 1, 1, 2, 2, 3, 4, 5)), 'language': rng.choice(languages)})}"
-            for _ in range(count)]
+    return [
+        f"{rng.choice(LIST_PATHS)}?{urlencode({'page': rng.choice((1, 1, 1, 1, 2, 2, 3, 4, 5)), 'language': rng.choice(languages)})}"
+        for _ in range(count)
+    ]
 
 
 def list_sized(release: Path) -> str:
@@ -142,8 +171,16 @@ def list_sized(release: Path) -> str:
     return "/3/movie/sized"
 
 
-def cold_lists(rng: random.Random, known: dict[str, list], languages: list[str], seen: set[str], rounds: int,
-               count: int, keys: list[str], work: Path) -> list[Path]:
+def cold_lists(
+    rng: random.Random,
+    known: dict[str, list],
+    languages: list[str],
+    seen: set[str],
+    rounds: int,
+    count: int,
+    keys: list[str],
+    work: Path,
+) -> list[Path]:
     """A script per round of `count` discover requests each asked once in the whole run (none in `seen`,
     the browsing mix's): every answer is the edge's, never nginx's cache's."""
     scripts = []
@@ -183,48 +220,70 @@ def main() -> None:
         known = facts(catalogue)
         distinct = list(dict.fromkeys(browse(rng, known, settings.languages) for _ in range(args.distinct)))
         requests = args.seconds * 6000
-        mix = [f"{distinct[i]}&api_key={keys[n % len(keys)]}"
-               for n, i in enumerate(wrk.zipf_choices(rng, len(distinct), requests))]
+        mix = [
+            f"{distinct[i]}&api_key={keys[n % len(keys)]}"
+            for n, i in enumerate(wrk.zipf_choices(rng, len(distinct), requests))
+        ]
         details = [f"{details_path}?api_key={key}" for key in keys]
         sized_path = list_sized(home / "releases" / "bench")
         sized = [f"{sized_path}?api_key={key}" for key in keys]
         work = home / "wrk"
         work.mkdir()
-        listed = [f"{target}&api_key={keys[n % len(keys)]}"
-                  for n, target in enumerate(title_lists(rng, settings.languages, requests))]
+        listed = [
+            f"{target}&api_key={keys[n % len(keys)]}"
+            for n, target in enumerate(title_lists(rng, settings.languages, requests))
+        ]
         cold_count = args.seconds * 8000  # more than a round of the edge's answers sends
         cold = cold_lists(rng, known, settings.languages, set(distinct), args.rounds + 1, cold_count, keys, work)
         gzip = {"Accept-Encoding": "gzip"}
-        scripts = {"details": wrk.script_for(work, "details", details), "discover": wrk.script_for(work, "discover", mix),
-                   "lists": wrk.script_for(work, "lists", listed), "sized": wrk.script_for(work, "sized", sized),
-                   "details gzip": wrk.script_for(work, "details-gzip", details, gzip),
-                   "lists gzip": wrk.script_for(work, "lists-gzip", listed, gzip)}
+        scripts = {
+            "details": wrk.script_for(work, "details", details),
+            "discover": wrk.script_for(work, "discover", mix),
+            "lists": wrk.script_for(work, "lists", listed),
+            "sized": wrk.script_for(work, "sized", sized),
+            "details gzip": wrk.script_for(work, "details-gzip", details, gzip),
+            "lists gzip": wrk.script_for(work, "lists-gzip", listed, gzip),
+        }
         base = settings.api_base_url
 
         def run(script: Path) -> Callable[[], dict]:
             return lambda: wrk.run(base, args.seconds, args.connections, script)
+
         # No discover before the rounds: the first round is the first traffic a published index sees.
         wrk.run(base, 2, args.connections, scripts["details"])
         wrk.run(base, 2, args.connections, scripts["lists"])
-        print(f"wrk -t1 -c{args.connections} -d{args.seconds}s, {args.rounds} rounds, {len(distinct):,} distinct "
-              f"discover requests, {cold_count:,} new ones a cold round", flush=True)
+        print(
+            f"wrk -t1 -c{args.connections} -d{args.seconds}s, {args.rounds} rounds, {len(distinct):,} distinct "
+            f"discover requests, {cold_count:,} new ones a cold round",
+            flush=True,
+        )
         rounds = iter(cold)
-        runs = [("details (authenticated)", run(scripts["details"])),
-                ("discover, browsing mix", run(scripts["discover"])),
-                ("discover, cold (every request new)", lambda: wrk.run(base, args.seconds, args.connections, next(rounds))),
-                ("title lists", run(scripts["lists"])),
-                ("details, a list page's size", run(scripts["sized"])),
-                ("details, clients taking gzip", run(scripts["details gzip"])),
-                ("title lists, clients taking gzip", run(scripts["lists gzip"]))]
+        runs = [
+            ("details (authenticated)", run(scripts["details"])),
+            ("discover, browsing mix", run(scripts["discover"])),
+            ("discover, cold (every request new)", lambda: wrk.run(base, args.seconds, args.connections, next(rounds))),
+            ("title lists", run(scripts["lists"])),
+            ("details, a list page's size", run(scripts["sized"])),
+            ("details, clients taking gzip", run(scripts["details gzip"])),
+            ("title lists, clients taking gzip", run(scripts["lists gzip"])),
+        ]
         results: dict[str, list[dict]] = {}
         ratios = wrk.rounds_of(args.rounds, runs, results)
         wide_results: dict[str, list[dict]] = {}
-        wide = wrk.one_round(base, args.seconds, args.wide, [("details (authenticated)", scripts["details"]),
-                                                             ("discover, browsing mix", scripts["discover"]),
-                                                             ("discover, cold (every request new)", cold[-1])],
-                             wide_results)
-        published = after_publish(settings, args.seconds, args.connections, "discover, browsing mix",
-                                  scripts["discover"])
+        wide = wrk.one_round(
+            base,
+            args.seconds,
+            args.wide,
+            [
+                ("details (authenticated)", scripts["details"]),
+                ("discover, browsing mix", scripts["discover"]),
+                ("discover, cold (every request new)", cold[-1]),
+            ],
+            wide_results,
+        )
+        published = after_publish(
+            settings, args.seconds, args.connections, "discover, browsing mix", scripts["discover"]
+        )
         edge_memory_found = edge_memory(stack)
     finally:
         if stack is not None:
@@ -233,14 +292,21 @@ def main() -> None:
     p99 = {name: [r["p99"] for r in results[runs[i][0]]] for name, i in (("browsing", 1), ("cold", 2))}
     if max(r["rps"] for r in results[runs[2][0]]) * args.seconds > cold_count:
         print(f"warning: a cold round sent more than its {cold_count:,} new requests: some were repeats")
-    print("p99 ms per round: browsing " + ", ".join(f"{p:.1f}" for p in p99["browsing"]) +
-          "; cold " + ", ".join(f"{p:.1f}" for p in p99["cold"]))
+    print(
+        "p99 ms per round: browsing "
+        + ", ".join(f"{p:.1f}" for p in p99["browsing"])
+        + "; cold "
+        + ", ".join(f"{p:.1f}" for p in p99["cold"])
+    )
     wide_p99 = [r[0]["p99"] for name, r in wide_results.items() if name.startswith("discover")]
-    print(f"at {args.wide} connections: discover/static {wide[0][0]:.2f}, cold/static {wide[1][0]:.2f}, "
-          f"p99 ms {wide_p99[0]:.1f} and {wide_p99[1]:.1f}")
+    print(
+        f"at {args.wide} connections: discover/static {wide[0][0]:.2f}, cold/static {wide[1][0]:.2f}, "
+        f"p99 ms {wide_p99[0]:.1f} and {wide_p99[1]:.1f}"
+    )
     print(f"lists/same-size details ratio: {wrk.median(ratios[2]) / wrk.median(ratios[3]):.2f}")
-    print(f"gzip lists/static ratio: "
-          f"{wrk.median([lists / details for details, lists in zip(ratios[4], ratios[5])]):.2f}")
+    print(
+        f"gzip lists/static ratio: {wrk.median([lists / details for details, lists in zip(ratios[4], ratios[5])]):.2f}"
+    )
     print(f"cold discover/static ratio: {wrk.median(ratios[1]):.2f}")
     print(memory_line(edge_memory_found))
     print(f"publish p99 ms: {published['p99']:.1f}")  # the browsing mix, its first seconds on a new release

@@ -38,10 +38,12 @@ from site_gen.writer import Writer
 # The Zipf mix's paths by share: details most, then what clients ask of a film next. Each is a
 # document nginx answers from the pack (images and videos without a language: with one they are
 # the edge's, filtered). `language` is drawn from MARQUEE_LANGUAGES for the ones that take it.
+# fmt: off
 ZIPF_PATHS = (("", 40, True), ("/credits", 12, True), ("/images", 8, False), ("/videos", 8, False),
               ("/release_dates", 6, True), ("/keywords", 5, True), ("/external_ids", 5, True),
               ("/alternative_titles", 4, True), ("/translations", 4, True), ("/watch/providers", 4, True),
               ("/similar", 4, True))
+# fmt: on
 ZIPF_TARGETS = 400_000  # requests in the mix's list, cycled by wrk: more than a round sends
 
 # Bare nginx at its best for this box: its own process, a worker per core, nothing but the file.
@@ -75,8 +77,9 @@ def start_bare_nginx(home: Path, port: int) -> subprocess.Popen:
     conf = run / "nginx.conf"
     user = "user root;" if os.geteuid() == 0 else ""  # as in nginx/marquee.conf.j2
     conf.write_text(BARE_NGINX % {"run": run, "port": port, "root": home / "static", "user": user})
-    proc = subprocess.Popen([require_binary("nginx"), "-c", str(conf), "-p", str(run)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [require_binary("nginx"), "-c", str(conf), "-p", str(run)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
     wait_for(lambda: port_open("127.0.0.1", port), "bare nginx", 10, proc)
     return proc
 
@@ -119,8 +122,10 @@ def make_release(home: Path, body: bytes) -> str:
 
 def film_ids(release: Path) -> list[int]:
     """Every film of a rendered release, from its manifest (no pack scan: 1M names in a second)."""
-    rows = duckdb.sql(f"SELECT DISTINCT CAST(split_part(split_part(name, '/', 3), '.', 1) AS BIGINT) FROM "
-                      f"read_parquet('{release}/MANIFEST/*.parquet') WHERE template = '/3/movie/{{movie_id}}'")
+    rows = duckdb.sql(
+        f"SELECT DISTINCT CAST(split_part(split_part(name, '/', 3), '.', 1) AS BIGINT) FROM "
+        f"read_parquet('{release}/MANIFEST/*.parquet') WHERE template = '/3/movie/{{movie_id}}'"
+    )
     return sorted(row[0] for row in rows.fetchall())
 
 
@@ -143,10 +148,19 @@ def zipf_stack(home: Path, fleet: Settings, release: Path | None, movies: int, c
     """A stack of the fleet (its Redis and registry) serving `release`, or a release built here from
     the cached catalogue of `movies` films."""
     home.mkdir()
-    settings = from_env({**os.environ, "MARQUEE_HOME": str(home), "MARQUEE_API_PORT": str(free_port()),
-                         "MARQUEE_ADMIN_PORT": str(free_port()), "MARQUEE_IMAGE_PORT": str(free_port()),
-                         "MARQUEE_PLANS": wrk.BENCH_PLANS, "MARQUEE_REDIS_URL": fleet.redis_url,
-                         "MARQUEE_REGISTRY_PATH": str(fleet.registry_path), "MARQUEE_IMAGE_SIZES": "request"})
+    settings = from_env(
+        {
+            **os.environ,
+            "MARQUEE_HOME": str(home),
+            "MARQUEE_API_PORT": str(free_port()),
+            "MARQUEE_ADMIN_PORT": str(free_port()),
+            "MARQUEE_IMAGE_PORT": str(free_port()),
+            "MARQUEE_PLANS": wrk.BENCH_PLANS,
+            "MARQUEE_REDIS_URL": fleet.redis_url,
+            "MARQUEE_REGISTRY_PATH": str(fleet.registry_path),
+            "MARQUEE_IMAGE_SIZES": "request",
+        }
+    )
     if release is None:
         release = settings.releases_dir / "zipf"
         render_release(settings, catalogue_for(movies, cache), release, echo=None)
@@ -162,10 +176,14 @@ def main() -> None:
     parser.add_argument("--connections", type=int, default=200)
     parser.add_argument("--accounts", type=int, default=200)
     parser.add_argument("--file", type=Path, help="a JSON document to serve (default: a 3 KB stand-in)")
-    parser.add_argument("--metrics-cost", action="store_true",
-                        help="also run the authenticated path with nginx's metrics counters off, in the same rounds")
-    parser.add_argument("--zipf", action="store_true",
-                        help="also a Zipf mix over a real release's films against its hottest document")
+    parser.add_argument(
+        "--metrics-cost",
+        action="store_true",
+        help="also run the authenticated path with nginx's metrics counters off, in the same rounds",
+    )
+    parser.add_argument(
+        "--zipf", action="store_true", help="also a Zipf mix over a real release's films against its hottest document"
+    )
     parser.add_argument("--movies", type=int, default=2_000, help="films of the Zipf release built here")
     parser.add_argument("--release", type=Path, help="an already rendered release for the Zipf mix instead")
     parser.add_argument("--cache", type=Path, default=CACHE, help="where generated catalogues are kept")
@@ -178,9 +196,16 @@ def main() -> None:
     try:
         stack_home = home / "stack"
         stack_home.mkdir()
-        settings = from_env({**os.environ, "MARQUEE_HOME": str(stack_home),
-                             "MARQUEE_API_PORT": str(free_port()), "MARQUEE_ADMIN_PORT": str(free_port()), "MARQUEE_IMAGE_PORT": str(free_port()),
-                             "MARQUEE_PLANS": wrk.BENCH_PLANS})
+        settings = from_env(
+            {
+                **os.environ,
+                "MARQUEE_HOME": str(stack_home),
+                "MARQUEE_API_PORT": str(free_port()),
+                "MARQUEE_ADMIN_PORT": str(free_port()),
+                "MARQUEE_IMAGE_PORT": str(free_port()),
+                "MARQUEE_PLANS": wrk.BENCH_PLANS,
+            }
+        )
         path = make_release(stack_home, body)
         keys = wrk.bench_keys(settings, args.accounts, "bench")
         script = wrk.script_for(stack_home, "auth", [f"{path}?api_key={key}" for key in keys])
@@ -188,13 +213,26 @@ def main() -> None:
         if args.metrics_cost:
             quiet_home = home / "quiet"
             quiet_home.mkdir()
-            quiet = from_env({**os.environ, "MARQUEE_HOME": str(quiet_home), "MARQUEE_API_PORT": str(free_port()),
-                              "MARQUEE_ADMIN_PORT": str(free_port()), "MARQUEE_IMAGE_PORT": str(free_port()),
-                              "MARQUEE_PLANS": wrk.BENCH_PLANS, "MARQUEE_REDIS_URL": settings.redis_url,
-                              "MARQUEE_REGISTRY_PATH": str(settings.registry_path)})  # one fleet: same keys
+            quiet = from_env(
+                {
+                    **os.environ,
+                    "MARQUEE_HOME": str(quiet_home),
+                    "MARQUEE_API_PORT": str(free_port()),
+                    "MARQUEE_ADMIN_PORT": str(free_port()),
+                    "MARQUEE_IMAGE_PORT": str(free_port()),
+                    "MARQUEE_PLANS": wrk.BENCH_PLANS,
+                    "MARQUEE_REDIS_URL": settings.redis_url,
+                    "MARQUEE_REGISTRY_PATH": str(settings.registry_path),
+                }
+            )  # one fleet: same keys
             make_release(quiet_home, body)
-            stacks.append(("authenticated, metrics off", WithoutMetrics(quiet).start(redis=False),
-                           wrk.script_for(quiet_home, "auth", [f"{path}?api_key={key}" for key in keys])))
+            stacks.append(
+                (
+                    "authenticated, metrics off",
+                    WithoutMetrics(quiet).start(redis=False),
+                    wrk.script_for(quiet_home, "auth", [f"{path}?api_key={key}" for key in keys]),
+                )
+            )
         zipf_index = None  # the Zipf mix's place in `stacks` (the hot document's is next)
         if args.zipf:
             stack, release = zipf_stack(home / "zipf", settings, args.release, args.movies, args.cache.resolve())
@@ -210,15 +248,25 @@ def main() -> None:
         bare = start_bare_nginx(stack_home, static_port)
         static_url = f"http://127.0.0.1:{static_port}"
         size = len(body)
-        print(f"wrk -t1 -c{args.connections} -d{args.seconds}s, {args.rounds} rounds, {args.accounts} accounts, "
-              f"document {path} ({size} bytes)", flush=True)
+        print(
+            f"wrk -t1 -c{args.connections} -d{args.seconds}s, {args.rounds} rounds, {args.accounts} accounts, "
+            f"document {path} ({size} bytes)",
+            flush=True,
+        )
         wrk.run(static_url, 2, args.connections, static_script)  # warm up page cache and connections
-        runs = [("static (bare nginx, no key)",
-                 lambda: wrk.run(static_url, args.seconds, args.connections, static_script))]
+        runs = [
+            ("static (bare nginx, no key)", lambda: wrk.run(static_url, args.seconds, args.connections, static_script))
+        ]
         for name, stack, script in stacks:
             wrk.run(stack.settings.api_base_url, 2, args.connections, script)
-            runs.append((name, lambda stack=stack, script=script:
-                         wrk.run(stack.settings.api_base_url, args.seconds, args.connections, script)))
+            runs.append(
+                (
+                    name,
+                    lambda stack=stack, script=script: wrk.run(
+                        stack.settings.api_base_url, args.seconds, args.connections, script
+                    ),
+                )
+            )
         ratios = wrk.rounds_of(args.rounds, runs)
     finally:
         if bare is not None:

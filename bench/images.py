@@ -84,9 +84,17 @@ def main() -> None:
     parser.add_argument("--connections", type=int, default=4)
     args = parser.parse_args()
     home = Path(tempfile.mkdtemp(prefix="marquee-images-bench-"))
-    settings = from_env({**os.environ, "MARQUEE_HOME": str(home), "MARQUEE_API_PORT": str(free_port()),
-                         "MARQUEE_IMAGE_PORT": str(free_port()), "MARQUEE_ADMIN_PORT": str(free_port()),
-                         "MARQUEE_IMAGE_DIR": str(home / "images"), "MARQUEE_IMAGE_SIZES": "request"})
+    settings = from_env(
+        {
+            **os.environ,
+            "MARQUEE_HOME": str(home),
+            "MARQUEE_API_PORT": str(free_port()),
+            "MARQUEE_IMAGE_PORT": str(free_port()),
+            "MARQUEE_ADMIN_PORT": str(free_port()),
+            "MARQUEE_IMAGE_DIR": str(home / "images"),
+            "MARQUEE_IMAGE_SIZES": "request",
+        }
+    )
     stack = None
     try:
         generate_apart(settings.catalogue_dir, args.movies, 11)
@@ -104,11 +112,16 @@ def main() -> None:
         if stack is not None:
             stack.stop()
         shutil.rmtree(home, ignore_errors=True)
-    print(f"{len(paths)} distinct posters of {args.movies} films, one request each at sizes "
-          f"{', '.join(SIZES)} in turn, {args.connections} connections, empty image store", flush=True)
+    print(
+        f"{len(paths)} distinct posters of {args.movies} films, one request each at sizes "
+        f"{', '.join(SIZES)} in turn, {args.connections} connections, empty image store",
+        flush=True,
+    )
     print(f"first requests: p50 {percentile(first, 0.5):.2f} ms, max {max(first):.2f} ms, {made:.0f} made by the edge")
-    print(f"the same again, from the files nginx kept: p50 {percentile(again, 0.5):.2f} ms, "
-          f"p99 {percentile(again, 0.99):.2f} ms, {asked_again:.0f} asked of the edge")
+    print(
+        f"the same again, from the files nginx kept: p50 {percentile(again, 0.5):.2f} ms, "
+        f"p99 {percentile(again, 0.99):.2f} ms, {asked_again:.0f} asked of the edge"
+    )
     print(f"first image p99 ms (target <= 50): {percentile(first, 0.99):.2f}")
 
 

@@ -53,11 +53,16 @@ def names_from(index: Path, limit: int) -> list[tuple[str, str]]:
     try:
         out = []
         for kind, share in (("movie", 0.6), ("tv", 0.2), ("person", 0.2)):
-            for (names,) in con.execute("SELECT names FROM ranks WHERE kind = ? ORDER BY rank LIMIT ?",
-                                        (kind, int(limit * share))):
+            for (names,) in con.execute(
+                "SELECT names FROM ranks WHERE kind = ? ORDER BY rank LIMIT ?", (kind, int(limit * share))
+            ):
                 out.extend((kind, name) for name in names.split("\n"))
-        imdb = [v for (v,) in con.execute("SELECT value FROM external_ids WHERE source = 'imdb_id' AND kind = 'movie' "
-                                          "LIMIT ?", (limit,))]
+        imdb = [
+            v
+            for (v,) in con.execute(
+                "SELECT value FROM external_ids WHERE source = 'imdb_id' AND kind = 'movie' LIMIT ?", (limit,)
+            )
+        ]
         return out, imdb
     finally:
         con.close()
@@ -65,7 +70,7 @@ def names_from(index: Path, limit: int) -> list[tuple[str, str]]:
 
 def typed(name: str, rng: random.Random) -> str:
     """A name as a user types it: its first letters, sometimes with a typo in a long word."""
-    text = name[:rng.randint(min(2, len(name)), len(name))]
+    text = name[: rng.randint(min(2, len(name)), len(name))]
     if rng.random() < 0.1:
         words = text.split(" ")
         long = [i for i, w in enumerate(words) if len(w) >= 5]
@@ -73,7 +78,7 @@ def typed(name: str, rng: random.Random) -> str:
             i = rng.choice(long)
             w = words[i]
             j = rng.randrange(1, len(w) - 1)
-            words[i] = w[:j] + w[j + 1] + w[j] + w[j + 2:]
+            words[i] = w[:j] + w[j + 1] + w[j] + w[j + 2 :]
             text = " ".join(words)
     return text
 
@@ -86,9 +91,16 @@ def bench_home(home: Path) -> tuple[Settings, str]:
     """Settings for a stack in `home` on free ports, with a plan no run exhausts, and the path of the
     3 KB details document of a release published there: what the search and discover benches
     measure against."""
-    settings = from_env({**os.environ, "MARQUEE_HOME": str(home), "MARQUEE_API_PORT": str(free_port()),
-                         "MARQUEE_ADMIN_PORT": str(free_port()), "MARQUEE_IMAGE_PORT": str(free_port()),
-                         "MARQUEE_PLANS": wrk.BENCH_PLANS})
+    settings = from_env(
+        {
+            **os.environ,
+            "MARQUEE_HOME": str(home),
+            "MARQUEE_API_PORT": str(free_port()),
+            "MARQUEE_ADMIN_PORT": str(free_port()),
+            "MARQUEE_IMAGE_PORT": str(free_port()),
+            "MARQUEE_PLANS": wrk.BENCH_PLANS,
+        }
+    )
     return settings, make_release(home, b'{"id":1,"title":"Bench","overview":"' + b"x" * 3000 + b'"}')
 
 
@@ -115,20 +127,28 @@ def main() -> None:
 
         names, imdb = names_from(index, 40_000)
         languages = settings.languages
-        vocabulary = [(rng.choice(KINDS) if kind == "movie" else kind, typed(name, rng), rng.choice(languages))
-                      for kind, name in names]
+        vocabulary = [
+            (rng.choice(KINDS) if kind == "movie" else kind, typed(name, rng), rng.choice(languages))
+            for kind, name in names
+        ]
         requests = args.seconds * 4000  # the realistic and find lists (they may wrap: repeats are their point)
         cold_requests = args.seconds * 12_000  # more than a round can send: a cold query is never repeated
-        realistic = [search_path(*vocabulary[i], keys[n % len(keys)])
-                     for n, i in enumerate(wrk.zipf_choices(rng, len(vocabulary), requests))]
-        finds = [f"/3/find/{imdb[i]}?external_source=imdb_id&api_key={keys[n % len(keys)]}"
-                 for n, i in enumerate(wrk.zipf_choices(rng, len(imdb), requests))]
+        realistic = [
+            search_path(*vocabulary[i], keys[n % len(keys)])
+            for n, i in enumerate(wrk.zipf_choices(rng, len(vocabulary), requests))
+        ]
+        finds = [
+            f"/3/find/{imdb[i]}?external_source=imdb_id&api_key={keys[n % len(keys)]}"
+            for n, i in enumerate(wrk.zipf_choices(rng, len(imdb), requests))
+        ]
         details = [f"{details_path}?api_key={key}" for key in keys]
         work = home / "wrk"
         work.mkdir()
-        scripts = {"details": wrk.script_for(work, "details", details),
-                   "realistic": wrk.script_for(work, "realistic", realistic),
-                   "find": wrk.script_for(work, "find", finds)}
+        scripts = {
+            "details": wrk.script_for(work, "details", details),
+            "realistic": wrk.script_for(work, "realistic", realistic),
+            "find": wrk.script_for(work, "find", finds),
+        }
         # Cold: distinct queries, a list of its own each round, never seen by nginx's cache.
         cold_lists = []
         seen: set[str] = set()
@@ -149,36 +169,58 @@ def main() -> None:
         # Steady traffic has been searching for a while: its repeats are already in nginx's cache.
         wrk.run(base, args.seconds, args.connections, scripts["realistic"])
         cold = iter(cold_lists[1:])
-        print(f"wrk -t1 -c{args.connections} -d{args.seconds}s, {args.rounds} rounds, {len(vocabulary):,} distinct "
-              f"searches in the realistic mix, {len(imdb):,} IMDb ids", flush=True)
-        runs = [("details (authenticated)", lambda: wrk.run(base, args.seconds, args.connections, scripts["details"])),
-                ("search, realistic mix", lambda: wrk.run(base, args.seconds, args.connections, scripts["realistic"])),
-                ("search, cold mix", lambda: wrk.run(base, args.seconds, args.connections, next(cold))),
-                ("find by IMDb id", lambda: wrk.run(base, args.seconds, args.connections, scripts["find"]))]
+        print(
+            f"wrk -t1 -c{args.connections} -d{args.seconds}s, {args.rounds} rounds, {len(vocabulary):,} distinct "
+            f"searches in the realistic mix, {len(imdb):,} IMDb ids",
+            flush=True,
+        )
+        runs = [
+            ("details (authenticated)", lambda: wrk.run(base, args.seconds, args.connections, scripts["details"])),
+            ("search, realistic mix", lambda: wrk.run(base, args.seconds, args.connections, scripts["realistic"])),
+            ("search, cold mix", lambda: wrk.run(base, args.seconds, args.connections, next(cold))),
+            ("find by IMDb id", lambda: wrk.run(base, args.seconds, args.connections, scripts["find"])),
+        ]
         results: dict[str, list[dict]] = {}
         ratios = wrk.rounds_of(args.rounds, runs, results)
         wide_results: dict[str, list[dict]] = {}
-        wide = wrk.one_round(base, args.seconds, args.wide, [("details (authenticated)", scripts["details"]),
-                                                             ("search, realistic mix", scripts["realistic"]),
-                                                             ("search, cold mix", next(cold))], wide_results)
-        published = after_publish(settings, args.seconds, args.connections, "search, realistic mix",
-                                  scripts["realistic"])
+        wide = wrk.one_round(
+            base,
+            args.seconds,
+            args.wide,
+            [
+                ("details (authenticated)", scripts["details"]),
+                ("search, realistic mix", scripts["realistic"]),
+                ("search, cold mix", next(cold)),
+            ],
+            wide_results,
+        )
+        published = after_publish(
+            settings, args.seconds, args.connections, "search, realistic mix", scripts["realistic"]
+        )
         edge_memory_found = edge_memory(stack)
         index_bytes = index.stat().st_size
     finally:
         if stack is not None:
             stack.stop()
         shutil.rmtree(home, ignore_errors=True)
-    print(f"index: {index_bytes / 1e6:,.1f} MB; {memory_line(edge_memory_found)}; "
-          f"this process {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e3:,.0f} MB")
+    print(
+        f"index: {index_bytes / 1e6:,.1f} MB; {memory_line(edge_memory_found)}; "
+        f"this process {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e3:,.0f} MB"
+    )
     p99 = {mix: [r["p99"] for r in results[name]] for mix, name in (("realistic", runs[1][0]), ("cold", runs[2][0]))}
     if max(r["rps"] for r in results[runs[2][0]]) * args.seconds > cold_requests:
         print(f"warning: a cold round sent more than its {cold_requests:,} distinct searches: some were repeats")
-    print("p99 ms per round: realistic " + ", ".join(f"{p:.1f}" for p in p99["realistic"]) +
-          "; cold " + ", ".join(f"{p:.1f}" for p in p99["cold"]))
+    print(
+        "p99 ms per round: realistic "
+        + ", ".join(f"{p:.1f}" for p in p99["realistic"])
+        + "; cold "
+        + ", ".join(f"{p:.1f}" for p in p99["cold"])
+    )
     cold_wide = wide_results["search, cold mix"][0]
-    print(f"at {args.wide} connections: search/static {wide[0][0]:.2f}, cold/static {wide[1][0]:.2f}, "
-          f"cold {cold_wide['rps']:,.0f} a second, p99 ms {cold_wide['p99']:.1f}")
+    print(
+        f"at {args.wide} connections: search/static {wide[0][0]:.2f}, cold/static {wide[1][0]:.2f}, "
+        f"cold {cold_wide['rps']:,.0f} a second, p99 ms {cold_wide['p99']:.1f}"
+    )
     print(f"cold/static ratio: {wrk.median(ratios[1]):.2f}")
     print(f"publish p99 ms: {published['p99']:.1f}")  # the realistic mix, its first seconds on a new release
     print(f"edge memory MB: {edge_memory_found['Pss'] / 1e6:,.0f}")  # PSS of the edge and its answer workers
@@ -192,6 +234,7 @@ def edge_memory(stack: Stack) -> dict[str, int]:
     workers share are counted once between them, not once each as their resident sizes would.
     `Pss` in all, of which `Pss_Anon` the processes' own memory and `Pss_File` mapped files (the
     indexes' pages, which are the page cache's)."""
+
     def pss(pid: int) -> dict[str, int]:
         fields = {}
         for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
@@ -204,6 +247,7 @@ def edge_memory(stack: Stack) -> dict[str, int]:
         children = Path(f"/proc/{pid}/task/{pid}/children")
         kids = [int(c) for c in children.read_text().split()] if children.exists() else []
         return [pid] + [p for kid in kids for p in tree(kid)]
+
     each = [pss(pid) for pid in tree(stack.process("edge").pid)]
     return {name: sum(fields.get(name, 0) for fields in each) for name in ("Pss", "Pss_Anon", "Pss_File")}
 
@@ -220,20 +264,26 @@ def after_publish(settings: Settings, seconds: int, connections: int, name: str,
     shutil.copytree(settings.current_link.resolve(), folder, symlinks=True, copy_function=os.link, dirs_exist_ok=True)
     lead = 2
     with ThreadPoolExecutor(1) as pool:
-        timed = pool.submit(wrk.run, settings.api_base_url, lead + math.ceil(settings.warm_seconds) + seconds,
-                            connections, script)
+        timed = pool.submit(
+            wrk.run, settings.api_base_url, lead + math.ceil(settings.warm_seconds) + seconds, connections, script
+        )
         time.sleep(lead)
         warmed = warm.warm(settings, folder.name)
         releases.publish(settings, folder.name)
         result = timed.result()
-    print(f"round with a publish   {name:30s} {result['rps']:9,.0f} req/s   p99 {result['p99']:6.2f} ms   "
-          f"non-2xx {result['non2xx']}   ({warmed.line()})", flush=True)
+    print(
+        f"round with a publish   {name:30s} {result['rps']:9,.0f} req/s   p99 {result['p99']:6.2f} ms   "
+        f"non-2xx {result['non2xx']}   ({warmed.line()})",
+        flush=True,
+    )
     return result
 
 
 def memory_line(memory: dict[str, int]) -> str:
-    return (f"edge memory (PSS, its answer workers included) {memory['Pss'] / 1e6:,.0f} MB: its own "
-            f"{memory['Pss_Anon'] / 1e6:,.0f} MB, mapped index pages {memory['Pss_File'] / 1e6:,.0f} MB")
+    return (
+        f"edge memory (PSS, its answer workers included) {memory['Pss'] / 1e6:,.0f} MB: its own "
+        f"{memory['Pss_Anon'] / 1e6:,.0f} MB, mapped index pages {memory['Pss_File'] / 1e6:,.0f} MB"
+    )
 
 
 if __name__ == "__main__":

@@ -38,10 +38,12 @@ def parse(output: str) -> dict:
         return float(value) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[unit]
 
     non2xx = re.search(r"Non-2xx or 3xx responses:\s+(\d+)", output)
-    return {"rps": float(re.search(r"Requests/sec:\s+([\d.]+)", output).group(1)),
-            "p50": ms(re.search(r"^\s+50%\s+(\S+)", output, re.M).group(1)),
-            "p99": ms(re.search(r"^\s+99%\s+(\S+)", output, re.M).group(1)),
-            "non2xx": int(non2xx.group(1)) if non2xx else 0}
+    return {
+        "rps": float(re.search(r"Requests/sec:\s+([\d.]+)", output).group(1)),
+        "p50": ms(re.search(r"^\s+50%\s+(\S+)", output, re.M).group(1)),
+        "p99": ms(re.search(r"^\s+99%\s+(\S+)", output, re.M).group(1)),
+        "non2xx": int(non2xx.group(1)) if non2xx else 0,
+    }
 
 
 def script_for(workdir: Path, name: str, targets: list[str], headers: dict[str, str] | None = None) -> Path:
@@ -55,8 +57,7 @@ def script_for(workdir: Path, name: str, targets: list[str], headers: dict[str, 
 
 
 def run(base_url: str, seconds: int, connections: int, script: Path) -> dict:
-    argv = [require_binary("wrk"), "-t1", f"-c{connections}", f"-d{seconds}s", "--latency", "-s", str(script),
-            base_url]
+    argv = [require_binary("wrk"), "-t1", f"-c{connections}", f"-d{seconds}s", "--latency", "-s", str(script), base_url]
     return parse(subprocess.run(argv, capture_output=True, text=True, check=True).stdout)
 
 
@@ -81,8 +82,9 @@ def bench_keys(settings: Settings, accounts: int, plan: str) -> list[str]:
         registry.close()
 
 
-def rounds_of(rounds: int, runs: list[tuple[str, Callable[[], dict]]],
-              results_by_run: dict[str, list[dict]] | None = None) -> list[list[float]]:
+def rounds_of(
+    rounds: int, runs: list[tuple[str, Callable[[], dict]]], results_by_run: dict[str, list[dict]] | None = None
+) -> list[list[float]]:
     """Alternate the runs; print each, and return per round each run's throughput over the first's
     (each run's own figures go to `results_by_run` by name, when given)."""
     ratios: list[list[float]] = [[] for _ in runs[1:]]
@@ -92,8 +94,11 @@ def rounds_of(rounds: int, runs: list[tuple[str, Callable[[], dict]]],
             for name, r in results:
                 results_by_run.setdefault(name, []).append(r)
         for name, r in results:
-            print(f"round {n}  {name:44s} {r['rps']:9,.0f} req/s   p50 {r['p50']:6.2f} ms   "
-                  f"p99 {r['p99']:6.2f} ms   non-2xx {r['non2xx']}", flush=True)
+            print(
+                f"round {n}  {name:44s} {r['rps']:9,.0f} req/s   p50 {r['p50']:6.2f} ms   "
+                f"p99 {r['p99']:6.2f} ms   non-2xx {r['non2xx']}",
+                flush=True,
+            )
             if r["non2xx"]:
                 sys.exit("some requests failed or were rate-limited: the ratio would be meaningless")
         for i, (_, r) in enumerate(results[1:]):
@@ -101,17 +106,26 @@ def rounds_of(rounds: int, runs: list[tuple[str, Callable[[], dict]]],
     return ratios
 
 
-def one_round(base_url: str, seconds: int, connections: int, scripts: list[tuple[str, Path]],
-              results_by_run: dict[str, list[dict]]) -> list[list[float]]:
+def one_round(
+    base_url: str,
+    seconds: int,
+    connections: int,
+    scripts: list[tuple[str, Path]],
+    results_by_run: dict[str, list[dict]],
+) -> list[list[float]]:
     """One more round of the (name, script) runs at `connections`, printed and returned as
     rounds_of does (the benches' round at 50 connections beside their rounds at 8)."""
     print(f"wrk -t1 -c{connections} -d{seconds}s, one round", flush=True)
-    return rounds_of(1, [(name, lambda script=script: run(base_url, seconds, connections, script))
-                         for name, script in scripts], results_by_run)
+    return rounds_of(
+        1,
+        [(name, lambda script=script: run(base_url, seconds, connections, script)) for name, script in scripts],
+        results_by_run,
+    )
 
 
-def paired_rounds(rounds: int, first: Callable[[], dict], second: Callable[[], dict],
-                  names: tuple[str, str]) -> list[float]:
+def paired_rounds(
+    rounds: int, first: Callable[[], dict], second: Callable[[], dict], names: tuple[str, str]
+) -> list[float]:
     """Alternate the two runs; print each and return second/first throughput per round."""
     ratios = rounds_of(rounds, [(names[0], first), (names[1], second)])[0]
     print("per-round ratios: " + ", ".join(f"{r:.3f}" for r in ratios))
@@ -124,5 +138,5 @@ def median(values: list[float]) -> float:
 
 def zipf_choices(rng: random.Random, n: int, count: int, s: float = 1.07) -> list[int]:
     """`count` ranks in range(n), the k-th drawn with weight 1/k^s: a few hot, a long cold tail."""
-    weights = [1 / (rank ** s) for rank in range(1, n + 1)]
+    weights = [1 / (rank**s) for rank in range(1, n + 1)]
     return rng.choices(range(n), weights=weights, k=count)

@@ -65,8 +65,9 @@ def file_digests(catalogue_dir: Path) -> dict[str, str]:
     return digests
 
 
-def load_database(catalogue_dir: Path, db_path: Path, previous_digests: dict[str, str] | None = None,
-                  memory_gb: float | None = None) -> LoadedDatabase:
+def load_database(
+    catalogue_dir: Path, db_path: Path, previous_digests: dict[str, str] | None = None, memory_gb: float | None = None
+) -> LoadedDatabase:
     """Load and normalise the catalogue into the DuckDB file at db_path.
 
     With previous_digests, db_path holds the database an earlier load left for these digests, and
@@ -76,8 +77,11 @@ def load_database(catalogue_dir: Path, db_path: Path, previous_digests: dict[str
     catalogue_dir = Path(catalogue_dir).resolve()
     check_catalogue(catalogue_dir)
     digests = file_digests(catalogue_dir)
-    changed = None if previous_digests is None else {
-        name for name, digest in digests.items() if previous_digests.get(name) != digest}
+    changed = (
+        None
+        if previous_digests is None
+        else {name for name, digest in digests.items() if previous_digests.get(name) != digest}
+    )
     steps = parse_steps(sql_files())
     run, created = steps_to_run(steps, changed)
     con = duckdb.connect(str(db_path))

@@ -30,6 +30,7 @@ def schema(*fields: tuple[str, pa.DataType]) -> pa.Schema:
 
 
 # Every table a catalogue must hold.
+# fmt: off
 REQUIRED: dict[str, pa.Schema] = {
     # release_year, first_air_year, last_air_year, air_year: the year of a title whose source gives no
     # date, only a year (IMDb's startYear and endYear); NULL when the date says it. TMDB's answers keep
@@ -174,8 +175,10 @@ REQUIRED: dict[str, pa.Schema] = {
             ("updated_at", TIMESTAMP)),
     "list_items": schema(("list_id", INT), ("media_type", TEXT), ("media_id", INT), ("ord", INT)),
 }
+# fmt: on
 # Tables a catalogue may hold; a build without them answers their paths with nothing to show:
 # cinemas and showtimes (site_gen/showtimes.py), activity, the daily views trending ranks by.
+# fmt: off
 OPTIONAL: dict[str, pa.Schema] = {
     "cinemas": schema(("id", INT), ("name", TEXT), ("address", TEXT), ("city", TEXT), ("iso_3166_1", TEXT),
             ("latitude", FLOAT), ("longitude", FLOAT), ("timezone", TEXT)),
@@ -183,6 +186,7 @@ OPTIONAL: dict[str, pa.Schema] = {
             ("audio_language", TEXT), ("subtitle_language", TEXT)),
     "activity": schema(("kind", TEXT), ("id", INT), ("day", DATE), ("views", INT)),
 }
+# fmt: on
 TABLES: dict[str, pa.Schema] = {**REQUIRED, **OPTIONAL}
 
 
@@ -203,15 +207,25 @@ def conform(name: str, table: pa.Table) -> pa.Table:
             try:
                 table[field.name].cast(field.type)
             except (pa.ArrowInvalid, pa.ArrowNotImplementedError) as exc:
-                raise ContractError(f"table {name!r}: column {field.name!r} ({table[field.name].type}) cannot be "
-                                    f"read as {field.type}: {exc}") from None
+                raise ContractError(
+                    f"table {name!r}: column {field.name!r} ({table[field.name].type}) cannot be "
+                    f"read as {field.type}: {exc}"
+                ) from None
         raise
 
 
 # DuckDB's spelling of each contract type, for importers that write Parquet from SQL (COPY … TO): a
 # table never passes through Python, so an import's memory does not grow with the dump.
-SQL_TYPES = {INT: "BIGINT", TEXT: "VARCHAR", FLOAT: "DOUBLE", BOOL: "BOOLEAN", DATE: "DATE", TIMESTAMP: "TIMESTAMP_MS",
-             pa.list_(TEXT): "VARCHAR[]", pa.list_(INT): "BIGINT[]"}
+SQL_TYPES = {
+    INT: "BIGINT",
+    TEXT: "VARCHAR",
+    FLOAT: "DOUBLE",
+    BOOL: "BOOLEAN",
+    DATE: "DATE",
+    TIMESTAMP: "TIMESTAMP_MS",
+    pa.list_(TEXT): "VARCHAR[]",
+    pa.list_(INT): "BIGINT[]",
+}
 
 
 def writable_by_sql(name: str) -> bool:

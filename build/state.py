@@ -50,8 +50,12 @@ def kept_database(releases_dir: Path, previous: str | None, code: str) -> Iterat
         except (OSError, ValueError):
             state = {}
         note.unlink(missing_ok=True)  # from here on the database is being changed
-        usable = (previous is not None and state.get("release") == previous and state.get("code") == code
-                  and database.is_file())
+        usable = (
+            previous is not None
+            and state.get("release") == previous
+            and state.get("code") == code
+            and database.is_file()
+        )
         if not usable:
             for stale in (database, folder / (DATABASE + ".wal")):
                 stale.unlink(missing_ok=True)

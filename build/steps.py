@@ -16,8 +16,11 @@ from pathlib import Path
 
 import duckdb
 
-_CREATE = re.compile(r"^\s*CREATE\s+(?:OR\s+REPLACE\s+)?(TEMP\s+|TEMPORARY\s+)?(?:TABLE|VIEW|MACRO)\s+"
-                     r"(?:IF\s+NOT\s+EXISTS\s+)?\"?(\w+)\"?", re.IGNORECASE)
+_CREATE = re.compile(
+    r"^\s*CREATE\s+(?:OR\s+REPLACE\s+)?(TEMP\s+|TEMPORARY\s+)?(?:TABLE|VIEW|MACRO)\s+"
+    r"(?:IF\s+NOT\s+EXISTS\s+)?\"?(\w+)\"?",
+    re.IGNORECASE,
+)
 _PARQUET = re.compile(r"/(\w+)\.parquet")
 _WORD = re.compile(r"\b\w+\b")
 
@@ -47,8 +50,16 @@ def parse_steps(paths: list[Path]) -> list[Step]:
             match = _CREATE.search(plain)
             creates = match.group(2) if match else None
             words = set(_WORD.findall(plain))
-            steps.append(Step(path.name, sql, creates, bool(match and match.group(1)),
-                              frozenset(_PARQUET.findall(plain)), frozenset(words & created - {creates})))
+            steps.append(
+                Step(
+                    path.name,
+                    sql,
+                    creates,
+                    bool(match and match.group(1)),
+                    frozenset(_PARQUET.findall(plain)),
+                    frozenset(words & created - {creates}),
+                )
+            )
             if creates is not None:
                 created.add(creates)
     return steps

@@ -23,23 +23,48 @@ HYPE_DAYS = 7
 FLOOR_SHARE = 0.01  # the most popular 1% keep a floor of interest
 
 
-def activity_table(movies: pa.Table, series: pa.Table, episodes: pa.Table, seed: int,
-                   reference: np.datetime64) -> dict[str, pa.Table]:
+def activity_table(
+    movies: pa.Table, series: pa.Table, episodes: pa.Table, seed: int, reference: np.datetime64
+) -> dict[str, pa.Table]:
     rng = rng_for(seed, "activity")
     ref = reference.astype("datetime64[D]")
     days = ref + np.arange(-DAYS_BEFORE, DAYS_AFTER + 1)
-    parts = [_views("movie", np.asarray(movies.column("id")), np.asarray(movies.column("popularity")),
-                    _events(np.asarray(movies.column("id")), np.asarray(movies.column("id")),
-                            movies.column("release_date")), days, rng)]
-    parts.append(_views("tv", np.asarray(series.column("id")), np.asarray(series.column("popularity")),
-                        _events(np.asarray(series.column("id")), np.asarray(episodes.column("series_id")),
-                                episodes.column("air_date")), days, rng))
+    parts = [
+        _views(
+            "movie",
+            np.asarray(movies.column("id")),
+            np.asarray(movies.column("popularity")),
+            _events(np.asarray(movies.column("id")), np.asarray(movies.column("id")), movies.column("release_date")),
+            days,
+            rng,
+        )
+    ]
+    parts.append(
+        _views(
+            "tv",
+            np.asarray(series.column("id")),
+            np.asarray(series.column("popularity")),
+            _events(
+                np.asarray(series.column("id")), np.asarray(episodes.column("series_id")), episodes.column("air_date")
+            ),
+            days,
+            rng,
+        )
+    )
     kind = np.concatenate([np.full(len(p[0]), k, object) for k, p in zip(("movie", "tv"), parts)])
     ids = np.concatenate([p[0] for p in parts])
     day = np.concatenate([p[1] for p in parts])
     views = np.concatenate([p[2] for p in parts])
-    return {"activity": pa.table({"kind": pa.array(kind, pa.string()), "id": pa.array(ids, pa.int64()),
-                                  "day": pa.array(day, pa.date32()), "views": pa.array(views, pa.int64())})}
+    return {
+        "activity": pa.table(
+            {
+                "kind": pa.array(kind, pa.string()),
+                "id": pa.array(ids, pa.int64()),
+                "day": pa.array(day, pa.date32()),
+                "views": pa.array(views, pa.int64()),
+            }
+        )
+    }
 
 
 def _events(ids: np.ndarray, owners: np.ndarray, dates: pa.ChunkedArray) -> list[np.ndarray]:
@@ -54,8 +79,14 @@ def _events(ids: np.ndarray, owners: np.ndarray, dates: pa.ChunkedArray) -> list
     return [when[a:b] for a, b in zip(starts, ends)]
 
 
-def _views(kind: str, ids: np.ndarray, popularity: np.ndarray, events: list[np.ndarray], days: np.ndarray,
-           rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _views(
+    kind: str,
+    ids: np.ndarray,
+    popularity: np.ndarray,
+    events: list[np.ndarray],
+    days: np.ndarray,
+    rng: np.random.Generator,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     floor = popularity >= np.quantile(popularity, 1 - FLOOR_SHARE) if len(popularity) else popularity > 0
     first, last = days[0] - np.timedelta64(90, "D"), days[-1] + np.timedelta64(HYPE_DAYS, "D")
     out_ids, out_days, out_views = [], [], []
@@ -68,8 +99,9 @@ def _views(kind: str, ids: np.ndarray, popularity: np.ndarray, events: list[np.n
         index = np.searchsorted(event, days, side="right") - 1
         age = np.where(index >= 0, (days - event[np.maximum(index, 0)]).astype(np.int64), 10_000)
         upcoming = np.searchsorted(event, days, side="right")
-        ahead = np.where(upcoming < len(event), (event[np.minimum(upcoming, len(event) - 1)] - days).astype(np.int64),
-                         10_000)
+        ahead = np.where(
+            upcoming < len(event), (event[np.minimum(upcoming, len(event) - 1)] - days).astype(np.int64), 10_000
+        )
         buzz = np.where(age < 10_000, np.power(0.5, age / HALF_LIFE[kind]), 0.0)
         buzz = np.maximum(buzz, np.where(ahead <= HYPE_DAYS, 0.5 * (1 - ahead / (HYPE_DAYS + 1)), 0.0))
         interest = popularity[i] * (buzz + (0.05 if floor[i] else 0.0))

@@ -11,6 +11,7 @@ from __future__ import annotations
 import pyarrow as pa
 
 # (iso_3166_1, certification, meaning, order); countries and entries in TMDB's order.
+# fmt: off
 MOVIE_CERTIFICATIONS: tuple[tuple[str, str, str, int], ...] = (
     ('AU', 'E', "Exempt from classification. Films that are exempt from classification must not contain contentious material (i.e. material that would ordinarily be rated M or higher).", 1),
     ('AU', 'G', "General. The content is very mild in impact.", 2),
@@ -289,8 +290,10 @@ MOVIE_CERTIFICATIONS: tuple[tuple[str, str, str, int], ...] = (
     ('LU', '16', "", 4),
     ('LU', '18', "", 5),
 )
+# fmt: on
 
 # Ordinary ratings, mildest first, for the countries films are released in.
+# fmt: off
 USABLE: dict[str, tuple[str, ...]] = {
     "US": ("G", "PG", "PG-13", "R", "NC-17"), "GB": ("U", "PG", "12A", "15", "18"),
     "DE": ("0", "6", "12", "16", "18"), "FR": ("TP", "TP", "12", "16", "18"),
@@ -308,15 +311,18 @@ USABLE: dict[str, tuple[str, ...]] = {
     "DK": ("A", "7", "11", "15", "15"), "PT": ("M/6", "M/6", "M/12", "M/16", "M/18"),
     "HU": ("KN", "6", "12", "16", "18"),
 }
+# fmt: on
 
 
 def reference_table() -> pa.Table:
     """The catalogue's `certifications` table: TMDB's rating systems, reference data every catalogue
     holds (the generator's and an import's alike), so /3/certification/movie/list is TMDB's."""
-    return pa.table({
-        "iso_3166_1": [c[0] for c in MOVIE_CERTIFICATIONS],
-        "certification": [c[1] for c in MOVIE_CERTIFICATIONS],
-        "meaning": [c[2] for c in MOVIE_CERTIFICATIONS],
-        "order": pa.array([c[3] for c in MOVIE_CERTIFICATIONS], pa.int64()),
-        "position": pa.array(range(len(MOVIE_CERTIFICATIONS)), pa.int64()),
-    })
+    return pa.table(
+        {
+            "iso_3166_1": [c[0] for c in MOVIE_CERTIFICATIONS],
+            "certification": [c[1] for c in MOVIE_CERTIFICATIONS],
+            "meaning": [c[2] for c in MOVIE_CERTIFICATIONS],
+            "order": pa.array([c[3] for c in MOVIE_CERTIFICATIONS], pa.int64()),
+            "position": pa.array(range(len(MOVIE_CERTIFICATIONS)), pa.int64()),
+        }
+    )

@@ -9,6 +9,7 @@ never reorder.
 from __future__ import annotations
 
 # Keywords any film may carry.
+# fmt: off
 GENERAL_KEYWORDS: tuple[str, ...] = (
     "based on novel or book", "based on true story", "sequel", "remake", "woman director",
     "new york city", "los angeles, california", "london, england", "paris, france", "small town",
@@ -21,8 +22,10 @@ GENERAL_KEYWORDS: tuple[str, ...] = (
     "dog", "cat", "horse", "car", "train", "airplane", "ship", "money", "corruption", "politics",
     "religion", "journalist", "writer", "artist", "musician", "teacher", "doctor", "lawyer", "police",
 )
+# fmt: on
 
 # (genre name as in vocab.GENRES, keywords usually found with it).
+# fmt: off
 GENRE_KEYWORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Action", ("martial arts", "car chase", "explosion", "shootout", "mercenary", "hostage", "bodyguard",
                 "one man army", "special forces", "assassin", "terrorism", "fistfight", "rescue mission")),
@@ -63,8 +66,10 @@ GENRE_KEYWORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Western", ("cowboy", "gunslinger", "sheriff", "outlaw", "frontier", "ranch", "bounty hunter",
                  "wild west", "native american", "gold rush", "duel", "saloon")),
 )
+# fmt: on
 
 # TMDB video types, how often each appears, and the names uploaders give them.
+# fmt: off
 VIDEO_TYPES: tuple[tuple[str, float, tuple[str, ...]], ...] = (
     ("Trailer", 40, ("Official Trailer", "Official Trailer 2", "Final Trailer", "International Trailer",
                      "Main Trailer", "Official Trailer [Subtitled]")),
@@ -74,21 +79,30 @@ VIDEO_TYPES: tuple[tuple[str, float, tuple[str, ...]], ...] = (
     ("Behind the Scenes", 7, ("Behind the Scenes", "On Set", "Director's Commentary", "B-Roll")),
     ("Bloopers", 3, ("Bloopers", "Gag Reel", "Outtakes")),
 )
+# fmt: on
 VIDEO_SIZES: tuple[tuple[int, float], ...] = ((360, 4), (480, 6), (720, 25), (1080, 60), (2160, 5))
 
+# fmt: off
 FESTIVALS: tuple[str, ...] = (
     "Sundance Film Festival", "Toronto International Film Festival", "Cannes Film Festival",
     "Venice Film Festival", "Berlin International Film Festival", "SXSW", "Tribeca Film Festival",
     "Telluride Film Festival", "Fantastic Fest", "London Film Festival",
 )
+# fmt: on
 HOME_RELEASE_NOTES: tuple[str, ...] = ("", "", "", "Blu-ray", "DVD", "4K Ultra HD", "Digital")
 
 # Alternative title types TMDB uses (the empty string is its most common one).
 ALTERNATIVE_TITLE_TYPES: tuple[str, ...] = (
-    "", "working title", "short title", "informal title", "DVD title", "alternative spelling",
+    "",
+    "working title",
+    "short title",
+    "informal title",
+    "DVD title",
+    "alternative spelling",
 )
 
 # Watch providers: (TMDB provider_id, name, base display priority, offer kinds, regions or () for all).
+# fmt: off
 WATCH_PROVIDERS: tuple[tuple[int, str, int, tuple[str, ...], tuple[str, ...]], ...] = (
     (8, "Netflix", 0, ("flatrate",), ()),
     (9, "Amazon Prime Video", 1, ("flatrate",), ()),
@@ -124,23 +138,32 @@ WATCH_PROVIDERS: tuple[tuple[int, str, int, tuple[str, ...], tuple[str, ...]], .
     (538, "Plex", 31, ("free", "ads"), ("US", "CA", "GB", "AU")),
     (2100, "Amazon Prime Video with Ads", 32, ("ads",), ("US", "GB", "DE", "FR", "ES", "IT", "CA")),
 )
+# fmt: on
 # Regions with watch-provider data (TMDB's /watch/providers/regions lists these with their names).
+# fmt: off
 WATCH_REGIONS: tuple[str, ...] = (
     "US", "GB", "CA", "AU", "IE", "NZ", "DE", "AT", "CH", "FR", "BE", "NL", "ES", "IT", "PT", "SE", "NO",
     "DK", "FI", "PL", "MX", "AR", "BR", "JP", "KR", "IN",
 )
+# fmt: on
 OFFER_KINDS: tuple[str, ...] = ("flatrate", "rent", "buy", "ads", "free")
 
+# fmt: off
 RECORD_LABELS: tuple[str, ...] = (
     "Varèse Sarabande", "Milan Records", "Lakeshore Records", "WaterTower Music", "Sony Classical",
     "Decca Records", "Back Lot Music", "Hollywood Records", "Interscope Records", "Silva Screen Records",
 )
+# fmt: on
+# fmt: off
 TRACK_WORDS: tuple[str, ...] = (
     "Main Title", "Prologue", "Arrival", "The Chase", "Night Falls", "First Light", "Homecoming",
     "The Letter", "Into the Storm", "Reunion", "Farewell", "The Truth", "Aftermath", "Crossing",
     "Lullaby", "Showdown", "The Escape", "Memories", "Sunrise", "Epilogue", "End Credits", "Resolve",
 )
+# fmt: on
+# fmt: off
 BAND_NOUNS: tuple[str, ...] = (
     "Lanterns", "Wolves", "Satellites", "Rivers", "Foxes", "Strangers", "Echoes", "Pilots", "Harbors",
     "Comets", "Ghosts", "Sparrows",
 )
+# fmt: on

@@ -34,9 +34,16 @@ import pyarrow as pa
 from marquee_datasets import tv_vocab, vocab
 from marquee_datasets.importing import ImportFailed, ImportSummary, connect, read_dump, staged, write_tables
 
-FILES = {"basics": "title.basics.tsv.gz", "akas": "title.akas.tsv.gz", "ratings": "title.ratings.tsv.gz",
-         "crew": "title.crew.tsv.gz", "principals": "title.principals.tsv.gz", "names": "name.basics.tsv.gz",
-         "episodes": "title.episode.tsv.gz"}
+FILES = {
+    "basics": "title.basics.tsv.gz",
+    "akas": "title.akas.tsv.gz",
+    "ratings": "title.ratings.tsv.gz",
+    "crew": "title.crew.tsv.gz",
+    "principals": "title.principals.tsv.gz",
+    "names": "name.basics.tsv.gz",
+    "episodes": "title.episode.tsv.gz",
+}
+# fmt: off
 COLUMNS = {
     "basics": ("tconst", "titleType", "primaryTitle", "originalTitle", "isAdult", "startYear", "endYear",
                "runtimeMinutes", "genres"),
@@ -47,26 +54,38 @@ COLUMNS = {
     "names": ("nconst", "primaryName", "birthYear", "deathYear", "primaryProfession", "knownForTitles"),
     "episodes": ("tconst", "parentTconst", "seasonNumber", "episodeNumber"),
 }
+# fmt: on
 SERIES_TYPES = ("tvSeries", "tvMiniSeries")
 # IMDb's genre names as TMDB's TV genres (datasets/tv_vocab.py): TMDB pairs some of them.
+# fmt: off
 TV_GENRE_NAMES = {"Action": "Action & Adventure", "Adventure": "Action & Adventure", "Sci-Fi": "Sci-Fi & Fantasy",
                   "Fantasy": "Sci-Fi & Fantasy", "War": "War & Politics", "Reality-TV": "Reality", "Talk-Show": "Talk",
                   "Animation": "Animation", "Comedy": "Comedy", "Crime": "Crime", "Documentary": "Documentary",
                   "Drama": "Drama", "Family": "Family", "Mystery": "Mystery", "News": "News", "Western": "Western"}
+# fmt: on
 FILM_TYPES = ("movie", "tvMovie", "video")
 # IMDb's genre names that are TMDB's under another name.
 GENRE_NAMES = {"Sci-Fi": "Science Fiction", "Musical": "Music"}
 # A region's main language, for akas that name no language of their own.
+# fmt: off
 REGION_LANGUAGES = {"US": "en", "GB": "en", "CA": "en", "AU": "en", "DE": "de", "AT": "de", "FR": "fr", "ES": "es",
                     "MX": "es", "AR": "es", "IT": "it", "JP": "ja", "KR": "ko", "CN": "zh", "TW": "zh", "HK": "zh",
                     "BR": "pt", "PT": "pt", "RU": "ru", "NL": "nl", "SE": "sv", "PL": "pl", "TR": "tr", "IN": "hi",
                     "DK": "da", "FI": "fi", "NO": "no", "GR": "el", "HU": "hu", "CZ": "cs", "UA": "uk"}
+# fmt: on
 # principals' categories: (department, job) of the crew; actors and self are cast.
+# fmt: off
 CREW_JOBS = {"director": ("Directing", "Director"), "writer": ("Writing", "Writer"),
              "producer": ("Production", "Producer"), "composer": ("Sound", "Original Music Composer"),
              "cinematographer": ("Camera", "Director of Photography"), "editor": ("Editing", "Editor"),
              "production_designer": ("Art", "Production Design"), "casting_director": ("Production", "Casting")}
-PROFESSION_DEPARTMENTS = {"actor": "Acting", "actress": "Acting", "self": "Acting", **{k: v[0] for k, v in CREW_JOBS.items()}}
+# fmt: on
+PROFESSION_DEPARTMENTS = {
+    "actor": "Acting",
+    "actress": "Acting",
+    "self": "Acting",
+    **{k: v[0] for k, v in CREW_JOBS.items()},
+}
 
 
 TSV = "delim = '\\t', quote = '', escape = '', nullstr = '\\N'"  # IMDb's: tabs, no quoting, \N for null
@@ -79,6 +98,7 @@ def _table(con: duckdb.DuckDBPyConnection, name: str, columns: dict[str, list]) 
     con.unregister(f"{name}_arrow")
 
 
+# fmt: off
 TABLES = {
     "movies": """SELECT f.id, f.tconst AS imdb_id, coalesce(f.originalTitle, f.primaryTitle) AS original_title,
         '' AS original_language, NULL::DATE AS release_date, TRY_CAST(f.startYear AS BIGINT) AS release_year,
@@ -178,6 +198,7 @@ TABLES = {
         []::VARCHAR[] AS also_known_as FROM person_ids n JOIN names m ON m.nconst = n.nconst
         LEFT JOIN profession_departments d ON d.profession = split_part(m.primaryProfession, ',', 1)""",
 }
+# fmt: on
 
 
 def import_dir(folder: Path, target: Path, status: Callable[[str], None] | None = None) -> ImportSummary:
@@ -192,7 +213,9 @@ def import_dir(folder: Path, target: Path, status: Callable[[str], None] | None 
                 summary.say(f"reading {file}")
                 read_dump(con, name, folder / file, COLUMNS[name], summary, TSV)
             else:  # an optional dump left out: its table, empty
-                con.execute(f"CREATE TEMP TABLE {name} AS SELECT * FROM (SELECT {', '.join(f'NULL::VARCHAR AS {c}' for c in COLUMNS[name])}) WHERE false")
+                con.execute(
+                    f"CREATE TEMP TABLE {name} AS SELECT * FROM (SELECT {', '.join(f'NULL::VARCHAR AS {c}' for c in COLUMNS[name])}) WHERE false"
+                )
         con.execute(f"""CREATE TEMP TABLE film AS SELECT TRY_CAST(substr(tconst, 3) AS BIGINT) AS id, * FROM basics
             WHERE titleType IN {FILM_TYPES} AND tconst LIKE 'tt%' AND TRY_CAST(substr(tconst, 3) AS BIGINT) IS NOT NULL
             AND coalesce(primaryTitle, '') <> ''
@@ -207,10 +230,14 @@ def import_dir(folder: Path, target: Path, status: Callable[[str], None] | None 
             FROM episodes e JOIN shows s ON s.tconst = e.parentTconst JOIN basics b ON b.tconst = e.tconst
             WHERE TRY_CAST(e.seasonNumber AS BIGINT) BETWEEN 0 AND 999 AND TRY_CAST(e.episodeNumber AS BIGINT) IS NOT NULL
             QUALIFY row_number() OVER (PARTITION BY s.id, season_number, episode_number ORDER BY e.tconst) = 1""")
-        unnumbered = con.execute("SELECT count(*) FROM episodes WHERE parentTconst IN (SELECT tconst FROM shows) AND "
-                                 "tconst NOT IN (SELECT tconst FROM numbered_episodes)").fetchall()[0][0]
+        unnumbered = con.execute(
+            "SELECT count(*) FROM episodes WHERE parentTconst IN (SELECT tconst FROM shows) AND "
+            "tconst NOT IN (SELECT tconst FROM numbered_episodes)"
+        ).fetchall()[0][0]
         if unnumbered:
-            summary.notes.append(f"{unnumbered:,} episodes without a season and episode number (or a repeat of one) left out")
+            summary.notes.append(
+                f"{unnumbered:,} episodes without a season and episode number (or a repeat of one) left out"
+            )
         _table(con, "tmdb_genres", {"id": [gid for gid, _ in vocab.GENRES], "name": [name for _, name in vocab.GENRES]})
         names = {**{name: name for _, name in vocab.GENRES}, **GENRE_NAMES}
         _table(con, "genre_names", {"imdb": list(names), "tmdb": list(names.values())})
@@ -222,17 +249,31 @@ def import_dir(folder: Path, target: Path, status: Callable[[str], None] | None 
             WHERE u.name <> '' AND u.name NOT IN (SELECT imdb FROM genre_names)""").fetchall()[0][0]
         if unmatched:
             summary.notes.append(f"{unmatched:,} genres of films TMDB has no id for (Biography, Sport, ...) left out")
-        _table(con, "tmdb_tv_genres", {"id": [gid for gid, _ in tv_vocab.TV_GENRES], "name": [n for _, n in tv_vocab.TV_GENRES]})
+        _table(
+            con,
+            "tmdb_tv_genres",
+            {"id": [gid for gid, _ in tv_vocab.TV_GENRES], "name": [n for _, n in tv_vocab.TV_GENRES]},
+        )
         _table(con, "tv_genre_names", {"imdb": list(TV_GENRE_NAMES), "tmdb": list(TV_GENRE_NAMES.values())})
         con.execute("""CREATE TEMP TABLE show_genres AS SELECT series_id, genre_id, row_number() OVER (PARTITION BY series_id
                 ORDER BY first) - 1 AS ord FROM (SELECT s.id AS series_id, g.id AS genre_id, min(u.o) AS first
             FROM shows s, unnest(string_split(coalesce(s.genres, ''), ',')) WITH ORDINALITY AS u(name, o)
             JOIN tv_genre_names n ON n.imdb = u.name JOIN tmdb_tv_genres g ON g.name = n.tmdb GROUP BY 1, 2)""")
         _table(con, "region_languages", {"region": list(REGION_LANGUAGES), "language": list(REGION_LANGUAGES.values())})
-        _table(con, "crew_jobs", {"category": list(CREW_JOBS), "department": [d for d, _ in CREW_JOBS.values()],
-                                  "job": [j for _, j in CREW_JOBS.values()]})
-        _table(con, "profession_departments", {"profession": list(PROFESSION_DEPARTMENTS),
-                                               "department": list(PROFESSION_DEPARTMENTS.values())})
+        _table(
+            con,
+            "crew_jobs",
+            {
+                "category": list(CREW_JOBS),
+                "department": [d for d, _ in CREW_JOBS.values()],
+                "job": [j for _, j in CREW_JOBS.values()],
+            },
+        )
+        _table(
+            con,
+            "profession_departments",
+            {"profession": list(PROFESSION_DEPARTMENTS), "department": list(PROFESSION_DEPARTMENTS.values())},
+        )
         # The people a film, series or episode credits and the dump names: their ids are their nm numbers.
         con.execute("""CREATE TEMP TABLE credited AS SELECT tconst FROM film UNION ALL SELECT tconst FROM shows
             UNION ALL SELECT tconst FROM numbered_episodes""")

@@ -70,9 +70,11 @@ class ImportSummary:
 
     def lines(self) -> list[str]:
         rate = self.read / self.seconds if self.seconds else 0.0
-        out = [f"read {self.read:,} rows, imported {self.imported.get(self.what, 0):,} {self.what}, skipped "
-               f"{len(self.skipped):,} in {self.seconds:.1f} s ({rate:,.0f} rows/s)",
-               "tables: " + ", ".join(f"{name} {count:,}" for name, count in self.imported.items() if count)]
+        out = [
+            f"read {self.read:,} rows, imported {self.imported.get(self.what, 0):,} {self.what}, skipped "
+            f"{len(self.skipped):,} in {self.seconds:.1f} s ({rate:,.0f} rows/s)",
+            "tables: " + ", ".join(f"{name} {count:,}" for name, count in self.imported.items() if count),
+        ]
         out.extend(self.notes)
         for file, line, reason in self.skipped[:10]:
             out.append(f"skipped {file} line {line}: {reason}")
@@ -87,8 +89,13 @@ MEMORY_LIMIT = "1GB"  # DuckDB spills past it to the staging folder: an import's
 def connect(staging: Path) -> duckdb.DuckDBPyConnection:
     """DuckDB for an import: in memory up to MEMORY_LIMIT, then on disk beside the catalogue being
     written (removed with the staging folder), so a dump of any size imports on this machine."""
-    con = duckdb.connect(config={"memory_limit": MEMORY_LIMIT, "temp_directory": str(Path(staging) / ".spill"),
-                                 "preserve_insertion_order": False})
+    con = duckdb.connect(
+        config={
+            "memory_limit": MEMORY_LIMIT,
+            "temp_directory": str(Path(staging) / ".spill"),
+            "preserve_insertion_order": False,
+        }
+    )
     con.execute("SET enable_progress_bar = false")  # a long import's bar would go to the caller's stdout
     return con
 
@@ -98,21 +105,27 @@ def sql_string(value: object) -> str:
     return "'" + str(value).replace("'", "''") + "'"
 
 
-def read_dump(con: duckdb.DuckDBPyConnection, table: str, path: Path, columns: Iterable[str], summary: ImportSummary,
-              options: str) -> None:
+def read_dump(
+    con: duckdb.DuckDBPyConnection, table: str, path: Path, columns: Iterable[str], summary: ImportSummary, options: str
+) -> None:
     """`path` (a delimited dump, gzipped or not) into the temp table `table`: every column text, each
     row with its `line_no`. Rows DuckDB cannot read are skipped and reported with their line and its
     first reason; both count as read. `options` are read_csv's for the dialect (delimiter, quoting)."""
     if not Path(path).is_file():
         raise ImportFailed(f"{path} does not exist")
     struct = "{" + ", ".join(f"'{name}': 'VARCHAR'" for name in columns) + "}"
-    con.execute(f"CREATE OR REPLACE TEMP TABLE {table} AS SELECT row_number() OVER () AS line_no, * FROM read_csv("
-                f"{sql_string(path)}, header = true, auto_detect = false, columns = {struct}, ignore_errors = true, "
-                f"store_rejects = true, rejects_table = '{table}_rejects', rejects_scan = '{table}_scans', {options})")
-    rejected = con.execute(f"SELECT line, first(error_message) FROM {table}_rejects GROUP BY line ORDER BY line").fetchall()
+    con.execute(
+        f"CREATE OR REPLACE TEMP TABLE {table} AS SELECT row_number() OVER () AS line_no, * FROM read_csv("
+        f"{sql_string(path)}, header = true, auto_detect = false, columns = {struct}, ignore_errors = true, "
+        f"store_rejects = true, rejects_table = '{table}_rejects', rejects_scan = '{table}_scans', {options})"
+    )
+    rejected = con.execute(
+        f"SELECT line, first(error_message) FROM {table}_rejects GROUP BY line ORDER BY line"
+    ).fetchall()
     summary.read += con.execute(f"SELECT count(*) FROM {table}").fetchall()[0][0] + len(rejected)
-    summary.skipped.extend((Path(path).name, int(line), " ".join(str(message).split())[:160])
-                           for line, message in rejected)
+    summary.skipped.extend(
+        (Path(path).name, int(line), " ".join(str(message).split())[:160]) for line, message in rejected
+    )
 
 
 @contextlib.contextmanager
@@ -137,9 +150,15 @@ def staged(target: Path) -> Iterator[Path]:
     shutil.rmtree(previous, ignore_errors=True)
 
 
-def write_tables(staging: Path, tables: dict[str, str | pa.Table], summary: ImportSummary,
-                 con: duckdb.DuckDBPyConnection, base: Path | None = None, ids: str | None = None,
-                 images: str | None = None) -> None:
+def write_tables(
+    staging: Path,
+    tables: dict[str, str | pa.Table],
+    summary: ImportSummary,
+    con: duckdb.DuckDBPyConnection,
+    base: Path | None = None,
+    ids: str | None = None,
+    images: str | None = None,
+) -> None:
     """Every contract table into `staging`: those imported (SQL on `con`, written by DuckDB straight
     to Parquet, or a small Arrow table), the reference ones, the tables of the catalogue `base` being
     added to (linked, not copied), and the rest empty; and the catalogue's facts (contract.FACTS_FILE):
@@ -167,8 +186,10 @@ def write_tables(staging: Path, tables: dict[str, str | pa.Table], summary: Impo
             summary.imported[name] = pq.read_metadata(target).num_rows
             continue
         elif imported is not None:
-            con.execute(f"COPY ({contract.conforming_sql(name, imported)}) TO {sql_string(target)} "
-                        "(FORMAT parquet, COMPRESSION zstd)")
+            con.execute(
+                f"COPY ({contract.conforming_sql(name, imported)}) TO {sql_string(target)} "
+                "(FORMAT parquet, COMPRESSION zstd)"
+            )
             summary.imported[name] = pq.read_metadata(target).num_rows
             continue
         elif kept:

@@ -21,23 +21,23 @@ from marquee_datasets.columns import cat, pick
 
 @dataclass(frozen=True)
 class Language:
-    tag: str                      # "de-DE": what `language=` selects and the variant file suffix
+    tag: str  # "de-DE": what `language=` selects and the variant file suffix
     english_name: str
     native_name: str
-    nouns: tuple[str, ...]        # title nouns in mid-title form ("la nuit"); first letter is raised
-    places: tuple[str, ...]       # "à Paris" after the noun, or "東京の" before it (place_first)
-    conj: str                     # joins two nouns: " et ", "と"
-    adjectives: tuple[str, ...]   # prefixes ("静かな", "Kayıp "); empty where adjectives must agree
-    names: tuple[str, ...]        # characters named in overviews (prose, not credits)
+    nouns: tuple[str, ...]  # title nouns in mid-title form ("la nuit"); first letter is raised
+    places: tuple[str, ...]  # "à Paris" after the noun, or "東京の" before it (place_first)
+    conj: str  # joins two nouns: " et ", "と"
+    adjectives: tuple[str, ...]  # prefixes ("静かな", "Kayıp "); empty where adjectives must agree
+    names: tuple[str, ...]  # characters named in overviews (prose, not credits)
     goals: tuple[str, ...]
     threats: tuple[str, ...]
-    overview: str                 # template over {name} {goal} {threat}
+    overview: str  # template over {name} {goal} {threat}
     taglines: tuple[str, ...]
-    genres: tuple[str, ...]       # TMDB's genre names, in marquee_datasets.vocab.GENRES order
-    collection_name: str          # template over {base}
-    collection_overview: str      # template over {base}
+    genres: tuple[str, ...]  # TMDB's genre names, in marquee_datasets.vocab.GENRES order
+    collection_name: str  # template over {base}
+    collection_overview: str  # template over {base}
     place_first: bool = False
-    capitalise: bool = True       # raise the first letter (not for Turkish: i/İ, words already capitalised)
+    capitalise: bool = True  # raise the first letter (not for Turkish: i/İ, words already capitalised)
 
     @property
     def iso_639_1(self) -> str:
@@ -49,6 +49,7 @@ class Language:
 
 
 _L = Language
+# fmt: off
 LANGUAGES: tuple[Language, ...] = (
     _L("en-US", "English", "English",
        ("the night", "silence", "the river", "the city", "the kingdom", "the shadow", "the garden", "the storm",
@@ -284,6 +285,7 @@ LANGUAGES: tuple[Language, ...] = (
         "Western"),
        "{base} - Kolekcja", "Cała saga „{base}” w jednej kolekcji."),
 )
+# fmt: on
 BY_TAG: dict[str, Language] = {lang.tag: lang for lang in LANGUAGES}
 BY_CODE: dict[str, Language] = {lang.iso_639_1: lang for lang in LANGUAGES}
 
@@ -317,15 +319,21 @@ def titles(lang: Language, rng: np.random.Generator, n: int) -> pa.Array:
     noun, other = pick(lang.nouns, first), pick(lang.nouns, second)
     place = pick(lang.places, _draw(rng, n))
     adjective = pick(lang.adjectives or ("",), _draw(rng, n))
-    kind = rng.choice(4, size=n, p=np.array([4, 2, 1.5, 2.5 if lang.adjectives else 0]) / (10 if lang.adjectives else 7.5))
+    kind = rng.choice(
+        4, size=n, p=np.array([4, 2, 1.5, 2.5 if lang.adjectives else 0]) / (10 if lang.adjectives else 7.5)
+    )
     located = cat(place, noun) if lang.place_first else cat(noun, place)
     titled = pc.choose(pa.array(kind.astype(np.int8)), noun, located, cat(noun, lang.conj, other), cat(adjective, noun))
     return _raise_first(titled) if lang.capitalise else titled
 
 
 def overviews(lang: Language, rng: np.random.Generator, n: int) -> pa.Array:
-    return fill(lang.overview, name=pick(lang.names, _draw(rng, n)), goal=pick(lang.goals, _draw(rng, n)),
-                threat=pick(lang.threats, _draw(rng, n)))
+    return fill(
+        lang.overview,
+        name=pick(lang.names, _draw(rng, n)),
+        goal=pick(lang.goals, _draw(rng, n)),
+        threat=pick(lang.threats, _draw(rng, n)),
+    )
 
 
 def taglines(lang: Language, rng: np.random.Generator, n: int) -> pa.Array:

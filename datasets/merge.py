@@ -35,21 +35,46 @@ from marquee_datasets.importing import ImportFailed, ImportSummary, connect, id_
 
 ID_OFFSET = 1_000_000_000  # added to an id of the other's that the base uses for another title
 # The entities whose ids tables refer to (`<family>_id`), their table, and what makes two the same.
-FAMILIES = {"movie": "movies", "person": "people", "series": "tv_series", "season": "tv_seasons",
-            "episode": "tv_episodes", "soundtrack": "soundtracks"}
+FAMILIES = {
+    "movie": "movies",
+    "person": "people",
+    "series": "tv_series",
+    "season": "tv_seasons",
+    "episode": "tv_episodes",
+    "soundtrack": "soundtracks",
+}
 REFERRING = {f"{family}_id": family for family in FAMILIES}
 MATCHED_BY_ID = ("movie", "person", "series")  # by IMDb id, or by id when both number by TMDB's
 MATCHED_BY_NUMBER = {"season": ("season_number",), "episode": ("season_number", "episode_number")}
 # The entity a row hangs under, most specific first: episode_crew's row belongs to its episode.
-OWNER_ORDER = ("episode_id", "season_id", "series_id", "movie_id", "soundtrack_id", "person_id", "company_id", "network_id",
-               "collection_id", "genre_id", "provider_id")
-KEYS = {"countries": ("iso_3166_1",), "languages": ("iso_639_1",), "certifications": ("iso_3166_1", "certification"),
-        "activity": ("kind", "id"), "reviews": ("media_type", "media_id"), "list_items": ("list_id",)}
+OWNER_ORDER = (
+    "episode_id",
+    "season_id",
+    "series_id",
+    "movie_id",
+    "soundtrack_id",
+    "person_id",
+    "company_id",
+    "network_id",
+    "collection_id",
+    "genre_id",
+    "provider_id",
+)
+KEYS = {
+    "countries": ("iso_3166_1",),
+    "languages": ("iso_639_1",),
+    "certifications": ("iso_3166_1", "certification"),
+    "activity": ("kind", "id"),
+    "reviews": ("media_type", "media_id"),
+    "list_items": ("list_id",),
+}
 # Tables whose rows name their title by (kind column, id column): the kind's value → family.
+# fmt: off
 KINDED = {"activity": ("kind", "id", {"movie": "movie", "tv": "series", "person": "person"}),
           "reviews": ("media_type", "media_id", {"movie": "movie", "tv": "series"}),
           "list_items": ("media_type", "media_id", {"movie": "movie", "tv": "series"}),
           "tagged_images": ("media_type", "media_id", {"movie": "movie", "tv": "series"})}
+# fmt: on
 
 
 def merge(other: Path, target: Path, status: Callable[[str], None] | None = None) -> ImportSummary:
@@ -76,17 +101,21 @@ def merge(other: Path, target: Path, status: Callable[[str], None] | None = None
         summary.say("matching titles")
         for family in ("movie", "person", "series", "season", "episode", "soundtrack"):
             con.execute(_map_sql(family, same_ids))
-        tables = {name: _merged_sql(name) for name in contract.TABLES
-                  if (target / f"{name}.parquet").is_file() or (other / f"{name}.parquet").is_file()}
+        tables = {
+            name: _merged_sql(name)
+            for name in contract.TABLES
+            if (target / f"{name}.parquet").is_file() or (other / f"{name}.parquet").is_file()
+        }
         for family in ("movie", "person", "series"):
-            matched, added = con.execute(f"SELECT count(*) FILTER (matched), count(*) FILTER (NOT matched AND id "
-                                         f"IS NOT NULL) FROM map_{family}").fetchall()[0]
-            summary.notes.append(f"{FAMILIES[family]}: {matched:,} matched (the base's, filled in from {other.name}), "
-                                 f"{added:,} added")
+            matched, added = con.execute(
+                f"SELECT count(*) FILTER (matched), count(*) FILTER (NOT matched AND id IS NOT NULL) FROM map_{family}"
+            ).fetchall()[0]
+            summary.notes.append(
+                f"{FAMILIES[family]}: {matched:,} matched (the base's, filled in from {other.name}), {added:,} added"
+            )
         # Generated images stay generated: the merged catalogue's paths without a file are drawn.
         generated = contract.images_generated(target) or contract.images_generated(other)
-        write_tables(staging, tables, summary, con, ids=id_space(target),
-                     images="generated" if generated else None)
+        write_tables(staging, tables, summary, con, ids=id_space(target), images="generated" if generated else None)
         _link_images(target / "images", other / "images", staging / "images")
     summary.seconds = time.perf_counter() - started
     return summary
@@ -99,15 +128,19 @@ def _map_sql(family: str, same_ids: bool) -> str:
     table = FAMILIES[family]
     joins = [f"LEFT JOIN (SELECT DISTINCT id FROM base_{table}) taken ON taken.id = o.id"]
     if family in MATCHED_BY_ID:
-        joins.append(f"LEFT JOIN (SELECT imdb_id, min(id) AS id FROM base_{table} WHERE coalesce(imdb_id, '') <> '' "
-                     "GROUP BY imdb_id) by_imdb ON by_imdb.imdb_id = o.imdb_id")
+        joins.append(
+            f"LEFT JOIN (SELECT imdb_id, min(id) AS id FROM base_{table} WHERE coalesce(imdb_id, '') <> '' "
+            "GROUP BY imdb_id) by_imdb ON by_imdb.imdb_id = o.imdb_id"
+        )
         match = "coalesce(by_imdb.id, taken.id)" if same_ids else "by_imdb.id"
     elif family in MATCHED_BY_NUMBER:
         numbers = ", ".join(MATCHED_BY_NUMBER[family])
         joins.insert(0, "JOIN map_series s ON s.other_id = o.series_id AND s.id IS NOT NULL")
-        joins.append(f"LEFT JOIN (SELECT series_id, {numbers}, min(id) AS id FROM base_{table} GROUP BY ALL) by_number "
-                     "ON by_number.series_id = s.id AND " + " AND ".join(f"by_number.{n} = o.{n}" for n in
-                                                                          MATCHED_BY_NUMBER[family]))
+        joins.append(
+            f"LEFT JOIN (SELECT series_id, {numbers}, min(id) AS id FROM base_{table} GROUP BY ALL) by_number "
+            "ON by_number.series_id = s.id AND "
+            + " AND ".join(f"by_number.{n} = o.{n}" for n in MATCHED_BY_NUMBER[family])
+        )
         match = "by_number.id"
     else:  # soundtracks: never the same; kept with their film when the base has none for it
         joins.insert(0, "JOIN map_movie m ON m.other_id = o.movie_id AND m.id IS NOT NULL")
@@ -117,7 +150,7 @@ def _map_sql(family: str, same_ids: bool) -> str:
     return f"""CREATE TEMP TABLE map_{family} AS
         WITH candidates AS (SELECT o.id AS other_id, {match} AS base_id,
                                    CASE WHEN taken.id IS NULL THEN o.id ELSE o.id + {ID_OFFSET} END AS fresh_id
-                            FROM other_{table} o {' '.join(joins)} WHERE {keep})
+                            FROM other_{table} o {" ".join(joins)} WHERE {keep})
         SELECT other_id, CASE WHEN base_id IS NULL THEN fresh_id
                               WHEN row_number() OVER (PARTITION BY base_id ORDER BY other_id) = 1 THEN base_id END AS id,
                base_id IS NOT NULL AS matched
@@ -144,11 +177,13 @@ def _merged_sql(name: str) -> str:
             resolved.append(f"{alias}.id IS NOT NULL")
     if name in KINDED:
         kind_column, id_column, kinds = KINDED[name]
-        joins += [f"LEFT JOIN map_{f} j_{f} ON o.{kind_column} = '{kind}' AND j_{f}.other_id = o.{id_column}"
-                  for kind, f in kinds.items()]
+        joins += [
+            f"LEFT JOIN map_{f} j_{f} ON o.{kind_column} = '{kind}' AND j_{f}.other_id = o.{id_column}"
+            for kind, f in kinds.items()
+        ]
         renamed[id_column] = "coalesce(" + ", ".join(f"j_{f}.id" for f in kinds.values()) + ")"
         resolved.append(f"{renamed[id_column]} IS NOT NULL")
-    columns = ", ".join(f"{renamed.get(c, f'o.{c}')} AS \"{c}\"" for c in schema.names)
+    columns = ", ".join(f'{renamed.get(c, f"o.{c}")} AS "{c}"' for c in schema.names)
     taken = f"SELECT {columns} FROM other_{name} o {' '.join(joins)}"
     if family is not None and family != "soundtrack":  # an entity: the base's rows filled in, the other's new ones
         where = " AND ".join([*resolved, "NOT j_id.matched"])
@@ -156,12 +191,14 @@ def _merged_sql(name: str) -> str:
     owner = _owner(name)
     if name in KEYS or owner is None:
         key = KEYS.get(name, ("id",))
-        absent = " AND ".join(f"b.\"{k}\" = t.\"{k}\"" for k in key)
+        absent = " AND ".join(f'b."{k}" = t."{k}"' for k in key)
     else:  # a sub-resource: the other's rows for a title only when the base has none in this table
-        absent = f"b.\"{owner}\" = t.\"{owner}\""
+        absent = f'b."{owner}" = t."{owner}"'
     where = " AND ".join(resolved) or "TRUE"
-    return (f"SELECT * FROM base_{name} UNION ALL BY NAME SELECT * FROM ({taken} WHERE {where}) t "
-            f"WHERE NOT EXISTS (SELECT 1 FROM base_{name} b WHERE {absent})")
+    return (
+        f"SELECT * FROM base_{name} UNION ALL BY NAME SELECT * FROM ({taken} WHERE {where}) t "
+        f"WHERE NOT EXISTS (SELECT 1 FROM base_{name} b WHERE {absent})"
+    )
 
 
 def _filled_sql(name: str) -> str:
@@ -181,8 +218,10 @@ def _filled_sql(name: str) -> str:
             values.append(f"coalesce(nullif(b.{c}, 0), o.{c}, b.{c}) AS {c}")
         else:
             values.append(f"coalesce(b.{c}, o.{c}) AS {c}")
-    same = (f"SELECT m.id AS merged_id, o.* FROM other_{name} o JOIN map_{family} m ON m.other_id = o.id "
-            "WHERE m.matched AND m.id IS NOT NULL")
+    same = (
+        f"SELECT m.id AS merged_id, o.* FROM other_{name} o JOIN map_{family} m ON m.other_id = o.id "
+        "WHERE m.matched AND m.id IS NOT NULL"
+    )
     return f"SELECT {', '.join(values)} FROM base_{name} b LEFT JOIN ({same}) o ON o.merged_id = b.id"
 
 

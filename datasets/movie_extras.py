@@ -32,19 +32,27 @@ from marquee_datasets.columns import (
 )
 
 TABLES: tuple[str, ...] = (
-    "keywords", "movie_keywords", "movie_videos", "certifications", "movie_release_dates",
-    "movie_alternative_titles", "movie_external_ids", "movie_ratings",
+    "keywords",
+    "movie_keywords",
+    "movie_videos",
+    "certifications",
+    "movie_release_dates",
+    "movie_alternative_titles",
+    "movie_external_ids",
+    "movie_ratings",
 ) + movie_media.TABLES
 
 MAX_KEYWORDS = 15
 RATING_SOURCES: tuple[str, ...] = ("imdb", "tmdb", "rotten_tomatoes", "metacritic", "kinopoisk")
 # How strong a film of each genre tends to be rated (0 = all ages .. 4 = adults only).
+# fmt: off
 GENRE_MATURITY: dict[str, float] = {
     "Action": 2.3, "Adventure": 1.5, "Animation": 0.4, "Comedy": 1.7, "Crime": 3.0, "Documentary": 1.0,
     "Drama": 2.0, "Family": 0.0, "Fantasy": 1.5, "History": 2.0, "Horror": 3.3, "Music": 1.2,
     "Mystery": 2.2, "Romance": 1.8, "Science Fiction": 1.8, "TV Movie": 1.4, "Thriller": 2.8,
     "War": 3.0, "Western": 2.2,
 }
+# fmt: on
 _YOUTUBE = np.frombuffer(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_", np.uint8)
 _DIGITS = np.frombuffer(b"0123456789", np.uint8)
 _SECONDS_PER_DAY = 86_400
@@ -83,8 +91,9 @@ def keyword_names() -> list[str]:
     return list(dict.fromkeys(names))
 
 
-def _keyword_tables(rng: np.random.Generator, movies: pa.Table,
-                    genre_rows: tuple[np.ndarray, np.ndarray]) -> dict[str, pa.Table]:
+def _keyword_tables(
+    rng: np.random.Generator, movies: pa.Table, genre_rows: tuple[np.ndarray, np.ndarray]
+) -> dict[str, pa.Table]:
     names = keyword_names()
     position = {name: i for i, name in enumerate(names)}
     ids = irregular_ids(rng, len(names), 818, 2_500)
@@ -115,8 +124,13 @@ def _keyword_tables(rng: np.random.Generator, movies: pa.Table,
     movie_index, keyword = movie_index[keep], keyword[keep]
     return {
         "keywords": pa.table({"id": ids, "name": pa.array(names, pa.string())}),
-        "movie_keywords": pa.table({"movie_id": movies.column("id").to_numpy()[movie_index],
-                                    "keyword_id": ids[keyword], "ord": group_ranks(movie_index)}),
+        "movie_keywords": pa.table(
+            {
+                "movie_id": movies.column("id").to_numpy()[movie_index],
+                "keyword_id": ids[keyword],
+                "ord": group_ranks(movie_index),
+            }
+        ),
     }
 
 
@@ -166,20 +180,25 @@ def _videos(rng: np.random.Generator, movies: pa.Table, seed: int) -> pa.Table:
     vimeo = rng.random(rows) < 0.05
     key = pc.if_else(pa.array(vimeo), _random_keys(rng, rows, _DIGITS, 9), _random_keys(rng, rows, _YOUTUBE, 11))
     sizes = np.array([s for s, _ in extras_vocab.VIDEO_SIZES])
-    table = pa.table({
-        "movie_id": movies.column("id").to_numpy()[movie_index],
-        "id": hex_ids(np.arange(rows, dtype=np.uint64) + np.uint64(1 << 40),
-                      np.clip(seconds, 0, 0xFFFFFFFF).astype(np.uint64), seed),
-        "iso_639_1": pa.array(np.where(local, original, "en"), pa.string()),
-        "iso_3166_1": pa.array(np.where(local, usual, "US"), pa.string()),
-        "name": name,
-        "key": key,
-        "site": pa.array(np.where(vimeo, "Vimeo", "YouTube"), pa.string()),
-        "size": sizes[weighted_choice(rng, [w for _, w in extras_vocab.VIDEO_SIZES], rows)].astype(np.int64),
-        "type": pick(types, type_idx),
-        "official": rng.random(rows) < 0.85,
-        "published_at": pa.array(seconds, pa.timestamp("s")),
-    })
+    table = pa.table(
+        {
+            "movie_id": movies.column("id").to_numpy()[movie_index],
+            "id": hex_ids(
+                np.arange(rows, dtype=np.uint64) + np.uint64(1 << 40),
+                np.clip(seconds, 0, 0xFFFFFFFF).astype(np.uint64),
+                seed,
+            ),
+            "iso_639_1": pa.array(np.where(local, original, "en"), pa.string()),
+            "iso_3166_1": pa.array(np.where(local, usual, "US"), pa.string()),
+            "name": name,
+            "key": key,
+            "site": pa.array(np.where(vimeo, "Vimeo", "YouTube"), pa.string()),
+            "size": sizes[weighted_choice(rng, [w for _, w in extras_vocab.VIDEO_SIZES], rows)].astype(np.int64),
+            "type": pick(types, type_idx),
+            "official": rng.random(rows) < 0.85,
+            "published_at": pa.array(seconds, pa.timestamp("s")),
+        }
+    )
     return table
 
 
@@ -222,12 +241,20 @@ def _release_dates(rng: np.random.Generator, movies: pa.Table, genre_rows: tuple
     physical = rng.random(pairs) < 0.25
     tv = rng.random(pairs) < 0.05
     pair = np.concatenate([np.arange(pairs), *(np.flatnonzero(m) for m in (premiere, digital, physical, tv))])
-    kind = np.concatenate([theatrical_type, *(np.full(int(m.sum()), t) for m, t in
-                                             ((premiere, 1), (digital, 4), (physical, 5), (tv, 6)))])
+    kind = np.concatenate(
+        [theatrical_type, *(np.full(int(m.sum()), t) for m, t in ((premiere, 1), (digital, 4), (physical, 5), (tv, 6)))]
+    )
     rows = len(pair)
-    offset = np.select([kind == 1, kind == 4, kind == 5, kind == 6],
-                       [-rng.integers(10, 150, rows), rng.integers(60, 160, rows),
-                        rng.integers(90, 240, rows), rng.integers(300, 900, rows)], 0)
+    offset = np.select(
+        [kind == 1, kind == 4, kind == 5, kind == 6],
+        [
+            -rng.integers(10, 150, rows),
+            rng.integers(60, 160, rows),
+            rng.integers(90, 240, rows),
+            rng.integers(300, 900, rows),
+        ],
+        0,
+    )
     day = theatrical_day[pair] + offset
     order = np.lexsort((kind, day, pair))
     pair, kind, day = pair[order], kind[order], day[order]
@@ -241,18 +268,22 @@ def _release_dates(rng: np.random.Generator, movies: pa.Table, genre_rows: tuple
     cert[(kind == 1) | ((kind >= 4) & (rng.random(rows) < 0.3)) | (rng.random(rows) < 0.06)] = ""
     # Premieres name their festival, physical releases sometimes their format.
     festival = np.asarray(extras_vocab.FESTIVALS, object)[rng.integers(0, len(extras_vocab.FESTIVALS), rows)]
-    home = np.asarray(extras_vocab.HOME_RELEASE_NOTES, object)[rng.integers(0, len(extras_vocab.HOME_RELEASE_NOTES), rows)]
+    home = np.asarray(extras_vocab.HOME_RELEASE_NOTES, object)[
+        rng.integers(0, len(extras_vocab.HOME_RELEASE_NOTES), rows)
+    ]
     note = np.where(kind == 1, festival, np.where(kind == 5, home, ""))
-    return pa.table({
-        "movie_id": movies.column("id").to_numpy()[movie[pair]],
-        "iso_3166_1": pa.array(code, pa.string()),
-        "certification": pa.array(cert, pa.string()),
-        "descriptors": list_column(np.zeros(rows + 1, np.int64), pa.array([], pa.string())),
-        "iso_639_1": pa.array([""] * rows, pa.string()),
-        "note": pa.array(note, pa.string()),
-        "release_date": pa.array(day * _SECONDS_PER_DAY, pa.timestamp("s")),
-        "type": kind.astype(np.int64),
-    })
+    return pa.table(
+        {
+            "movie_id": movies.column("id").to_numpy()[movie[pair]],
+            "iso_3166_1": pa.array(code, pa.string()),
+            "certification": pa.array(cert, pa.string()),
+            "descriptors": list_column(np.zeros(rows + 1, np.int64), pa.array([], pa.string())),
+            "iso_639_1": pa.array([""] * rows, pa.string()),
+            "note": pa.array(note, pa.string()),
+            "release_date": pa.array(day * _SECONDS_PER_DAY, pa.timestamp("s")),
+            "type": kind.astype(np.int64),
+        }
+    )
 
 
 def _alternative_titles(rng: np.random.Generator, tables: dict[str, pa.Table]) -> pa.Table:
@@ -266,18 +297,27 @@ def _alternative_titles(rng: np.random.Generator, tables: dict[str, pa.Table]) -
     origin = pc.list_element(movies.column("origin_country").combine_chunks(), 0)
     is_english = pc.equal(movies.column("original_language"), "en").to_numpy(zero_copy_only=False)
     short = pc.replace_substring_regex(title, r"^(The|A) ", "")
-    words = cat(pick(vocab.TITLE_ADJECTIVES, rng.integers(0, 1 << 30, n)), " ",
-                pick(vocab.TITLE_NOUNS, rng.integers(0, 1 << 30, n)))
+    words = cat(
+        pick(vocab.TITLE_ADJECTIVES, rng.integers(0, 1 << 30, n)),
+        " ",
+        pick(vocab.TITLE_NOUNS, rng.integers(0, 1 << 30, n)),
+    )
     # Variants: 0 original title in the origin country (non-English films), 1 short title (drops the
     # article) or informal "... : The Movie", 2 working title, 3 an English subtitle in GB/AU/CA.
     has_article = pc.not_equal(short, title).to_numpy(zero_copy_only=False)
     candidates = [
         (origin, original, pa.array([""] * n)),
-        (pa.array(["US"] * n), pc.if_else(pa.array(has_article), short, cat(title, ": The Movie")),
-         pa.array(np.where(has_article, "short title", "informal title"), pa.string())),
+        (
+            pa.array(["US"] * n),
+            pc.if_else(pa.array(has_article), short, cat(title, ": The Movie")),
+            pa.array(np.where(has_article, "short title", "informal title"), pa.string()),
+        ),
         (origin, cat("The ", words), pa.array(["working title"] * n)),
-        (pick(("GB", "AU", "CA"), rng.integers(0, 3, n)), cat(title, ": ", words),
-         pick(("", "DVD title", "alternative spelling"), rng.integers(0, 3, n))),
+        (
+            pick(("GB", "AU", "CA"), rng.integers(0, 3, n)),
+            cat(title, ": ", words),
+            pick(("", "DVD title", "alternative spelling"), rng.integers(0, 3, n)),
+        ),
     ]
     count = weighted_choice(rng, [50, 27, 14, 9], n)
     ranked = np.argsort(rng.random((n, 4)), axis=1)
@@ -290,26 +330,40 @@ def _alternative_titles(rng: np.random.Generator, tables: dict[str, pa.Table]) -
     selector = pa.array(variant.astype(np.int8))
     take = pa.array(movie_index)
     column = [pc.choose(selector, *(c[k].take(take) for c in candidates)) for k in range(3)]
-    return pa.table({"movie_id": ids[movie_index], "iso_3166_1": column[0], "title": column[1],
-                     "type": column[2], "ord": group_ranks(movie_index)})
+    return pa.table(
+        {
+            "movie_id": ids[movie_index],
+            "iso_3166_1": column[0],
+            "title": column[1],
+            "type": column[2],
+            "ord": group_ranks(movie_index),
+        }
+    )
 
 
 def _external_ids(rng: np.random.Generator, tables: dict[str, pa.Table]) -> pa.Table:
     movies = tables["movies"]
     n = movies.num_rows
     ids = movies.column("id").to_numpy()
-    slug = pc.replace_substring_regex(pc.utf8_lower(movies.column("original_title").combine_chunks()),
-                                      r"[^a-z0-9]+", "")
+    slug = pc.replace_substring_regex(
+        pc.utf8_lower(movies.column("original_title").combine_chunks()), r"[^a-z0-9]+", ""
+    )
     slug = pc.if_else(pc.equal(pc.utf8_length(slug), 0), cat("film", pa.array(ids).cast(pa.string())), slug)
     social = np.clip(0.15 + 0.1 * np.log1p(movies.column("popularity").to_numpy()), 0, 0.9)
-    return pa.table({
-        "movie_id": ids,
-        "wikidata_id": null_where(prefixed_numbers("Q", rng.integers(1_000, 130_000_000, n), 1), rng.random(n) < 0.25),
-        "facebook_id": null_where(cat(slug, "movie"), rng.random(n) >= social),
-        "instagram_id": null_where(cat(slug, "film"), rng.random(n) >= social * 0.8),
-        "twitter_id": null_where(cat(slug, "movie"), rng.random(n) >= social * 0.7),
-        "kinopoisk_id": null_where(pa.array(rng.integers(300, 6_000_000, n)).cast(pa.string()), rng.random(n) < 0.4),
-    })
+    return pa.table(
+        {
+            "movie_id": ids,
+            "wikidata_id": null_where(
+                prefixed_numbers("Q", rng.integers(1_000, 130_000_000, n), 1), rng.random(n) < 0.25
+            ),
+            "facebook_id": null_where(cat(slug, "movie"), rng.random(n) >= social),
+            "instagram_id": null_where(cat(slug, "film"), rng.random(n) >= social * 0.8),
+            "twitter_id": null_where(cat(slug, "movie"), rng.random(n) >= social * 0.7),
+            "kinopoisk_id": null_where(
+                pa.array(rng.integers(300, 6_000_000, n)).cast(pa.string()), rng.random(n) < 0.4
+            ),
+        }
+    )
 
 
 def _ratings(rng: np.random.Generator, movies: pa.Table) -> pa.Table:
@@ -343,9 +397,11 @@ def _ratings(rng: np.random.Generator, movies: pa.Table) -> pa.Table:
     k = len(RATING_SOURCES)
     stacked = lambda d: np.stack([d[s] for s in RATING_SOURCES], axis=1).reshape(-1)  # noqa: E731
     missing = ~stacked(has)
-    return pa.table({
-        "movie_id": np.repeat(movies.column("id").to_numpy(), k),
-        "source": pick(RATING_SOURCES, np.tile(np.arange(k), n)),
-        "value": pa.array(stacked(value).astype(np.float64), pa.float64(), mask=missing),
-        "votes": pa.array(stacked(count).astype(np.int64), pa.int64(), mask=missing),
-    })
+    return pa.table(
+        {
+            "movie_id": np.repeat(movies.column("id").to_numpy(), k),
+            "source": pick(RATING_SOURCES, np.tile(np.arange(k), n)),
+            "value": pa.array(stacked(value).astype(np.float64), pa.float64(), mask=missing),
+            "votes": pa.array(stacked(count).astype(np.int64), pa.int64(), mask=missing),
+        }
+    )

@@ -27,10 +27,12 @@ from marquee_datasets.columns import (
     weighted_choice,
 )
 
+# fmt: off
 TABLES: tuple[str, ...] = (
     "watch_providers", "watch_provider_regions", "movie_watch_providers", "soundtracks",
     "soundtrack_tracks", "movie_images",
 )
+# fmt: on
 IMAGE_KINDS: tuple[str, ...] = ("poster", "backdrop", "logo")
 _POSTER_SIZES = ((2000, 3000), (1000, 1500), (1400, 2100), (680, 1000))
 _BACKDROP_SIZES = ((3840, 2160), (1920, 1080), (1280, 720))
@@ -78,8 +80,13 @@ def _provider_tables(rng: np.random.Generator, movies: pa.Table, seed: int) -> d
     mr_region = weighted_choice(rng, weights, len(mr_movie))
     keep = first_occurrences(mr_movie * len(regions) + mr_region)
     mr_movie, mr_region = mr_movie[keep], mr_region[keep]
-    counts_by_kind = {"flatrate": [40, 42, 18], "rent": [35, 20, 25, 20], "buy": [30, 20, 25, 25],
-                      "ads": [85, 15], "free": [92, 8]}
+    counts_by_kind = {
+        "flatrate": [40, 42, 18],
+        "rent": [35, 20, 25, 20],
+        "buy": [30, 20, 25, 25],
+        "ads": [85, 15],
+        "free": [92, 8],
+    }
     offer_mr, offer_kind = [], []
     for ki, kind in enumerate(kinds):
         c = weighted_choice(rng, counts_by_kind[kind], len(mr_movie))
@@ -95,23 +102,29 @@ def _provider_tables(rng: np.random.Generator, movies: pa.Table, seed: int) -> d
     keep = first_occurrences((offer_mr * len(kinds) + offer_kind) * len(providers) + provider)
     offer_mr, offer_kind, provider = offer_mr[keep], offer_kind[keep], provider[keep]
     return {
-        "watch_providers": pa.table({
-            "provider_id": provider_ids,
-            "provider_name": pa.array([p[1] for p in providers], pa.string()),
-            "logo_path": image_paths(provider_ids, "provider-logo", seed, ".jpg"),
-            "display_priority": base,
-        }),
-        "watch_provider_regions": pa.table({
-            "provider_id": provider_ids[avail_p],
-            "iso_3166_1": pick(regions, avail_r),
-            "display_priority": regional_priority,
-        }),
-        "movie_watch_providers": pa.table({
-            "movie_id": movies.column("id").to_numpy()[mr_movie[offer_mr]],
-            "iso_3166_1": pick(regions, mr_region[offer_mr]),
-            "kind": pick(kinds, offer_kind),
-            "provider_id": provider_ids[provider],
-        }),
+        "watch_providers": pa.table(
+            {
+                "provider_id": provider_ids,
+                "provider_name": pa.array([p[1] for p in providers], pa.string()),
+                "logo_path": image_paths(provider_ids, "provider-logo", seed, ".jpg"),
+                "display_priority": base,
+            }
+        ),
+        "watch_provider_regions": pa.table(
+            {
+                "provider_id": provider_ids[avail_p],
+                "iso_3166_1": pick(regions, avail_r),
+                "display_priority": regional_priority,
+            }
+        ),
+        "movie_watch_providers": pa.table(
+            {
+                "movie_id": movies.column("id").to_numpy()[mr_movie[offer_mr]],
+                "iso_3166_1": pick(regions, mr_region[offer_mr]),
+                "kind": pick(kinds, offer_kind),
+                "provider_id": provider_ids[provider],
+            }
+        ),
     }
 
 
@@ -122,8 +135,11 @@ def _composers(tables: dict[str, pa.Table]) -> pa.Array:
     first = first_occurrences(crew.column("movie_id").to_numpy()) if crew.num_rows else np.zeros(0, np.int64)
     crew = crew.take(pa.array(first, pa.int64())).combine_chunks()
     people = tables["people"].combine_chunks()
-    names = people.column("name").combine_chunks().take(
-        pc.index_in(crew.column("person_id").combine_chunks(), people.column("id").combine_chunks()))
+    names = (
+        people.column("name")
+        .combine_chunks()
+        .take(pc.index_in(crew.column("person_id").combine_chunks(), people.column("id").combine_chunks()))
+    )
     return names.take(pc.index_in(ids, crew.column("movie_id").combine_chunks()))
 
 
@@ -141,48 +157,71 @@ def _soundtrack_tables(rng: np.random.Generator, tables: dict[str, pa.Table]) ->
     movie_ids = movies.column("id").take(pa.array(chosen, pa.int64()))
     title = en.column("title").take(pc.index_in(movie_ids, en.column("movie_id")))
     title = pc.coalesce(title, movies.column("original_title").take(pa.array(chosen, pa.int64())))
-    albums = pa.table({
-        "id": ids,
-        "movie_id": movie_ids,
-        "title": cat(title, pc.if_else(pa.array(songs), " (Original Motion Picture Soundtrack)", " (Original Score)")),
-        "type": pa.array(np.where(songs, "songs", "score"), pa.string()),
-        "label": pick(extras_vocab.RECORD_LABELS, rng.integers(0, 1 << 30, m)),
-        "release_date": movies.column("release_date").take(pa.array(chosen, pa.int64())),
-    })
+    albums = pa.table(
+        {
+            "id": ids,
+            "movie_id": movie_ids,
+            "title": cat(
+                title, pc.if_else(pa.array(songs), " (Original Motion Picture Soundtrack)", " (Original Score)")
+            ),
+            "type": pa.array(np.where(songs, "songs", "score"), pa.string()),
+            "label": pick(extras_vocab.RECORD_LABELS, rng.integers(0, 1 << 30, m)),
+            "release_date": movies.column("release_date").take(pa.array(chosen, pa.int64())),
+        }
+    )
 
     tracks_per = np.where(songs, rng.integers(8, 17, m), rng.integers(10, 25, m))
     album = np.repeat(np.arange(m), tracks_per)
     t = len(album)
     number = group_ranks(album) + 1
     last = number == tracks_per[album]
-    score_title = pc.if_else(pa.array(number == 1), "Main Title",
-                             pc.if_else(pa.array(last), "End Credits",
-                                        pick(extras_vocab.TRACK_WORDS, rng.integers(0, 1 << 30, t))))
-    song_title = cat(pick(vocab.TITLE_ADJECTIVES, rng.integers(0, 1 << 30, t)), " ",
-                     pick(vocab.TITLE_NOUNS, rng.integers(0, 1 << 30, t)))
+    score_title = pc.if_else(
+        pa.array(number == 1),
+        "Main Title",
+        pc.if_else(pa.array(last), "End Credits", pick(extras_vocab.TRACK_WORDS, rng.integers(0, 1 << 30, t))),
+    )
+    song_title = cat(
+        pick(vocab.TITLE_ADJECTIVES, rng.integers(0, 1 << 30, t)),
+        " ",
+        pick(vocab.TITLE_NOUNS, rng.integers(0, 1 << 30, t)),
+    )
     song = songs[album]
     composer = _composers(tables).take(pa.array(chosen[album], pa.int64()))
-    person = cat(pick(vocab.FEMALE_NAMES + vocab.MALE_NAMES, rng.integers(0, 1 << 30, t)), " ",
-                 pick(vocab.SURNAMES, rng.integers(0, 1 << 30, t)))
-    band = cat("The ", pick(vocab.TITLE_ADJECTIVES, rng.integers(0, 1 << 30, t)), " ",
-               pick(extras_vocab.BAND_NOUNS, rng.integers(0, 1 << 30, t)))
-    lead = pc.if_else(pa.array(song), pc.if_else(pa.array(rng.random(t) < 0.5), band, person),
-                      pc.coalesce(composer, person))
+    person = cat(
+        pick(vocab.FEMALE_NAMES + vocab.MALE_NAMES, rng.integers(0, 1 << 30, t)),
+        " ",
+        pick(vocab.SURNAMES, rng.integers(0, 1 << 30, t)),
+    )
+    band = cat(
+        "The ",
+        pick(vocab.TITLE_ADJECTIVES, rng.integers(0, 1 << 30, t)),
+        " ",
+        pick(extras_vocab.BAND_NOUNS, rng.integers(0, 1 << 30, t)),
+    )
+    lead = pc.if_else(
+        pa.array(song), pc.if_else(pa.array(rng.random(t) < 0.5), band, person), pc.coalesce(composer, person)
+    )
     featured = song & (rng.random(t) < 0.2)
     per_track = 1 + featured.astype(np.int64)
     owner = np.repeat(np.arange(t), per_track)
-    second = cat(pick(vocab.FEMALE_NAMES + vocab.MALE_NAMES, rng.integers(0, 1 << 30, t)), " ",
-                 pick(vocab.SURNAMES, rng.integers(0, 1 << 30, t)))
-    artist_values = pc.choose(pa.array(group_ranks(owner).astype(np.int8)),
-                              lead.take(pa.array(owner)), second.take(pa.array(owner)))
+    second = cat(
+        pick(vocab.FEMALE_NAMES + vocab.MALE_NAMES, rng.integers(0, 1 << 30, t)),
+        " ",
+        pick(vocab.SURNAMES, rng.integers(0, 1 << 30, t)),
+    )
+    artist_values = pc.choose(
+        pa.array(group_ranks(owner).astype(np.int8)), lead.take(pa.array(owner)), second.take(pa.array(owner))
+    )
     duration = np.where(song, rng.integers(150_000, 300_000, t), rng.integers(45_000, 330_000, t))
-    tracks = pa.table({
-        "soundtrack_id": ids[album],
-        "number": number.astype(np.int64),
-        "title": pc.if_else(pa.array(song), song_title, score_title),
-        "artists": list_column(np.r_[0, np.cumsum(per_track)], artist_values),
-        "duration_ms": duration.astype(np.int64),
-    })
+    tracks = pa.table(
+        {
+            "soundtrack_id": ids[album],
+            "number": number.astype(np.int64),
+            "title": pc.if_else(pa.array(song), song_title, score_title),
+            "artists": list_column(np.r_[0, np.cumsum(per_track)], artist_values),
+            "duration_ms": duration.astype(np.int64),
+        }
+    )
     return {"soundtracks": albums, "soundtrack_tracks": tracks}
 
 
@@ -192,15 +231,23 @@ def _images(rng: np.random.Generator, movies: pa.Table, seed: int) -> pa.Table:
 
 
 # Extra images per owner beyond its main path, drawn per kind (in this order: it fixes the draws).
+# fmt: off
 MOVIE_IMAGE_EXTRAS: dict[str, Callable[[np.random.Generator, int], np.ndarray]] = {
     "poster": lambda rng, n: rng.integers(0, 5, n),
     "backdrop": lambda rng, n: rng.integers(0, 6, n),
     "logo": lambda rng, n: weighted_choice(rng, [30, 50, 20], n),
 }
+# fmt: on
 
 
-def owner_images(rng: np.random.Generator, owners: pa.Table, seed: int, namespace: str, owner_column: str,
-                 extras: dict[str, Callable[[np.random.Generator, int], np.ndarray]]) -> pa.Table:
+def owner_images(
+    rng: np.random.Generator,
+    owners: pa.Table,
+    seed: int,
+    namespace: str,
+    owner_column: str,
+    extras: dict[str, Callable[[np.random.Generator, int], np.ndarray]],
+) -> pa.Table:
     """The image list of each row of `owners` (a table with id and original_language, and for each kind
     that has one a `<kind>_path` column ranked first): posters, backdrops, logos or stills.
 
@@ -245,17 +292,21 @@ def owner_images(rng: np.random.Generator, owners: pa.Table, seed: int, namespac
         else:
             width = rng.integers(5, 21, rows) * 100
             height = np.round(width / rng.uniform(1.8, 5.0, rows)).astype(np.int64)
-        parts.append(pa.table({
-            owner_column: ids[owner],
-            "kind": pa.array([kind] * rows, pa.string()),
-            "file_path": paths,
-            "width": width.astype(np.int64),
-            "height": height.astype(np.int64),
-            "aspect_ratio": np.round(width / height, 3),
-            "iso_639_1": pa.array(lang.astype(str), pa.string()),
-            "vote_average": vote_average.astype(np.float64),
-            "vote_count": vote_count.astype(np.int64),
-        }))
+        parts.append(
+            pa.table(
+                {
+                    owner_column: ids[owner],
+                    "kind": pa.array([kind] * rows, pa.string()),
+                    "file_path": paths,
+                    "width": width.astype(np.int64),
+                    "height": height.astype(np.int64),
+                    "aspect_ratio": np.round(width / height, 3),
+                    "iso_639_1": pa.array(lang.astype(str), pa.string()),
+                    "vote_average": vote_average.astype(np.float64),
+                    "vote_count": vote_count.astype(np.int64),
+                }
+            )
+        )
     table = pa.concat_tables(parts)
     order = pc.sort_indices(table, [(owner_column, "ascending")])
     return table.take(order)

@@ -28,12 +28,14 @@ from marquee_datasets.columns import (
 )
 
 MAX_CAST = 60
+# fmt: off
 _ROLE_NOUNS = {
     "Acting": "actor", "Directing": "film director", "Writing": "screenwriter",
     "Production": "film producer", "Sound": "composer", "Camera": "cinematographer",
     "Editing": "film editor", "Art": "production designer", "Costume & Make-Up": "costume designer",
     "Visual Effects": "visual effects artist", "Crew": "stunt performer", "Lighting": "gaffer",
 }
+# fmt: on
 _ALL_JOBS: tuple[tuple[str, str], ...] = tuple(
     (dept, job) for dept, jobs in vocab.DEPARTMENT_JOBS.items() for job in jobs
 )
@@ -56,8 +58,11 @@ def people_tables(movies: pa.Table, seed: int) -> dict[str, pa.Table]:
     male = pick(vocab.MALE_NAMES, rng.integers(0, 1 << 30, n))
     first = pc.if_else(pa.array((gender == 1) | ((gender != 2) & (rng.random(n) < 0.5))), female, male)
     surname = pick(vocab.SURNAMES, rng.integers(0, 1 << 30, n))
-    initial = pc.if_else(pa.array(rng.random(n) < 0.4),
-                         cat(" ", pick(list("ABCDEFGHIJKLMNOPRSTVW"), rng.integers(0, 1 << 30, n)), "."), "")
+    initial = pc.if_else(
+        pa.array(rng.random(n) < 0.4),
+        cat(" ", pick(list("ABCDEFGHIJKLMNOPRSTVW"), rng.integers(0, 1 << 30, n)), "."),
+        "",
+    )
     name = cat(first, initial, " ", surname)
 
     birth_year = np.clip(np.round(rng.normal(1968, 18, n)), 1900, 2012).astype(np.int64)
@@ -67,33 +72,40 @@ def people_tables(movies: pa.Table, seed: int) -> dict[str, pa.Table]:
     dies = (rng.random(n) < np.where(birth_year < 1950, 0.6, 0.02)) & (birth_year + age_at_death < 2026)
     deathday = birthday + (age_at_death * 365.25).astype("timedelta64[D]") + rng.integers(0, 300, n)
     city = pick(vocab.CITIES, rng.integers(0, 1 << 30, n))
-    role = pc.if_else(pa.array((departments[dept_idx] == "Acting") & (gender == 1)), "actress",
-                      pick([_ROLE_NOUNS[d] for d in departments], dept_idx))
-    biography = pc.if_else(pa.array(rng.random(n) < 0.6),
-                           cat(name, " is a ", role, " born in ", city, "."), "")
+    role = pc.if_else(
+        pa.array((departments[dept_idx] == "Acting") & (gender == 1)),
+        "actress",
+        pick([_ROLE_NOUNS[d] for d in departments], dept_idx),
+    )
+    biography = pc.if_else(pa.array(rng.random(n) < 0.6), cat(name, " is a ", role, " born in ", city, "."), "")
 
     aka_count = weighted_choice(rng, [70, 20, 10], n)
     aka_owner = np.repeat(np.arange(n), aka_count)
     short = cat(pc.utf8_slice_codeunits(first, 0, 1), ". ", surname)
     inverted = cat(surname, ", ", first)
-    aka_values = pc.choose(pa.array(group_ranks(aka_owner).astype(np.int8)),
-                           short.take(pa.array(aka_owner)), inverted.take(pa.array(aka_owner)))
+    aka_values = pc.choose(
+        pa.array(group_ranks(aka_owner).astype(np.int8)),
+        short.take(pa.array(aka_owner)),
+        inverted.take(pa.array(aka_owner)),
+    )
 
-    people = pa.table({
-        "id": ids,
-        "name": name,
-        "gender": gender.astype(np.int64),
-        "known_for_department": pick(departments, dept_idx),
-        "popularity": np.round(0.6 * weight ** 0.75 * rng.lognormal(0, 0.35, n), 3),
-        "profile_path": null_where(image_paths(ids, "person-profile", seed, ".jpg"), rng.random(n) < 0.2),
-        "adult": rng.random(n) < 0.005,
-        "imdb_id": prefixed_numbers("nm", irregular_ids(rng, n, 1000, 30)[rng.permutation(n)], 7),
-        "birthday": pa.array(birthday, pa.date32(), mask=no_birthday),
-        "deathday": pa.array(deathday, pa.date32(), mask=no_birthday | ~dies),
-        "place_of_birth": null_where(city, rng.random(n) < 0.12),
-        "biography": biography,
-        "also_known_as": list_column(np.r_[0, np.cumsum(aka_count)], aka_values),
-    })
+    people = pa.table(
+        {
+            "id": ids,
+            "name": name,
+            "gender": gender.astype(np.int64),
+            "known_for_department": pick(departments, dept_idx),
+            "popularity": np.round(0.6 * weight**0.75 * rng.lognormal(0, 0.35, n), 3),
+            "profile_path": null_where(image_paths(ids, "person-profile", seed, ".jpg"), rng.random(n) < 0.2),
+            "adult": rng.random(n) < 0.005,
+            "imdb_id": prefixed_numbers("nm", irregular_ids(rng, n, 1000, 30)[rng.permutation(n)], 7),
+            "birthday": pa.array(birthday, pa.date32(), mask=no_birthday),
+            "deathday": pa.array(deathday, pa.date32(), mask=no_birthday | ~dies),
+            "place_of_birth": null_where(city, rng.random(n) < 0.12),
+            "biography": biography,
+            "also_known_as": list_column(np.r_[0, np.cumsum(aka_count)], aka_values),
+        }
+    )
     movie_ids = movies.column("id").to_numpy()
     popularity = movies.column("popularity").to_numpy()
     cast = _cast(rng_for(seed, "cast"), movie_ids, popularity, ids, weight, dept_idx == 0, seed)
@@ -113,8 +125,15 @@ def _credit_prefixes(rng: np.random.Generator, movie_index: np.ndarray, n_movies
     return base[movie_index] + group_ranks(movie_index)
 
 
-def _cast(rng: np.random.Generator, movie_ids: np.ndarray, movie_popularity: np.ndarray, person_ids: np.ndarray,
-          weight: np.ndarray, is_actor: np.ndarray, seed: int) -> pa.Table:
+def _cast(
+    rng: np.random.Generator,
+    movie_ids: np.ndarray,
+    movie_popularity: np.ndarray,
+    person_ids: np.ndarray,
+    weight: np.ndarray,
+    is_actor: np.ndarray,
+    seed: int,
+) -> pa.Table:
     n_movies = len(movie_ids)
     # Long tail: lognormal around 11, bigger for popular films; a few tiny casts (documentaries, shorts).
     log_pop = np.log(movie_popularity + 0.1)
@@ -135,22 +154,35 @@ def _cast(rng: np.random.Generator, movie_ids: np.ndarray, movie_popularity: np.
     cast_rank = np.empty(rows, np.int64)
     cast_rank[shuffled] = group_ranks(movie_index[shuffled])
     cast_id = cast_rank + 1 + rng.integers(0, 30, n_movies)[movie_index]
-    named = cat(pick(vocab.FEMALE_NAMES + vocab.MALE_NAMES, rng.integers(0, 1 << 30, rows)), " ",
-                pick(vocab.SURNAMES, rng.integers(0, 1 << 30, rows)))
-    character = pc.if_else(pa.array(rng.random(rows) < 0.8), named,
-                           pick(vocab.CHARACTER_ROLES, rng.integers(0, 1 << 30, rows)))
-    return pa.table({
-        "movie_id": movie_ids[movie_index],
-        "person_id": person_ids[person],
-        "credit_id": hex_ids(np.arange(rows, dtype=np.uint64), _credit_prefixes(rng, movie_index, n_movies), seed),
-        "cast_id": cast_id,
-        "character": character,
-        "order": group_ranks(movie_index),
-    })
+    named = cat(
+        pick(vocab.FEMALE_NAMES + vocab.MALE_NAMES, rng.integers(0, 1 << 30, rows)),
+        " ",
+        pick(vocab.SURNAMES, rng.integers(0, 1 << 30, rows)),
+    )
+    character = pc.if_else(
+        pa.array(rng.random(rows) < 0.8), named, pick(vocab.CHARACTER_ROLES, rng.integers(0, 1 << 30, rows))
+    )
+    return pa.table(
+        {
+            "movie_id": movie_ids[movie_index],
+            "person_id": person_ids[person],
+            "credit_id": hex_ids(np.arange(rows, dtype=np.uint64), _credit_prefixes(rng, movie_index, n_movies), seed),
+            "cast_id": cast_id,
+            "character": character,
+            "order": group_ranks(movie_index),
+        }
+    )
 
 
-def _crew(rng: np.random.Generator, movie_ids: np.ndarray, person_ids: np.ndarray, weight: np.ndarray,
-          person_departments: np.ndarray, first_counter: int, seed: int) -> pa.Table:
+def _crew(
+    rng: np.random.Generator,
+    movie_ids: np.ndarray,
+    person_ids: np.ndarray,
+    weight: np.ndarray,
+    person_departments: np.ndarray,
+    first_counter: int,
+    seed: int,
+) -> pa.Table:
     n_movies = len(movie_ids)
     core = rng.integers(2, len(vocab.CORE_CREW) + 1, n_movies)
     extra = np.clip(np.floor(rng.lognormal(np.log(4), 1.0, n_movies)), 0, 70).astype(np.int64)
@@ -169,11 +201,16 @@ def _crew(rng: np.random.Generator, movie_ids: np.ndarray, person_ids: np.ndarra
     keep = first_occurrences((movie_index * len(_ALL_JOBS) + job) * len(person_ids) + person)
     movie_index, job, person = movie_index[keep], job[keep], person[keep]
     rows = len(job)
-    return pa.table({
-        "movie_id": movie_ids[movie_index],
-        "person_id": person_ids[person],
-        "credit_id": hex_ids(np.arange(first_counter, first_counter + rows, dtype=np.uint64),
-                             _credit_prefixes(rng, movie_index, n_movies), seed),
-        "department": pick([dept for dept, _ in _ALL_JOBS], job),
-        "job": pick([j for _, j in _ALL_JOBS], job),
-    })
+    return pa.table(
+        {
+            "movie_id": movie_ids[movie_index],
+            "person_id": person_ids[person],
+            "credit_id": hex_ids(
+                np.arange(first_counter, first_counter + rows, dtype=np.uint64),
+                _credit_prefixes(rng, movie_index, n_movies),
+                seed,
+            ),
+            "department": pick([dept for dept, _ in _ALL_JOBS], job),
+            "job": pick([j for _, j in _ALL_JOBS], job),
+        }
+    )

@@ -16,6 +16,7 @@ import pyarrow as pa
 from marquee_datasets.columns import cat, hex_ids, image_paths, null_where, pick, rng_for, weighted_choice
 
 # Sentences reviewers write, by language: a review is three to six of them.
+# fmt: off
 REVIEW_PHRASES = {
     "en": ("A slow start, but the last act makes up for it.", "The cast carries a thin script.",
            "Beautifully shot; I could watch it again for the images alone.", "It tries to do too much.",
@@ -37,11 +38,14 @@ REVIEW_PHRASES = {
            "Fotografia belíssima.", "A trilha sonora é marcante.", "Um dos melhores do ano."),
     "ja": ("序盤は遅いが、最後で取り戻す。", "映像がとても美しい。", "音楽が素晴らしい。", "今年のベストの一本。"),
 }
+# fmt: on
 LANGUAGE_WEIGHTS = {"en": 70, "de": 6, "fr": 6, "es": 6, "it": 4, "pt": 4, "ja": 4}
+# fmt: off
 USERNAMES = ("CinemaSerf", "Geronimo1967", "Manuel São Bento", "JPV852", "r96sk", "Wuchak", "MovieGuys", "Chris Sawin",
              "garethmb", "SWITCH.", "Brent Marchant", "Nathan", "Ahmetaslan27", "FilmFanatic", "kevin", "Sophie",
              "tmdb44006625", "msbreviews", "Stephen Campbell", "Louisa Moore", "drystyx", "talisencrw", "Peter89Spencer",
              "The Movie Diorama")
+# fmt: on
 MAX_PER_TITLE = 45  # the most reviewed titles page (20 a page)
 
 
@@ -56,7 +60,7 @@ def review_table(kind: str, titles: pa.Table, date_column: str, today: np.dateti
     expected = np.where(released, np.log1p(votes) ** 2.4 / 14.0, 0.0)
     # The most voted titles (a hundredth, three at least) draw dozens, so whatever the catalogue's size
     # some titles' reviews run to a second page in English.
-    top = np.argsort(-votes, kind="stable")[:max(3, len(votes) // 100)]
+    top = np.argsort(-votes, kind="stable")[: max(3, len(votes) // 100)]
     expected[top] = np.where(released[top], 40.0, expected[top])
     counts = np.minimum(rng.poisson(expected), MAX_PER_TITLE)
     owner = np.repeat(np.arange(titles.num_rows), counts)
@@ -85,22 +89,27 @@ def review_table(kind: str, titles: pa.Table, date_column: str, today: np.dateti
     named = rng.random(n) < 0.5
     with_avatar = rng.random(n) < 0.6
     username = pick(USERNAMES, author)
-    return pa.table({
-        # An ObjectId's first 4 bytes are its creation time, as TMDB's review ids are.
-        "id": hex_ids(np.arange(n, dtype=np.uint64) + np.uint64(0 if kind == "movie" else 1 << 40),
-                      created.astype(np.int64).astype(np.uint64), seed),
-        "media_type": pa.array([kind] * n, pa.string()),
-        "media_id": pa.array(ids, pa.int64()),
-        "author": username,
-        "username": username,
-        "name": null_where(cat(username, ""), ~named),
-        "avatar_path": null_where(image_paths(author.astype(np.int64), "avatar", seed, ".jpg"), ~with_avatar),
-        "rating": null_where(pa.array(rating, pa.float64()), rng.random(n) < 0.15),
-        "iso_639_1": pa.array(languages, pa.string()),
-        "content": pa.array(content, pa.string()),
-        "created_at": pa.array(created.astype("datetime64[ms]"), pa.timestamp("ms")),
-        "updated_at": pa.array(updated.astype("datetime64[ms]"), pa.timestamp("ms")),
-    })
+    return pa.table(
+        {
+            # An ObjectId's first 4 bytes are its creation time, as TMDB's review ids are.
+            "id": hex_ids(
+                np.arange(n, dtype=np.uint64) + np.uint64(0 if kind == "movie" else 1 << 40),
+                created.astype(np.int64).astype(np.uint64),
+                seed,
+            ),
+            "media_type": pa.array([kind] * n, pa.string()),
+            "media_id": pa.array(ids, pa.int64()),
+            "author": username,
+            "username": username,
+            "name": null_where(cat(username, ""), ~named),
+            "avatar_path": null_where(image_paths(author.astype(np.int64), "avatar", seed, ".jpg"), ~with_avatar),
+            "rating": null_where(pa.array(rating, pa.float64()), rng.random(n) < 0.15),
+            "iso_639_1": pa.array(languages, pa.string()),
+            "content": pa.array(content, pa.string()),
+            "created_at": pa.array(created.astype("datetime64[ms]"), pa.timestamp("ms")),
+            "updated_at": pa.array(updated.astype("datetime64[ms]"), pa.timestamp("ms")),
+        }
+    )
 
 
 def review_tables(tables: dict[str, pa.Table], seed: int, today: np.datetime64) -> dict[str, pa.Table]:

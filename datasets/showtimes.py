@@ -30,6 +30,7 @@ SCHEDULE_DAYS = 14
 NOW_PLAYING_DAYS = 42
 MIN_FILMS = 4
 # country -> (its language, [(city, latitude, longitude, time zone)])
+# fmt: off
 CINEMA_CITIES: dict[str, tuple[str, list[tuple[str, float, float, str]]]] = {
     "US": ("en", [("New York", 40.7128, -74.0060, "America/New_York"), ("Chicago", 41.8781, -87.6298, "America/Chicago"),
                   ("Los Angeles", 34.0522, -118.2437, "America/Los_Angeles")]),
@@ -45,13 +46,16 @@ CINEMA_CITIES: dict[str, tuple[str, list[tuple[str, float, float, str]]]] = {
     "IN": ("hi", [("Mumbai", 19.0760, 72.8777, "Asia/Kolkata"), ("Delhi", 28.7041, 77.1025, "Asia/Kolkata")]),
     "AU": ("en", [("Sydney", -33.8688, 151.2093, "Australia/Sydney")]),
 }
+# fmt: on
 CHAINS = ("Cineplex", "Lumière", "Odeon", "Star Cinema", "Capitol", "Roxy", "Paradiso", "Metropol")
 STREETS = ("Main Street", "Market Square", "Station Road", "Park Avenue", "Harbour Lane", "Central Plaza")
 START_TIMES = ((13, 0), (15, 30), (17, 45), (20, 15), (22, 40))  # a cinema's usual local start times
 FORMATS = ("2D", "2D", "2D", "2D", "3D", "IMAX")
 
 
-def showtime_tables(movies: pa.Table, release_dates: pa.Table, seed: int, reference: np.datetime64) -> dict[str, pa.Table]:
+def showtime_tables(
+    movies: pa.Table, release_dates: pa.Table, seed: int, reference: np.datetime64
+) -> dict[str, pa.Table]:
     rng = rng_for(seed, "showtimes")
     per_city = max(1, min(4, len(movies) // 1000 + 1))
     cinemas = []
@@ -59,18 +63,30 @@ def showtime_tables(movies: pa.Table, release_dates: pa.Table, seed: int, refere
         for city, lat, lon, zone in cities:
             for _ in range(per_city):
                 number = len(cinemas) + 1
-                cinemas.append({
-                    "id": number, "name": f"{CHAINS[int(rng.integers(len(CHAINS)))]} {city}"
-                                          f"{'' if per_city == 1 else ' ' + str(number)}",
-                    "address": f"{int(rng.integers(1, 300))} {STREETS[int(rng.integers(len(STREETS)))]}",
-                    "city": city, "iso_3166_1": country,
-                    "latitude": round(lat + float(rng.normal(0, 0.03)), 5),
-                    "longitude": round(lon + float(rng.normal(0, 0.03)), 5), "timezone": zone})
+                cinemas.append(
+                    {
+                        "id": number,
+                        "name": f"{CHAINS[int(rng.integers(len(CHAINS)))]} {city}"
+                        f"{'' if per_city == 1 else ' ' + str(number)}",
+                        "address": f"{int(rng.integers(1, 300))} {STREETS[int(rng.integers(len(STREETS)))]}",
+                        "city": city,
+                        "iso_3166_1": country,
+                        "latitude": round(lat + float(rng.normal(0, 0.03)), 5),
+                        "longitude": round(lon + float(rng.normal(0, 0.03)), 5),
+                        "timezone": zone,
+                    }
+                )
     playing = _now_playing(movies, release_dates, reference)
     language = dict(zip(movies.column("id").to_pylist(), movies.column("original_language").to_pylist()))
     first_day = datetime.fromisoformat(str(reference)) - timedelta(days=1)
-    rows: dict[str, list] = {"cinema_id": [], "movie_id": [], "starts_at": [], "format": [], "audio_language": [],
-                             "subtitle_language": []}
+    rows: dict[str, list] = {
+        "cinema_id": [],
+        "movie_id": [],
+        "starts_at": [],
+        "format": [],
+        "audio_language": [],
+        "subtitle_language": [],
+    }
     for cinema in cinemas:
         films = playing.get(cinema["iso_3166_1"], [])
         if not films:
@@ -95,16 +111,31 @@ def showtime_tables(movies: pa.Table, release_dates: pa.Table, seed: int, refere
                     rows["audio_language"].append(local if dubbed else original)
                     rows["subtitle_language"].append(None if dubbed or original == local else local)
     return {
-        "cinemas": pa.Table.from_pylist(cinemas, pa.schema([
-            ("id", pa.int64()), ("name", pa.string()), ("address", pa.string()), ("city", pa.string()),
-            ("iso_3166_1", pa.string()), ("latitude", pa.float64()), ("longitude", pa.float64()),
-            ("timezone", pa.string())])),
-        "showtimes": pa.table({
-            "cinema_id": pa.array(rows["cinema_id"], pa.int64()), "movie_id": pa.array(rows["movie_id"], pa.int64()),
-            "starts_at": pa.array(np.array(rows["starts_at"], dtype="datetime64[s]"), pa.timestamp("s", tz="UTC")),
-            "format": pa.array(rows["format"], pa.string()),
-            "audio_language": pa.array(rows["audio_language"], pa.string()),
-            "subtitle_language": pa.array(rows["subtitle_language"], pa.string())}),
+        "cinemas": pa.Table.from_pylist(
+            cinemas,
+            pa.schema(
+                [
+                    ("id", pa.int64()),
+                    ("name", pa.string()),
+                    ("address", pa.string()),
+                    ("city", pa.string()),
+                    ("iso_3166_1", pa.string()),
+                    ("latitude", pa.float64()),
+                    ("longitude", pa.float64()),
+                    ("timezone", pa.string()),
+                ]
+            ),
+        ),
+        "showtimes": pa.table(
+            {
+                "cinema_id": pa.array(rows["cinema_id"], pa.int64()),
+                "movie_id": pa.array(rows["movie_id"], pa.int64()),
+                "starts_at": pa.array(np.array(rows["starts_at"], dtype="datetime64[s]"), pa.timestamp("s", tz="UTC")),
+                "format": pa.array(rows["format"], pa.string()),
+                "audio_language": pa.array(rows["audio_language"], pa.string()),
+                "subtitle_language": pa.array(rows["subtitle_language"], pa.string()),
+            }
+        ),
     }
 
 

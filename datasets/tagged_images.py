@@ -25,20 +25,31 @@ def tagged_tables(tables: dict[str, pa.Table], seed: int) -> dict[str, pa.Table]
     cast = tables["cast"]
     billed = cast.filter(pc.less(cast.column("order"), 2))
     stars: dict[tuple[int, int], int] = {
-        (m, o): p for m, o, p in zip(billed.column("movie_id").to_pylist(), billed.column("order").to_pylist(),
-                                     billed.column("person_id").to_pylist())}
+        (m, o): p
+        for m, o, p in zip(
+            billed.column("movie_id").to_pylist(),
+            billed.column("order").to_pylist(),
+            billed.column("person_id").to_pylist(),
+        )
+    }
     rows: dict[str, list] = {"person_id": [], "media_type": [], "media_id": [], "file_path": []}
     second = rng.random(len(movie)) < 0.3
     for i in np.flatnonzero(further).tolist():
         film = int(movie[i])
-        for billing in ((0, 1) if second[i] else (0,)):
+        for billing in (0, 1) if second[i] else (0,):
             person = stars.get((film, billing))
             if person is not None:
                 rows["person_id"].append(person)
                 rows["media_type"].append("movie")
                 rows["media_id"].append(film)
                 rows["file_path"].append(paths[i])
-    return {"tagged_images": pa.table({"person_id": pa.array(rows["person_id"], pa.int64()),
-                                       "media_type": pa.array(rows["media_type"], pa.string()),
-                                       "media_id": pa.array(rows["media_id"], pa.int64()),
-                                       "file_path": pa.array(rows["file_path"], pa.string())})}
+    return {
+        "tagged_images": pa.table(
+            {
+                "person_id": pa.array(rows["person_id"], pa.int64()),
+                "media_type": pa.array(rows["media_type"], pa.string()),
+                "media_id": pa.array(rows["media_id"], pa.int64()),
+                "file_path": pa.array(rows["file_path"], pa.string()),
+            }
+        )
+    }

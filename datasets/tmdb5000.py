@@ -28,26 +28,63 @@ from marquee_datasets.importing import ImportSummary, connect, read_dump, refere
 _PAIRS = '[{"id": "BIGINT", "name": "VARCHAR"}]'
 _COUNTRIES = '[{"iso_3166_1": "VARCHAR", "name": "VARCHAR"}]'
 _LANGUAGES = '[{"iso_639_1": "VARCHAR", "name": "VARCHAR"}]'
-_CAST = '[{"cast_id": "BIGINT", "character": "VARCHAR", "credit_id": "VARCHAR", "gender": "BIGINT", ' \
-        '"id": "BIGINT", "name": "VARCHAR", "order": "BIGINT"}]'
-_CREW = '[{"credit_id": "VARCHAR", "department": "VARCHAR", "gender": "BIGINT", "id": "BIGINT", ' \
-        '"job": "VARCHAR", "name": "VARCHAR"}]'
+_CAST = (
+    '[{"cast_id": "BIGINT", "character": "VARCHAR", "credit_id": "VARCHAR", "gender": "BIGINT", '
+    '"id": "BIGINT", "name": "VARCHAR", "order": "BIGINT"}]'
+)
+_CREW = (
+    '[{"credit_id": "VARCHAR", "department": "VARCHAR", "gender": "BIGINT", "id": "BIGINT", '
+    '"job": "VARCHAR", "name": "VARCHAR"}]'
+)
 
 
 CSV = "delim = ',', quote = '\"', escape = '\"', max_line_size = 10000000"  # Kaggle's CSV: quoted JSON inside
 
 
-MOVIE_COLUMNS = ("budget", "genres", "homepage", "id", "keywords", "original_language", "original_title", "overview",
-                 "popularity", "production_companies", "production_countries", "release_date", "revenue", "runtime",
-                 "spoken_languages", "status", "tagline", "title", "vote_average", "vote_count")
+MOVIE_COLUMNS = (
+    "budget",
+    "genres",
+    "homepage",
+    "id",
+    "keywords",
+    "original_language",
+    "original_title",
+    "overview",
+    "popularity",
+    "production_companies",
+    "production_countries",
+    "release_date",
+    "revenue",
+    "runtime",
+    "spoken_languages",
+    "status",
+    "tagline",
+    "title",
+    "vote_average",
+    "vote_count",
+)
 CREDIT_COLUMNS = ("movie_id", "title", "cast", "crew")
 
 # A movie row that cannot be imported: no id, no title, or a JSON column that does not parse.
-UNUSABLE = " OR ".join(["id IS NULL", "coalesce(title, '') = ''", *(f"({column} <> '' AND {parsed} IS NULL)" for column, parsed in (
-    ("genres", "genre_list"), ("keywords", "keyword_list"), ("production_companies", "company_list"),
-    ("production_countries", "country_list"), ("spoken_languages", "language_list")))])
+UNUSABLE = " OR ".join(
+    [
+        "id IS NULL",
+        "coalesce(title, '') = ''",
+        *(
+            f"({column} <> '' AND {parsed} IS NULL)"
+            for column, parsed in (
+                ("genres", "genre_list"),
+                ("keywords", "keyword_list"),
+                ("production_companies", "company_list"),
+                ("production_countries", "country_list"),
+                ("spoken_languages", "language_list"),
+            )
+        ),
+    ]
+)
 
 # Each table the files fill, as SQL over the temp table `m` (the movies read) and `c` (the credits).
+# fmt: off
 MOVIE_SQL = {
     "movies": """SELECT id, NULL AS imdb_id, original_title, nullif(original_language, '') AS original_language,
         TRY_CAST(release_date AS DATE) AS release_date, NULL AS release_year, coalesce(TRY_CAST(TRY_CAST(runtime AS DOUBLE) AS BIGINT), 0) AS runtime,
@@ -75,6 +112,8 @@ MOVIE_SQL = {
     "movie_spoken_languages": """SELECT m.id AS movie_id, l.iso_639_1, o - 1 AS ord
         FROM m, unnest(m.language_list) WITH ORDINALITY AS t(l, o)""",
 }
+# fmt: on
+# fmt: off
 CREDIT_SQL = {
     "people": """SELECT p.id, arg_min(p.name, p.name) AS name, coalesce(max(p.gender), 0) AS gender,
         arg_max(p.department, p.department) AS known_for_department, 0.0 AS popularity, NULL AS profile_path,
@@ -88,10 +127,12 @@ CREDIT_SQL = {
     "crew": """SELECT c.movie_id, x.id AS person_id, x.credit_id, x.department, x.job
         FROM c, unnest(c.crew_list) AS t(x)""",
 }
+# fmt: on
 
 
-def import_files(movies_csv: Path, target: Path, credits_csv: Path | None = None,
-                 status: Callable[[str], None] | None = None) -> ImportSummary:
+def import_files(
+    movies_csv: Path, target: Path, credits_csv: Path | None = None, status: Callable[[str], None] | None = None
+) -> ImportSummary:
     """Import the files into the catalogue folder `target` (replaced whole at the end)."""
     started = time.perf_counter()
     summary = ImportSummary(status=status)
@@ -109,11 +150,15 @@ def import_files(movies_csv: Path, target: Path, credits_csv: Path | None = None
                 WHERE {UNUSABLE} ORDER BY 1""").fetchall():
             summary.skipped.append((Path(movies_csv).name, line, reason))
         con.execute(f"DELETE FROM m WHERE {UNUSABLE}")
-        duplicates = con.execute("SELECT line_no + 1, id FROM (SELECT line_no, id, row_number() OVER (PARTITION BY id "
-                                 "ORDER BY line_no) AS n FROM m) WHERE n > 1").fetchall()
+        duplicates = con.execute(
+            "SELECT line_no + 1, id FROM (SELECT line_no, id, row_number() OVER (PARTITION BY id "
+            "ORDER BY line_no) AS n FROM m) WHERE n > 1"
+        ).fetchall()
         summary.skipped.extend((Path(movies_csv).name, line, f"id {movie_id} again") for line, movie_id in duplicates)
-        con.execute("DELETE FROM m WHERE line_no IN (SELECT line_no FROM (SELECT line_no, row_number() OVER "
-                    "(PARTITION BY id ORDER BY line_no) AS n FROM m) WHERE n > 1)")
+        con.execute(
+            "DELETE FROM m WHERE line_no IN (SELECT line_no FROM (SELECT line_no, row_number() OVER "
+            "(PARTITION BY id ORDER BY line_no) AS n FROM m) WHERE n > 1)"
+        )
         con.register("reference_languages", reference_rows("languages"))  # the CSV names languages natively
         tables = dict(MOVIE_SQL)
         if credits_csv is not None:
@@ -121,7 +166,9 @@ def import_files(movies_csv: Path, target: Path, credits_csv: Path | None = None
             con.execute(f"""CREATE TEMP TABLE c AS SELECT TRY_CAST(movie_id AS BIGINT) AS movie_id,
                 TRY(from_json("cast", '{_CAST}')) AS cast_list, TRY(from_json(crew, '{_CREW}')) AS crew_list, line_no
                 FROM credits_csv WHERE TRY_CAST(movie_id AS BIGINT) IN (SELECT id FROM m)""")
-            for (line,) in con.execute("SELECT line_no + 1 FROM c WHERE cast_list IS NULL OR crew_list IS NULL").fetchall():
+            for (line,) in con.execute(
+                "SELECT line_no + 1 FROM c WHERE cast_list IS NULL OR crew_list IS NULL"
+            ).fetchall():
                 summary.skipped.append((Path(credits_csv).name, line, "cast or crew JSON that does not parse"))
             con.execute("DELETE FROM c WHERE cast_list IS NULL OR crew_list IS NULL")
             tables.update(CREDIT_SQL)

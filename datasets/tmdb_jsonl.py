@@ -46,6 +46,7 @@ KIND = """CASE
 
 # Each table the documents fill, as SQL over the temp tables `movie` (id, j: a film's JSON, line by line
 # first), `person` and `credit` (the people of appended credits).
+# fmt: off
 MOVIE_SQL = {
     "movies": """SELECT id, nullif(coalesce(j ->> 'imdb_id', j -> 'external_ids' ->> 'imdb_id'), '') AS imdb_id,
         coalesce(j ->> 'original_title', j ->> 'title') AS original_title, nullif(j ->> 'original_language', '') AS original_language,
@@ -120,6 +121,7 @@ MOVIE_SQL = {
     "person_translations": """SELECT id AS person_id, 'en' AS iso_639_1, 'US' AS iso_3166_1, j ->> 'biography' AS biography
         FROM person WHERE coalesce(j ->> 'biography', '') <> ''""",
 }
+# fmt: on
 
 
 def import_files(paths: list[Path], target: Path, status: Callable[[str], None] | None = None) -> ImportSummary:
@@ -137,12 +139,18 @@ def import_files(paths: list[Path], target: Path, status: Callable[[str], None] 
             row_number() OVER (PARTITION BY filename) AS line_no, line FROM read_csv({files}, columns = {{'line': 'VARCHAR'}},
             header = false, auto_detect = false, delim = '\\x01', quote = '', escape = '', filename = true,
             max_line_size = 16000000, strict_mode = false) WHERE trim(coalesce(line, '')) <> ''""")
-        con.execute(f"CREATE TEMP TABLE classified AS SELECT file, line_no, {KIND} AS kind, "
-                    "CASE WHEN json_valid(line) THEN line::JSON END AS j FROM lines")
+        con.execute(
+            f"CREATE TEMP TABLE classified AS SELECT file, line_no, {KIND} AS kind, "
+            "CASE WHEN json_valid(line) THEN line::JSON END AS j FROM lines"
+        )
         summary.read = con.execute("SELECT count(*) FROM classified").fetchall()[0][0]
-        summary.skipped.extend(con.execute("SELECT file, line_no, kind FROM classified WHERE kind NOT IN "
-                                           "('movie', 'person', 'movie id', 'series', 'season', 'episode group', 'list') "
-                                           "ORDER BY file, line_no").fetchall())
+        summary.skipped.extend(
+            con.execute(
+                "SELECT file, line_no, kind FROM classified WHERE kind NOT IN "
+                "('movie', 'person', 'movie id', 'series', 'season', 'episode group', 'list') "
+                "ORDER BY file, line_no"
+            ).fetchall()
+        )
         con.execute("""CREATE TEMP TABLE series AS SELECT TRY_CAST(j ->> 'id' AS BIGINT) AS id, j FROM classified
             WHERE kind = 'series' QUALIFY row_number() OVER (PARTITION BY TRY_CAST(j ->> 'id' AS BIGINT) ORDER BY file, line_no) = 1""")
         # A season document names its series only through its episodes' show_id.
@@ -166,19 +174,30 @@ def import_files(paths: list[Path], target: Path, status: Callable[[str], None] 
                   QUALIFY row_number() OVER (PARTITION BY TRY_CAST(j ->> 'id' AS BIGINT) ORDER BY file, line_no) = 1) d
             LEFT JOIN (SELECT TRY_CAST(j ->> 'id' AS BIGINT) AS id, arg_max(TRY_CAST(j ->> 'popularity' AS DOUBLE), file || line_no)
                        AS popularity FROM classified WHERE kind = 'movie id' GROUP BY 1) e ON e.id = d.id""")
-        listed = con.execute("SELECT count(DISTINCT TRY_CAST(j ->> 'id' AS BIGINT)) FROM classified WHERE kind = 'movie id' "
-                             "AND TRY_CAST(j ->> 'id' AS BIGINT) NOT IN (SELECT id FROM movie)").fetchall()[0][0]
+        listed = con.execute(
+            "SELECT count(DISTINCT TRY_CAST(j ->> 'id' AS BIGINT)) FROM classified WHERE kind = 'movie id' "
+            "AND TRY_CAST(j ->> 'id' AS BIGINT) NOT IN (SELECT id FROM movie)"
+        ).fetchall()[0][0]
         if listed:
-            summary.notes.append(f"{listed:,} films listed in an ID export without a document of their own: not imported "
-                                 "(crawl /3/movie/{id} for them)")
+            summary.notes.append(
+                f"{listed:,} films listed in an ID export without a document of their own: not imported "
+                "(crawl /3/movie/{id} for them)"
+            )
         con.execute("""CREATE TEMP TABLE person AS SELECT TRY_CAST(j ->> 'id' AS BIGINT) AS id, j FROM classified
             WHERE kind = 'person' QUALIFY row_number() OVER (PARTITION BY TRY_CAST(j ->> 'id' AS BIGINT) ORDER BY file, line_no) = 1""")
-        dropped = con.execute("SELECT count(*) FILTER (WHERE j ->> 'poster_path' IS NOT NULL) + count(*) FILTER "
-                              "(WHERE j ->> 'backdrop_path' IS NOT NULL) FROM movie").fetchall()[0][0]
+        dropped = con.execute(
+            "SELECT count(*) FILTER (WHERE j ->> 'poster_path' IS NOT NULL) + count(*) FILTER "
+            "(WHERE j ->> 'backdrop_path' IS NOT NULL) FROM movie"
+        ).fetchall()[0][0]
         if dropped:
             summary.notes.append(f"{dropped:,} image paths dropped: the catalogue has no originals for them")
-        write_tables(staging, {**MOVIE_SQL, **TV_SQL, **GROUP_SQL, "companies": COMPANIES, "people": PEOPLE,
-                               "reviews": REVIEWS}, summary, con, ids="tmdb")
+        write_tables(
+            staging,
+            {**MOVIE_SQL, **TV_SQL, **GROUP_SQL, "companies": COMPANIES, "people": PEOPLE, "reviews": REVIEWS},
+            summary,
+            con,
+            ids="tmdb",
+        )
     summary.seconds = time.perf_counter() - started
     return summary
 
@@ -202,20 +221,23 @@ def _companies(source: str) -> str:
 
 def _named(rank: int, source: str) -> str:
     """People known by a name in another document (`source`, rows `c`), as `people` rows of that rank."""
-    return (f"SELECT c.id, c.name, coalesce(c.gender, 0), coalesce(c.known_for_department, ''), coalesce(c.popularity, 0), "
-            f"coalesce(c.adult, false), NULL, NULL, NULL, NULL, '', [], {rank} {source}")
+    return (
+        f"SELECT c.id, c.name, coalesce(c.gender, 0), coalesce(c.known_for_department, ''), coalesce(c.popularity, 0), "
+        f"coalesce(c.adult, false), NULL, NULL, NULL, NULL, '', [], {rank} {source}"
+    )
 
 
 def _listed(source: str, path: str) -> str:
     """FROM rows `c` of the people the documents of `source` list at `path` (a JSON path)."""
-    return f"FROM {source}, unnest(from_json({path}, '[{{\"id\": \"BIGINT\", {_PERSON}}}]')) AS u(c)"
+    return f'FROM {source}, unnest(from_json({path}, \'[{{"id": "BIGINT", {_PERSON}}}]\')) AS u(c)'
 
 
 # Films' and series' companies together, one row an id.
 COMPANIES = f"SELECT * FROM ({_companies('movie')} UNION ALL {_companies('series')}) QUALIFY row_number() OVER (PARTITION BY id) = 1"
 # Everyone, a row an id: people's own documents first, then the films' credits, the series' creators, the
 # episodes' crew and guests.
-PEOPLE = """SELECT id, name, gender, known_for_department, popularity, NULL AS profile_path, adult, imdb_id,
+PEOPLE = (
+    """SELECT id, name, gender, known_for_department, popularity, NULL AS profile_path, adult, imdb_id,
         birthday, deathday, place_of_birth, biography, also_known_as FROM (
         SELECT id, j ->> 'name' AS name, coalesce(TRY_CAST(j ->> 'gender' AS BIGINT), 0) AS gender,
             coalesce(j ->> 'known_for_department', '') AS known_for_department, coalesce(TRY_CAST(j ->> 'popularity' AS DOUBLE), 0) AS popularity,
@@ -223,12 +245,20 @@ PEOPLE = """SELECT id, name, gender, known_for_department, popularity, NULL AS p
             TRY_CAST(nullif(j ->> 'birthday', '') AS DATE) AS birthday, TRY_CAST(nullif(j ->> 'deathday', '') AS DATE) AS deathday,
             nullif(j ->> 'place_of_birth', '') AS place_of_birth, coalesce(j ->> 'biography', '') AS biography,
             coalesce(from_json(j -> 'also_known_as', '["VARCHAR"]'), []) AS also_known_as, 0 AS rank FROM person
-        UNION ALL """ + "\n        UNION ALL ".join([
-    _named(1, _listed("movie", "j -> 'credits' -> 'cast'")), _named(1, _listed("movie", "j -> 'credits' -> 'crew'")),
-    _named(2, _listed("series", "j -> 'created_by'")),
-    _named(3, _EPISODES + ", unnest(e.crew) AS v(c)"), _named(3, _EPISODES + ", unnest(e.guest_stars) AS v(c)"),
-]) + """
+        UNION ALL """
+    + "\n        UNION ALL ".join(
+        [
+            _named(1, _listed("movie", "j -> 'credits' -> 'cast'")),
+            _named(1, _listed("movie", "j -> 'credits' -> 'crew'")),
+            _named(2, _listed("series", "j -> 'created_by'")),
+            _named(3, _EPISODES + ", unnest(e.crew) AS v(c)"),
+            _named(3, _EPISODES + ", unnest(e.guest_stars) AS v(c)"),
+        ]
+    )
+    + """
     ) WHERE name IS NOT NULL QUALIFY row_number() OVER (PARTITION BY id ORDER BY rank) = 1"""
+)
+# fmt: off
 TV_SQL = {
     "tv_series": """SELECT id, j ->> 'name' AS name, coalesce(j ->> 'original_name', j ->> 'name') AS original_name,
         coalesce(j ->> 'original_language', '') AS original_language, coalesce(j ->> 'overview', '') AS overview,
@@ -281,22 +311,27 @@ TV_SQL = {
         g.credit_id, coalesce(g.character, '') AS character, g."order" {_EPISODES}, unnest(e.guest_stars) AS v(g)
         WHERE g.id IS NOT NULL AND g.name IS NOT NULL""",
 }
+# fmt: on
 
 # A film's or series' appended reviews (append_to_response=reviews: the first page). TMDB's results name
 # no language: they are the crawl's, taken as English unless a result says otherwise. Avatars are
 # images, dropped as the others are.
-REVIEWS = " UNION ALL ".join(f"""SELECT r ->> 'id' AS id, '{media}' AS media_type, t.id AS media_id, r ->> 'author' AS author,
+REVIEWS = " UNION ALL ".join(
+    f"""SELECT r ->> 'id' AS id, '{media}' AS media_type, t.id AS media_id, r ->> 'author' AS author,
         coalesce(r -> 'author_details' ->> 'username', r ->> 'author') AS username, nullif(r -> 'author_details' ->> 'name', '') AS name,
         NULL AS avatar_path, TRY_CAST(r -> 'author_details' ->> 'rating' AS DOUBLE) AS rating,
         coalesce(r ->> 'iso_639_1', 'en') AS iso_639_1, coalesce(r ->> 'content', '') AS content,
         TRY_CAST(r ->> 'created_at' AS TIMESTAMP) AS created_at,
         coalesce(TRY_CAST(r ->> 'updated_at' AS TIMESTAMP), TRY_CAST(r ->> 'created_at' AS TIMESTAMP)) AS updated_at
     FROM {table} t, unnest(from_json(coalesce(t.j -> 'reviews' -> 'results', '[]'), '["JSON"]')) AS u(r)
-    WHERE r ->> 'id' IS NOT NULL AND TRY_CAST(r ->> 'created_at' AS TIMESTAMP) IS NOT NULL""" for table, media in (("movie", "movie"), ("series", "tv")))
+    WHERE r ->> 'id' IS NOT NULL AND TRY_CAST(r ->> 'created_at' AS TIMESTAMP) IS NOT NULL"""
+    for table, media in (("movie", "movie"), ("series", "tv"))
+)
 
 # Episode groups (/3/tv/episode_group/{id} documents) of the series imported: their parts in order,
 # each part's episodes in the group's order; public lists (/3/list/{id} documents, numeric ids), their
 # titles in order (those the crawl has: a list of titles it lacks keeps the ones it has).
+# fmt: off
 GROUP_SQL = {
     "lists": """SELECT id, coalesce(j ->> 'name', '') AS name, coalesce(j ->> 'description', '') AS description,
         coalesce(j ->> 'created_by', '') AS created_by, coalesce(j ->> 'iso_639_1', 'en') AS iso_639_1,
@@ -315,3 +350,4 @@ GROUP_SQL = {
             unnest(from_json(coalesce(p -> 'episodes', '[]'), '["JSON"]')) AS v(e)
         WHERE TRY_CAST(e ->> 'id' AS BIGINT) IS NOT NULL""",
 }
+# fmt: on

@@ -29,10 +29,12 @@ from marquee_datasets.columns import group_ranks, rng_for
 TABLES: tuple[str, ...] = ("movie_translations", "collection_translations", "genre_translations")
 
 # How likely a popular film is translated into each language (scaled down for the long tail).
+# fmt: off
 TRANSLATION_RATES: dict[str, float] = {
     "es": 0.92, "fr": 0.9, "de": 0.9, "ru": 0.85, "pt": 0.85, "it": 0.75, "zh": 0.7, "ja": 0.65,
     "ko": 0.6, "pl": 0.6, "tr": 0.5, "ar": 0.4, "hi": 0.25,
 }
+# fmt: on
 EMPTY_TITLE_RATE = 0.06
 EMPTY_OVERVIEW_RATE = 0.1
 
@@ -85,15 +87,23 @@ def translation_tables(tables: dict[str, pa.Table], seed: int) -> dict[str, pa.T
     coll_blocks = []
     first_parts = members[part == 0]
     by_collection = np.argsort(collection_of[first_parts])
-    coll_rows = first_parts[by_collection][np.searchsorted(collection_of[first_parts][by_collection],
-                                                           collections.column("id").to_numpy())]
+    coll_rows = first_parts[by_collection][
+        np.searchsorted(collection_of[first_parts][by_collection], collections.column("id").to_numpy())
+    ]
     coll_ids = collections.column("id")
     empty = pa.array([""] * len(coll_rows), pa.string())
-    coll_blocks.append(pa.table({
-        "collection_id": coll_ids, "iso_639_1": pa.array(["en"] * len(coll_rows)),
-        "iso_3166_1": pa.array(["US"] * len(coll_rows)), "name": collections.column("name"),
-        "overview": collections.column("overview"), "homepage": empty,
-    }))
+    coll_blocks.append(
+        pa.table(
+            {
+                "collection_id": coll_ids,
+                "iso_639_1": pa.array(["en"] * len(coll_rows)),
+                "iso_3166_1": pa.array(["US"] * len(coll_rows)),
+                "name": collections.column("name"),
+                "overview": collections.column("overview"),
+                "homepage": empty,
+            }
+        )
+    )
 
     for lang in lang_module.LANGUAGES:
         code = lang.iso_639_1
@@ -101,7 +111,7 @@ def translation_tables(tables: dict[str, pa.Table], seed: int) -> dict[str, pa.T
             continue
         # Draw every column for all n films whether used or not, so one language's draws never shift another's.
         is_original = original_language == code
-        available = is_original | (rng.random(n) < TRANSLATION_RATES[code] * (0.04 + 0.96 * rank ** 1.5))
+        available = is_original | (rng.random(n) < TRANSLATION_RATES[code] * (0.04 + 0.96 * rank**1.5))
         generated = lang_module.titles(lang, rng, n).to_numpy(zero_copy_only=False).astype(object)
         generated[members] = generated[heads] + suffix.to_numpy(zero_copy_only=False).astype(object)
         title = pa.array(np.where(is_original, original_title.to_numpy(zero_copy_only=False), generated), pa.string())
@@ -113,24 +123,47 @@ def translation_tables(tables: dict[str, pa.Table], seed: int) -> dict[str, pa.T
         overview = pc.if_else(pa.array(sparse & (rng.random(n) < EMPTY_OVERVIEW_RATE)), "", overview)
         page = pc.if_else(pa.array(is_original), homepage, "")
         rows = pa.array(available)
-        blocks.append(pa.table({
-            "movie_id": pa.array(ids), "iso_639_1": pa.array([code] * n), "iso_3166_1": pa.array([lang.iso_3166_1] * n),
-            "title": title, "overview": overview, "tagline": tagline, "homepage": page,
-        }).filter(rows))
+        blocks.append(
+            pa.table(
+                {
+                    "movie_id": pa.array(ids),
+                    "iso_639_1": pa.array([code] * n),
+                    "iso_3166_1": pa.array([lang.iso_3166_1] * n),
+                    "title": title,
+                    "overview": overview,
+                    "tagline": tagline,
+                    "homepage": page,
+                }
+            ).filter(rows)
+        )
         # A collection is translated where its first part is.
         coll_available = available[coll_rows]
         base = _strip_part_number(stem.take(pa.array(coll_rows)))
-        coll_blocks.append(pa.table({
-            "collection_id": coll_ids, "iso_639_1": pa.array([code] * len(coll_rows)),
-            "iso_3166_1": pa.array([lang.iso_3166_1] * len(coll_rows)),
-            "name": lang_module.collection_names(lang, base), "overview": lang_module.collection_overviews(lang, base),
-            "homepage": empty,
-        }).filter(pa.array(coll_available)))
+        coll_blocks.append(
+            pa.table(
+                {
+                    "collection_id": coll_ids,
+                    "iso_639_1": pa.array([code] * len(coll_rows)),
+                    "iso_3166_1": pa.array([lang.iso_3166_1] * len(coll_rows)),
+                    "name": lang_module.collection_names(lang, base),
+                    "overview": lang_module.collection_overviews(lang, base),
+                    "homepage": empty,
+                }
+            ).filter(pa.array(coll_available))
+        )
 
     blocks.append(_other_original_languages(ids, original_language, original_title, homepage))
     genre_ids = pa.array([g[0] for g in vocab.GENRES], pa.int64())
-    genre_blocks = [pa.table({"genre_id": genre_ids, "iso_639_1": pa.array([lang.iso_639_1] * len(genre_ids)),
-                              "name": pa.array(lang.genres, pa.string())}) for lang in lang_module.LANGUAGES]
+    genre_blocks = [
+        pa.table(
+            {
+                "genre_id": genre_ids,
+                "iso_639_1": pa.array([lang.iso_639_1] * len(genre_ids)),
+                "name": pa.array(lang.genres, pa.string()),
+            }
+        )
+        for lang in lang_module.LANGUAGES
+    ]
     return {
         "movie_translations": pa.concat_tables(blocks),
         "collection_translations": pa.concat_tables(coll_blocks),
@@ -138,17 +171,23 @@ def translation_tables(tables: dict[str, pa.Table], seed: int) -> dict[str, pa.T
     }
 
 
-def _other_original_languages(ids: np.ndarray, original_language: np.ndarray, original_title: pa.ChunkedArray,
-                              homepage: pa.ChunkedArray) -> pa.Table:
+def _other_original_languages(
+    ids: np.ndarray, original_language: np.ndarray, original_title: pa.ChunkedArray, homepage: pa.ChunkedArray
+) -> pa.Table:
     """The sparse original-language row (title only) of films in a language outside the served 14."""
     rows = np.flatnonzero(~np.isin(original_language, list(lang_module.BY_CODE)))
     region = {code: countries[0] for code, countries in vocab.LANGUAGE_COUNTRIES.items()}
     codes, inverse = np.unique(original_language[rows], return_inverse=True)
     blank = pa.array([""] * len(rows), pa.string())
     take = pa.array(rows)
-    return pa.table({
-        "movie_id": pa.array(ids[rows]), "iso_639_1": pa.array(codes[inverse], pa.string()),
-        "iso_3166_1": pa.array(np.array([region[c] for c in codes], dtype=object)[inverse], pa.string()),
-        "title": original_title.take(take), "overview": blank, "tagline": blank,
-        "homepage": homepage.take(take),
-    })
+    return pa.table(
+        {
+            "movie_id": pa.array(ids[rows]),
+            "iso_639_1": pa.array(codes[inverse], pa.string()),
+            "iso_3166_1": pa.array(np.array([region[c] for c in codes], dtype=object)[inverse], pa.string()),
+            "title": original_title.take(take),
+            "overview": blank,
+            "tagline": blank,
+            "homepage": homepage.take(take),
+        }
+    )

@@ -30,6 +30,7 @@ from marquee_datasets.columns import (
     weighted_choice,
 )
 
+# fmt: off
 TV_TABLES: tuple[str, ...] = (
     "tv_series", "tv_genres", "series_genres", "networks", "series_networks", "series_companies",
     "tv_seasons", "tv_episodes", "created_by", "series_cast", "series_crew", "episode_crew",
@@ -37,13 +38,21 @@ TV_TABLES: tuple[str, ...] = (
     "series_keywords", "tv_videos", "series_watch_providers", "network_alternative_names", "network_images",
     "episode_groups", "episode_group_episodes", "screened_episodes",
 )
+# fmt: on
 MAX_SEASONS = 15
 _STATUS = np.array([s for s, _ in tv_vocab.STATUSES])
 _TYPE = np.array([t[0] for t in tv_vocab.TYPES])
 
 
-def tv_tables(n: int, people: pa.Table, companies: pa.Table, seed: int, reference_date: np.datetime64,
-              keywords: pa.Table | None = None, provider_regions: pa.Table | None = None) -> dict[str, pa.Table]:
+def tv_tables(
+    n: int,
+    people: pa.Table,
+    companies: pa.Table,
+    seed: int,
+    reference_date: np.datetime64,
+    keywords: pa.Table | None = None,
+    provider_regions: pa.Table | None = None,
+) -> dict[str, pa.Table]:
     """Every table in TV_TABLES for n series, drawing credits from `people`, studios from `companies`
     and, when the movie side has made them, keywords from `keywords` and streaming offers from
     `provider_regions` (watch_provider_regions)."""
@@ -83,8 +92,9 @@ def _series_columns(rng: np.random.Generator, n: int, seed: int) -> dict:
     n_seasons = np.where((kind == "Miniseries") | future, 1, n_seasons)
 
     article = pick(("", "The ", "", "", "A "), rng.integers(0, 5, n))
-    adjective = pc.if_else(pa.array(rng.random(n) < 0.5),
-                           cat(pick(vocab.TITLE_ADJECTIVES, rng.integers(0, 1 << 30, n)), " "), "")
+    adjective = pc.if_else(
+        pa.array(rng.random(n) < 0.5), cat(pick(vocab.TITLE_ADJECTIVES, rng.integers(0, 1 << 30, n)), " "), ""
+    )
     name = cat(article, adjective, pick(vocab.TITLE_NOUNS, rng.integers(0, 1 << 30, n)))
     original = name.to_numpy(zero_copy_only=False).astype(object)
     word = rng.integers(0, 1 << 30, n)
@@ -112,7 +122,7 @@ def _series_columns(rng: np.random.Generator, n: int, seed: int) -> dict:
     runtime_base = np.where(kind == "Scripted", np.array([22, 30, 45, 60])[rng.integers(0, 4, n)], runtime_base)
     has_run_time = rng.random(n) < 0.6
     popularity = np.round(rng.lognormal(1.2, 1.4, n), 3)
-    vote_count = np.where(future, 0, np.floor(popularity ** 1.4 * rng.lognormal(1.5, 0.9, n))).astype(np.int64)
+    vote_count = np.where(future, 0, np.floor(popularity**1.4 * rng.lognormal(1.5, 0.9, n))).astype(np.int64)
     slug = pc.replace_substring_regex(pc.utf8_lower(name), r"[^a-z0-9]+", "")
     social = rng.random(n) < 0.35
     first_names = pick(vocab.FEMALE_NAMES + vocab.MALE_NAMES, rng.integers(0, 1 << 30, n))
@@ -121,8 +131,15 @@ def _series_columns(rng: np.random.Generator, n: int, seed: int) -> dict:
         "name": name,
         "original_name": pa.array(original, pa.string()),
         "original_language": pa.array(languages, pa.string()),
-        "overview": cat("When ", first_names, ", a ", pick(vocab.PROFESSIONS, rng.integers(0, 1 << 30, n)), ", ",
-                        pick(vocab.GOALS, rng.integers(0, 1 << 30, n)), ", nothing stays the same."),
+        "overview": cat(
+            "When ",
+            first_names,
+            ", a ",
+            pick(vocab.PROFESSIONS, rng.integers(0, 1 << 30, n)),
+            ", ",
+            pick(vocab.GOALS, rng.integers(0, 1 << 30, n)),
+            ", nothing stays the same.",
+        ),
         "tagline": pc.if_else(pa.array(rng.random(n) < 0.4), pick(vocab.TAGLINES, rng.integers(0, 1 << 30, n)), ""),
         "status": pa.array(_STATUS[status_idx], pa.string()),
         "type": pa.array(kind, pa.string()),
@@ -136,20 +153,28 @@ def _series_columns(rng: np.random.Generator, n: int, seed: int) -> dict:
         "backdrop_path": null_where(image_paths(ids, "tv-backdrop", seed, ".jpg"), rng.random(n) < 0.05),
         "origin_country": list_column(np.arange(n + 1), pick(country_codes, origin)),
         "languages": list_column(np.r_[0, np.cumsum(lang_counts)], pa.array(lang_values, pa.string())),
-        "episode_run_time": list_column(np.r_[0, np.cumsum(has_run_time)],
-                                        pa.array(runtime_base[has_run_time], pa.int64())),
-        "imdb_id": null_where(prefixed_numbers("tt", irregular_ids(rng, n, 20_000, 900)[rng.permutation(n)], 7),
-                              rng.random(n) < 0.08),
-        "tvdb_id": pa.array(irregular_ids(rng, n, 70_000, 900)[rng.permutation(n)], pa.int64(),
-                            mask=rng.random(n) < 0.05),
-        "wikidata_id": null_where(cat("Q", pa.array(irregular_ids(rng, n, 1_000_000, 9_000)).cast(pa.string())),
-                                  rng.random(n) < 0.3),
+        "episode_run_time": list_column(
+            np.r_[0, np.cumsum(has_run_time)], pa.array(runtime_base[has_run_time], pa.int64())
+        ),
+        "imdb_id": null_where(
+            prefixed_numbers("tt", irregular_ids(rng, n, 20_000, 900)[rng.permutation(n)], 7), rng.random(n) < 0.08
+        ),
+        "tvdb_id": pa.array(
+            irregular_ids(rng, n, 70_000, 900)[rng.permutation(n)], pa.int64(), mask=rng.random(n) < 0.05
+        ),
+        "wikidata_id": null_where(
+            cat("Q", pa.array(irregular_ids(rng, n, 1_000_000, 9_000)).cast(pa.string())), rng.random(n) < 0.3
+        ),
         "tvrage_id": pa.array(irregular_ids(rng, n, 2_000, 30), pa.int64(), mask=rng.random(n) < 0.7),
         "facebook_id": null_where(slug, ~social),
         "instagram_id": null_where(slug, ~social),
         "twitter_id": null_where(slug, ~social | (rng.random(n) < 0.3)),
-        "_n_seasons": n_seasons, "_status": _STATUS[status_idx], "_type": kind, "_runtime": runtime_base,
-        "_origin": pick(country_codes, origin), "_language": languages,
+        "_n_seasons": n_seasons,
+        "_status": _STATUS[status_idx],
+        "_type": kind,
+        "_runtime": runtime_base,
+        "_origin": pick(country_codes, origin),
+        "_language": languages,
     }
 
 
@@ -158,13 +183,15 @@ def _group_offsets(lengths: np.ndarray) -> np.ndarray:
     return np.r_[0, np.cumsum(lengths)[:-1]]
 
 
-def _seasons_and_episodes(rng: np.random.Generator, series: dict, seed: int,
-                          reference_date: np.datetime64) -> tuple[dict, dict]:
+def _seasons_and_episodes(
+    rng: np.random.Generator, series: dict, seed: int, reference_date: np.datetime64
+) -> tuple[dict, dict]:
     n = len(series["id"])
     n_seasons = series["_n_seasons"]
     status = series["_status"]
     base = np.array([c for c, _ in tv_vocab.EPISODE_COUNTS])[
-        weighted_choice(rng, [w for _, w in tv_vocab.EPISODE_COUNTS], n)]
+        weighted_choice(rng, [w for _, w in tv_vocab.EPISODE_COUNTS], n)
+    ]
     base = np.where(np.isin(series["_type"], ["Talk Show", "News"]), 12, base)
     # Regular seasons, in series order.
     s_series = np.repeat(np.arange(n), n_seasons)
@@ -180,9 +207,9 @@ def _seasons_and_episodes(rng: np.random.Generator, series: dict, seed: int,
 
     ref = reference_date.astype("datetime64[D]").astype(np.int64)
     back = np.floor(rng.exponential(6 * 365.25, n)).astype(np.int64)
-    first = ref - span - 1 - np.minimum(back, 50 * 365)                       # Ended, Canceled
+    first = ref - span - 1 - np.minimum(back, 50 * 365)  # Ended, Canceled
     airing = (status == "Returning Series") & (rng.random(n) < 0.5)
-    aired_in_last = (rng.random(n) * (eps[last_row] - 1)).astype(np.int64)      # episodes 0..k aired
+    aired_in_last = (rng.random(n) * (eps[last_row] - 1)).astype(np.int64)  # episodes 0..k aired
     first = np.where(airing, ref - start_off[last_row] - aired_in_last * 7 - rng.integers(0, 7, n), first)
     first = np.where((status == "Returning Series") & ~airing, ref - span - rng.integers(10, 300, n), first)
     first = np.where(np.isin(status, ["In Production", "Planned"]), ref + rng.integers(20, 400, n), first)
@@ -216,20 +243,26 @@ def _seasons_and_episodes(rng: np.random.Generator, series: dict, seed: int,
     named = pick(tv_vocab.EPISODE_WORDS, rng.integers(0, 1 << 30, m))
     numbered = cat("Episode ", pa.array(e_number).cast(pa.string()))
     name = pc.if_else(pa.array(np.isin(stype, ["Talk Show", "News"])), numbered, named)
-    name = pc.if_else(pa.array((e_snum == 1) & (e_number == 1) & (stype == "Scripted") & (rng.random(m) < 0.5)),
-                      "Pilot", name)
+    name = pc.if_else(
+        pa.array((e_snum == 1) & (e_number == 1) & (stype == "Scripted") & (rng.random(m) < 0.5)), "Pilot", name
+    )
     vote_count = np.where(aired, rng.poisson(np.maximum(series["vote_count"][e_series] / 40, 0.5)), 0)
     base_vote = np.where(series["vote_average"] > 0, series["vote_average"], 7.0)[e_series]
-    ep_vote = np.where(vote_count > 0, np.round(np.clip(base_vote + rng.normal(0, 0.6, m),
-                                             1, 10), 3), 0.0)
+    ep_vote = np.where(vote_count > 0, np.round(np.clip(base_vote + rng.normal(0, 0.6, m), 1, 10), 3), 0.0)
     season_len = all_eps[e_season]
-    ep_type = np.where(e_number == season_len, "finale",
-                       np.where((season_len >= 20) & (e_number == season_len // 2), "mid_season", "standard"))
+    ep_type = np.where(
+        e_number == season_len,
+        "finale",
+        np.where((season_len >= 20) & (e_number == season_len // 2), "mid_season", "standard"),
+    )
     ep_type = np.where(is_special, "standard", ep_type)
     code_series = rng.random(n) < 0.3
     letters = pick([a + b for a in "ABCDEFGHJK" for b in "LMNPRSTVWX"], np.arange(n))
-    code = cat(pa.array(e_snum).cast(pa.string()), letters.take(pa.array(e_series)),
-               pc.utf8_lpad(pa.array(e_number).cast(pa.string()), 2, "0"))
+    code = cat(
+        pa.array(e_snum).cast(pa.string()),
+        letters.take(pa.array(e_series)),
+        pc.utf8_lpad(pa.array(e_number).cast(pa.string()), 2, "0"),
+    )
     ep_ids = irregular_ids(rng, m, 1_000_000, 40)
     episodes = {
         "id": ep_ids,
@@ -237,22 +270,29 @@ def _seasons_and_episodes(rng: np.random.Generator, series: dict, seed: int,
         "season_number": e_snum.astype(np.int64),
         "episode_number": e_number.astype(np.int64),
         "name": name,
-        "overview": pc.if_else(pa.array(rng.random(m) < 0.85),
-                               pick(tv_vocab.EPISODE_GOALS, rng.integers(0, 1 << 30, m)), ""),
+        "overview": pc.if_else(
+            pa.array(rng.random(m) < 0.85), pick(tv_vocab.EPISODE_GOALS, rng.integers(0, 1 << 30, m)), ""
+        ),
         "air_date": pa.array(air.astype("datetime64[D]"), pa.date32()),
         "air_year": pa.nulls(m, pa.int64()),  # the dates say it
         "runtime": (series["_runtime"][e_series] + rng.integers(-3, 4, m)).astype(np.int64),
-        "still_path": null_where(image_paths(ep_ids, "tv-still", seed, ".jpg"),
-                                 rng.random(m) < np.where(aired, 0.08, 0.5)),
+        "still_path": null_where(
+            image_paths(ep_ids, "tv-still", seed, ".jpg"), rng.random(m) < np.where(aired, 0.08, 0.5)
+        ),
         "production_code": pc.if_else(pa.array(code_series[e_series] & ~is_special), code, ""),
         "vote_average": ep_vote,
         "vote_count": vote_count.astype(np.int64),
         "episode_type": pa.array(ep_type, pa.string()),
-        "imdb_id": null_where(prefixed_numbers("tt", irregular_ids(rng, m, 30_000, 400)[rng.permutation(m)], 7),
-                              rng.random(m) < 0.35),
-        "tvdb_id": pa.array(irregular_ids(rng, m, 300_000, 500)[rng.permutation(m)], pa.int64(),
-                            mask=rng.random(m) < 0.1),
-        "_series": e_series, "_season_row": e_season, "_aired": aired, "_air": air,
+        "imdb_id": null_where(
+            prefixed_numbers("tt", irregular_ids(rng, m, 30_000, 400)[rng.permutation(m)], 7), rng.random(m) < 0.35
+        ),
+        "tvdb_id": pa.array(
+            irregular_ids(rng, m, 300_000, 500)[rng.permutation(m)], pa.int64(), mask=rng.random(m) < 0.1
+        ),
+        "_series": e_series,
+        "_season_row": e_season,
+        "_aired": aired,
+        "_air": air,
     }
     # Season votes: the mean of its voted episodes (TMDB averages them too), 0 before any vote.
     voted = vote_count > 0
@@ -261,26 +301,34 @@ def _seasons_and_episodes(rng: np.random.Generator, series: dict, seed: int,
     season_ids = irregular_ids(rng, n_rows, 3_000, 40)
     first_air_of_season = np.full(n_rows, np.iinfo(np.int64).max)
     np.minimum.at(first_air_of_season, e_season, air)
-    overview_words = cat("Season ", pa.array(all_number).cast(pa.string()), " of ",
-                         series["name"].take(pa.array(all_series)), ". ",
-                         pick(tv_vocab.EPISODE_GOALS, rng.integers(0, 1 << 30, n_rows)))
+    overview_words = cat(
+        "Season ",
+        pa.array(all_number).cast(pa.string()),
+        " of ",
+        series["name"].take(pa.array(all_series)),
+        ". ",
+        pick(tv_vocab.EPISODE_GOALS, rng.integers(0, 1 << 30, n_rows)),
+    )
     seasons = {
         "id": season_ids,
         "series_id": series["id"][all_series],
         "season_number": all_number.astype(np.int64),
-        "name": pc.if_else(pa.array(all_number == 0), "Specials",
-                           cat("Season ", pa.array(all_number).cast(pa.string()))),
+        "name": pc.if_else(
+            pa.array(all_number == 0), "Specials", cat("Season ", pa.array(all_number).cast(pa.string()))
+        ),
         "overview": pc.if_else(pa.array(rng.random(n_rows) < 0.45), overview_words, ""),
         "air_date": pa.array(first_air_of_season.astype("datetime64[D]"), pa.date32()),
-        "poster_path": null_where(image_paths(season_ids, "tv-season-poster", seed, ".jpg"),
-                                  rng.random(n_rows) < 0.1),
+        "poster_path": null_where(image_paths(season_ids, "tv-season-poster", seed, ".jpg"), rng.random(n_rows) < 0.1),
         "vote_average": np.round(np.divide(sums, counts, out=np.zeros(n_rows), where=counts > 0), 1),
-        "object_id": hex_ids(np.arange(n_rows, dtype=np.uint64),
-                             rng.integers(0x52000000, 0x65000000, n_rows), seed + 40),
+        "object_id": hex_ids(
+            np.arange(n_rows, dtype=np.uint64), rng.integers(0x52000000, 0x65000000, n_rows), seed + 40
+        ),
         "tvdb_id": pa.array(irregular_ids(rng, n_rows, 20_000, 60), pa.int64(), mask=rng.random(n_rows) < 0.1),
-        "wikidata_id": null_where(cat("Q", pa.array(irregular_ids(rng, n_rows, 5_000_000, 900)).cast(pa.string())),
-                                  rng.random(n_rows) < 0.8),
-        "_series": all_series, "_episodes": all_eps,
+        "wikidata_id": null_where(
+            cat("Q", pa.array(irregular_ids(rng, n_rows, 5_000_000, 900)).cast(pa.string())), rng.random(n_rows) < 0.8
+        ),
+        "_series": all_series,
+        "_episodes": all_eps,
     }
     return seasons, episodes
 
@@ -324,8 +372,9 @@ def _genre_tables(rng: np.random.Generator, series: dict) -> dict[str, pa.Table]
     rows, ords = np.nonzero(mask)
     return {
         "tv_genres": pa.table({"id": pa.array(genre_ids, pa.int64()), "name": [g for _, g in tv_vocab.TV_GENRES]}),
-        "series_genres": pa.table({"series_id": series["id"][rows], "genre_id": genre_ids[ranked[mask]],
-                                   "ord": ords.astype(np.int64)}),
+        "series_genres": pa.table(
+            {"series_id": series["id"][rows], "genre_id": genre_ids[ranked[mask]], "ord": ords.astype(np.int64)}
+        ),
     }
 
 
@@ -333,19 +382,26 @@ def _network_tables(rng: np.random.Generator, series: dict, companies: pa.Table,
     n = len(series["id"])
     k = max(8, n // 8)
     ids = irregular_ids(rng, k, 1, 60)
-    name = cat(pick(tv_vocab.NETWORK_WORDS, rng.integers(0, 1 << 30, k)), " ",
-               pick(tv_vocab.NETWORK_SUFFIXES, rng.integers(0, 1 << 30, k)))
+    name = cat(
+        pick(tv_vocab.NETWORK_WORDS, rng.integers(0, 1 << 30, k)),
+        " ",
+        pick(tv_vocab.NETWORK_SUFFIXES, rng.integers(0, 1 << 30, k)),
+    )
     slug = pc.replace_substring_regex(pc.utf8_lower(name), r"[^a-z0-9]+", "")
     country_codes = np.array([c[0] for c in vocab.COUNTRIES])
-    weights = np.where(country_codes == "US", 20.0, np.where(np.isin(country_codes, ["GB", "DE", "FR", "JP"]), 4.0, 1.0))
-    networks = pa.table({
-        "id": ids,
-        "name": name,
-        "logo_path": null_where(image_paths(ids, "network-logo", seed, ".png"), rng.random(k) < 0.15),
-        "origin_country": pa.array(country_codes[weighted_choice(rng, weights, k)], pa.string()),
-        "headquarters": pick(vocab.CITIES, rng.integers(0, 1 << 30, k)),
-        "homepage": pc.if_else(pa.array(rng.random(k) < 0.7), cat("https://www.", slug, ".com"), ""),
-    })
+    weights = np.where(
+        country_codes == "US", 20.0, np.where(np.isin(country_codes, ["GB", "DE", "FR", "JP"]), 4.0, 1.0)
+    )
+    networks = pa.table(
+        {
+            "id": ids,
+            "name": name,
+            "logo_path": null_where(image_paths(ids, "network-logo", seed, ".png"), rng.random(k) < 0.15),
+            "origin_country": pa.array(country_codes[weighted_choice(rng, weights, k)], pa.string()),
+            "headquarters": pick(vocab.CITIES, rng.integers(0, 1 << 30, k)),
+            "homepage": pc.if_else(pa.array(rng.random(k) < 0.7), cat("https://www.", slug, ".com"), ""),
+        }
+    )
     zipf = 1.0 / (np.arange(k) + 1.0)
     per_series = 1 + (rng.random(n) < 0.15)
     s_index = np.repeat(np.arange(n), per_series)
@@ -361,9 +417,14 @@ def _network_tables(rng: np.random.Generator, series: dict, companies: pa.Table,
     c_index, comp = c_index[keep], comp[keep]
     return {
         "networks": networks,
-        "series_networks": pa.table({"series_id": series["id"][s_index], "network_id": ids[net],
-                                     "ord": group_ranks(s_index)}),
-        "series_companies": pa.table({"series_id": series["id"][c_index],
-                                      "company_id": companies.column("id").to_numpy()[comp],
-                                      "ord": group_ranks(c_index)}),
+        "series_networks": pa.table(
+            {"series_id": series["id"][s_index], "network_id": ids[net], "ord": group_ranks(s_index)}
+        ),
+        "series_companies": pa.table(
+            {
+                "series_id": series["id"][c_index],
+                "company_id": companies.column("id").to_numpy()[comp],
+                "ord": group_ranks(c_index),
+            }
+        ),
     }

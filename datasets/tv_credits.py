@@ -69,13 +69,15 @@ def credit_tables(series: dict, seasons: dict, episodes: dict, people: pa.Table,
     for r, (department, _) in enumerate(roles):
         rows = np.flatnonzero(role == r)
         person[rows] = draw(department, len(rows))
-    tables["series_crew"] = pa.table({
-        "series_id": series["id"][s_index],
-        "person_id": person_ids[person],
-        "credit_id": credits.ids(len(s_index)),
-        "department": pick([d for d, _ in roles], role),
-        "job": pick([j for _, j in roles], role),
-    })
+    tables["series_crew"] = pa.table(
+        {
+            "series_id": series["id"][s_index],
+            "person_id": person_ids[person],
+            "credit_id": credits.ids(len(s_index)),
+            "department": pick([d for d, _ in roles], role),
+            "job": pick([j for _, j in roles], role),
+        }
+    )
     tables["episode_crew"] = _episode_crew(rng, series, episodes, draw, person_ids, credits)
     tables["episode_guest_stars"] = _guest_stars(rng, series, episodes, scripted, draw, person_ids, credits)
     return tables
@@ -88,8 +90,14 @@ def _created_by(rng, series, scripted, draw, person_ids, credits) -> pa.Table:
     person = draw(("Writing", "Directing", "Production"), len(s_index))
     keep = first_occurrences(s_index * len(person_ids) + person)
     s_index, person = s_index[keep], person[keep]
-    return pa.table({"series_id": series["id"][s_index], "person_id": person_ids[person],
-                     "credit_id": credits.ids(len(s_index)), "ord": group_ranks(s_index)})
+    return pa.table(
+        {
+            "series_id": series["id"][s_index],
+            "person_id": person_ids[person],
+            "credit_id": credits.ids(len(s_index)),
+            "ord": group_ranks(s_index),
+        }
+    )
 
 
 def _regulars(rng, series, scripted, draw, person_ids, weight, credits) -> pa.Table:
@@ -108,25 +116,32 @@ def _regulars(rng, series, scripted, draw, person_ids, weight, credits) -> pa.Ta
     # Leads stay for the whole run; a quarter of the others join late or leave early.
     seasons = n_seasons[s_index]
     first = np.where(rng.random(rows) < 0.25, 1 + (rng.random(rows) * seasons).astype(np.int64), 1)
-    last = np.where(rng.random(rows) < 0.25, first + (rng.random(rows) * (seasons - first + 1)).astype(np.int64),
-                    seasons)
+    last = np.where(
+        rng.random(rows) < 0.25, first + (rng.random(rows) * (seasons - first + 1)).astype(np.int64), seasons
+    )
     first = np.where(rank < 2, 1, first)
     last = np.where(rank < 2, seasons, np.minimum(last, seasons))
-    named = cat(pick(vocab.FEMALE_NAMES + vocab.MALE_NAMES, rng.integers(0, 1 << 30, rows)), " ",
-                pick(vocab.SURNAMES, rng.integers(0, 1 << 30, rows)))
+    named = cat(
+        pick(vocab.FEMALE_NAMES + vocab.MALE_NAMES, rng.integers(0, 1 << 30, rows)),
+        " ",
+        pick(vocab.SURNAMES, rng.integers(0, 1 << 30, rows)),
+    )
     kind = series["_type"][s_index]
     host = np.isin(kind, ["Talk Show", "News"]) & (rank == 0)
-    character = pc.if_else(pa.array(np.isin(kind, ["Scripted", "Miniseries"])), named,
-                           pc.if_else(pa.array(host), "Host", "Self"))
-    return pa.table({
-        "series_id": series["id"][s_index],
-        "person_id": person_ids[person],
-        "credit_id": credits.ids(rows),
-        "character": character,
-        "order": rank,
-        "first_season": first.astype(np.int64),
-        "last_season": last.astype(np.int64),
-    })
+    character = pc.if_else(
+        pa.array(np.isin(kind, ["Scripted", "Miniseries"])), named, pc.if_else(pa.array(host), "Host", "Self")
+    )
+    return pa.table(
+        {
+            "series_id": series["id"][s_index],
+            "person_id": person_ids[person],
+            "credit_id": credits.ids(rows),
+            "character": character,
+            "order": rank,
+            "first_season": first.astype(np.int64),
+            "last_season": last.astype(np.int64),
+        }
+    )
 
 
 def _episode_crew(rng, series, episodes, draw, person_ids, credits) -> pa.Table:
@@ -140,13 +155,16 @@ def _episode_crew(rng, series, episodes, draw, person_ids, credits) -> pa.Table:
         pool = np.clip(np.ceil(per_series_eps / 4), 1, pool_max).astype(np.int64)
         pool_series = np.repeat(np.arange(n), pool)
         pool_person = draw(department, len(pool_series))
-        _, first_idx, inverse = np.unique(pool_series * len(person_ids) + pool_person,
-                                          return_index=True, return_inverse=True)
+        _, first_idx, inverse = np.unique(
+            pool_series * len(person_ids) + pool_person, return_index=True, return_inverse=True
+        )
         canonical = first_idx[inverse.ravel()]  # a person drawn twice keeps one credit for the job
         pool_credit = credits.ids(len(pool_series)).take(pa.array(canonical))
         pool_person = pool_person[canonical]
         rows = np.flatnonzero(rng.random(m) < chance)
-        slot = np.r_[0, np.cumsum(pool)[:-1]][e_series[rows]] + (rng.random(len(rows)) * pool[e_series[rows]]).astype(np.int64)
+        slot = np.r_[0, np.cumsum(pool)[:-1]][e_series[rows]] + (rng.random(len(rows)) * pool[e_series[rows]]).astype(
+            np.int64
+        )
         parts.append((rows, np.full(len(rows), r), pool_person[slot], pool_credit.take(pa.array(slot))))
     ep_row = np.concatenate([p[0] for p in parts])
     role = np.concatenate([p[1] for p in parts])
@@ -155,16 +173,18 @@ def _episode_crew(rng, series, episodes, draw, person_ids, credits) -> pa.Table:
     order = np.lexsort((role, ep_row))
     ep_row, role, person = ep_row[order], role[order], person[order]
     roles = tv_vocab.EPISODE_ROLES
-    return pa.table({
-        "episode_id": episodes["id"][ep_row],
-        "series_id": episodes["series_id"][ep_row],
-        "season_number": episodes["season_number"][ep_row],
-        "episode_number": episodes["episode_number"][ep_row],
-        "person_id": person_ids[person],
-        "credit_id": credit.take(pa.array(order)),
-        "department": pick([d for d, _, _, _ in roles], role),
-        "job": pick([j for _, j, _, _ in roles], role),
-    })
+    return pa.table(
+        {
+            "episode_id": episodes["id"][ep_row],
+            "series_id": episodes["series_id"][ep_row],
+            "season_number": episodes["season_number"][ep_row],
+            "episode_number": episodes["episode_number"][ep_row],
+            "person_id": person_ids[person],
+            "credit_id": credit.take(pa.array(order)),
+            "department": pick([d for d, _, _, _ in roles], role),
+            "job": pick([j for _, j, _, _ in roles], role),
+        }
+    )
 
 
 def _guest_stars(rng, series, episodes, scripted, draw, person_ids, credits) -> pa.Table:
@@ -177,17 +197,24 @@ def _guest_stars(rng, series, episodes, scripted, draw, person_ids, credits) -> 
     keep = first_occurrences(ep_row * len(person_ids) + person)
     ep_row, person = ep_row[keep], person[keep]
     rows = len(ep_row)
-    character = pc.if_else(pa.array(rng.random(rows) < 0.7),
-                           cat(pick(vocab.FEMALE_NAMES + vocab.MALE_NAMES, rng.integers(0, 1 << 30, rows)), " ",
-                               pick(vocab.SURNAMES, rng.integers(0, 1 << 30, rows))),
-                           pick(vocab.CHARACTER_ROLES, rng.integers(0, 1 << 30, rows)))
-    return pa.table({
-        "episode_id": episodes["id"][ep_row],
-        "series_id": episodes["series_id"][ep_row],
-        "season_number": episodes["season_number"][ep_row],
-        "episode_number": episodes["episode_number"][ep_row],
-        "person_id": person_ids[person],
-        "credit_id": credits.ids(rows),
-        "character": character,
-        "order": group_ranks(ep_row),
-    })
+    character = pc.if_else(
+        pa.array(rng.random(rows) < 0.7),
+        cat(
+            pick(vocab.FEMALE_NAMES + vocab.MALE_NAMES, rng.integers(0, 1 << 30, rows)),
+            " ",
+            pick(vocab.SURNAMES, rng.integers(0, 1 << 30, rows)),
+        ),
+        pick(vocab.CHARACTER_ROLES, rng.integers(0, 1 << 30, rows)),
+    )
+    return pa.table(
+        {
+            "episode_id": episodes["id"][ep_row],
+            "series_id": episodes["series_id"][ep_row],
+            "season_number": episodes["season_number"][ep_row],
+            "episode_number": episodes["episode_number"][ep_row],
+            "person_id": person_ids[person],
+            "credit_id": credits.ids(rows),
+            "character": character,
+            "order": group_ranks(ep_row),
+        }
+    )

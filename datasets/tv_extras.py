@@ -29,8 +29,14 @@ _BASE64URL = np.frombuffer(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxy
 _RATING_COUNTRIES = np.array(list(tv_vocab.CONTENT_RATINGS))
 
 
-def extra_tables(series: dict, seasons: dict, episodes: dict, seed: int, keywords: pa.Table | None = None,
-                 provider_regions: pa.Table | None = None) -> dict[str, pa.Table]:
+def extra_tables(
+    series: dict,
+    seasons: dict,
+    episodes: dict,
+    seed: int,
+    keywords: pa.Table | None = None,
+    provider_regions: pa.Table | None = None,
+) -> dict[str, pa.Table]:
     rng = rng_for(seed, "tv_extras")
     tables = {}
     tables.update(_content_ratings(rng, series))
@@ -64,12 +70,14 @@ def _watch_providers(rng: np.random.Generator, series: dict, provider_regions: p
         kind[rows] = options[pick_at[rows] % len(options)]
     keep = first_occurrences((s_index * max(k, 1) + avail) * len(all_kinds) + kind)
     s_index, avail, kind = s_index[keep], avail[keep], kind[keep]
-    return pa.table({
-        "series_id": pa.array(series["id"][s_index], pa.int64()),
-        "iso_3166_1": provider_regions.column("iso_3166_1").take(pa.array(avail, pa.int64())),
-        "kind": pick(all_kinds, kind),
-        "provider_id": pa.array(avail_provider[avail] if k else np.zeros(0, np.int64), pa.int64()),
-    })
+    return pa.table(
+        {
+            "series_id": pa.array(series["id"][s_index], pa.int64()),
+            "iso_3166_1": provider_regions.column("iso_3166_1").take(pa.array(avail, pa.int64())),
+            "kind": pick(all_kinds, kind),
+            "provider_id": pa.array(avail_provider[avail] if k else np.zeros(0, np.int64), pa.int64()),
+        }
+    )
 
 
 def _provider_kinds() -> dict[int, tuple[str, ...]]:
@@ -99,13 +107,17 @@ def _content_ratings(rng: np.random.Generator, series: dict) -> dict[str, pa.Tab
     has_descriptor = is_us & (severity[rows] >= 3) & (rng.random(len(rows)) < 0.5)
     desc_values = pick(tv_vocab.US_DESCRIPTORS, rng.integers(0, 1 << 30, int(has_descriptor.sum())))
     descriptors = pa.ListArray.from_arrays(pa.array(np.r_[0, np.cumsum(has_descriptor)].astype(np.int32)), desc_values)
-    return {"series_content_ratings": pa.table({
-        "series_id": series["id"][rows],
-        "iso_3166_1": pa.array(_RATING_COUNTRIES[cols], pa.string()),
-        "rating": rating,
-        "descriptors": descriptors,
-        "ord": group_ranks(rows),
-    })}
+    return {
+        "series_content_ratings": pa.table(
+            {
+                "series_id": series["id"][rows],
+                "iso_3166_1": pa.array(_RATING_COUNTRIES[cols], pa.string()),
+                "rating": rating,
+                "descriptors": descriptors,
+                "ord": group_ranks(rows),
+            }
+        )
+    }
 
 
 def _alternative_titles(rng: np.random.Generator, series: dict) -> dict[str, pa.Table]:
@@ -122,13 +134,17 @@ def _alternative_titles(rng: np.random.Generator, series: dict) -> dict[str, pa.
     original = series["original_name"].take(pa.array(s_index))
     variant = rng.integers(0, 3, rows).astype(np.int8)
     title = pc.choose(pa.array(variant), original, cat(name, ": The Series"), pc.utf8_upper(name))
-    return {"series_alternative_titles": pa.table({
-        "series_id": series["id"][s_index],
-        "iso_3166_1": pa.array(country_codes[country], pa.string()),
-        "title": title,
-        "type": pick(tv_vocab.ALTERNATIVE_TITLE_TYPES, rng.integers(0, 1 << 30, rows)),
-        "ord": group_ranks(s_index),
-    })}
+    return {
+        "series_alternative_titles": pa.table(
+            {
+                "series_id": series["id"][s_index],
+                "iso_3166_1": pa.array(country_codes[country], pa.string()),
+                "title": title,
+                "type": pick(tv_vocab.ALTERNATIVE_TITLE_TYPES, rng.integers(0, 1 << 30, rows)),
+                "ord": group_ranks(s_index),
+            }
+        )
+    }
 
 
 def _keywords(rng: np.random.Generator, series: dict, keywords: pa.Table | None) -> dict[str, pa.Table]:
@@ -150,8 +166,9 @@ def _keywords(rng: np.random.Generator, series: dict, keywords: pa.Table | None)
     used = np.unique(word)
     return {
         "tv_keywords": pa.table({"id": ids[used], "name": names.take(pa.array(used))}),
-        "series_keywords": pa.table({"series_id": series["id"][s_index], "keyword_id": ids[word],
-                                     "ord": group_ranks(s_index)}),
+        "series_keywords": pa.table(
+            {"series_id": series["id"][s_index], "keyword_id": ids[word], "ord": group_ranks(s_index)}
+        ),
     }
 
 
@@ -170,30 +187,53 @@ def _videos(rng: np.random.Generator, series: dict, seasons: dict, episodes: dic
     s_count = weighted_choice(rng, [25, 30, 25, 12, 8], n)
     season_count = np.where(rng.random(n_seasons) < 0.4, rng.integers(1, 3, n_seasons), 0)
     episode_count = (rng.random(m) < 0.05).astype(np.int64)
-    owner_series = np.concatenate([np.repeat(np.arange(n), s_count),
-                                   np.repeat(seasons["_series"], season_count),
-                                   np.repeat(episodes["_series"], episode_count)])
-    season_no = np.concatenate([np.full(int(s_count.sum()), -1),
-                                np.repeat(seasons["season_number"], season_count),
-                                np.repeat(episodes["season_number"], episode_count)])
-    episode_no = np.concatenate([np.full(int(s_count.sum() + season_count.sum()), -1),
-                                 np.repeat(episodes["episode_number"], episode_count)])
-    level_air = np.concatenate([series["first_air_date"].to_numpy(zero_copy_only=False).astype("datetime64[D]")
-                                .astype(np.int64)[np.repeat(np.arange(n), s_count)],
-                                np.asarray(seasons["air_date"].to_numpy(zero_copy_only=False), "datetime64[D]")
-                                .astype(np.int64)[np.repeat(np.arange(n_seasons), season_count)],
-                                episodes["_air"][np.repeat(np.arange(m), episode_count)]])
+    owner_series = np.concatenate(
+        [
+            np.repeat(np.arange(n), s_count),
+            np.repeat(seasons["_series"], season_count),
+            np.repeat(episodes["_series"], episode_count),
+        ]
+    )
+    season_no = np.concatenate(
+        [
+            np.full(int(s_count.sum()), -1),
+            np.repeat(seasons["season_number"], season_count),
+            np.repeat(episodes["season_number"], episode_count),
+        ]
+    )
+    episode_no = np.concatenate(
+        [np.full(int(s_count.sum() + season_count.sum()), -1), np.repeat(episodes["episode_number"], episode_count)]
+    )
+    level_air = np.concatenate(
+        [
+            series["first_air_date"]
+            .to_numpy(zero_copy_only=False)
+            .astype("datetime64[D]")
+            .astype(np.int64)[np.repeat(np.arange(n), s_count)],
+            np.asarray(seasons["air_date"].to_numpy(zero_copy_only=False), "datetime64[D]").astype(np.int64)[
+                np.repeat(np.arange(n_seasons), season_count)
+            ],
+            episodes["_air"][np.repeat(np.arange(m), episode_count)],
+        ]
+    )
     rows = len(owner_series)
     order = np.lexsort((episode_no, season_no, owner_series))
-    owner_series, season_no, episode_no, level_air = (a[order] for a in (owner_series, season_no, episode_no, level_air))
+    owner_series, season_no, episode_no, level_air = (
+        a[order] for a in (owner_series, season_no, episode_no, level_air)
+    )
     kind = weighted_choice(rng, [w for _, w in tv_vocab.VIDEO_TYPES], rows)
     kinds = [t for t, _ in tv_vocab.VIDEO_TYPES]
     # Published a few weeks before the level it belongs to airs, at a round hour UTC.
-    published = (level_air - rng.integers(3, 60, rows)).astype("datetime64[D]").astype("datetime64[s]") \
-        + rng.integers(8, 22, rows).astype("timedelta64[h]")
+    published = (level_air - rng.integers(3, 60, rows)).astype("datetime64[D]").astype("datetime64[s]") + rng.integers(
+        8, 22, rows
+    ).astype("timedelta64[h]")
     published_at = cat(pc.strftime(pa.array(published, pa.timestamp("s")), "%Y-%m-%dT%H:%M:%S"), ".000Z")
-    title = cat(series["name"].take(pa.array(owner_series)), " | ",
-                pick(["Official ", "", "Exclusive "], rng.integers(0, 3, rows)), pick(kinds, kind))
+    title = cat(
+        series["name"].take(pa.array(owner_series)),
+        " | ",
+        pick(["Official ", "", "Exclusive "], rng.integers(0, 3, rows)),
+        pick(kinds, kind),
+    )
     group = owner_series * 10_000 + (season_no + 1) * 100 + (episode_no + 1)
     # As for films: a series not made in English has some videos in its own language (TMDB filters
     # videos by `language`). Its own stream, so the columns above keep their values.
@@ -201,20 +241,23 @@ def _videos(rng: np.random.Generator, series: dict, seasons: dict, episodes: dic
     local = (original != "en") & (rng_for(seed, "tv_video_languages").random(rows) < 0.45)
     codes, inverse = np.unique(original, return_inverse=True)
     usual = np.array([vocab.LANGUAGE_COUNTRIES.get(code, ("US",))[0] for code in codes] or ["US"])[inverse]
-    return pa.table({
-        "series_id": series["id"][owner_series],
-        "season_number": pa.array(season_no, pa.int64(), mask=season_no < 0),
-        "episode_number": pa.array(episode_no, pa.int64(), mask=episode_no < 0),
-        "id": hex_ids(np.arange(rows, dtype=np.uint64) + np.uint64(1 << 41),
-                      rng.integers(0x52000000, 0x65000000, rows), seed),
-        "iso_639_1": pa.array(np.where(local, original, "en"), pa.string()),
-        "iso_3166_1": pa.array(np.where(local, usual, "US"), pa.string()),
-        "name": title,
-        "key": _youtube_keys(np.arange(rows, dtype=np.uint64), seed),
-        "site": pa.array(["YouTube"] * rows, pa.string()),
-        "size": np.asarray(tv_vocab.VIDEO_SIZES)[rng.integers(0, len(tv_vocab.VIDEO_SIZES), rows)].astype(np.int64),
-        "type": pick(kinds, kind),
-        "official": rng.random(rows) < 0.85,
-        "published_at": published_at,
-        "ord": group_ranks(group),
-    })
+    return pa.table(
+        {
+            "series_id": series["id"][owner_series],
+            "season_number": pa.array(season_no, pa.int64(), mask=season_no < 0),
+            "episode_number": pa.array(episode_no, pa.int64(), mask=episode_no < 0),
+            "id": hex_ids(
+                np.arange(rows, dtype=np.uint64) + np.uint64(1 << 41), rng.integers(0x52000000, 0x65000000, rows), seed
+            ),
+            "iso_639_1": pa.array(np.where(local, original, "en"), pa.string()),
+            "iso_3166_1": pa.array(np.where(local, usual, "US"), pa.string()),
+            "name": title,
+            "key": _youtube_keys(np.arange(rows, dtype=np.uint64), seed),
+            "site": pa.array(["YouTube"] * rows, pa.string()),
+            "size": np.asarray(tv_vocab.VIDEO_SIZES)[rng.integers(0, len(tv_vocab.VIDEO_SIZES), rows)].astype(np.int64),
+            "type": pick(kinds, kind),
+            "official": rng.random(rows) < 0.85,
+            "published_at": published_at,
+            "ord": group_ranks(group),
+        }
+    )

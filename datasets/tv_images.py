@@ -17,8 +17,11 @@ from marquee_datasets.movie_media import owner_images
 TABLES: tuple[str, ...] = ("series_images", "season_images", "episode_images", "collection_images")
 # Extra images per owner beyond its main path (TMDB lists several posters per series, a few per
 # season, and usually one still per episode).
-SERIES_EXTRAS = {"poster": lambda rng, n: rng.integers(0, 4, n), "backdrop": lambda rng, n: rng.integers(0, 4, n),
-                 "logo": lambda rng, n: rng.integers(0, 3, n)}
+SERIES_EXTRAS = {
+    "poster": lambda rng, n: rng.integers(0, 4, n),
+    "backdrop": lambda rng, n: rng.integers(0, 4, n),
+    "logo": lambda rng, n: rng.integers(0, 3, n),
+}
 SEASON_EXTRAS = {"poster": lambda rng, n: rng.integers(0, 3, n)}
 EPISODE_EXTRAS = {"still": lambda rng, n: (rng.random(n) < 0.3).astype(np.int64)}
 COLLECTION_EXTRAS = {"poster": lambda rng, n: rng.integers(0, 3, n), "backdrop": lambda rng, n: rng.integers(0, 3, n)}
@@ -35,14 +38,31 @@ def image_tables(tables: dict[str, pa.Table], seed: int) -> dict[str, pa.Table]:
     series = tables["tv_series"]
     collections = tables["collections"]
     return {
-        "series_images": owner_images(rng_for(seed, "series_images"), series, seed, "tv-image", "series_id",
-                                      SERIES_EXTRAS),
-        "season_images": owner_images(rng_for(seed, "season_images"),
-                                      _with_series_language(tables["tv_seasons"], series), seed, "season-image",
-                                      "season_id", SEASON_EXTRAS),
-        "episode_images": owner_images(rng_for(seed, "episode_images"),
-                                       _with_series_language(tables["tv_episodes"], series), seed, "episode-image",
-                                       "episode_id", EPISODE_EXTRAS),
-        "collection_images": owner_images(rng_for(seed, "collection_images"), collections, seed,
-                                          "collection-image", "collection_id", COLLECTION_EXTRAS),
+        "series_images": owner_images(
+            rng_for(seed, "series_images"), series, seed, "tv-image", "series_id", SERIES_EXTRAS
+        ),
+        "season_images": owner_images(
+            rng_for(seed, "season_images"),
+            _with_series_language(tables["tv_seasons"], series),
+            seed,
+            "season-image",
+            "season_id",
+            SEASON_EXTRAS,
+        ),
+        "episode_images": owner_images(
+            rng_for(seed, "episode_images"),
+            _with_series_language(tables["tv_episodes"], series),
+            seed,
+            "episode-image",
+            "episode_id",
+            EPISODE_EXTRAS,
+        ),
+        "collection_images": owner_images(
+            rng_for(seed, "collection_images"),
+            collections,
+            seed,
+            "collection-image",
+            "collection_id",
+            COLLECTION_EXTRAS,
+        ),
     }

@@ -30,11 +30,15 @@ def import_file(path: Path, target: Path, status: Callable[[str], None] | None =
     existing = target / "networks.parquet"
     with staged(target) as staging, contextlib.closing(connect(staging)) as con:
         try:
-            con.execute(f"CREATE TEMP TABLE pairs AS SELECT row_number() OVER () AS line_no, * FROM read_json({sql_string(path)}, "
-                        "columns = {'id': 'VARCHAR', 'network_id': 'VARCHAR', 'network_name': 'VARCHAR', "
-                        "'network_country': 'VARCHAR'}, ignore_errors = true)")
+            con.execute(
+                f"CREATE TEMP TABLE pairs AS SELECT row_number() OVER () AS line_no, * FROM read_json({sql_string(path)}, "
+                "columns = {'id': 'VARCHAR', 'network_id': 'VARCHAR', 'network_name': 'VARCHAR', "
+                "'network_country': 'VARCHAR'}, ignore_errors = true)"
+            )
         except duckdb.Error as exc:
-            raise ImportFailed(f"{path} is not TMDB's network pairs as JSON: {' '.join(str(exc).split())[:200]}") from None
+            raise ImportFailed(
+                f"{path} is not TMDB's network pairs as JSON: {' '.join(str(exc).split())[:200]}"
+            ) from None
         summary.read = con.execute("SELECT count(*) FROM pairs").fetchone()[0]
         for line, reason in con.execute("""SELECT line_no, CASE WHEN TRY_CAST(network_id AS BIGINT) IS NULL
                 THEN 'no numeric network_id' ELSE 'no network_name' END FROM pairs
@@ -48,8 +52,10 @@ def import_file(path: Path, target: Path, status: Callable[[str], None] | None =
         if existing.is_file():  # the catalogue's rows win; the file adds the networks it lacks
             con.register("imported", imported)
             con.register("kept", pq.read_table(existing))
-            imported = con.sql("SELECT * FROM kept UNION ALL BY NAME SELECT * FROM imported "
-                               "WHERE id NOT IN (SELECT id FROM kept) ORDER BY id").to_arrow_table()
+            imported = con.sql(
+                "SELECT * FROM kept UNION ALL BY NAME SELECT * FROM imported "
+                "WHERE id NOT IN (SELECT id FROM kept) ORDER BY id"
+            ).to_arrow_table()
         write_tables(staging, {"networks": imported}, summary, con, base=target if target.is_dir() else None)
     summary.seconds = time.perf_counter() - started
     return summary

@@ -27,12 +27,18 @@ from marquee_datasets import languages as lang_module
 from marquee_datasets import tv_vocab, vocab
 from marquee_datasets.columns import cat, rng_for, rows_of
 
-TABLES: tuple[str, ...] = ("series_translations", "season_translations", "episode_translations",
-                           "person_translations", "tv_genre_translations")
+TABLES: tuple[str, ...] = (
+    "series_translations",
+    "season_translations",
+    "episode_translations",
+    "person_translations",
+    "tv_genre_translations",
+)
 
 # Per language: "Season {n}", the specials season, "Episode {n}", a one-line biography over {name},
 # and the names of TV-only genres in TV_ONLY_GENRES order.
 TV_ONLY_GENRES: tuple[int, ...] = (10759, 10762, 10763, 10764, 10765, 10766, 10767, 10768)
+# fmt: off
 LOCAL: dict[str, tuple[str, str, str, str, tuple[str, ...]]] = {
     "en": ("Season {n}", "Specials", "Episode {n}", "{name} is a film and television professional.",
            ("Action & Adventure", "Kids", "News", "Reality", "Sci-Fi & Fantasy", "Soap", "Talk", "War & Politics")),
@@ -74,14 +80,17 @@ LOCAL: dict[str, tuple[str, str, str, str, tuple[str, ...]]] = {
            ("Akcja i Przygoda", "Dla dzieci", "Wiadomości", "Reality", "Sci-Fi & Fantasy", "Opera mydlana",
             "Talk-show", "Wojna i Polityka")),
 }
+# fmt: on
 # How likely a popular series (or person) is translated into each language; the long tail far less.
+# fmt: off
 SERIES_RATES: dict[str, float] = {
     "es": 0.9, "fr": 0.85, "de": 0.85, "ru": 0.8, "pt": 0.8, "it": 0.7, "zh": 0.65, "ja": 0.6,
     "ko": 0.6, "pl": 0.55, "tr": 0.45, "ar": 0.35, "hi": 0.2,
 }
-EPISODE_TITLE_RATE = 0.6     # a translated episode has a real title, else "Episode N" in the language
+# fmt: on
+EPISODE_TITLE_RATE = 0.6  # a translated episode has a real title, else "Episode N" in the language
 EPISODE_OVERVIEW_RATE = 0.5
-PERSON_RATE_SCALE = 0.35     # biographies are translated less often than series
+PERSON_RATE_SCALE = 0.35  # biographies are translated less often than series
 
 
 def _rank(values: np.ndarray) -> np.ndarray:
@@ -113,41 +122,64 @@ def translation_tables(tables: dict[str, pa.Table], seed: int) -> dict[str, pa.T
     has_tagline = pc.not_equal(series.column("tagline"), "").to_numpy(zero_copy_only=False)
     keep_english = (original == "en") | (rng.random(n) < 0.6 + 0.35 * rank)
     series_blocks = [_series_rows(series, "en", "US", keep_english)]
-    season_blocks = [_season_rows(seasons, "en", "US", keep_english[season_row],
-                                  seasons.column("name"), seasons.column("overview"))]
-    episode_blocks = [_episode_rows(episodes, "en", "US", keep_english[episode_row],
-                                    episodes.column("name"), episodes.column("overview"))]
+    season_blocks = [
+        _season_rows(seasons, "en", "US", keep_english[season_row], seasons.column("name"), seasons.column("overview"))
+    ]
+    episode_blocks = [
+        _episode_rows(
+            episodes, "en", "US", keep_english[episode_row], episodes.column("name"), episodes.column("overview")
+        )
+    ]
     for lang in lang_module.LANGUAGES:
         code = lang.iso_639_1
         if code == "en":
             continue
         season_word, specials, episode_word, _, _ = LOCAL[code]
         is_original = original == code
-        available = is_original | (rng.random(n) < SERIES_RATES[code] * (0.05 + 0.95 * rank ** 1.5))
-        name = pa.array(np.where(is_original, series.column("original_name").to_numpy(zero_copy_only=False),
-                                 lang_module.titles(lang, rng, n).to_numpy(zero_copy_only=False)), pa.string())
+        available = is_original | (rng.random(n) < SERIES_RATES[code] * (0.05 + 0.95 * rank**1.5))
+        name = pa.array(
+            np.where(
+                is_original,
+                series.column("original_name").to_numpy(zero_copy_only=False),
+                lang_module.titles(lang, rng, n).to_numpy(zero_copy_only=False),
+            ),
+            pa.string(),
+        )
         overview = pc.if_else(pa.array(rng.random(n) < 0.85), lang_module.overviews(lang, rng, n), "")
         tagline = pc.if_else(pa.array(has_tagline), lang_module.taglines(lang, rng, n), "")
         homepage = pc.if_else(pa.array(is_original), series.column("homepage").combine_chunks(), "")
-        series_blocks.append(pa.table({
-            "series_id": ids, "iso_639_1": [code] * n, "iso_3166_1": [lang.iso_3166_1] * n,
-            "name": name, "overview": overview, "tagline": tagline, "homepage": homepage,
-        }).filter(pa.array(available)))
+        series_blocks.append(
+            pa.table(
+                {
+                    "series_id": ids,
+                    "iso_639_1": [code] * n,
+                    "iso_3166_1": [lang.iso_3166_1] * n,
+                    "name": name,
+                    "overview": overview,
+                    "tagline": tagline,
+                    "homepage": homepage,
+                }
+            ).filter(pa.array(available))
+        )
 
         s_count = seasons.num_rows
         season_name = pc.if_else(pa.array(season_numbers == 0), specials, _numbered(season_word, season_numbers))
         season_overview = pc.if_else(pa.array(rng.random(s_count) < 0.5), lang_module.overviews(lang, rng, s_count), "")
-        season_blocks.append(_season_rows(seasons, code, lang.iso_3166_1, available[season_row],
-                                          season_name, season_overview))
+        season_blocks.append(
+            _season_rows(seasons, code, lang.iso_3166_1, available[season_row], season_name, season_overview)
+        )
 
         e_count = episodes.num_rows
         titled = rng.random(e_count) < EPISODE_TITLE_RATE
-        episode_name = pc.if_else(pa.array(titled), lang_module.titles(lang, rng, e_count),
-                                  _numbered(episode_word, episode_numbers))
-        episode_overview = pc.if_else(pa.array(rng.random(e_count) < EPISODE_OVERVIEW_RATE),
-                                      lang_module.overviews(lang, rng, e_count), "")
-        episode_blocks.append(_episode_rows(episodes, code, lang.iso_3166_1, available[episode_row],
-                                            episode_name, episode_overview))
+        episode_name = pc.if_else(
+            pa.array(titled), lang_module.titles(lang, rng, e_count), _numbered(episode_word, episode_numbers)
+        )
+        episode_overview = pc.if_else(
+            pa.array(rng.random(e_count) < EPISODE_OVERVIEW_RATE), lang_module.overviews(lang, rng, e_count), ""
+        )
+        episode_blocks.append(
+            _episode_rows(episodes, code, lang.iso_3166_1, available[episode_row], episode_name, episode_overview)
+        )
     return {
         "series_translations": pa.concat_tables(series_blocks),
         "season_translations": pa.concat_tables(season_blocks),
@@ -159,23 +191,43 @@ def translation_tables(tables: dict[str, pa.Table], seed: int) -> dict[str, pa.T
 
 def _series_rows(series: pa.Table, code: str, region: str, keep: np.ndarray) -> pa.Table:
     n = series.num_rows
-    return pa.table({
-        "series_id": series.column("id"), "iso_639_1": [code] * n, "iso_3166_1": [region] * n,
-        "name": series.column("name"), "overview": series.column("overview"), "tagline": series.column("tagline"),
-        "homepage": series.column("homepage"),
-    }).filter(pa.array(keep))
+    return pa.table(
+        {
+            "series_id": series.column("id"),
+            "iso_639_1": [code] * n,
+            "iso_3166_1": [region] * n,
+            "name": series.column("name"),
+            "overview": series.column("overview"),
+            "tagline": series.column("tagline"),
+            "homepage": series.column("homepage"),
+        }
+    ).filter(pa.array(keep))
 
 
 def _season_rows(seasons: pa.Table, code: str, region: str, keep: np.ndarray, name, overview) -> pa.Table:
     n = seasons.num_rows
-    return pa.table({"season_id": seasons.column("id"), "iso_639_1": [code] * n, "iso_3166_1": [region] * n,
-                     "name": name, "overview": overview}).filter(pa.array(keep))
+    return pa.table(
+        {
+            "season_id": seasons.column("id"),
+            "iso_639_1": [code] * n,
+            "iso_3166_1": [region] * n,
+            "name": name,
+            "overview": overview,
+        }
+    ).filter(pa.array(keep))
 
 
 def _episode_rows(episodes: pa.Table, code: str, region: str, keep: np.ndarray, name, overview) -> pa.Table:
     n = episodes.num_rows
-    return pa.table({"episode_id": episodes.column("id"), "iso_639_1": [code] * n, "iso_3166_1": [region] * n,
-                     "name": name, "overview": overview}).filter(pa.array(keep))
+    return pa.table(
+        {
+            "episode_id": episodes.column("id"),
+            "iso_639_1": [code] * n,
+            "iso_3166_1": [region] * n,
+            "name": name,
+            "overview": overview,
+        }
+    ).filter(pa.array(keep))
 
 
 def _person_rows(people: pa.Table, rng: np.random.Generator) -> pa.Table:
@@ -183,18 +235,32 @@ def _person_rows(people: pa.Table, rng: np.random.Generator) -> pa.Table:
     n = people.num_rows
     has_biography = pc.not_equal(people.column("biography"), "").to_numpy(zero_copy_only=False)
     rank = _rank(people.column("popularity").to_numpy())
-    blocks = [pa.table({"person_id": people.column("id"), "iso_639_1": ["en"] * n, "iso_3166_1": ["US"] * n,
-                        "biography": people.column("biography")}).filter(pa.array(has_biography))]
+    blocks = [
+        pa.table(
+            {
+                "person_id": people.column("id"),
+                "iso_639_1": ["en"] * n,
+                "iso_3166_1": ["US"] * n,
+                "biography": people.column("biography"),
+            }
+        ).filter(pa.array(has_biography))
+    ]
     for lang in lang_module.LANGUAGES:
         if lang.iso_639_1 == "en":
             continue
-        rate = SERIES_RATES[lang.iso_639_1] * PERSON_RATE_SCALE * (0.1 + 0.9 * rank ** 2)
+        rate = SERIES_RATES[lang.iso_639_1] * PERSON_RATE_SCALE * (0.1 + 0.9 * rank**2)
         available = has_biography & (rng.random(n) < rate)
         before, _, after = LOCAL[lang.iso_639_1][3].partition("{name}")
-        blocks.append(pa.table({
-            "person_id": people.column("id"), "iso_639_1": [lang.iso_639_1] * n,
-            "iso_3166_1": [lang.iso_3166_1] * n, "biography": cat(before, people.column("name"), after),
-        }).filter(pa.array(available)))
+        blocks.append(
+            pa.table(
+                {
+                    "person_id": people.column("id"),
+                    "iso_639_1": [lang.iso_639_1] * n,
+                    "iso_3166_1": [lang.iso_3166_1] * n,
+                    "biography": cat(before, people.column("name"), after),
+                }
+            ).filter(pa.array(available))
+        )
     return pa.concat_tables(blocks)
 
 

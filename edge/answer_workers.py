@@ -73,8 +73,9 @@ async def serve(settings: Settings, number: int) -> None:
     path.unlink(missing_ok=True)
     release = CurrentRelease(settings.current_link, artefacts=OpenArtefacts(artefact_readers(settings.edge_cache_mb)))
     release.open_now((SEARCH_INDEX, DISCOVER_INDEX))
-    server = await start_unix_listener(lambda: ContentProtocol(None, release, settings.languages),
-                                       str(path), settings.edge_backlog)
+    server = await start_unix_listener(
+        lambda: ContentProtocol(None, release, settings.languages), str(path), settings.edge_backlog
+    )
     gc.freeze()  # what is loaded lives as long as the process; the answers allocate no cycles
     gc.set_threshold(50_000, 20, 20)
     edge = os.getppid()

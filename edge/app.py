@@ -69,21 +69,27 @@ def create_app(settings: Settings, name: str = "marquee_edge") -> Sanic:
         app.ctx.snapshot = RegistrySnapshot(settings.registry_path, settings.plans, settings.redis_url)
         app.ctx.gate = Gate(app.ctx.snapshot, app.ctx.limiter, settings.redis_down_policy)
         export_grants(app.ctx.snapshot.grants, settings.gate_grants)  # before nginx starts
-        release = CurrentRelease(settings.current_link,  # one for every nginx connection
-                                 artefacts=OpenArtefacts(artefact_readers(settings.edge_cache_mb)))
+        release = CurrentRelease(
+            settings.current_link,  # one for every nginx connection
+            artefacts=OpenArtefacts(artefact_readers(settings.edge_cache_mb)),
+        )
         # Search and find (edge/routes/route.py `apart`): processes of their own, nginx's upstream.
         app.ctx.answer_workers = AnswerWorkers(settings)
         app.ctx.answer_workers.start()
         app.ctx.metrics = Metrics(app.ctx.gate, release.cache, settings.current_link)
         app.ctx.content_listener = await start_unix_listener(
             lambda: ContentProtocol(app.ctx.gate, release, settings.languages),
-            str(settings.content_socket), settings.edge_backlog)
+            str(settings.content_socket),
+            settings.edge_backlog,
+        )
         # Whatever the image host has no file for yet (edge/image_listener.py), whatever MARQUEE_IMAGE_SIZES.
         app.ctx.image_pool = ThreadPoolExecutor(2, thread_name_prefix="images")
         image_store, images_release = settings.image_dir / "t" / "p", image_release(settings.current_link)
         app.ctx.image_listener = await start_unix_listener(
-            lambda: ImageProtocol(image_store, images_release, app.ctx.image_pool), str(settings.image_socket),
-            settings.edge_backlog)
+            lambda: ImageProtocol(image_store, images_release, app.ctx.image_pool),
+            str(settings.image_socket),
+            settings.edge_backlog,
+        )
         # Everything loaded so far lives as long as the process: keep it out of the cyclic GC's scans.
         gc.freeze()
         gc.set_threshold(50_000, 20, 20)  # the hot path allocates no cycles; collect rarely
@@ -145,5 +151,4 @@ def serve(settings: Settings) -> None:
             stale.unlink()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     app = create_app(settings)
-    app.run(unix=str(socket_path), single_process=True, backlog=settings.edge_backlog,
-            access_log=False, motd=False)
+    app.run(unix=str(socket_path), single_process=True, backlog=settings.edge_backlog, access_log=False, motd=False)

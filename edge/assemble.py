@@ -152,16 +152,24 @@ def merged_videos(documents: ReleaseDocuments, uri: str, body: bytes, query: Que
             for video in orjson.loads(part)["results"] if part else ():
                 results.setdefault(video.get("id") or video.get("key"), video)
     doc = orjson.loads(body)
-    doc["results"] = sorted(results.values(), key=lambda v: (v.get("published_at") or "", str(v.get("id"))),
-                            reverse=True)
+    doc["results"] = sorted(
+        results.values(), key=lambda v: (v.get("published_at") or "", str(v.get("id"))), reverse=True
+    )
     return orjson.dumps(doc)
 
 
 # List documents whose items are titles (similar, recommendations, a keyword's movies, a person's
 # credits, a public list), rendered once in the default language, and the item lists inside each.
-LOCALIZED_LISTS = {"similar": ("results",), "recommendations": ("results",), "movies": ("results",),
-                   "movie_credits": ("cast", "crew"), "tv_credits": ("cast", "crew"),
-                   "combined_credits": ("cast", "crew"), "list": ("items",), "credit": ("media",)}
+LOCALIZED_LISTS = {
+    "similar": ("results",),
+    "recommendations": ("results",),
+    "movies": ("results",),
+    "movie_credits": ("cast", "crew"),
+    "tv_credits": ("cast", "crew"),
+    "combined_credits": ("cast", "crew"),
+    "list": ("items",),
+    "credit": ("media",),
+}
 # Documents named by an id of their own, not by a last segment: /3/list/{list_id}, /3/credit/{credit_id}
 # (whose `media` is one title, not a list of them; edge/credit_index.py makes it, as OpenPacks reads it).
 ID_DOCUMENTS = {"list": re.compile(r"^/3/list/[^/]+$"), "credit": re.compile(r"^/3/credit/[^/]+$")}
@@ -171,11 +179,16 @@ def list_kind(uri: str) -> str:
     """The kind of document at `uri` as LOCALIZED_LISTS and FILTERED name them: its last segment, or
     the kind of an ID_DOCUMENTS path."""
     return next((kind for kind, pattern in ID_DOCUMENTS.items() if pattern.match(uri)), uri.rsplit("/", 1)[-1])
+
+
 # The lists of LOCALIZED_LISTS named by their path's last segment, as one pattern: a keyword's
 # `movies` only (a company's or a genre's are not title lists in TMDB's shape). nginx localises
 # these itself, by the same rule (nginx/lua/marquee_localize.lua); the ID_DOCUMENTS come here.
-LOCALIZED_PATHS = re.compile(r"^/3/(?:[^/]+/[^/]+/(?:{})|keyword/[^/]+/movies)$".format(
-    "|".join(kind for kind in LOCALIZED_LISTS if kind not in ID_DOCUMENTS and kind != "movies")))
+LOCALIZED_PATHS = re.compile(
+    r"^/3/(?:[^/]+/[^/]+/(?:{})|keyword/[^/]+/movies)$".format(
+        "|".join(kind for kind in LOCALIZED_LISTS if kind not in ID_DOCUMENTS and kind != "movies")
+    )
+)
 # The text fields a localised list takes from each title's details, by the title's media.
 ITEM_TEXT = {"movie": ("title", "overview"), "tv": ("name", "overview")}
 

@@ -31,7 +31,9 @@ from marquee.settings import SETTINGS
 DEFAULT_MB = int(next(s.default for s in SETTINGS if s.name == "edge_cache_mb"))
 # Each cache's share of the budget: the rows (ranks, items, texts) most, as most answers need many
 SHARES = {"search rows": 0.45, "search bitmaps": 0.2, "discover facets": 0.15, "discover columns": 0.2}
-ENTRY_BYTES = 320  # an entry's own cost beyond its value: its key's tuples, the ordered dict's slot and links (measured)
+ENTRY_BYTES = (
+    320  # an entry's own cost beyond its value: its key's tuples, the ordered dict's slot and links (measured)
+)
 READERS = itertools.count()  # each reader's entries are keyed by its number, never reused
 
 

@@ -21,6 +21,7 @@ MAX_PAGE = 500
 
 # Detail paths that take append_to_response, by namespace, and the names each accepts; nginx's
 # splice gets both (marquee/services.py), the patterns as PCRE, tried in this order.
+# fmt: off
 DETAIL_PATHS = (
     ("movie", re.compile(r"^/3/movie/\d+$")),
     ("episode", re.compile(r"^/3/tv/\d+/season/\d+/episode/\d+$")),
@@ -28,6 +29,8 @@ DETAIL_PATHS = (
     ("tv", re.compile(r"^/3/tv/\d+$")),
     ("person", re.compile(r"^/3/person/\d+$")),
 )
+# fmt: on
+# fmt: off
 APPENDABLE = {
     "movie": frozenset({"alternative_titles", "changes", "credits", "external_ids", "images", "keywords", "lists",
                         "recommendations", "release_dates", "reviews", "similar", "translations", "videos",
@@ -41,6 +44,7 @@ APPENDABLE = {
     "person": frozenset({"changes", "combined_credits", "external_ids", "images", "movie_credits", "tv_credits",
                          "translations", "tagged_images"}),
 }
+# fmt: on
 # Names real clients still send; the answer keeps the name they asked for.
 LEGACY = {"casts": "credits", "trailers": "videos", "similar_movies": "similar"}
 # Paths real clients still call (tmdbsimple's similar_movies()): nginx answers each as the path it was
@@ -62,9 +66,12 @@ class ContentError(Exception):
         return ContentError, (self.error,)
 
 
-INVALID_PAGE = errors.TmdbError(400, 22, "Invalid page: Pages start at 1 and max at 500. They are expected to be an integer.")
+INVALID_PAGE = errors.TmdbError(
+    400, 22, "Invalid page: Pages start at 1 and max at 500. They are expected to be an integer."
+)
 TOO_MANY_APPENDS = errors.TmdbError(
-    400, 27, "Too many append to response objects: The maximum number of remote calls is 20.")
+    400, 27, "Too many append to response objects: The maximum number of remote calls is 20."
+)
 
 
 @dataclass(frozen=True)
@@ -90,7 +97,7 @@ def without_id(document: bytes) -> bytes:
     match = ID_PREFIX.match(document)
     if match is None:
         return document
-    return b"{}" if match.group(1) == b"}" else b"{" + document[match.end():]
+    return b"{}" if match.group(1) == b"}" else b"{" + document[match.end() :]
 
 
 def append_names(value: str) -> list[str]:
@@ -116,9 +123,16 @@ def list_page(page: int, results: list, total: int, size: int) -> dict:
 def legacy_trailers(videos: bytes) -> bytes:
     """The pre-2014 `trailers` shape some clients still ask for: YouTube trailers only."""
     results = orjson.loads(videos).get("results", [])
-    youtube = [{"name": v.get("name"), "size": "HD" if (v.get("size") or 0) >= 720 else "Standard",
-                "source": v.get("key"), "type": v.get("type")}
-               for v in results if v.get("site") == "YouTube" and v.get("type") == "Trailer"]
+    youtube = [
+        {
+            "name": v.get("name"),
+            "size": "HD" if (v.get("size") or 0) >= 720 else "Standard",
+            "source": v.get("key"),
+            "type": v.get("type"),
+        }
+        for v in results
+        if v.get("site") == "YouTube" and v.get("type") == "Trailer"
+    ]
     return orjson.dumps({"quicktime": [], "youtube": youtube})
 
 
@@ -138,8 +152,11 @@ def language_filter(document: bytes, language: str | None, include: str | None, 
     doc = orjson.loads(document)
     for key in lists:
         if isinstance(doc.get(key), list):
-            doc[key] = [item for item in doc[key]
-                        if (None if item.get("iso_639_1") in (None, "", "xx") else item["iso_639_1"]) in allowed]
+            doc[key] = [
+                item
+                for item in doc[key]
+                if (None if item.get("iso_639_1") in (None, "", "xx") else item["iso_639_1"]) in allowed
+            ]
     return orjson.dumps(doc)
 
 

@@ -57,34 +57,54 @@ def artefact_readers(cache_mb: int = DEFAULT_MB) -> dict[str, Callable[[Path], A
     """How the edge opens each artefact of a release, every release's indexes keeping what they read
     in one set of caches within `cache_mb` (MARQUEE_EDGE_CACHE_MB: edge/caches.py)."""
     caches = IndexCaches(cache_mb)
-    return {SEARCH_INDEX: functools.partial(SearchIndex, caches=caches),
-            DISCOVER_INDEX: functools.partial(DiscoverIndex, caches=caches), SHOWTIMES: ShowtimesIndex,
-            CHANGES: ChangeLog}
+    return {
+        SEARCH_INDEX: functools.partial(SearchIndex, caches=caches),
+        DISCOVER_INDEX: functools.partial(DiscoverIndex, caches=caches),
+        SHOWTIMES: ShowtimesIndex,
+        CHANGES: ChangeLog,
+    }
 
 
 ARTEFACT_READERS = artefact_readers()
 
 JSON = b"application/json;charset=utf-8"
-REASONS = {200: "OK", 304: "Not Modified", 400: "Bad Request", 401: "Unauthorized", 402: "Payment Required",
-           404: "Not Found", 405: "Method Not Allowed", 429: "Too Many Requests", 500: "Internal Server Error",
-           503: "Service Unavailable"}
+REASONS = {
+    200: "OK",
+    304: "Not Modified",
+    400: "Bad Request",
+    401: "Unauthorized",
+    402: "Payment Required",
+    404: "Not Found",
+    405: "Method Not Allowed",
+    429: "Too Many Requests",
+    500: "Internal Server Error",
+    503: "Service Unavailable",
+}
 
 
 STATUS_CLASS = {2: "2xx", 3: "3xx", 4: "4xx", 5: "5xx"}
 
 
-def response(status: int, body: bytes, headers: dict[str, str], head_only: bool = False,
-             content_type: str = "application/json;charset=utf-8") -> bytes:
+def response(
+    status: int,
+    body: bytes,
+    headers: dict[str, str],
+    head_only: bool = False,
+    content_type: str = "application/json;charset=utf-8",
+) -> bytes:
     CONTENT_ANSWERS[STATUS_CLASS.get(status // 100, "other")] += 1
-    lines = [f"HTTP/1.1 {status} {REASONS.get(status, 'Error')}\r\n"
-             f"Content-Type: {content_type}\r\n" + ("" if status == 304 else f"Content-Length: {len(body)}\r\n")]
+    lines = [
+        f"HTTP/1.1 {status} {REASONS.get(status, 'Error')}\r\n"
+        f"Content-Type: {content_type}\r\n" + ("" if status == 304 else f"Content-Length: {len(body)}\r\n")
+    ]
     lines.extend(f"{k}: {v}\r\n" for k, v in headers.items())
     lines.append("\r\n")
     return "".join(lines).encode() + (b"" if head_only else body)
 
 
-def error_response(error: errors.TmdbError, headers: dict[str, str], head_only: bool = False,
-                   dialect: str = "tmdb") -> bytes:
+def error_response(
+    error: errors.TmdbError, headers: dict[str, str], head_only: bool = False, dialect: str = "tmdb"
+) -> bytes:
     """The error with its HTTP status, in TMDB's envelope or, on OMDb's door, OMDb's catch-all."""
     headers = dict(headers, **{"Cache-Control": CACHE_CONTROL["errors"]})
     body = error.body() if dialect != "omdb" else orjson.dumps(omdb.error_body(omdb.SOMETHING_WRONG))
@@ -151,8 +171,9 @@ class CurrentRelease:
     only when the link changed, i.e. once per publish or rollback, not once per connection.
     """
 
-    def __init__(self, current: Path, cache: DocumentCache | None = None,
-                 artefacts: OpenArtefacts | None = None) -> None:
+    def __init__(
+        self, current: Path, cache: DocumentCache | None = None, artefacts: OpenArtefacts | None = None
+    ) -> None:
         self.current = current
         self.cache = cache if cache is not None else DocumentCache()
         self.artefacts = artefacts if artefacts is not None else OpenArtefacts(ARTEFACT_READERS)
@@ -231,8 +252,11 @@ class ContentProtocol(UpstreamProtocol):
             headers["Cache-Control"] = CACHE_CONTROL[route.policy(params)]
             # nginx asks for the gzip of an answer it caches for a client taking gzip (X-Marquee-Gzip):
             # made once here and cached, where nginx's filter compressed it again on every answer.
-            gzipped = (isinstance(body, bytes) and len(body) >= GZIP_MIN_LENGTH
-                       and header_value(head, b"\r\nX-Marquee-Gzip:") == "gzip")
+            gzipped = (
+                isinstance(body, bytes)
+                and len(body) >= GZIP_MIN_LENGTH
+                and header_value(head, b"\r\nX-Marquee-Gzip:") == "gzip"
+            )
             if route.etag and isinstance(body, bytes):
                 etag = f'"{etag_of(body)}"'
                 headers["ETag"] = "W/" + etag if gzipped else etag  # weak, as nginx's filter makes it
@@ -271,8 +295,9 @@ class ContentProtocol(UpstreamProtocol):
                 self.fill(slot, refused(hit, head_only))
                 return
         if method not in ("GET", "HEAD"):
-            self.fill(slot, error_response(errors.METHOD_NOT_ALLOWED, admitted or {},
-                                           dialect=routes.route_for(path).dialect))
+            self.fill(
+                slot, error_response(errors.METHOD_NOT_ALLOWED, admitted or {}, dialect=routes.route_for(path).dialect)
+            )
             return
         if admitted is not None:  # nginx's gate has checked and counted it
             serve(admitted)

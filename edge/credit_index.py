@@ -26,6 +26,7 @@ HEX_ID = re.compile(r"^[0-9a-f]{24}$")
 _TV = b',"media_type":"tv","episodes":%s,"seasons":[]}'
 # What follows the title's item reference in `media`, by shape (the shapes of the old SQL's
 # `extra`): %(character)s is the character's JSON, %(episodes)s the episodes' summaries.
+# fmt: off
 SHAPES = {
     "movie_cast": (b"movie", b',"character":%(character)s,"media_type":"movie"}'),
     "movie_crew": (b"movie", b',"media_type":"movie"}'),
@@ -33,6 +34,7 @@ SHAPES = {
     "tv_crew": (b"tv", _TV % b"[]"),
     "episode": (b"tv", b',"character":%(character)s' + _TV % b"%(episodes)s"),
 }
+# fmt: on
 
 
 class CreditIndex:
@@ -42,8 +44,10 @@ class CreditIndex:
         self.con = sqlite3.connect(f"file:{path}?mode=ro&immutable=1", uri=True, check_same_thread=False)
         self.decode = Decoder(self.con)  # episode summaries are stored as the pack stores documents
         # A few hundred roles: each one's bytes up to the title's item, and its shape.
-        self.roles = {i: (head[:-1] + b',"media":' + COMPOSITE_MARK, SHAPES[shape])
-                      for i, head, shape in self.con.execute("SELECT id, head, shape FROM roles")}
+        self.roles = {
+            i: (head[:-1] + b',"media":' + COMPOSITE_MARK, SHAPES[shape])
+            for i, head, shape in self.con.execute("SELECT id, head, shape FROM roles")
+        }
 
     def close(self) -> None:
         self.con.close()
@@ -51,8 +55,9 @@ class CreditIndex:
     def skeleton(self, credit_id: str) -> bytes | None:
         """The credit's document as the pack stored it (items as references), or None."""
         key = bytes.fromhex(credit_id) if HEX_ID.match(credit_id) else credit_id
-        row = self.con.execute('SELECT role, media, person, "character", episodes FROM credits WHERE id = ?',
-                               (key,)).fetchone()
+        row = self.con.execute(
+            'SELECT role, media, person, "character", episodes FROM credits WHERE id = ?', (key,)
+        ).fetchone()
         if row is None:
             return None
         role, media, person, character, episodes = row
@@ -61,16 +66,32 @@ class CreditIndex:
         if episodes is not None:
             fields[b"episodes"] = self.summaries(episodes)
         credit_json = b'"' + credit_id.encode() + b'"' if isinstance(key, bytes) else _json_string(credit_id)
-        return b"".join((head, kind, b"/%d\"" % media, tail % fields, b',"media_type":"', kind, b'","id":',
-                         credit_json, b',"person":', COMPOSITE_MARK, b'person/%d","media_type":"person"}}' % person))
+        return b"".join(
+            (
+                head,
+                kind,
+                b'/%d"' % media,
+                tail % fields,
+                b',"media_type":"',
+                kind,
+                b'","id":',
+                credit_json,
+                b',"person":',
+                COMPOSITE_MARK,
+                b'person/%d","media_type":"person"}}' % person,
+            )
+        )
 
     def summaries(self, packed: bytes) -> bytes:
         ids = array("I")
         ids.frombytes(packed)
         if sys.byteorder == "big":
             ids.byteswap()
-        found = dict(self.con.execute(f"SELECT id, summary FROM episodes WHERE id IN ({','.join('?' * len(ids))})",
-                                      tuple(ids)).fetchall())
+        found = dict(
+            self.con.execute(
+                f"SELECT id, summary FROM episodes WHERE id IN ({','.join('?' * len(ids))})", tuple(ids)
+            ).fetchall()
+        )
         return b"[" + b",".join(self.decode(found[i]) for i in ids if i in found) + b"]"
 
     def document(self, credit_id: str, item: Callable[[str], bytes | None]) -> bytes | None:
@@ -94,5 +115,5 @@ def credit_id_of(name: str) -> str | None:
     `….de-DE.json` or a page `….page2.json` of a credit never existed: its ids have no dot)."""
     if not name.startswith(NAME_PREFIX) or not name.endswith(".json"):
         return None
-    credit_id = name[len(NAME_PREFIX):-len(".json")]
+    credit_id = name[len(NAME_PREFIX) : -len(".json")]
     return credit_id if credit_id and "." not in credit_id and "/" not in credit_id else None

@@ -61,11 +61,11 @@ class Column:
         if self.prefixes:
             found = self.prefixes[last] - self.prefixes[first]
         else:
-            found = BitMap.union(*self.buckets[first + 1:last + 1])
+            found = BitMap.union(*self.buckets[first + 1 : last + 1])
         if start < cuts[first]:
-            found |= bitmap(self.ranks[start:cuts[first]])
+            found |= bitmap(self.ranks[start : cuts[first]])
         if cuts[last] < end:
-            found |= bitmap(self.ranks[cuts[last]:end])
+            found |= bitmap(self.ranks[cuts[last] : end])
         return found
 
     def first_in_order(self, descending: bool) -> Iterator[tuple[int, BitMap]]:
@@ -79,14 +79,20 @@ class Column:
         valued = self.prefixes[at]
         for i in range(at - 1, -1, -1):  # made as asked: a page rarely needs more than the first
             yield self.valued - self.cuts[i], valued - self.prefixes[i]
-        yield from zip(self.cuts[at + 1:], self.prefixes[at + 1:])
+        yield from zip(self.cuts[at + 1 :], self.prefixes[at + 1 :])
 
 
 def column_of(arrays: discover_columns.Arrays, valued: int, sortable: bool) -> Column:
     """A Column of what the columns file holds; a sortable column's slices made prefixes."""
     if not arrays.cuts or not sortable:
-        return Column(valued, arrays.values, arrays.ranks, arrays.positions, arrays.cuts,
-                      buckets=[EMPTY, *arrays.slices] if arrays.cuts else [])
+        return Column(
+            valued,
+            arrays.values,
+            arrays.ranks,
+            arrays.positions,
+            arrays.cuts,
+            buckets=[EMPTY, *arrays.slices] if arrays.cuts else [],
+        )
     prefixes = [EMPTY]
     for piece in arrays.slices:
         prefixes.append(prefixes[-1] | piece)
@@ -102,12 +108,15 @@ class DiscoverIndex:
         meta = dict(self.con.execute("SELECT key, value FROM meta"))
         if meta.get("format") != discover_columns.FORMAT:
             self.con.close()
-            raise MissingArtefact(f"{path}: a discover index of format {meta.get('format')}, not "
-                                  f"{discover_columns.FORMAT}: build the release again")
+            raise MissingArtefact(
+                f"{path}: a discover index of format {meta.get('format')}, not "
+                f"{discover_columns.FORMAT}: build the release again"
+            )
         self.data = discover_columns.open_file(Path(path).with_name(DISCOVER_COLUMNS))
         self.counts = {key.split(":", 1)[1]: int(value) for key, value in meta.items() if key.startswith("count:")}
-        self.certifications = {key.split(":", 1)[1]: value.split("\n") for key, value in meta.items()
-                               if key.startswith("certifications:")}
+        self.certifications = {
+            key.split(":", 1)[1]: value.split("\n") for key, value in meta.items() if key.startswith("certifications:")
+        }
         caches = caches if caches is not None else IndexCaches()
         reader = next(READERS)
         self.facet = Loaded(caches["discover facets"], reader, self._facet)
@@ -128,28 +137,37 @@ class DiscoverIndex:
 
     def _column(self, kind: str, name: str) -> tuple[Column | None, int]:
         """A column and what it holds of its own (its bitmaps: its arrays are the mapped file's)."""
-        row = self.con.execute('SELECT sortable, valued, length, "numeric", at, cuts, slices FROM columns '
-                               'WHERE kind = ? AND name = ?', (kind, name)).fetchone()
+        row = self.con.execute(
+            'SELECT sortable, valued, length, "numeric", at, cuts, slices FROM columns WHERE kind = ? AND name = ?',
+            (kind, name),
+        ).fetchone()
         if row is None:
             return None, 0
         sortable, valued = bool(row[0]), row[1]
-        column = column_of(discover_columns.read(self.data, self.counts[kind], name, sortable, *row[1:]), valued,
-                           sortable)
+        column = column_of(
+            discover_columns.read(self.data, self.counts[kind], name, sortable, *row[1:]), valued, sortable
+        )
         return column, sum(map(bitmap_bytes, column.prefixes or column.buckets))
 
     def activity(self, kind: str, first_day: int, last_day: int) -> list[tuple[int, int]]:
         """(id, views) of every `kind` with views from `first_day` to `last_day` (days since 1970), the
         most viewed first (ties by id); empty when the catalogue has no activity then."""
-        return self.con.execute("SELECT id, sum(views) AS total FROM activity WHERE kind = ? AND day BETWEEN ? AND ? "
-                                "GROUP BY id ORDER BY total DESC, id", (kind, first_day, last_day)).fetchall()
+        return self.con.execute(
+            "SELECT id, sum(views) AS total FROM activity WHERE kind = ? AND day BETWEEN ? AND ? "
+            "GROUP BY id ORDER BY total DESC, id",
+            (kind, first_day, last_day),
+        ).fetchall()
 
     def regional_dates(self, ids: list[int], region: str) -> dict[int, str]:
         """The release date in `region` of each film of `ids` released there."""
         if not ids:
             return {}
         marks = ",".join("?" * len(ids))
-        return dict(self.con.execute(f"SELECT id, day FROM regional_releases WHERE region = ? AND id IN ({marks})",
-                                     (region, *ids)).fetchall())
+        return dict(
+            self.con.execute(
+                f"SELECT id, day FROM regional_releases WHERE region = ? AND id IN ({marks})", (region, *ids)
+            ).fetchall()
+        )
 
     def ids(self, kind: str, ranks: list[int]) -> list[int]:
         by_rank = self.column(kind, "id")
@@ -172,7 +190,7 @@ class DiscoverIndex:
         end = min(start + count, total)
         if order == "popularity":
             if not descending:  # the least popular first: from the end of the bitmap
-                return list(reversed(list(matches[total - end:total - start])))
+                return list(reversed(list(matches[total - end : total - start])))
             return list(matches[start:end])
         column = self.column(kind, order)
         valued = column.valued
@@ -191,7 +209,7 @@ class DiscoverIndex:
                 found.extend(chunk[np.isin(chunk, np.frombuffer(hits.to_array(), np.uint32))].tolist())
                 if len(found) >= wanted - before:
                     break
-        return found[start - before:end - before]
+        return found[start - before : end - before]
 
 
 def show_regional_dates(index: DiscoverIndex, items: list[dict], region: str) -> None:
@@ -207,12 +225,12 @@ def _walk(ranks: np.ndarray, valued: int, descending: bool, skip: int = 0):
     order (reversed for descending), then those without one."""
     if descending:
         for stop in range(valued - skip, 0, -WALK_CHUNK):
-            yield ranks[max(0, stop - WALK_CHUNK):stop][::-1]
+            yield ranks[max(0, stop - WALK_CHUNK) : stop][::-1]
     else:
         for begin in range(skip, valued, WALK_CHUNK):
-            yield ranks[begin:min(begin + WALK_CHUNK, valued)]
+            yield ranks[begin : min(begin + WALK_CHUNK, valued)]
     for begin in range(max(valued, skip), len(ranks), WALK_CHUNK):
-        yield ranks[begin:begin + WALK_CHUNK]
+        yield ranks[begin : begin + WALK_CHUNK]
 
 
 def _skipped(column: Column, matches: BitMap, descending: bool, start: int) -> tuple[int, int]:
@@ -225,5 +243,3 @@ def _skipped(column: Column, matches: BitMap, descending: bool, start: int) -> t
             break
         skip, before = n, found
     return skip, before
-
-

@@ -39,8 +39,9 @@ INTERNAL = TmdbError(500, 11, "Internal error: Something went wrong, contact TMD
 # that is not valid, with the HTTP status nginx chose (431 for headers, as RFC 6585 names it).
 BAD_REQUEST = TmdbError(400, 47, "The input is not valid.")
 # `callback` that is not a JavaScript identifier path (marquee/jsonp.py): refused before any answer.
-BAD_CALLBACK = TmdbError(400, 47, "The input is not valid: callback must be a JavaScript name, such as cb, "
-                                  "jQuery36_17 or app.done.")
+BAD_CALLBACK = TmdbError(
+    400, 47, "The input is not valid: callback must be a JavaScript name, such as cb, jQuery36_17 or app.done."
+)
 BODY_TOO_LARGE = TmdbError(413, 47, "The input is not valid: the request body is too large.")
 URI_TOO_LONG = TmdbError(414, 47, "The input is not valid: the request line is too long.")
 HEADERS_TOO_LARGE = TmdbError(431, 47, "The input is not valid: the request headers are too large.")
@@ -61,16 +62,21 @@ def for_refusal(refusal: str, limit: int) -> TmdbError:
     return REFUSALS[refusal]
 
 
-REFUSALS = {"invalid_key": INVALID_KEY, "suspended_key": SUSPENDED_KEY, "plan_expired": PLAN_EXPIRED,
-            "service_offline": SERVICE_OFFLINE}
+REFUSALS = {
+    "invalid_key": INVALID_KEY,
+    "suspended_key": SUSPENDED_KEY,
+    "plan_expired": PLAN_EXPIRED,
+    "service_offline": SERVICE_OFFLINE,
+}
 LIMIT_PLACEHOLDER = "@LIMIT@"  # nginx's gate writes the account's limit here
 
 
 def refusal_answers() -> dict[str, dict[str, object]]:
     """Every refusal as nginx's gate answers it in this dialect: HTTP status and body (the 429's with
     LIMIT_PLACEHOLDER for the limit), handed to Lua by marquee/services.py."""
-    answers: dict[str, dict[str, object]] = {name: {"status": e.http_status, "body": tmdb_error_body(e)}
-                                             for name, e in REFUSALS.items()}
+    answers: dict[str, dict[str, object]] = {
+        name: {"status": e.http_status, "body": tmdb_error_body(e)} for name, e in REFUSALS.items()
+    }
     limited = rate_limited(LIMIT_PLACEHOLDER)  # type: ignore[arg-type]
     answers["rate_limited"] = {"status": limited.http_status, "body": tmdb_error_body(limited)}
     answers["no_key"] = answers["invalid_key"]  # TMDB answers a missing key as an invalid one

@@ -58,8 +58,9 @@ def image_release(current: Path) -> CurrentRelease:
 
 def plain(status: int, reason: str, head_only: bool = False) -> bytes:
     body = reason.lower().encode() + b"\n"
-    return (f"HTTP/1.1 {status} {reason}\r\nContent-Type: text/plain\r\nContent-Length: {len(body)}\r\n\r\n"
-            .encode() + (b"" if head_only else body))
+    return f"HTTP/1.1 {status} {reason}\r\nContent-Type: text/plain\r\nContent-Length: {len(body)}\r\n\r\n".encode() + (
+        b"" if head_only else body
+    )
 
 
 def image_answer(data: bytes, extension: str, head_only: bool) -> bytes:

@@ -64,9 +64,11 @@ VARYING = ("region", "timezone", "with_showtimes", "fallback_language")
 LOCALIZED_PAGES = 5
 GZIP_SUFFIX = "+gzip"  # the row of a page's gzipped bytes: its name and this
 GZIP_LEVEL = 6  # gzip's own default: level 9 saves 1% more bytes at twice the time
-PRECOMPUTED = (*lists.LISTS, "/3/person/popular",
-               *(f"/3/trending/{kind}/{window}" for kind in ("all", "movie", "tv", "person")
-                 for window in trending.WINDOW_DAYS))
+PRECOMPUTED = (
+    *lists.LISTS,
+    "/3/person/popular",
+    *(f"/3/trending/{kind}/{window}" for kind in ("all", "movie", "tv", "person") for window in trending.WINDOW_DAYS),
+)
 
 
 def page_name(path: str, page: int, suffix: str = "") -> str:
@@ -88,8 +90,10 @@ class ListPackSummary:
     seconds: float
 
     def line(self) -> str:
-        return (f"lists for {self.day.isoformat()}: {self.pages} pages of {len(PRECOMPUTED)} lists, "
-                f"{self.bytes:,} bytes ({self.gzipped_bytes:,} gzipped) in {self.seconds:.2f} s")
+        return (
+            f"lists for {self.day.isoformat()}: {self.pages} pages of {len(PRECOMPUTED)} lists, "
+            f"{self.bytes:,} bytes ({self.gzipped_bytes:,} gzipped) in {self.seconds:.2f} s"
+        )
 
 
 def answer_for(context: Context, path: str, params: dict[str, str]) -> bytes:
@@ -115,8 +119,9 @@ def rows_for(context: Context, path: str):
     with them, as its gzip filter does."""
     for position, language in enumerate(context.languages):
         suffix = variant_suffix(position, language)
-        pages = pages_of(context, path, None if position == 0 else language,
-                         MAX_PAGE if position == 0 else LOCALIZED_PAGES)
+        pages = pages_of(
+            context, path, None if position == 0 else language, MAX_PAGE if position == 0 else LOCALIZED_PAGES
+        )
         for page, body in pages:
             name, etag = page_name(path, page, suffix), etag_of(body)
             yield name, body, etag
@@ -127,8 +132,7 @@ def compute(release: Path | str, languages: list[str], target: Path) -> ListPack
     """Write every page of PRECOMPUTED, as the edge answers them today, into the new pack `target`.
     The day is checked again at the end: a run across midnight computes the new day's instead."""
     started = time.perf_counter()
-    context = Context(str(Path(release).resolve()), list(languages), DocumentCache(),
-                      OpenArtefacts(ARTEFACT_READERS))
+    context = Context(str(Path(release).resolve()), list(languages), DocumentCache(), OpenArtefacts(ARTEFACT_READERS))
     while True:
         day = today()
         rows = [row for path in PRECOMPUTED for row in rows_for(context, path)]

@@ -33,24 +33,35 @@ class EdgeCollector:
         self.current_link = current_link
 
     def collect(self):
-        answers = CounterMetricFamily("marquee_edge_answers", "Answers of the edge's content listener "
-                                      "(appends, filters, pages nginx cannot splice), by status class.",
-                                      labels=["class"])
+        answers = CounterMetricFamily(
+            "marquee_edge_answers",
+            "Answers of the edge's content listener (appends, filters, pages nginx cannot splice), by status class.",
+            labels=["class"],
+        )
         for status_class, n in sorted(CONTENT_ANSWERS.items()):
             answers.add_metric([status_class], n)
         yield answers
-        images = CounterMetricFamily("marquee_edge_image_sizes", "Images the image host had no file for, "
-                                     "made by the edge (nginx keeps each), by outcome.", labels=["outcome"])
+        images = CounterMetricFamily(
+            "marquee_edge_image_sizes",
+            "Images the image host had no file for, made by the edge (nginx keeps each), by outcome.",
+            labels=["outcome"],
+        )
         for outcome, n in sorted(IMAGE_ANSWERS.items()):
             images.add_metric([outcome], n)
         yield images
-        cache = CounterMetricFamily("marquee_edge_document_cache", "The edge's document cache: hit or miss "
-                                    "(a miss reads the release pack).", labels=["result"])
+        cache = CounterMetricFamily(
+            "marquee_edge_document_cache",
+            "The edge's document cache: hit or miss (a miss reads the release pack).",
+            labels=["result"],
+        )
         cache.add_metric(["hit"], self.cache.hits)
         cache.add_metric(["miss"], self.cache.misses)
         yield cache
-        down = CounterMetricFamily("marquee_edge_redis_down", "Requests the edge decided without Redis, "
-                                   "by the policy's outcome.", labels=["outcome"])
+        down = CounterMetricFamily(
+            "marquee_edge_redis_down",
+            "Requests the edge decided without Redis, by the policy's outcome.",
+            labels=["outcome"],
+        )
         for outcome, n in sorted(self.gate.redis_down.items()):
             down.add_metric([outcome], n)
         yield down
@@ -60,13 +71,15 @@ class EdgeCollector:
         keys = GaugeMetricFamily("marquee_registry_keys", "Live keys in the edge's copy of the registry.")
         keys.add_metric([], len(self.gate.snapshot.grants))
         yield keys
-        synced = GaugeMetricFamily("marquee_registry_in_redis", "Whether Redis holds the registry as the edge "
-                                   "last loaded or synced it (0: the gates fall back on their own copies).")
+        synced = GaugeMetricFamily(
+            "marquee_registry_in_redis",
+            "Whether Redis holds the registry as the edge "
+            "last loaded or synced it (0: the gates fall back on their own copies).",
+        )
         synced.add_metric([], 1 if self.gate.snapshot.redis_synced else 0)
         yield synced
         build = self.current_link / "BUILD"
-        release = GaugeMetricFamily("marquee_edge_release_info", "The release the edge serves now.",
-                                    labels=["release"])
+        release = GaugeMetricFamily("marquee_edge_release_info", "The release the edge serves now.", labels=["release"])
         release.add_metric([build.read_text().strip() if build.exists() else ""], 1)
         yield release
 
@@ -79,11 +92,13 @@ class Metrics:
     def __init__(self, gate, cache, current_link: Path) -> None:
         self.registry = CollectorRegistry(auto_describe=True)
         self.registry.register(EdgeCollector(gate, cache, current_link))
-        self.loop_lag = Histogram("marquee_edge_event_loop_lag_seconds",
-                                  "How late the edge's event loop ran a timer due every 0.25 s: the time a "
-                                  "ready answer may wait behind other work.",
-                                  buckets=(0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0),
-                                  registry=self.registry)
+        self.loop_lag = Histogram(
+            "marquee_edge_event_loop_lag_seconds",
+            "How late the edge's event loop ran a timer due every 0.25 s: the time a "
+            "ready answer may wait behind other work.",
+            buckets=(0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0),
+            registry=self.registry,
+        )
 
     async def probe_loop_lag(self) -> None:
         while True:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 HOUR = 60 * 60
 
+# fmt: off
 CACHE_CONTROL = {
     "catalogue": f"public, max-age={6 * HOUR}",  # 6 hours: /3 details, credits, collections
     "reference": f"public, max-age={24 * HOUR}",  # 1 day: configuration, genre lists
@@ -17,9 +18,13 @@ CACHE_CONTROL = {
     "images": f"public, max-age={365 * 24 * HOUR}, immutable",  # 1 year: /t/p/...
     "errors": "no-store",
 }
+# fmt: on
 
-MAX_AGE = {name: int(policy.split("max-age=")[1].split(",")[0]) for name, policy in CACHE_CONTROL.items()
-           if "max-age=" in policy}
+MAX_AGE = {
+    name: int(policy.split("max-age=")[1].split(",")[0])
+    for name, policy in CACHE_CONTROL.items()
+    if "max-age=" in policy
+}
 
 # The gzip of every answer made on the fly: nginx's gzip filter (level 1: the cheapest per answer),
 # the gzip nginx makes in Lua for its own answers (nginx/lua/marquee_gzip.lua) and the edge's of the

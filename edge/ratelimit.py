@@ -126,7 +126,7 @@ class RateLimiter:
         else:
             flat = reply
             for i, (_, _, on_done) in enumerate(batch):
-                status, account, limit, remaining, reset_ms, retry_ms = flat[6 * i: 6 * i + 6]
+                status, account, limit, remaining, reset_ms, retry_ms = flat[6 * i : 6 * i + 6]
                 on_done(WindowStats(status, account, limit, remaining, -(-reset_ms // 1000), -(-retry_ms // 1000)))
         if self._pending:
             self._send()

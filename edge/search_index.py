@@ -137,8 +137,9 @@ class SearchIndex:
         # of the (few) words that begin so.
         if len(term) <= search_text.STORED_PREFIX:
             return self.posting(kind, search_text.PREFIX_MARK + term), 0  # kept as that posting
-        rows = self.con.execute("SELECT ranks FROM postings WHERE kind = ? AND term >= ? AND term < ?",
-                                (kind, term, term + "\U0010ffff")).fetchall()
+        rows = self.con.execute(
+            "SELECT ranks FROM postings WHERE kind = ? AND term >= ? AND term < ?", (kind, term, term + "\U0010ffff")
+        ).fetchall()
         found = BitMap.union(*(BitMap.deserialize(r) for (r,) in rows)) if rows else EMPTY
         return found, bitmap_bytes(found)
 
@@ -149,8 +150,10 @@ class SearchIndex:
         found: BitMap | None = None
         for i, word in enumerate(plan.words):
             options = plan.fuzzy[i] if fuzzy and plan.fuzzy else (word,)
-            parts = [self.prefix(kind, o) if o == word and prefixable(word, i == last) else self.posting(kind, o)
-                     for o in options]
+            parts = [
+                self.prefix(kind, o) if o == word and prefixable(word, i == last) else self.posting(kind, o)
+                for o in options
+            ]
             bitmap = parts[0] if len(parts) == 1 else BitMap.union(*parts)
             found = bitmap if found is None else found & bitmap
             if not found:
@@ -178,14 +181,16 @@ class SearchIndex:
         """Indexed words one typo away from `word` (none for short words and CJK pairs)."""
         if len(word) < search_text.MIN_FUZZY or search_text.is_cjk(word):
             return []
-        variants = [word, *{word[:i] + word[i + 1:] for i in range(len(word))}]
+        variants = [word, *{word[:i] + word[i + 1 :] for i in range(len(word))}]
         marks = ",".join("?" * len(variants))
         found = {t for (t,) in self.con.execute(f"SELECT term FROM near WHERE variant IN ({marks})", variants)}
         return sorted(t for t in found if t != word and OSA.distance(t, word) <= 1)
 
     # -- paging --------------------------------------------------------------------------------
 
-    def page(self, kinds: tuple[str, ...], query: str, filters: Filters, page: int) -> tuple[list[tuple[str, int]], int]:
+    def page(
+        self, kinds: tuple[str, ...], query: str, filters: Filters, page: int
+    ) -> tuple[list[tuple[str, int]], int]:
         """The (kind, id) of page `page` (PAGE_SIZE a page) and the number of results in all."""
         plan = self.plan(query)
         if plan is None:
@@ -206,16 +211,21 @@ class SearchIndex:
         if not ranks:
             return []
         marks = ",".join("?" * len(ranks))
-        return self.con.execute(f"SELECT rank, id, popularity FROM ranks WHERE kind = ? AND rank IN ({marks}) "
-                                "ORDER BY rank", (kind, *ranks)).fetchall()
+        return self.con.execute(
+            f"SELECT rank, id, popularity FROM ranks WHERE kind = ? AND rank IN ({marks}) ORDER BY rank", (kind, *ranks)
+        ).fetchall()
 
     def window(self, kind: str, ranks: list[int]) -> list[tuple]:
         """(rank, id, popularity, names) of each rank, in the order given."""
+
         def fetch(missing: list[tuple[str, int]]) -> Iterator[tuple[tuple, tuple]]:
             marks = ",".join("?" * len(missing))
-            for row in self.con.execute(f"SELECT rank, id, popularity, names FROM ranks WHERE kind = ? "
-                                        f"AND rank IN ({marks})", (kind, *(r for _, r in missing))):
+            for row in self.con.execute(
+                f"SELECT rank, id, popularity, names FROM ranks WHERE kind = ? AND rank IN ({marks})",
+                (kind, *(r for _, r in missing)),
+            ):
                 yield (kind, row[0]), row
+
         found = self.rows.get([(kind, r) for r in ranks], fetch)
         return [found[(kind, r)] for r in ranks if (kind, r) in found]
 
@@ -232,37 +242,51 @@ class SearchIndex:
 
     def exact_ranks(self, kind: str, name: str, after: int, limit: int) -> list[int]:
         """The first `limit` ranks after `after` of the entities named `name` exactly, in rank order."""
-        return [r for (r,) in self.con.execute("SELECT rank FROM exact WHERE kind = ? AND name = ? AND rank > ? "
-                                               "ORDER BY rank LIMIT ?", (kind, name, after, limit))]
+        return [
+            r
+            for (r,) in self.con.execute(
+                "SELECT rank FROM exact WHERE kind = ? AND name = ? AND rank > ? ORDER BY rank LIMIT ?",
+                (kind, name, after, limit),
+            )
+        ]
 
     # -- items ---------------------------------------------------------------------------------
 
     def items(self, found: list[tuple[str, int]]) -> dict[tuple[str, int], tuple[bytes, str | None]]:
         """(body, known_for) of each (kind, id) found: the default language's result object, JSON."""
+
         def fetch(missing: list[tuple[str, str, int]]) -> Iterator[tuple[tuple, tuple]]:
             for kind, ids in itertools.groupby(sorted(missing), key=lambda m: m[1]):
                 wanted = [i for _, _, i in ids]
                 marks = ",".join("?" * len(wanted))
                 for entity, body, known_for in self.con.execute(
-                        f"SELECT id, body, known_for FROM items WHERE kind = ? AND id IN ({marks})", (kind, *wanted)):
+                    f"SELECT id, body, known_for FROM items WHERE kind = ? AND id IN ({marks})", (kind, *wanted)
+                ):
                     yield ("item", kind, entity), (self.decode(body), known_for)
+
         rows = self.rows.get([("item", kind, entity) for kind, entity in found], fetch)
         return {key[1:]: row for key, row in rows.items()}
 
     def texts(self, kind: str, ids: list[int], suffix: str) -> dict[int, tuple[str, str]]:
         """Translated (title, overview) of each id that has a translation in the variant `suffix`."""
+
         def fetch(missing: list[tuple[str, int, str]]) -> Iterator[tuple[tuple, tuple]]:
             marks = ",".join("?" * len(missing))
             for entity, title, overview in self.con.execute(
-                    f"SELECT id, title, overview FROM texts WHERE kind = ? AND suffix = ? AND id IN ({marks})",
-                    (kind, suffix, *(i for _, i, _ in missing))):
+                f"SELECT id, title, overview FROM texts WHERE kind = ? AND suffix = ? AND id IN ({marks})",
+                (kind, suffix, *(i for _, i, _ in missing)),
+            ):
                 yield (kind, entity, suffix), (title, overview)
+
         rows = self.rows.get([(kind, entity, suffix) for entity in ids], fetch)
         return {key[1]: row for key, row in rows.items()}
 
     def external(self, source: str, value: str) -> list[tuple]:
-        return self.con.execute("SELECT kind, id, series_id, season_number, episode_number FROM external_ids "
-                                "WHERE source = ? AND value = ? ORDER BY kind, id", (source, value)).fetchall()
+        return self.con.execute(
+            "SELECT kind, id, series_id, season_number, episode_number FROM external_ids "
+            "WHERE source = ? AND value = ? ORDER BY kind, id",
+            (source, value),
+        ).fetchall()
 
 
 @functools.lru_cache(maxsize=4096)
@@ -329,14 +353,16 @@ class KindResults:
         if self.fuzzy:
             yield from self.tier(2, self.fuzzy, seen, self.plan.fuzzy)
 
-    def tier(self, tier: int, matches: BitMap, seen: set[int],
-             alternatives: list[frozenset[str]]) -> Iterator[tuple[tuple, str, int]]:
+    def tier(
+        self, tier: int, matches: BitMap, seen: set[int], alternatives: list[frozenset[str]]
+    ) -> Iterator[tuple[tuple, str, int]]:
         window = self.index.window(self.kind, [r for r in matches[:WINDOW] if r not in seen])
-        ranked = sorted((-score(names, popularity, alternatives), -popularity, entity)
-                        for _, entity, popularity, names in window)
+        ranked = sorted(
+            (-score(names, popularity, alternatives), -popularity, entity) for _, entity, popularity, names in window
+        )
         for negative, negative_popularity, entity in ranked:
             yield (tier, 0, negative, negative_popularity, entity), self.kind, entity
         for start in range(WINDOW, len(matches), CHUNK):
-            rest = [r for r in matches[start:start + CHUNK] if r not in seen]
+            rest = [r for r in matches[start : start + CHUNK] if r not in seen]
             for _, entity, popularity in self.index.ranked(self.kind, rest):
                 yield (tier, 1, -popularity, 0, entity), self.kind, entity

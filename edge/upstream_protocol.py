@@ -50,7 +50,7 @@ class UpstreamProtocol(asyncio.Protocol):
                 if len(self.buffer) > MAX_HEAD_BYTES:
                     self.fail()
                 return
-            head, self.buffer = self.buffer[:end], self.buffer[end + 4:]
+            head, self.buffer = self.buffer[:end], self.buffer[end + 4 :]
             slot: list = [None]
             self.slots.append(slot)
             self.handle(head, slot)

@@ -39,13 +39,26 @@ MOVIE_APPENDS = ("credits", "videos", "images", "keywords", "external_ids", "rel
 TV_APPENDS = ("aggregate_credits", "content_ratings", "external_ids", "keywords", "videos")
 LISTS = ("similar", "recommendations")
 # TMDB's genre ids, which the catalogue uses: one, two of them (and), or either (or).
-DISCOVER_GENRES = {"movie": ("", "28", "35", "18", "28,12", "35|10749", "27", "878"),
-                   "tv": ("", "18", "35", "10759", "80|9648")}
-TITLE_LISTS = ("/3/movie/popular", "/3/movie/top_rated", "/3/movie/now_playing", "/3/movie/upcoming", "/3/tv/popular",
-               "/3/tv/airing_today", "/3/tv/on_the_air", "/3/person/popular", "/3/trending/all/day",
-               "/3/trending/movie/week")
-DISCOVER_SORTS = {"movie": ("popularity.desc", "popularity.desc", "vote_average.desc", "primary_release_date.desc"),
-                  "tv": ("popularity.desc", "first_air_date.desc", "vote_average.desc")}
+DISCOVER_GENRES = {
+    "movie": ("", "28", "35", "18", "28,12", "35|10749", "27", "878"),
+    "tv": ("", "18", "35", "10759", "80|9648"),
+}
+TITLE_LISTS = (
+    "/3/movie/popular",
+    "/3/movie/top_rated",
+    "/3/movie/now_playing",
+    "/3/movie/upcoming",
+    "/3/tv/popular",
+    "/3/tv/airing_today",
+    "/3/tv/on_the_air",
+    "/3/person/popular",
+    "/3/trending/all/day",
+    "/3/trending/movie/week",
+)
+DISCOVER_SORTS = {
+    "movie": ("popularity.desc", "popularity.desc", "vote_average.desc", "primary_release_date.desc"),
+    "tv": ("popularity.desc", "first_air_date.desc", "vote_average.desc"),
+}
 POSTER_SIZE = "w185"
 MISSING_MOVIE = 999_999_999  # no release has it: the 404 every client meets sooner or later
 
@@ -91,19 +104,25 @@ class ApiClient(Client):
 
     @task(4)
     def movie_in_a_language(self) -> None:
-        self.api("/3/movie/{}".format(*random.choice(TARGETS.movies)), "/3/movie/{id}?language",
-                 language=random.choice(LANGUAGES))
+        self.api(
+            "/3/movie/{}".format(*random.choice(TARGETS.movies)),
+            "/3/movie/{id}?language",
+            language=random.choice(LANGUAGES),
+        )
 
     @task(3)
     def movie_with_appends(self) -> None:
-        self.api("/3/movie/{}".format(*random.choice(TARGETS.movies)), "/3/movie/{id}?append_to_response",
-                 append_to_response=",".join(random.sample(MOVIE_APPENDS, 3)))
+        self.api(
+            "/3/movie/{}".format(*random.choice(TARGETS.movies)),
+            "/3/movie/{id}?append_to_response",
+            append_to_response=",".join(random.sample(MOVIE_APPENDS, 3)),
+        )
 
     @task(4)
     def search(self) -> None:
         # As typed: the first letters of a title, two to all of them (a search box asks as it goes).
         title = random.choice(TARGETS.titles)
-        typed = title[:random.randint(2, max(2, len(title)))]
+        typed = title[: random.randint(2, max(2, len(title)))]
         kind = random.choice(("movie", "movie", "movie", "multi", "tv", "person"))
         self.api(f"/3/search/{kind}", "/3/search/{kind}", query=typed, language=random.choice(LANGUAGES))
 
@@ -133,8 +152,12 @@ class ApiClient(Client):
     @task(2)
     def discover(self) -> None:
         kind = random.choice(("movie", "movie", "movie", "tv"))
-        params = {"sort_by": random.choice(DISCOVER_SORTS[kind]), "page": str(random.choice((1, 1, 1, 2, 3))),
-                  "with_genres": random.choice(DISCOVER_GENRES[kind]), "language": random.choice(LANGUAGES)}
+        params = {
+            "sort_by": random.choice(DISCOVER_SORTS[kind]),
+            "page": str(random.choice((1, 1, 1, 2, 3))),
+            "with_genres": random.choice(DISCOVER_GENRES[kind]),
+            "language": random.choice(LANGUAGES),
+        }
         if kind == "movie" and random.random() < 0.3:
             params["primary_release_year"] = str(random.randint(1990, 2025))
         self.api(f"/3/discover/{kind}", "/3/discover/{kind}", **params)
@@ -152,13 +175,20 @@ class ApiClient(Client):
     def movie_list_page(self) -> None:
         # Pages past the last answer 200 with no results, as at TMDB: page 2 is always a success.
         kind = random.choice(LISTS)
-        self.api("/3/movie/{}/{}".format(*random.choice(TARGETS.movies), kind), f"/3/movie/{{id}}/{kind}?page",
-                 page=str(random.randint(1, 2)))
+        self.api(
+            "/3/movie/{}/{}".format(*random.choice(TARGETS.movies), kind),
+            f"/3/movie/{{id}}/{kind}?page",
+            page=str(random.randint(1, 2)),
+        )
 
     @task(3)
     def series(self) -> None:
-        self.api("/3/tv/{}".format(*random.choice(TARGETS.series)), "/3/tv/{id}?append_to_response",
-                 append_to_response=",".join(random.sample(TV_APPENDS, 2)), language=random.choice(LANGUAGES))
+        self.api(
+            "/3/tv/{}".format(*random.choice(TARGETS.series)),
+            "/3/tv/{id}?append_to_response",
+            append_to_response=",".join(random.sample(TV_APPENDS, 2)),
+            language=random.choice(LANGUAGES),
+        )
 
     @task(2)
     def season(self) -> None:
@@ -166,8 +196,10 @@ class ApiClient(Client):
 
     @task(3)
     def episode(self) -> None:
-        self.api("/3/tv/{}/season/{}/episode/{}".format(*random.choice(TARGETS.episodes)),
-                 "/3/tv/{id}/season/{n}/episode/{n}")
+        self.api(
+            "/3/tv/{}/season/{}/episode/{}".format(*random.choice(TARGETS.episodes)),
+            "/3/tv/{id}/season/{n}/episode/{n}",
+        )
 
     @task(3)
     def person(self) -> None:
@@ -175,8 +207,9 @@ class ApiClient(Client):
 
     @task(2)
     def person_credits(self) -> None:
-        self.api("/3/person/{}/combined_credits".format(*random.choice(TARGETS.people)),
-                 "/3/person/{id}/combined_credits")
+        self.api(
+            "/3/person/{}/combined_credits".format(*random.choice(TARGETS.people)), "/3/person/{id}/combined_credits"
+        )
 
     @task(2)
     def collection(self) -> None:

@@ -49,15 +49,16 @@ def read_history(path: Path) -> dict[str, list[float]]:
     if not rows:
         raise ValueError(f"{path}: no rows of aggregated stats (did locust run?)")
     times = [int(row["Timestamp"]) for row in rows]
-    columns = {"seconds": [t - times[0] for t in times],
-               "users": [_number(row["User Count"]) for row in rows],
-               "requests/s": _per_second(times, [_number(row["Total Request Count"]) for row in rows]),
-               "failures/s": _per_second(times, [_number(row["Total Failure Count"]) for row in rows])}
+    columns = {
+        "seconds": [t - times[0] for t in times],
+        "users": [_number(row["User Count"]) for row in rows],
+        "requests/s": _per_second(times, [_number(row["Total Request Count"]) for row in rows]),
+        "failures/s": _per_second(times, [_number(row["Total Failure Count"]) for row in rows]),
+    }
     # Until locust has a window of responses (its first second or two) it reports a rate of 0 and
     # percentiles of 0 ms, which would be drawn as the fastest answers of the run: leave them out.
     for percentile in PERCENTILES:
-        columns[percentile] = [_number(row[percentile]) if _number(row["Requests/s"]) > 0 else math.nan
-                               for row in rows]
+        columns[percentile] = [_number(row[percentile]) if _number(row["Requests/s"]) > 0 else math.nan for row in rows]
     return columns
 
 

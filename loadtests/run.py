@@ -79,15 +79,18 @@ def registry(settings: Settings) -> Iterator[Registry]:
     finally:
         reg.close()
     if reg.unpublished:  # Redis unreachable: most likely nothing is running (check_host says so)
-        click.echo(f"warning: Redis ({settings.redis_url}) did not take the key changes: {reg.unpublished[0]}",
-                   err=True)
+        click.echo(
+            f"warning: Redis ({settings.redis_url}) did not take the key changes: {reg.unpublished[0]}", err=True
+        )
 
 
 def make_keys(settings: Settings) -> LoadKeys:
     for plan in (WIDE, FREE_PLAN):
         if plan not in settings.plans:
-            raise click.ClickException(f"MARQUEE_PLANS has no `{plan}` plan; the load test needs "
-                                       f"`{FREE_PLAN}` and `{WIDE}` (the default has both: {WIDE}=1000000)")
+            raise click.ClickException(
+                f"MARQUEE_PLANS has no `{plan}` plan; the load test needs "
+                f"`{FREE_PLAN}` and `{WIDE}` (the default has both: {WIDE}=1000000)"
+            )
     with registry(settings) as reg:
         return LoadKeys(fresh_keys(reg, WIDE, WIDE, WIDE_KEYS), fresh_keys(reg, FREE_ACCOUNT, FREE_PLAN, 1))
 
@@ -102,14 +105,19 @@ def check_host(settings: Settings, host: str, key: str) -> None:
         with urllib.request.urlopen(url, timeout=10) as response:
             limit = response.headers.get("X-RateLimit-Limit")
     except urllib.error.HTTPError as exc:
-        raise click.ClickException(f"{host} answered a load-test key with HTTP {exc.code}: is it serving the "
-                                   f"registry at {settings.registry_path}?") from None
+        raise click.ClickException(
+            f"{host} answered a load-test key with HTTP {exc.code}: is it serving the "
+            f"registry at {settings.registry_path}?"
+        ) from None
     except OSError as exc:
-        raise click.ClickException(f"nothing answers at {host} ({exc}): start Marquee with `make run` "
-                                   f"(or point LOAD_HOST at it)") from None
+        raise click.ClickException(
+            f"nothing answers at {host} ({exc}): start Marquee with `make run` (or point LOAD_HOST at it)"
+        ) from None
     if limit != str(settings.plans[WIDE]):
-        raise click.ClickException(f"{host} admits the `{WIDE}` plan at {limit} requests a window, not "
-                                   f"{settings.plans[WIDE]}: restart it with the same MARQUEE_PLANS")
+        raise click.ClickException(
+            f"{host} admits the `{WIDE}` plan at {limit} requests a window, not "
+            f"{settings.plans[WIDE]}: restart it with the same MARQUEE_PLANS"
+        )
 
 
 def summary(stats: Path) -> str:
@@ -118,9 +126,11 @@ def summary(stats: Path) -> str:
         rows = {row["Name"]: row for row in csv.DictReader(f)}
     total = rows["Aggregated"]
     limited = rows.get(FREE_429, {}).get("Request Count", "0")
-    return (f"{int(total['Request Count']):,} requests ({float(total['Requests/s']):,.1f}/s), "
-            f"{int(total['Failure Count']):,} failures, p50 {total['50%']} ms, p95 {total['95%']} ms, "
-            f"p99 {total['99%']} ms; {limited} answered 429 to the over-rate free client")
+    return (
+        f"{int(total['Request Count']):,} requests ({float(total['Requests/s']):,.1f}/s), "
+        f"{int(total['Failure Count']):,} failures, p50 {total['50%']} ms, p95 {total['95%']} ms, "
+        f"p99 {total['99%']} ms; {limited} answered 429 to the over-rate free client"
+    )
 
 
 def run_locust(host: str, users: int, rate: float, duration: str, keys: LoadKeys, out: Path) -> int:
@@ -130,9 +140,27 @@ def run_locust(host: str, users: int, rate: float, duration: str, keys: LoadKeys
     for old in [*out.glob("locust_*.csv"), out / "report.html", out / "timeline.png"]:
         old.unlink(missing_ok=True)
     env = {**os.environ, "LOAD_KEYS": " ".join(keys.wide), "LOAD_FREE_KEYS": " ".join(keys.free)}
-    argv = [sys.executable, "-m", "locust", "-f", str(LOCUSTFILE), "--headless", "--host", host,
-            "--users", str(users), "--spawn-rate", f"{rate:g}", "--run-time", duration,
-            "--csv", str(out / "locust"), "--csv-full-history", "--html", str(out / "report.html")]
+    argv = [
+        sys.executable,
+        "-m",
+        "locust",
+        "-f",
+        str(LOCUSTFILE),
+        "--headless",
+        "--host",
+        host,
+        "--users",
+        str(users),
+        "--spawn-rate",
+        f"{rate:g}",
+        "--run-time",
+        duration,
+        "--csv",
+        str(out / "locust"),
+        "--csv-full-history",
+        "--html",
+        str(out / "report.html"),
+    ]
     # From the project root, so the locustfile imports `loadtests` as this does.
     return subprocess.run(argv, env=env, cwd=PROJECT_ROOT).returncode
 
@@ -140,8 +168,13 @@ def run_locust(host: str, users: int, rate: float, duration: str, keys: LoadKeys
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--host", help="API base URL (default: this machine's, http://MARQUEE_LISTEN_HOST:MARQUEE_API_PORT).")
 @click.option("--users", type=click.IntRange(min=1), default=50, show_default=True, help="Clients at full load.")
-@click.option("--rate", type=click.FloatRange(min=0, min_open=True), default=10.0, show_default=True,
-              help="Clients started per second.")
+@click.option(
+    "--rate",
+    type=click.FloatRange(min=0, min_open=True),
+    default=10.0,
+    show_default=True,
+    help="Clients started per second.",
+)
 @click.option("--time", "duration", default="1m", show_default=True, help="How long: 30s, 5m, 1h30m.")
 def main(host: str | None, users: int, rate: float, duration: str) -> None:
     """Load-test a running Marquee with its own keys; the report lands in MARQUEE_HOME/load."""
@@ -167,8 +200,9 @@ def main(host: str | None, users: int, rate: float, duration: str) -> None:
     stats = out / "locust_stats.csv"
     if not stats.exists():
         raise click.ClickException(f"locust stopped before writing its stats (exit status {status})")
-    png = plot.draw(out / "locust_stats_history.csv", out / "timeline.png",
-                    f"Marquee under load: {users} clients against {host}")
+    png = plot.draw(
+        out / "locust_stats_history.csv", out / "timeline.png", f"Marquee under load: {users} clients against {host}"
+    )
     click.echo(f"\n{summary(stats)}\nreport: {out / 'report.html'}\ntimeline: {png}\nCSV: {out}/locust_*.csv")
     sys.exit(status)
 

@@ -24,6 +24,7 @@ POSTERS = 200  # movies whose details are read for their poster_path
 # Each kind's document name, one `{}` per id. Only default-language documents match (a language
 # variant, `603.de-DE.json`, has a dot the pattern does not admit), and every name starts with `3/`,
 # so the items of composite documents (`_items/...`, internal) never do.
+# fmt: off
 KINDS = {
     "movies": "3/movie/{}.json",
     "series": "3/tv/{}.json",
@@ -33,6 +34,7 @@ KINDS = {
     "collections": "3/collection/{}.json",
     "keywords": "3/keyword/{}.json",
 }
+# fmt: on
 
 
 @dataclass(frozen=True)
@@ -79,11 +81,16 @@ def read_targets(release: Path | str, limit: int = LIMIT) -> Targets:
                         found[kind].append(tuple(map(int, match.groups())))
                 if all(len(found[kind]) >= limit for kind in kinds):
                     break
-        details = [orjson.loads(body) for (movie,) in found["movies"][:POSTERS]
-                   if (body := pack.get(KINDS["movies"].format(movie)))]
-    read = {"posters": [d["poster_path"] for d in details if d.get("poster_path")],
-            "titles": [d["title"] for d in details if d.get("title")],
-            "imdb_ids": [d["imdb_id"] for d in details if d.get("imdb_id")]}
+        details = [
+            orjson.loads(body)
+            for (movie,) in found["movies"][:POSTERS]
+            if (body := pack.get(KINDS["movies"].format(movie)))
+        ]
+    read = {
+        "posters": [d["poster_path"] for d in details if d.get("poster_path")],
+        "titles": [d["title"] for d in details if d.get("title")],
+        "imdb_ids": [d["imdb_id"] for d in details if d.get("imdb_id")],
+    }
     missing = [kind for kind, ids in {**found, **read}.items() if not ids]
     if missing:
         raise LookupError(f"the release {release} has no {', '.join(missing)} to ask for")

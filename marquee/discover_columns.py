@@ -98,8 +98,7 @@ class Writer:
         self.handle.write(data)
         self.end += len(data)
 
-    def add(self, values: np.ndarray | None, ranks: np.ndarray, positions: np.ndarray | None,
-            valued: int) -> Placed:
+    def add(self, values: np.ndarray | None, ranks: np.ndarray, positions: np.ndarray | None, valued: int) -> Placed:
         """A column's arrays (values float64, or int64 for `id`; ranks and positions uint32), cut and
         written."""
         at = self._start()
@@ -116,7 +115,7 @@ class Writer:
     def copy(self, source: bytes | mmap.mmap, at: int, size: int) -> int:
         """An extent of another columns file copied as it is (its offsets are relative): where it went."""
         start = self._start()
-        self._write(source[at:at + size])
+        self._write(source[at : at + size])
         return start
 
 
@@ -128,8 +127,18 @@ def open_file(path: Path) -> bytes | mmap.mmap:
         return mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
 
 
-def read(data: bytes | mmap.mmap, count: int, name: str, sortable: bool, valued: int, length: int,
-         numeric: bool, at: int, cuts: bytes, slices: bytes) -> Arrays:
+def read(
+    data: bytes | mmap.mmap,
+    count: int,
+    name: str,
+    sortable: bool,
+    valued: int,
+    length: int,
+    numeric: bool,
+    at: int,
+    cuts: bytes,
+    slices: bytes,
+) -> Arrays:
     """A column of a kind of `count` entities from its row (see the format above)."""
     base = at
     values = None
@@ -144,6 +153,6 @@ def read(data: bytes | mmap.mmap, count: int, name: str, sortable: bool, valued:
         at += positions.nbytes
     bitmaps = []
     for end in array("Q", slices):
-        bitmaps.append(BitMap.deserialize(data[at:base + end]))
+        bitmaps.append(BitMap.deserialize(data[at : base + end]))
         at = base + end
     return Arrays(values, ranks, positions, list(array("I", cuts)), bitmaps)

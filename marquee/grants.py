@@ -49,16 +49,18 @@ def limit_of(plan: str, plans: Mapping[str, int]) -> int:
     return plans.get(plan, min(plans.values()))
 
 
-def grants_in(db: sqlite3.Connection, plans: Mapping[str, int], where: str = "",
-              args: Iterable[object] = ()) -> dict[str, str]:
+def grants_in(
+    db: sqlite3.Connection, plans: Mapping[str, int], where: str = "", args: Iterable[object] = ()
+) -> dict[str, str]:
     """Grant values by key digest for the live keys matching `where` (all of them by default)."""
     rows = db.execute(GRANT_ROWS + (f" AND ({where})" if where else ""), tuple(args))
-    return {digest: grant_value(account_id, limit_of(plan, plans), key_state, account_state)
-            for digest, key_state, account_id, account_state, plan in rows}
+    return {
+        digest: grant_value(account_id, limit_of(plan, plans), key_state, account_state)
+        for digest, key_state, account_id, account_state, plan in rows
+    }
 
 
-def publish(redis_client, db: sqlite3.Connection, plans: Mapping[str, int],
-            changed: Mapping[str, str | None]) -> None:
+def publish(redis_client, db: sqlite3.Connection, plans: Mapping[str, int], changed: Mapping[str, str | None]) -> None:
     """Write `changed` grants (None: remove) in one MULTI; if Redis holds no registry, load it all.
 
     Call with SQLite's write lock held (see the module docstring). Raises redis' errors.

@@ -17,14 +17,61 @@ import orjson
 
 from marquee import jsonp
 
-MOVIE_FIELDS = ("Title", "Year", "Rated", "Released", "Runtime", "Genre", "Director", "Writer", "Actors", "Plot",
-                "Language", "Country", "Awards", "Poster", "Ratings", "Metascore", "imdbRating", "imdbVotes", "imdbID",
-                "Type", "DVD", "BoxOffice", "Production", "Website", "Response")
+MOVIE_FIELDS = (
+    "Title",
+    "Year",
+    "Rated",
+    "Released",
+    "Runtime",
+    "Genre",
+    "Director",
+    "Writer",
+    "Actors",
+    "Plot",
+    "Language",
+    "Country",
+    "Awards",
+    "Poster",
+    "Ratings",
+    "Metascore",
+    "imdbRating",
+    "imdbVotes",
+    "imdbID",
+    "Type",
+    "DVD",
+    "BoxOffice",
+    "Production",
+    "Website",
+    "Response",
+)
 # A series: no DVD, BoxOffice, Production or Website; totalSeasons after Type.
-SERIES_FIELDS = (*MOVIE_FIELDS[:MOVIE_FIELDS.index("Type") + 1], "totalSeasons", "Response")
-EPISODE_FIELDS = ("Title", "Year", "Rated", "Released", "Season", "Episode", "Runtime", "Genre", "Director", "Writer",
-                  "Actors", "Plot", "Language", "Country", "Awards", "Poster", "Ratings", "Metascore", "imdbRating",
-                  "imdbVotes", "imdbID", "seriesID", "Type", "Response")
+SERIES_FIELDS = (*MOVIE_FIELDS[: MOVIE_FIELDS.index("Type") + 1], "totalSeasons", "Response")
+EPISODE_FIELDS = (
+    "Title",
+    "Year",
+    "Rated",
+    "Released",
+    "Season",
+    "Episode",
+    "Runtime",
+    "Genre",
+    "Director",
+    "Writer",
+    "Actors",
+    "Plot",
+    "Language",
+    "Country",
+    "Awards",
+    "Poster",
+    "Ratings",
+    "Metascore",
+    "imdbRating",
+    "imdbVotes",
+    "imdbID",
+    "seriesID",
+    "Type",
+    "Response",
+)
 SEASON_FIELDS = ("Title", "Season", "totalSeasons", "Episodes", "Response")
 SEASON_EPISODE_FIELDS = ("Title", "Released", "Episode", "imdbRating", "imdbID")
 SEARCH_FIELDS = ("Search", "totalResults", "Response")
@@ -47,8 +94,11 @@ SOMETHING_WRONG = "Something went wrong."
 
 IMDB_ID = re.compile(r"tt\d{7,10}")
 CALLBACK = jsonp.CALLBACK  # a JSONP name that cannot carry script
-CONTENT_TYPES = {"json": "application/json; charset=utf-8", "xml": "application/xml; charset=utf-8",
-                 "jsonp": jsonp.CONTENT_TYPE}
+CONTENT_TYPES = {
+    "json": "application/json; charset=utf-8",
+    "xml": "application/xml; charset=utf-8",
+    "jsonp": jsonp.CONTENT_TYPE,
+}
 XML_HEAD = '<?xml version="1.0" encoding="UTF-8"?>'
 
 
@@ -99,32 +149,46 @@ def render(body: dict[str, Any] | bytes, form: str, callback: str | None = None)
 
 # The gate's refusals (edge/gate.py names them): HTTP status and text. OMDb answers key problems with
 # 401; a suspended key and an expired plan keep the statuses /3 gives them.
-REFUSALS = {"no_key": (401, NO_KEY), "invalid_key": (401, INVALID_KEY), "suspended_key": (401, SUSPENDED_KEY),
-            "plan_expired": (402, PLAN_EXPIRED), "rate_limited": (429, RATE_LIMITED),
-            "service_offline": (503, SERVICE_OFFLINE)}
+REFUSALS = {
+    "no_key": (401, NO_KEY),
+    "invalid_key": (401, INVALID_KEY),
+    "suspended_key": (401, SUSPENDED_KEY),
+    "plan_expired": (402, PLAN_EXPIRED),
+    "rate_limited": (429, RATE_LIMITED),
+    "service_offline": (503, SERVICE_OFFLINE),
+}
 
 
 def refusal_answers() -> dict[str, dict[str, object]]:
     """Every refusal as nginx's gate answers it in this dialect (as edge/errors.py's for TMDB): JSON,
     which nginx/lua/marquee_compat.lua words again as XML or JSONP when the request asks."""
-    return {name: {"status": status, "body": orjson.dumps(error_body(text)).decode()}
-            for name, (status, text) in REFUSALS.items()}
+    return {
+        name: {"status": status, "body": orjson.dumps(error_body(text)).decode()}
+        for name, (status, text) in REFUSALS.items()
+    }
 
 
 def schemas() -> dict[str, Any]:
     """Our schemas of the precomputed /compat documents (site_gen/schemas/marquee_omdb.json)."""
+
     def strings(fields: tuple[str, ...], **extra: Any) -> dict[str, Any]:
         properties = {name: extra.get(name, {"type": "string"}) for name in fields}
         return {"type": "object", "properties": properties, "required": list(fields)}
 
     ratings = {"type": "array", "items": strings(RATING_FIELDS)}
     episodes = {"type": "array", "items": strings(SEASON_EPISODE_FIELDS)}
-    movie, series, episode = strings(MOVIE_FIELDS, Ratings=ratings), strings(SERIES_FIELDS, Ratings=ratings), \
-        strings(EPISODE_FIELDS, Ratings=ratings)
+    movie, series, episode = (
+        strings(MOVIE_FIELDS, Ratings=ratings),
+        strings(SERIES_FIELDS, Ratings=ratings),
+        strings(EPISODE_FIELDS, Ratings=ratings),
+    )
     return {
-        "/compat/movie/{movie_id}": movie, "/compat/movie/{movie_id}/full": movie,
-        "/compat/series/{series_id}": series, "/compat/series/{series_id}/full": series,
-        "/compat/episode/{series_id}/{episode_id}": episode, "/compat/episode/{series_id}/{episode_id}/full": episode,
+        "/compat/movie/{movie_id}": movie,
+        "/compat/movie/{movie_id}/full": movie,
+        "/compat/series/{series_id}": series,
+        "/compat/series/{series_id}/full": series,
+        "/compat/episode/{series_id}/{episode_id}": episode,
+        "/compat/episode/{series_id}/{episode_id}/full": episode,
         "/compat/season/{series_id}/{season_number}": strings(SEASON_FIELDS, Episodes=episodes),
         "/compat/imdb/{imdb_id}": strings(("name",)),
     }

@@ -118,7 +118,9 @@ ZSTD_LEVEL = 3  # 4.8 times on the sample at ~350 MB/s; higher levels cost the b
 DICT_BYTES = 64 * 1024
 DICT_K, DICT_D = 1000, 8
 DICT_IDS = (32_768, 2**31 - 1)
-DICTS_TABLE = "CREATE TABLE IF NOT EXISTS main.dicts (id INTEGER PRIMARY KEY, template TEXT NOT NULL, dict BLOB NOT NULL)"
+DICTS_TABLE = (
+    "CREATE TABLE IF NOT EXISTS main.dicts (id INTEGER PRIMARY KEY, template TEXT NOT NULL, dict BLOB NOT NULL)"
+)
 # Facts about a pack's documents as a whole, for its readers. VARIANTLESS: the shapes (path_shape) of
 # the templates none of whose documents has a language variant, one a line; a reader asked for one
 # of those in a language looks up the default document only, not each language candidate in turn
@@ -157,8 +159,11 @@ def kind_of(group: str) -> str:
 
 def block_of(documents: list[tuple[str, bytes]]) -> bytes:
     """The block of a group's documents, (suffix, JSON) in the order readers find them."""
-    return "".join(f"{suffix}\t{len(body)}\n" for suffix, body in documents).encode() + b"\n" + \
-        b"".join(body for _, body in documents)
+    return (
+        "".join(f"{suffix}\t{len(body)}\n" for suffix, body in documents).encode()
+        + b"\n"
+        + b"".join(body for _, body in documents)
+    )
 
 
 def block_documents(block: bytes) -> dict[str, bytes]:
@@ -167,7 +172,7 @@ def block_documents(block: bytes) -> dict[str, bytes]:
     documents, at = {}, end + 1
     for match in DIRECTORY_LINE.finditer(block, 0, end):
         size = int(match.group(2))
-        documents[match.group(1).decode()] = block[at:at + size]
+        documents[match.group(1).decode()] = block[at : at + size]
         at += size
     return documents
 
@@ -186,20 +191,25 @@ def train_dictionary(samples: list[bytes], taken: set[int]) -> zstandard.ZstdCom
         return None
 
 
-def kept_encoder(con: sqlite3.Connection, template: str, samples: list[bytes] | None = None) -> Callable[[bytes], bytes]:
+def kept_encoder(
+    con: sqlite3.Connection, template: str, samples: list[bytes] | None = None
+) -> Callable[[bytes], bytes]:
     """How `template`'s bodies are stored in `con` (a pack, or an index stored the same way): with a
     dictionary trained on `samples` and kept in its `dicts` table; without samples, with the one
     `dicts` already keeps for it (an update goes on with its previous index's), else none."""
     if samples is None:
-        row = con.execute("SELECT dict FROM main.dicts WHERE template = ? ORDER BY id DESC LIMIT 1",
-                          (template,)).fetchone()
-        return encoder(zstandard.ZstdCompressionDict(bytes(row[0]), dict_type=zstandard.DICT_TYPE_FULLDICT)
-                       if row else None)
+        row = con.execute(
+            "SELECT dict FROM main.dicts WHERE template = ? ORDER BY id DESC LIMIT 1", (template,)
+        ).fetchone()
+        return encoder(
+            zstandard.ZstdCompressionDict(bytes(row[0]), dict_type=zstandard.DICT_TYPE_FULLDICT) if row else None
+        )
     return encoder(kept_dictionary(con, template, samples))
 
 
-def kept_dictionary(con: sqlite3.Connection, template: str,
-                    samples: list[bytes]) -> zstandard.ZstdCompressionDict | None:
+def kept_dictionary(
+    con: sqlite3.Connection, template: str, samples: list[bytes]
+) -> zstandard.ZstdCompressionDict | None:
     """A dictionary trained on `samples` (train_dictionary), kept in `con`'s `dicts` for `template`
     (a template, or a pack's group kind); None when they are too few to train one."""
     dictionary = train_dictionary(samples, {i for (i,) in con.execute("SELECT id FROM main.dicts")})
@@ -211,8 +221,9 @@ def kept_dictionary(con: sqlite3.Connection, template: str,
 def compressor(dictionary: zstandard.ZstdCompressionDict | None) -> zstandard.ZstdCompressor:
     """How stored bodies are compressed: frames recording their content size and dictionary id,
     which readers need."""
-    return zstandard.ZstdCompressor(level=ZSTD_LEVEL, dict_data=dictionary, write_content_size=True,
-                                    write_dict_id=True, write_checksum=False)
+    return zstandard.ZstdCompressor(
+        level=ZSTD_LEVEL, dict_data=dictionary, write_content_size=True, write_dict_id=True, write_checksum=False
+    )
 
 
 def encoder(dictionary: zstandard.ZstdCompressionDict | None) -> Callable[[bytes], bytes]:
@@ -223,6 +234,7 @@ def encoder(dictionary: zstandard.ZstdCompressionDict | None) -> Callable[[bytes
     def encode(body: bytes) -> bytes:
         frame = compress(body)
         return frame if len(frame) < len(body) else body
+
     return encode
 
 
@@ -405,8 +417,9 @@ def count_documents(con: sqlite3.Connection, delta: str = "main", base: str | No
     if base is None:
         return rows
     tombstones = con.execute(f"SELECT count(*) FROM {delta}.docs WHERE body IS NULL").fetchone()[0]
-    shadowed = con.execute(f"SELECT count(*) FROM {delta}.docs d WHERE EXISTS "
-                           f"(SELECT 1 FROM {base}.docs b WHERE b.{column} = d.{column})").fetchone()[0]
+    shadowed = con.execute(
+        f"SELECT count(*) FROM {delta}.docs d WHERE EXISTS (SELECT 1 FROM {base}.docs b WHERE b.{column} = d.{column})"
+    ).fetchone()[0]
     return con.execute(f"SELECT count(*) FROM {base}.docs").fetchone()[0] + rows - tombstones - shadowed
 
 
@@ -429,9 +442,11 @@ def open_pack(release: Path | str) -> sqlite3.Connection:
         version = pack_format(con)
         column = "key" if version in (*GROUPED_FORMATS, ROW_FORMAT) else "name"
         columns = f"{column}, body" + (", etag" if version not in GROUPED_FORMATS else "")
-        con.execute(f"CREATE TEMP VIEW docs AS SELECT {columns} FROM main.docs WHERE body IS NOT NULL "
-                    f"UNION ALL SELECT {columns} FROM base.docs b "
-                    f"WHERE NOT EXISTS (SELECT 1 FROM main.docs d WHERE d.{column} = b.{column})")
+        con.execute(
+            f"CREATE TEMP VIEW docs AS SELECT {columns} FROM main.docs WHERE body IS NOT NULL "
+            f"UNION ALL SELECT {columns} FROM base.docs b "
+            f"WHERE NOT EXISTS (SELECT 1 FROM main.docs d WHERE d.{column} = b.{column})"
+        )
     con.execute("PRAGMA query_only = 1")
     con.execute(f"PRAGMA cache_size = -{READ_CACHE_KIB}")
     return con
@@ -519,18 +534,22 @@ class Pack:
         """names(), as a stream a caller may stop early. A keyed pack holds no names: they are the
         release manifest's (every rendered name) that the pack has a document for."""
         if not self.keyed:
-            yield from (name for (name,) in self.con.execute("SELECT name FROM docs WHERE name LIKE ? ORDER BY name",
-                                                             (like,)))
+            yield from (
+                name for (name,) in self.con.execute("SELECT name FROM docs WHERE name LIKE ? ORDER BY name", (like,))
+            )
             return
         import duckdb  # the manifest is Parquet, read as the build reads it
 
         from site_gen.manifests import MANIFEST_NAME, manifest_rows
+
         folder = self.release / MANIFEST_NAME
         if not folder.is_dir():
             raise FileNotFoundError(f"{folder}: a keyed pack's names are its release's manifest")
         with duckdb.connect() as con:
-            rendered = con.execute(f"SELECT DISTINCT name FROM {manifest_rows(folder)} "
-                                   f"WHERE name ILIKE $like ORDER BY name", {"like": like})
+            rendered = con.execute(
+                f"SELECT DISTINCT name FROM {manifest_rows(folder)} WHERE name ILIKE $like ORDER BY name",
+                {"like": like},
+            )
             while batch := rendered.fetchmany(10_000):
                 # A rendered name without a document is an untranslated twin the build dropped.
                 yield from (name for (name,) in batch if self.raw(name) is not None)

@@ -78,8 +78,9 @@ def new_key() -> str:
 class Registry:
     """Accounts and keys. Every method is one short transaction."""
 
-    def __init__(self, path: Path, plans: dict[str, int], max_keys_per_account: int = 10,
-                 redis_url: str | None = None) -> None:
+    def __init__(
+        self, path: Path, plans: dict[str, int], max_keys_per_account: int = 10, redis_url: str | None = None
+    ) -> None:
         """With `redis_url`, every change to a key's grant is written to that Redis before it
         commits (marquee/grants.py); without, the edges carry it there at their next poll."""
         self.path = Path(path)
@@ -151,8 +152,12 @@ class Registry:
 
     def _update_account(self, name: str, column: str, value: str) -> Account:
         account = self._account(name)
-        self._change(f"UPDATE accounts SET {column} = ?, updated_at = ? WHERE id = ?",
-                     (value, time.time(), account.id), "k.account_id = ?", (account.id,))
+        self._change(
+            f"UPDATE accounts SET {column} = ?, updated_at = ? WHERE id = ?",
+            (value, time.time(), account.id),
+            "k.account_id = ?",
+            (account.id,),
+        )
         return self._account(name)
 
     def set_plan(self, name: str, plan: str) -> Account:
@@ -205,14 +210,19 @@ class Registry:
         ).fetchone()
         if row is None or row[0] == "deleted":
             raise RegistryError(f"no key with id {key_id}")
-        self._change("UPDATE api_keys SET state = ?, updated_at = ? WHERE id = ?", (state, time.time(), key_id),
-                     "k.id = ?", (key_id,))
+        self._change(
+            "UPDATE api_keys SET state = ?, updated_at = ? WHERE id = ?",
+            (state, time.time(), key_id),
+            "k.id = ?",
+            (key_id,),
+        )
         return KeyInfo(key_id, row[1], row[2], state, row[3])
 
     def key_id_of(self, key: str) -> int:
         """The id of a live key given in clear (`marquee keys delete --key -`)."""
-        row = self._db.execute("SELECT id FROM api_keys WHERE key_sha256 = ? AND state != 'deleted'",
-                               (hash_key(key.strip()),)).fetchone()
+        row = self._db.execute(
+            "SELECT id FROM api_keys WHERE key_sha256 = ? AND state != 'deleted'", (hash_key(key.strip()),)
+        ).fetchone()
         if row is None:
             raise RegistryError("no live key matches the key given")
         return row[0]
@@ -329,8 +339,10 @@ def export_grants(grants: dict[str, KeyGrant], path: Path) -> bool:
     file and its `.serial` twin (a hash of the file) are each replaced by a rename, and the gate
     reloads only when the serial changes, so a reader never sees half a file.
     """
-    lines = [f"{digest}\t{g.account_id}\t{g.limit}\t{g.key_state}\t{g.account_state}\n"
-             for digest, g in sorted(grants.items())]
+    lines = [
+        f"{digest}\t{g.account_id}\t{g.limit}\t{g.key_state}\t{g.account_state}\n"
+        for digest, g in sorted(grants.items())
+    ]
     data = "".join(lines).encode()
     serial = hashlib.blake2b(data, digest_size=16).hexdigest()
     serial_path = grants_serial(path)

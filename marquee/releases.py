@@ -75,8 +75,11 @@ def list_releases(settings: Settings) -> list[ReleaseInfo]:
     if not settings.releases_dir.is_dir():
         return []
     current = current_release(settings)
-    return [ReleaseInfo(p.name, p, (p / BUILD_FILE).is_file(), p.name == current)
-            for p in sorted(settings.releases_dir.iterdir()) if p.is_dir() and RELEASE_NAME.match(p.name)]
+    return [
+        ReleaseInfo(p.name, p, (p / BUILD_FILE).is_file(), p.name == current)
+        for p in sorted(settings.releases_dir.iterdir())
+        if p.is_dir() and RELEASE_NAME.match(p.name)
+    ]
 
 
 def history(settings: Settings) -> list[str]:
@@ -145,11 +148,15 @@ def check_complete(settings: Settings, name: str) -> None:
     if not (path / BUILD_FILE).is_file():
         raise ReleaseError(f"release {name} is incomplete (no {BUILD_FILE} file); refusing to publish it")
     if not pack_path(path).is_file():
-        raise ReleaseError(f"release {name} has no {PACK_NAME} (built before releases were packs, one file per "
-                           "document); nginx cannot serve it: run `marquee build` for a new release")
+        raise ReleaseError(
+            f"release {name} has no {PACK_NAME} (built before releases were packs, one file per "
+            "document); nginx cannot serve it: run `marquee build` for a new release"
+        )
     if _missing_base(path):
-        raise ReleaseError(f"release {name} has a delta {PACK_NAME} but no {BASE_NAME} (the full pack under it); "
-                           "refusing to publish it: run `marquee build --full` for a new release")
+        raise ReleaseError(
+            f"release {name} has a delta {PACK_NAME} but no {BASE_NAME} (the full pack under it); "
+            "refusing to publish it: run `marquee build --full` for a new release"
+        )
 
 
 def publish(settings: Settings, release_name: str) -> str:
@@ -211,7 +218,7 @@ def _prune(settings: Settings) -> list[str]:
             protected.add(names[-2])  # the rollback target
     # Incomplete folders may be builds in progress: never touch them.
     complete = [r.name for r in list_releases(settings) if r.complete]
-    keep = set(complete[-max(settings.keep_releases, 1):]) | protected
+    keep = set(complete[-max(settings.keep_releases, 1) :]) | protected
     removed = [name for name in complete if name not in keep]
     for name in removed:
         shutil.rmtree(settings.releases_dir / name)

@@ -61,8 +61,13 @@ NGINX_TEMPLATE = PROJECT_ROOT / "nginx" / "marquee.conf.j2"
 DIALECTS = {"tmdb": errors, "omdb": omdb}  # each renders the gate's refusals in its own envelope
 # The statuses nginx sets itself, before or beside our Lua, and the envelope each answers with
 # (494 is nginx's internal code for headers past large_client_header_buffers).
-NGINX_REFUSALS = {400: errors.BAD_REQUEST, 405: errors.METHOD_NOT_ALLOWED, 413: errors.BODY_TOO_LARGE,
-                  414: errors.URI_TOO_LONG, 494: errors.HEADERS_TOO_LARGE}
+NGINX_REFUSALS = {
+    400: errors.BAD_REQUEST,
+    405: errors.METHOD_NOT_ALLOWED,
+    413: errors.BODY_TOO_LARGE,
+    414: errors.URI_TOO_LONG,
+    494: errors.HEADERS_TOO_LARGE,
+}
 
 
 class ServiceError(RuntimeError):
@@ -179,8 +184,12 @@ def docs_conf(settings: Settings) -> dict[str, str]:
         "cached_texts": 200000,
         "localized_lists": {kind: set(keys) for kind, keys in LOCALIZED_LISTS.items()},
         "localized_fields": {media: set(fields) for media, fields in ITEM_TEXT.items()},
-        "item_members": {"id", "media_type", *(field for fields in ITEM_TEXT.values() for field in fields),
-                         *(TEXT_FIELDS[media][1] for media in ITEM_TEXT)},
+        "item_members": {
+            "id",
+            "media_type",
+            *(field for fields in ITEM_TEXT.values() for field in fields),
+            *(TEXT_FIELDS[media][1] for media in ITEM_TEXT),
+        },
         # A listed title's texts in a language come from the search index's table of them
         # (site_gen/search_index.py): its name, and each media's (title field, original title
         # field), edge/routes/search.py's Localizer's rule.
@@ -207,8 +216,10 @@ def docs_conf(settings: Settings) -> dict[str, str]:
 def compat_conf() -> dict[str, str]:
     """marquee_compat.init()'s table: marquee/omdb.py's callback rule and content types, so nginx words
     OMDb's refusals as the edge words its answers."""
-    return {"callback": lua_literal(f"^(?:{omdb.CALLBACK.pattern})$"),
-            "content_types": lua_literal(dict(omdb.CONTENT_TYPES))}
+    return {
+        "callback": lua_literal(f"^(?:{omdb.CALLBACK.pattern})$"),
+        "content_types": lua_literal(dict(omdb.CONTENT_TYPES)),
+    }
 
 
 def append_conf(settings: Settings) -> dict[str, str]:
@@ -230,8 +241,10 @@ def append_conf(settings: Settings) -> dict[str, str]:
 def lua_modules_dir(settings: Settings) -> Path:
     modules = settings.nginx_modules_dir
     if not (modules / "ngx_http_lua_module.so").exists():
-        raise ServiceError(f"nginx serves release packs through its Lua module, which is not in {modules} "
-                           "(MARQUEE_NGINX_MODULES_DIR): run `make deps` (apt-get install libnginx-mod-http-lua)")
+        raise ServiceError(
+            f"nginx serves release packs through its Lua module, which is not in {modules} "
+            "(MARQUEE_NGINX_MODULES_DIR): run `make deps` (apt-get install libnginx-mod-http-lua)"
+        )
     return modules
 
 
@@ -247,10 +260,14 @@ def render_nginx_conf(settings: Settings) -> str:
     return template.render(
         lua_modules=lua_modules_dir(settings),
         lua_dir=PROJECT_ROOT / "nginx" / "lua",
-        lua_init={"marquee_metrics": {"edge_metrics_path": lua_literal("/_edge_metrics")},
-                  "marquee_docs": docs_conf(settings), "marquee_gate": gate_conf(settings),
-                  "marquee_append": append_conf(settings), "marquee_compat": compat_conf(),
-                  "marquee_warm": {name: lua_literal(value) for name, value in warm.lua_conf(settings).items()}},
+        lua_init={
+            "marquee_metrics": {"edge_metrics_path": lua_literal("/_edge_metrics")},
+            "marquee_docs": docs_conf(settings),
+            "marquee_gate": gate_conf(settings),
+            "marquee_append": append_conf(settings),
+            "marquee_compat": compat_conf(),
+            "marquee_warm": {name: lua_literal(value) for name, value in warm.lua_conf(settings).items()},
+        },
         run_as_root=os.geteuid() == 0,
         worker_processes=settings.nginx_workers,
         run_dir=settings.run_dir,
@@ -275,16 +292,28 @@ def render_nginx_conf(settings: Settings) -> str:
         image_dir=settings.image_dir,
         cache=CACHE_CONTROL,
         bodies={name: _nginx_literal(errors.tmdb_error_body(e)) for name, e in bodies.items()},
-        routes=[{"family": r.family, "pattern": _nginx_regex(r.pattern), "cacheable": r.cacheable, "dialect": r.dialect,
-                 "apart": r.apart, "cache_seconds": min(MAX_AGE[r.cache_control], 3600),
-                 "precomputed": r.precomputed.split(".") if r.precomputed else None,
-                 "cache_control": CACHE_CONTROL[r.cache_control], "etag": r.etag}
-                for r in ROUTES if r.location],
+        routes=[
+            {
+                "family": r.family,
+                "pattern": _nginx_regex(r.pattern),
+                "cacheable": r.cacheable,
+                "dialect": r.dialect,
+                "apart": r.apart,
+                "cache_seconds": min(MAX_AGE[r.cache_control], 3600),
+                "precomputed": r.precomputed.split(".") if r.precomputed else None,
+                "cache_control": CACHE_CONTROL[r.cache_control],
+                "etag": r.etag,
+            }
+            for r in ROUTES
+            if r.location
+        ],
         legacy_paths={_nginx_regex(pattern): target for pattern, target in LEGACY_PATHS.items()},
         # A `callback` is "ok", "bad" or absent; nginx's map tests it with marquee/jsonp.py's pattern.
         callback_pattern=_nginx_regex(f"^(?:{jsonp.RAW_CALLBACK.pattern})$", braces=True),
-        refusals={status: {"http_status": e.http_status, "body": _nginx_literal(errors.tmdb_error_body(e))}
-                  for status, e in NGINX_REFUSALS.items()},
+        refusals={
+            status: {"http_status": e.http_status, "body": _nginx_literal(errors.tmdb_error_body(e))}
+            for status, e in NGINX_REFUSALS.items()
+        },
     )
 
 
@@ -306,10 +335,12 @@ def stop_with(parent: int):
     from the thread that started the stack: the main one everywhere we start one) is gone, so a test
     run or `marquee serve` killed half way leaves no redis-server, nginx or edge behind (the edge's
     answer workers then follow the edge: edge/answer_workers.py)."""
+
     def set_signal() -> None:
         ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
         if os.getppid() != parent:  # gone before the line above: nothing will signal this child
             os._exit(1)
+
     return set_signal
 
 
@@ -357,8 +388,15 @@ class Stack:
         self.settings.log_dir.mkdir(parents=True, exist_ok=True)
         log = self.settings.log_dir / f"{name}.log"
         with open(log, "ab") as out:
-            proc = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                    env=env, start_new_session=True, preexec_fn=stop_with(os.getpid()))
+            proc = subprocess.Popen(
+                argv,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+                env=env,
+                start_new_session=True,
+                preexec_fn=stop_with(os.getpid()),
+            )
         self.procs = [(n, p) for n, p in self.procs if n != name] + [(name, proc)]
         if name != "nginx":  # nginx writes its own nginx.pid
             (self.settings.run_dir / f"{name}.pid").write_text(f"{proc.pid}\n")
@@ -381,8 +419,16 @@ class Stack:
         if ready():
             return  # already running (e.g. a shared Redis): use it
         # No persistence: windows are short-lived and the registry lives in SQLite.
-        argv = [require_binary("redis-server"), *where, "--save", "", "--appendonly", "no",
-                "--dir", str(self.settings.run_dir)]
+        argv = [
+            require_binary("redis-server"),
+            *where,
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+            "--dir",
+            str(self.settings.run_dir),
+        ]
         proc, log = self._spawn("redis", argv)
         wait_for(ready, "redis-server", 10, proc, log)
 
@@ -390,8 +436,7 @@ class Stack:
         env = dict(os.environ, **to_env(self.settings))
         proc, log = self._spawn("edge", [sys.executable, "-m", "marquee", "edge"], env)
         sockets = (self.settings.edge_socket, self.settings.content_socket, *self.settings.answer_sockets)
-        wait_for(lambda: all(unix_socket_open(p) for p in sockets),
-                 "edge", 20, proc, log)
+        wait_for(lambda: all(unix_socket_open(p) for p in sockets), "edge", 20, proc, log)
 
     def nginx_conf(self) -> str:
         """nginx's configuration for these settings (a benchmark may change it: bench/hot_path.py)."""
@@ -399,18 +444,28 @@ class Stack:
 
     def start_nginx(self) -> None:
         host = self.settings.listen_host
-        for where, port in ((host, self.settings.api_port), (host, self.settings.image_port),
-                            (self.settings.admin_host, self.settings.admin_port)):
+        for where, port in (
+            (host, self.settings.api_port),
+            (host, self.settings.image_port),
+            (self.settings.admin_host, self.settings.admin_port),
+        ):
             if port_open(where, port):
-                raise ServiceError(f"port {where}:{port} is already in use "
-                                   "(MARQUEE_API_PORT / MARQUEE_IMAGE_PORT / MARQUEE_ADMIN_PORT)")
+                raise ServiceError(
+                    f"port {where}:{port} is already in use "
+                    "(MARQUEE_API_PORT / MARQUEE_IMAGE_PORT / MARQUEE_ADMIN_PORT)"
+                )
         conf = self.settings.run_dir / "nginx.conf"
         conf.write_text(self.nginx_conf())
         argv = [require_binary("nginx"), "-c", str(conf), "-p", str(self.settings.run_dir)]
         proc, log = self._spawn("nginx", argv)
         try:
-            wait_for(lambda: port_open(host, self.settings.api_port) and port_open(host, self.settings.image_port),
-                     "nginx", 10, proc, self.settings.log_dir / "nginx-error.log")
+            wait_for(
+                lambda: port_open(host, self.settings.api_port) and port_open(host, self.settings.image_port),
+                "nginx",
+                10,
+                proc,
+                self.settings.log_dir / "nginx-error.log",
+            )
         except ServiceError as exc:
             raise ServiceError(f"{exc}\n{nginx_startup_errors(argv)}") from None
 

@@ -31,6 +31,7 @@ def _processes(env: str) -> Callable[[str], int]:
         if not text.isdigit() or int(text) < 1:
             raise ValueError(f"{env} must be a whole number of at least 1, not {text!r}")
         return int(text)
+
     return parse
 
 
@@ -50,6 +51,7 @@ def _choice(env: str, *allowed: str) -> Callable[[str], str]:
         if text not in allowed:
             raise ValueError(f"{env} must be one of {', '.join(allowed)}, not {text!r}")
         return text
+
     return parse
 
 
@@ -65,6 +67,7 @@ class Setting:
     help: str
 
 
+# fmt: off
 SETTINGS: tuple[Setting, ...] = (
     Setting("home", "MARQUEE_HOME", str(PROJECT_ROOT / "var"), Path,
             "State folder: releases, the `current` link, the key registry, runtime files and logs."),
@@ -136,6 +139,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("warm_seconds", "MARQUEE_WARM_SECONDS", "10", float,
             "The most a publish or rollback spends warming the new release before it switches anyway."),
 )
+# fmt: on
 
 
 @dataclass(frozen=True)

@@ -44,8 +44,10 @@ class Warmed:
     def line(self) -> str:
         if not self.asked:
             return f"warmed {self.release}: nothing asked yet"
-        return (f"warmed {self.release}: {self.replayed:,} of the {self.asked:,} most asked edge requests in "
-                f"{self.seconds:.1f} s" + (f" ({self.failed:,} not 200)" if self.failed else ""))
+        return (
+            f"warmed {self.release}: {self.replayed:,} of the {self.asked:,} most asked edge requests in "
+            f"{self.seconds:.1f} s" + (f" ({self.failed:,} not 200)" if self.failed else "")
+        )
 
 
 def token(settings: Settings) -> str:
@@ -61,8 +63,13 @@ def token(settings: Settings) -> str:
 def lua_conf(settings: Settings) -> dict[str, object]:
     """marquee_warm.init()'s values: the token, what a release's name looks like, and where a named
     release's folder is (as `current` names it)."""
-    return {"token": token(settings), "release_name": RELEASE_NAME.pattern,
-            "current_dir": str(settings.current_link.parent), "releases_folder": RELEASES_FOLDER, "max_key": MAX_KEY}
+    return {
+        "token": token(settings),
+        "release_name": RELEASE_NAME.pattern,
+        "current_dir": str(settings.current_link.parent),
+        "releases_folder": RELEASES_FOLDER,
+        "max_key": MAX_KEY,
+    }
 
 
 def most_asked(settings: Settings, limit: int) -> list[tuple[str, str]]:
@@ -81,8 +88,11 @@ def most_asked(settings: Settings, limit: int) -> list[tuple[str, str]]:
         return []
     rows = (line.split("\t")[1:] for line in body.splitlines() if line.count("\t") == 2)
     # nginx counted the query as the client sent it; one that HTTP forbids as it is cannot be asked again.
-    return [(encoding, target.removesuffix("?")) for encoding, target in rows
-            if target.isascii() and target.isprintable() and " " not in target]
+    return [
+        (encoding, target.removesuffix("?"))
+        for encoding, target in rows
+        if target.isascii() and target.isprintable() and " " not in target
+    ]
 
 
 def warm(settings: Settings, release: str) -> Warmed:
@@ -103,8 +113,9 @@ def warm(settings: Settings, release: str) -> Warmed:
             return None
         connection = getattr(local, "connection", None)
         if connection is None:
-            connection = local.connection = http.client.HTTPConnection(settings.listen_host, settings.api_port,
-                                                                       timeout=max(1.0, settings.warm_seconds))
+            connection = local.connection = http.client.HTTPConnection(
+                settings.listen_host, settings.api_port, timeout=max(1.0, settings.warm_seconds)
+            )
         status = 0
         try:
             for _ in range(2):  # nginx keeps an answer asked twice (proxy_cache_min_uses)

@@ -116,7 +116,8 @@ class Staging:
             if writer is None:
                 sink = pa.OSFile(str(self.folder / f"{bucket:03d}.arrow"), "wb")
                 writer = self._writers[bucket] = pa.ipc.new_stream(
-                    sink, STAGED, options=pa.ipc.IpcWriteOptions(compression="zstd"))
+                    sink, STAGED, options=pa.ipc.IpcWriteOptions(compression="zstd")
+                )
             writer.write_table(rows.slice(start, end - start), max_chunksize=end - start)
 
     def seal(self) -> None:
@@ -152,8 +153,13 @@ def staged_buckets(folder: Path) -> Iterator[pa.Table]:
         if len(keys) > 1:
             kinds, last = rows.column("kind").chunk(0), len(keys) - 1
             same_key = pc.equal(keys.slice(1), keys.slice(0, last))
-            twice = pc.and_(same_key, pc.or_(pc.equal(suffixes.slice(1), suffixes.slice(0, last)),
-                                             pc.not_equal(kinds.slice(1), kinds.slice(0, last))))
+            twice = pc.and_(
+                same_key,
+                pc.or_(
+                    pc.equal(suffixes.slice(1), suffixes.slice(0, last)),
+                    pc.not_equal(kinds.slice(1), kinds.slice(0, last)),
+                ),
+            )
             if pc.any(twice).as_py():
                 raise Repeated(f"key {keys[pc.index(twice, True).as_py()].as_py()}")
         yield rows
@@ -175,8 +181,9 @@ def keys_of(groups: pa.Array, md5: duckdb.DuckDBPyConnection) -> numpy.ndarray:
     a few documents (Writer.write, one at a time) skip DuckDB's ~1 ms a query.
     tests/test_site_gen_blocks.py checks that both agree with key_of."""
     if len(groups) < FEW_KEYS:
-        digests = numpy.frombuffer(b"".join([hashlib.md5(group.encode()).digest()[:8]
-                                             for group in groups.to_pylist()]), dtype="<u8")
+        digests = numpy.frombuffer(
+            b"".join([hashlib.md5(group.encode()).digest()[:8] for group in groups.to_pylist()]), dtype="<u8"
+        )
     else:
         named = pa.table({"g": groups})  # noqa: F841 (DuckDB reads the table by its name)
         digests = md5.sql("SELECT md5_number_upper(g) FROM named").to_arrow_table().column(0).to_numpy()
@@ -198,8 +205,9 @@ class BlockEncoders:
         self.con = con
         self._compressors: dict[str, zstandard.ZstdCompressor] = {}
         for kind, data in con.execute("SELECT template, dict FROM main.dicts ORDER BY id"):
-            self._compressors[kind] = compressor(zstandard.ZstdCompressionDict(
-                bytes(data), dict_type=zstandard.DICT_TYPE_FULLDICT))
+            self._compressors[kind] = compressor(
+                zstandard.ZstdCompressionDict(bytes(data), dict_type=zstandard.DICT_TYPE_FULLDICT)
+            )
         self._pending: dict[str, list[tuple[int, bytes]]] = {}
         self._pending_bytes: dict[str, int] = {}
 
@@ -272,10 +280,14 @@ class Written:
     twin_bytes: int = 0
 
 
-def write_blocks(con, buckets: Iterator[pa.Table], encoders: BlockEncoders,
-                 previous: Callable[[int], dict[str, bytes] | None] | None = None,
-                 gone: Callable[[int], None] | None = None,
-                 restore: dict[int, list[tuple[str, int]]] | None = None) -> Written:
+def write_blocks(
+    con,
+    buckets: Iterator[pa.Table],
+    encoders: BlockEncoders,
+    previous: Callable[[int], dict[str, bytes] | None] | None = None,
+    gone: Callable[[int], None] | None = None,
+    restore: dict[int, list[tuple[str, int]]] | None = None,
+) -> Written:
     """Write the staged groups (`buckets`: Staging.buckets) into `con`'s `docs` as blocks,
     untranslated twins left out. For an
     update, each group starts from its `previous` documents (a staged None body removes one), and
@@ -293,10 +305,14 @@ def write_blocks(con, buckets: Iterator[pa.Table], encoders: BlockEncoders,
             gc.enable()
 
 
-def _write_blocks(con, buckets: Iterator[pa.Table], encoders: BlockEncoders,
-                  previous: Callable[[int], dict[str, bytes] | None] | None,
-                  gone: Callable[[int], None] | None,
-                  restore: dict[int, list[tuple[str, int]]] | None) -> Written:
+def _write_blocks(
+    con,
+    buckets: Iterator[pa.Table],
+    encoders: BlockEncoders,
+    previous: Callable[[int], dict[str, bytes] | None] | None,
+    gone: Callable[[int], None] | None,
+    restore: dict[int, list[tuple[str, int]]] | None,
+) -> Written:
     written = Written()
     insert = "INSERT OR REPLACE INTO main.docs (key, body) VALUES (?, ?)"
     for rows in read_ahead(buckets):
@@ -326,10 +342,17 @@ def whole_blocks(rows: pa.Table, written: Written) -> list[tuple[int, str, bytes
     suffixes, bodies = rows.column("suffix").chunk(0), rows.column("body").chunk(0)
     unds = rows.filter(pc.ends_with(suffixes, UND))
     if unds.num_rows:
-        defaults = pc.binary_join_element_wise(pc.utf8_slice_codeunits(unds.column("suffix"), 0, -len(UND)),
-                                               pa.scalar(".json"), pa.scalar(""))
-        probe = pa.table({"key": unds.column("key"), "suffix": defaults, "und": unds.column("suffix"),
-                          "und_body": unds.column("body")})
+        defaults = pc.binary_join_element_wise(
+            pc.utf8_slice_codeunits(unds.column("suffix"), 0, -len(UND)), pa.scalar(".json"), pa.scalar("")
+        )
+        probe = pa.table(
+            {
+                "key": unds.column("key"),
+                "suffix": defaults,
+                "und": unds.column("suffix"),
+                "und_body": unds.column("body"),
+            }
+        )
         pairs = probe.join(rows.select(["key", "suffix", "body"]), keys=["key", "suffix"], join_type="inner")
         twins = pairs.filter(pc.equal(pairs.column("und_body"), pairs.column("body")))
         if twins.num_rows:
@@ -343,20 +366,27 @@ def whole_blocks(rows: pa.Table, written: Written) -> list[tuple[int, str, bytes
     bounds = pa.array(group_bounds(keys))
     lines = pc.binary_join_element_wise(
         pc.binary_join_element_wise(suffixes, pc.cast(pc.binary_length(bodies), pa.string()), pa.scalar("\t")),
-        pa.scalar(""), pa.scalar("\n"))
+        pa.scalar(""),
+        pa.scalar("\n"),
+    )
     directories = pc.cast(pc.binary_join(pa.ListArray.from_arrays(bounds, lines), pa.scalar("")), pa.binary())
     joined = pc.binary_join(pa.ListArray.from_arrays(bounds, bodies), pa.scalar(b"", pa.binary()))
     blocks = pc.binary_join_element_wise(directories, joined, pa.scalar(b"\n", pa.binary()))
     firsts = bounds.slice(0, len(bounds) - 1)
     written.gained += len(rows)
     written.stored += len(rows)
-    return list(zip(keys.take(firsts).to_pylist(), rows.column("kind").chunk(0).take(firsts).to_pylist(),
-                    blocks.to_pylist()))
+    return list(
+        zip(keys.take(firsts).to_pylist(), rows.column("kind").chunk(0).take(firsts).to_pylist(), blocks.to_pylist())
+    )
 
 
-def updated_blocks(rows: pa.Table, written: Written, previous: Callable[[int], dict[str, bytes] | None],
-                   gone: Callable[[int], None] | None,
-                   restore: dict[int, list[tuple[str, int]]] | None) -> list[tuple[int, str, bytes]]:
+def updated_blocks(
+    rows: pa.Table,
+    written: Written,
+    previous: Callable[[int], dict[str, bytes] | None],
+    gone: Callable[[int], None] | None,
+    restore: dict[int, list[tuple[str, int]]] | None,
+) -> list[tuple[int, str, bytes]]:
     """An update's blocks from one bucket's rows: each group's previous documents with the staged
     changes (a None body removes one), untranslated twins left out, and the variants `restore`
     names put back; a group left with none goes to `gone`."""
@@ -370,8 +400,12 @@ def updated_blocks(rows: pa.Table, written: Written, previous: Callable[[int], d
         documents = dict(before)
         for suffix, digest in (restore or {}).get(key, ()):
             default = before.get(suffix[: -len(UND)] + ".json")
-            if suffix not in before and suffix not in suffixes[start:end] and default is not None \
-                    and digest_of(default) == digest:
+            if (
+                suffix not in before
+                and suffix not in suffixes[start:end]
+                and default is not None
+                and digest_of(default) == digest
+            ):
                 documents[suffix] = default
         for suffix, body in staged:
             if body is None:
@@ -417,5 +451,3 @@ def read_ahead(items: Iterator[T]) -> Iterator[T]:
 def documents_of(stored: bytes | None, decode: Callable[[bytes], bytes]) -> dict[str, bytes] | None:
     """A stored block's documents (None for no row or a tombstone)."""
     return None if stored is None else block_documents(decode(bytes(stored)))
-
-

@@ -34,6 +34,7 @@ from site_gen.manifests import MANIFEST_NAME, manifest_key, manifest_rows
 
 KEEP_DAYS = 90
 # kind -> (path template, the default-language document names of its details)
+# fmt: off
 DETAILS = {
     "movie": ("/3/movie/{movie_id}", r"^3/movie/[0-9]+\.json$"),
     "tv": ("/3/tv/{series_id}", r"^3/tv/[0-9]+\.json$"),
@@ -42,6 +43,7 @@ DETAILS = {
                 r"^3/tv/[0-9]+/season/[0-9]+/episode/[0-9]+\.json$"),
     "person": ("/3/person/{person_id}", r"^3/person/[0-9]+\.json$"),
 }
+# fmt: on
 SCHEMA = """
 CREATE TABLE changes(kind TEXT, id INTEGER, time INTEGER, key TEXT, item TEXT);
 CREATE TABLE entities(kind TEXT, id INTEGER, adult INTEGER, PRIMARY KEY (kind, id)) WITHOUT ROWID;
@@ -57,9 +59,13 @@ def changed_names(previous: Path, release: Path) -> list[tuple[str, str]]:
             keys = {manifest_key(template)}
             old = manifest_rows(previous / MANIFEST_NAME, keys, where=f"regexp_matches(name, '{pattern}')")
             new = manifest_rows(release / MANIFEST_NAME, keys, where=f"regexp_matches(name, '{pattern}')")
-            out.extend((kind, name) for (name,) in con.execute(
-                f"SELECT coalesce(n.name, o.name) FROM {new} n FULL JOIN {old} o ON o.name = n.name "
-                f"WHERE n.digest IS DISTINCT FROM o.digest ORDER BY 1").fetchall())
+            out.extend(
+                (kind, name)
+                for (name,) in con.execute(
+                    f"SELECT coalesce(n.name, o.name) FROM {new} n FULL JOIN {old} o ON o.name = n.name "
+                    f"WHERE n.digest IS DISTINCT FROM o.digest ORDER BY 1"
+                ).fetchall()
+            )
         return out
     finally:
         con.close()
@@ -72,8 +78,13 @@ def diff(before: dict, after: dict, when: str) -> list[tuple[str, dict]]:
         if key == "id" or before.get(key) == after.get(key):
             continue
         action = "added" if key not in before else "deleted" if key not in after else "updated"
-        item = {"id": hashlib.md5(f"{key}|{when}|{after.get('id', before.get('id'))}".encode()).hexdigest()[:24],
-                "action": action, "time": when, "iso_639_1": "", "iso_3166_1": ""}
+        item = {
+            "id": hashlib.md5(f"{key}|{when}|{after.get('id', before.get('id'))}".encode()).hexdigest()[:24],
+            "action": action,
+            "time": when,
+            "iso_639_1": "",
+            "iso_3166_1": "",
+        }
         if key in after:
             item["value"] = after[key]
         if key in before:
@@ -109,17 +120,22 @@ def for_release(release_dir: Path, previous: Path | None, now: float | None = No
                     entity = after.get("id", before.get("id"))
                     if not isinstance(entity, int):
                         continue
-                    rows = [(kind, entity, stamp, key, orjson.dumps(item).decode())
-                            for key, item in diff(before, after, when)]
+                    rows = [
+                        (kind, entity, stamp, key, orjson.dumps(item).decode())
+                        for key, item in diff(before, after, when)
+                    ]
                     out.executemany("INSERT INTO changes VALUES (?, ?, ?, ?, ?)", rows)
-                    out.execute("INSERT OR REPLACE INTO entities VALUES (?, ?, ?)",
-                                (kind, entity, int(bool((after or before).get("adult")))))
+                    out.execute(
+                        "INSERT OR REPLACE INTO entities VALUES (?, ?, ?)",
+                        (kind, entity, int(bool((after or before).get("adult")))),
+                    )
                     added += len(rows)
-        out.executescript("CREATE INDEX IF NOT EXISTS changes_time ON changes(kind, time);"
-                          "CREATE INDEX IF NOT EXISTS changes_entity ON changes(kind, id, time);")
+        out.executescript(
+            "CREATE INDEX IF NOT EXISTS changes_time ON changes(kind, time);"
+            "CREATE INDEX IF NOT EXISTS changes_entity ON changes(kind, id, time);"
+        )
         out.commit()
     finally:
         out.close()
     partial.replace(target)
     return added
-

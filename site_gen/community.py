@@ -15,7 +15,9 @@ def prepare(con: duckdb.DuckDBPyConnection, settings: Settings) -> None:
     con.execute(load_sql("title_pages.sql"))
 
 
+# fmt: off
 PREPARATIONS = (
     Preparation("reviews and lists", prepare, makes=("title_pages", "title_language_items", "review_author", "tmdb_time"),
                 reads=("render_variants",), sql=("title_pages.sql",)),
 )
+# fmt: on

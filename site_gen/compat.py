@@ -24,9 +24,11 @@ def prepare(con: duckdb.DuckDBPyConnection, settings: Settings) -> None:
     con.execute(load_sql("compat_macros.sql"))
 
 
+# fmt: off
 PREPARATIONS = (
     Preparation("omdb titles", prepare,
                 makes=("omdb_text", "omdb_names", "omdb_date", "omdb_minutes", "omdb_plot", "omdb_poster",
                        "omdb_ratings", "omdb_movie_docs", "omdb_series_parts", "omdb_series_docs", "omdb_episode_docs"),
                 reads=("render_variants",), sql=("compat_macros.sql",)),
 )
+# fmt: on

@@ -18,6 +18,7 @@ AUTHENTICATION = "/3/authentication"
 
 # TMDB's lists, in its order: the sizes site_gen/images.py makes for each kind, then "original".
 IMAGE_SIZES: dict[str, list[str]] = {f"{kind}_sizes": [*sizes, "original"] for kind, sizes in SIZES_BY_KIND.items()}
+# fmt: off
 CHANGE_KEYS: list[str] = [
     "adult", "air_date", "also_known_as", "alternative_titles", "biography", "birthday", "budget",
     "cast", "certifications", "character_names", "created_by", "crew", "deathday", "episode",
@@ -28,6 +29,7 @@ CHANGE_KEYS: list[str] = [
     "runtime", "season", "season_number", "season_regular", "spoken_languages", "status", "tagline",
     "title", "translations", "tvdb_id", "tvrage_id", "type", "video", "videos",
 ]
+# fmt: on
 AUTHENTICATION_BODY: dict[str, Any] = {"success": True, "status_code": 1, "status_message": "Success."}
 
 
@@ -44,5 +46,7 @@ def configuration_document(settings: Settings) -> dict[str, Any]:
 
 def documents(con: duckdb.DuckDBPyConnection, settings: Settings) -> dict[str, dict[str, Any]]:
     """{template: {uri: document}} of this module's rows of site_gen/templates.py (`objects:configuration`)."""
-    return {CONFIGURATION: {CONFIGURATION: configuration_document(settings)},
-            AUTHENTICATION: {AUTHENTICATION: dict(AUTHENTICATION_BODY)}}
+    return {
+        CONFIGURATION: {CONFIGURATION: configuration_document(settings)},
+        AUTHENTICATION: {AUTHENTICATION: dict(AUTHENTICATION_BODY)},
+    }

@@ -50,13 +50,17 @@ from site_gen.documents import copy_rows, load_sql, tables_read
 FORMAT = "2"
 UINT32 = 2**32
 
-SCHEMA = """
+SCHEMA = (
+    """
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;
 CREATE TABLE roles(id INTEGER PRIMARY KEY, head BLOB NOT NULL, shape TEXT NOT NULL);
 CREATE TABLE credits(id PRIMARY KEY, role INTEGER NOT NULL, media INTEGER NOT NULL, person INTEGER NOT NULL,
                      "character" BLOB, episodes BLOB) WITHOUT ROWID;
 CREATE TABLE episodes(id INTEGER PRIMARY KEY, summary BLOB NOT NULL);
-""" + DICTS_TABLE + ";"
+"""
+    + DICTS_TABLE
+    + ";"
+)
 TRAINING_SUMMARIES = 2_000  # the episode summaries the dictionary is trained on
 
 
@@ -70,8 +74,10 @@ class CreditIndexSummary:
 
     def line(self) -> str:
         per = self.bytes / self.credits if self.credits else 0.0
-        return (f"credit index: {self.credits:,} credits ({self.roles} roles, {self.episodes:,} episodes), "
-                f"{self.bytes:,} bytes ({per:.1f} a credit) in {self.seconds:.1f} s")
+        return (
+            f"credit index: {self.credits:,} credits ({self.roles} roles, {self.episodes:,} episodes), "
+            f"{self.bytes:,} bytes ({per:.1f} a credit) in {self.seconds:.1f} s"
+        )
 
 
 # An episode credit's episode ids as uint32 little-endian bytes, made by DuckDB (a Python function a
@@ -93,21 +99,35 @@ def build(con: duckdb.DuckDBPyConnection, target: Path) -> CreditIndexSummary:
     try:
         out.executescript("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA page_size=4096;" + SCHEMA)
         cursor.execute("CREATE OR REPLACE TEMP TABLE credit_rows AS " + load_sql("credit_index.sql"))
-        cursor.execute("CREATE OR REPLACE TEMP TABLE credit_roles AS SELECT row_number() OVER (ORDER BY head, shape) "
-                       "AS id, head, shape FROM (SELECT DISTINCT head, shape FROM credit_rows)")
+        cursor.execute(
+            "CREATE OR REPLACE TEMP TABLE credit_roles AS SELECT row_number() OVER (ORDER BY head, shape) "
+            "AS id, head, shape FROM (SELECT DISTINCT head, shape FROM credit_rows)"
+        )
         roles = cursor.execute("SELECT id, head, shape FROM credit_roles ORDER BY id").fetchall()
         out.executemany("INSERT INTO roles VALUES (?, ?, ?)", [(i, head.encode(), shape) for i, head, shape in roles])
         count = 0
         # SQLite orders TEXT keys before BLOB ones: inserting in that order fills its pages in sequence.
         for key in ("text_key", "hex_key"):
-            count += copy_rows(cursor, f"SELECT c.{key}, r.id, c.media_id, c.person_id, encode(c.\"character\"), "
-                                       f"{EPISODE_BYTES} FROM credit_rows c JOIN credit_roles r ON r.head = c.head "
-                                       f"AND r.shape = c.shape WHERE c.{key} IS NOT NULL ORDER BY c.{key}",
-                               out, "credits")
-        summaries = ("SELECT s.episode_id, encode(to_json(s.summary)::VARCHAR) FROM episode_summaries s "
-                     "WHERE s.episode_id IN (SELECT unnest(episodes) FROM credit_rows) ORDER BY s.episode_id")
-        encode = kept_encoder(out, "credits:episodes", [summary for (_, summary) in cursor.execute(
-            f"SELECT * FROM ({summaries}) LIMIT {TRAINING_SUMMARIES}").fetchall()])
+            count += copy_rows(
+                cursor,
+                f'SELECT c.{key}, r.id, c.media_id, c.person_id, encode(c."character"), '
+                f"{EPISODE_BYTES} FROM credit_rows c JOIN credit_roles r ON r.head = c.head "
+                f"AND r.shape = c.shape WHERE c.{key} IS NOT NULL ORDER BY c.{key}",
+                out,
+                "credits",
+            )
+        summaries = (
+            "SELECT s.episode_id, encode(to_json(s.summary)::VARCHAR) FROM episode_summaries s "
+            "WHERE s.episode_id IN (SELECT unnest(episodes) FROM credit_rows) ORDER BY s.episode_id"
+        )
+        encode = kept_encoder(
+            out,
+            "credits:episodes",
+            [
+                summary
+                for (_, summary) in cursor.execute(f"SELECT * FROM ({summaries}) LIMIT {TRAINING_SUMMARIES}").fetchall()
+            ],
+        )
         listed = copy_rows(cursor, summaries, out, "episodes", encode)
         out.executemany("INSERT INTO meta VALUES (?, ?)", [("format", FORMAT), ("credits", str(count))])
         out.commit()
@@ -124,8 +144,9 @@ def read_tables(con: duckdb.DuckDBPyConnection) -> set[str]:
     return tables_read(con, load_sql("credit_index.sql"), "credit_index.sql") - {"credit_rows"}
 
 
-def for_release(con: duckdb.DuckDBPyConnection, release_dir: Path, previous: Path | None = None,
-                reloaded: set[str] | None = None) -> CreditIndexSummary | None:
+def for_release(
+    con: duckdb.DuckDBPyConnection, release_dir: Path, previous: Path | None = None, reloaded: set[str] | None = None
+) -> CreditIndexSummary | None:
     """Build the release's index, or link `previous`'s when the load made again (`reloaded`) none of
     the tables it reads (None: a linked index, nothing built)."""
     target = Path(release_dir) / CREDIT_INDEX

@@ -93,8 +93,10 @@ class DeltaWriter(PackWriter):
     def _begin(self) -> None:
         if self._layout == "merged":
             self.con.execute("DELETE FROM main.docs WHERE key IN (SELECT key FROM previous.docs)")
-            self.con.execute("INSERT INTO main.docs (key, body) "
-                             "SELECT key, body FROM previous.docs WHERE body IS NOT NULL ORDER BY key")
+            self.con.execute(
+                "INSERT INTO main.docs (key, body) "
+                "SELECT key, body FROM previous.docs WHERE body IS NOT NULL ORDER BY key"
+            )
 
     def _stage(self, template: str, names: pa.Array, bodies: pa.Array) -> None:
         super()._stage(template, names, bodies)
@@ -135,8 +137,11 @@ class DeltaWriter(PackWriter):
         self._step(progress, "settle")
         self._settle_update()
         self._step(progress, "blocks")
-        before = int(self.con.execute(f"SELECT value FROM {self.previous_layers[0]}.meta WHERE key = ?",
-                                      (DOCUMENTS,)).fetchone()[0])
+        before = int(
+            self.con.execute(
+                f"SELECT value FROM {self.previous_layers[0]}.meta WHERE key = ?", (DOCUMENTS,)
+            ).fetchone()[0]
+        )
         written = self._write_blocks(previous=self._previous_documents, gone=self._tombstone, restore=self._restore)
         self._record_variantless(self._kept | self._deltas, variantless(self.con, "previous"))
         self._documents = before + written.gained
@@ -164,9 +169,14 @@ class DeltaWriter(PackWriter):
         # A twin (X.und equal to X) was left out of the previous release. If X changed and X.und did
         # not, X.und is now a document of its own whose bytes are X's previous ones (same hash).
         candidates = [name[: -len(".json")] + UND for name in self._written_names if not name.endswith(UND)]
-        settled = settle_update(self.root / MANIFEST_NAME, self.previous_manifest,
-                                {manifest_key(template) for template in self._kept | self._deltas},
-                                sorted(self._deltas), self._written_names, candidates)
+        settled = settle_update(
+            self.root / MANIFEST_NAME,
+            self.previous_manifest,
+            {manifest_key(template) for template in self._kept | self._deltas},
+            sorted(self._deltas),
+            self._written_names,
+            candidates,
+        )
         if settled.repeated:
             self._refuse_twice(settled.repeated)
         self._restore: dict[int, list[tuple[str, int]]] = {}
@@ -174,5 +184,5 @@ class DeltaWriter(PackWriter):
             group, suffix = group_of(name)
             self._restore.setdefault(key_of(group), []).append((suffix, digest))
         for start in range(0, len(settled.gone), 100_000):
-            gone = pa.array(settled.gone[start:start + 100_000], pa.string())
+            gone = pa.array(settled.gone[start : start + 100_000], pa.string())
             self.staging.add("", gone, pa.nulls(len(gone), pa.binary()))  # "": each name's kind its own

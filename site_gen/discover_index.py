@@ -82,6 +82,7 @@ DAYS = "date_diff('day', DATE '1970-01-01', CAST({} AS DATE))"
 
 # (facet, id) per kind: each query lists the entities of one facet family. Values are parsed by
 # edge/routes/discover.py into these very names.
+# fmt: off
 FACETS: dict[str, list[str]] = {
     "movie": [
         "SELECT 'genre:' || genre_id, movie_id FROM movie_genres",
@@ -133,9 +134,11 @@ FACETS: dict[str, list[str]] = {
         "SELECT 'no_first_air_date', id FROM tv_series WHERE first_air_date IS NULL AND first_air_year IS NULL",
     ],
 }
+# fmt: on
 
 # name -> (SQL of (id, value), sortable). A sortable column has a row for every entity (NULL when
 # it has no value); the others list (id, value) pairs, as many as an entity has.
+# fmt: off
 COLUMNS: dict[str, dict[str, tuple[str, bool]]] = {
     "movie": {
         "popularity": ("SELECT id, popularity FROM movies", True),
@@ -166,14 +169,18 @@ COLUMNS: dict[str, dict[str, tuple[str, bool]]] = {
                      False),
     },
 }
+# fmt: on
 # Per region, the same release columns: written for each country with a release (see regional_columns).
-REGIONAL_RELEASES = ("SELECT movie_id, {days} FROM movie_release_dates WHERE release_date IS NOT NULL "
-                     "AND iso_3166_1 = '{region}'{type}")
+REGIONAL_RELEASES = (
+    "SELECT movie_id, {days} FROM movie_release_dates WHERE release_date IS NOT NULL AND iso_3166_1 = '{region}'{type}"
+)
 
 
 # meta's per country, from the mildest, one a line
-CERTIFICATIONS = ("SELECT 'certifications:' || iso_3166_1, string_agg(certification, chr(10) ORDER BY \"order\", "
-                  "certification) FROM certifications GROUP BY iso_3166_1")
+CERTIFICATIONS = (
+    "SELECT 'certifications:' || iso_3166_1, string_agg(certification, chr(10) ORDER BY \"order\", "
+    "certification) FROM certifications GROUP BY iso_3166_1"
+)
 FIRST_RELEASES = """
 SELECT movie_id, iso_3166_1, strftime(coalesce(min(CAST(release_date AS DATE)) FILTER (WHERE type IN (2, 3)),
                                                min(CAST(release_date AS DATE))), '%Y-%m-%d')
@@ -209,14 +216,21 @@ class DiscoverSummary:
 
     def line(self) -> str:
         kinds = ", ".join(f"{n:,} {kind}" for kind, n in self.counts.items())
-        reused = (f" ({len(self.copied):,} of {len(self.copied) + len(self.written):,} parts copied from the previous "
-                  f"release's)" if self.copied else "")
-        return (f"discover index built: {kinds}; {self.facets:,} facet values; {self.bytes / 1e6:,.1f} MB in "
-                f"{self.seconds:.1f} s{reused}")
+        reused = (
+            f" ({len(self.copied):,} of {len(self.copied) + len(self.written):,} parts copied from the previous "
+            f"release's)"
+            if self.copied
+            else ""
+        )
+        return (
+            f"discover index built: {kinds}; {self.facets:,} facet values; {self.bytes / 1e6:,.1f} MB in "
+            f"{self.seconds:.1f} s{reused}"
+        )
 
 
 # Per served language other than the default, the title (name) as the items show it there: the
 # translation's, else the original (site_gen/sql/search_texts.sql's rule), for sort_by=title.
+# fmt: off
 LANGUAGE_TITLES = {
     "movie": ("title", "SELECT m.id, lower(coalesce(nullif(t.title, ''), m.original_title)) FROM movies m "
                        "LEFT JOIN movie_translations t ON t.movie_id = m.id AND t.iso_639_1 = '{language}' "
@@ -225,30 +239,44 @@ LANGUAGE_TITLES = {
                    "LEFT JOIN series_translations t ON t.series_id = s.id AND t.iso_639_1 = '{language}' "
                    "AND t.iso_3166_1 = '{region}'"),
 }
+# fmt: on
 
 
 def language_columns(con: duckdb.DuckDBPyConnection, kind: str) -> dict[str, tuple[str, bool]]:
     name, query = LANGUAGE_TITLES[kind]
-    variants = con.execute("SELECT suffix, iso_639_1, iso_3166_1 FROM render_variants WHERE kind = 'other' "
-                           "ORDER BY suffix").fetchall()
-    return {name + suffix: (query.format(language=language, region=region), True)
-            for suffix, language, region in variants}
+    variants = con.execute(
+        "SELECT suffix, iso_639_1, iso_3166_1 FROM render_variants WHERE kind = 'other' ORDER BY suffix"
+    ).fetchall()
+    return {
+        name + suffix: (query.format(language=language, region=region), True) for suffix, language, region in variants
+    }
 
 
 def regional_columns(con: duckdb.DuckDBPyConnection) -> dict[str, tuple[str, bool]]:
     regions = [r for (r,) in con.execute("SELECT DISTINCT iso_3166_1 FROM movie_release_dates ORDER BY 1").fetchall()]
     days = DAYS.format("release_date")
-    return {f"release:{region}:{t}": (REGIONAL_RELEASES.format(days=days, region=region,
-                                                                 type="" if t == "*" else f" AND type = {t}"), False)
-            for region in regions for t in ("*", *range(1, 7))}
+    return {
+        f"release:{region}:{t}": (
+            REGIONAL_RELEASES.format(days=days, region=region, type="" if t == "*" else f" AND type = {t}"),
+            False,
+        )
+        for region in regions
+        for t in ("*", *range(1, 7))
+    }
 
 
 class Previous:
     """The previous release's index, attached read-only to the one being written; a part of it is
     copied when the queries making it read no table the load made again (`reloaded`)."""
 
-    def __init__(self, con: duckdb.DuckDBPyConnection, out: sqlite3.Connection, index: Path | None,
-                 reloaded: set[str] | None, columns: discover_columns.Writer) -> None:
+    def __init__(
+        self,
+        con: duckdb.DuckDBPyConnection,
+        out: sqlite3.Connection,
+        index: Path | None,
+        reloaded: set[str] | None,
+        columns: discover_columns.Writer,
+    ) -> None:
         self.con, self.out, self.columns = con, out, columns
         self.reloaded = {name.lower() for name in reloaded or ()}
         self.attached = index is not None and reloaded is not None and index.is_file()
@@ -267,9 +295,14 @@ class Previous:
 
     def ids(self, kind: str) -> bytes | None:
         """The `id` column of `kind`: its entities in rank order."""
-        rows = self.out.execute("SELECT at, valued FROM previous.columns WHERE kind = ? AND name = 'id'",
-                                (kind,)).fetchall() if self.attached else []
-        return self.data[rows[0][0]:rows[0][0] + 8 * rows[0][1]] if rows else None
+        rows = (
+            self.out.execute(
+                "SELECT at, valued FROM previous.columns WHERE kind = ? AND name = 'id'", (kind,)
+            ).fetchall()
+            if self.attached
+            else []
+        )
+        return self.data[rows[0][0] : rows[0][0] + 8 * rows[0][1]] if rows else None
 
     def unchanged(self, *queries: str) -> bool:
         """Whether none of the queries reads a table made again. Only the build SQL's tables are
@@ -286,12 +319,15 @@ class Previous:
 
     def copy(self, table: str, where: str, params: tuple) -> int:
         if table != "columns":
-            return self.out.execute(f"INSERT INTO main.{table} SELECT * FROM previous.{table} WHERE {where}",
-                                    params).rowcount
+            return self.out.execute(
+                f"INSERT INTO main.{table} SELECT * FROM previous.{table} WHERE {where}", params
+            ).rowcount
         rows = self.out.execute(f"SELECT * FROM previous.columns WHERE {where}", params).fetchall()
         for *head, at, size, cuts, slices in rows:  # their arrays too, each where the file now ends
-            self.out.execute("INSERT INTO columns VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                             (*head, self.columns.copy(self.data, at, size), size, cuts, slices))
+            self.out.execute(
+                "INSERT INTO columns VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (*head, self.columns.copy(self.data, at, size), size, cuts, slices),
+            )
         return len(rows)
 
 
@@ -301,8 +337,13 @@ def build_tables() -> frozenset[str]:
     return frozenset(step.creates.lower() for step in parse_steps(sql_files()) if step.creates)
 
 
-def build(con: duckdb.DuckDBPyConnection, target: Path, catalogue_dir: Path | None = None,
-          previous: Path | None = None, reloaded: set[str] | None = None) -> DiscoverSummary:
+def build(
+    con: duckdb.DuckDBPyConnection,
+    target: Path,
+    catalogue_dir: Path | None = None,
+    previous: Path | None = None,
+    reloaded: set[str] | None = None,
+) -> DiscoverSummary:
     """Write the discover index of the database `con` holds (after site_gen.languages.prepare), with
     the activity of `catalogue_dir` when it has some. With `previous` (the previous release's index)
     and `reloaded` (the tables the load made again), what would come out the same is copied from it."""
@@ -329,12 +370,20 @@ def build(con: duckdb.DuckDBPyConnection, target: Path, catalogue_dir: Path | No
         out.executescript("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA page_size=8192;" + SCHEMA)
         kept = Previous(con, out, previous, reloaded, arrays)
         out.execute("INSERT INTO meta VALUES ('format', ?)", (discover_columns.FORMAT,))
-        part("meta:certifications", kept.unchanged(CERTIFICATIONS), "meta", "key LIKE 'certifications:%'", (),
-             lambda: write_rows(out, "meta", con.execute(CERTIFICATIONS)))
+        part(
+            "meta:certifications",
+            kept.unchanged(CERTIFICATIONS),
+            "meta",
+            "key LIKE 'certifications:%'",
+            (),
+            lambda: write_rows(out, "meta", con.execute(CERTIFICATIONS)),
+        )
         for kind, table in KINDS.items():
-            con.execute(f"CREATE OR REPLACE TEMP TABLE discover_ranks AS SELECT id, "
-                        f"(row_number() OVER (ORDER BY popularity DESC NULLS LAST, id) - 1)::INTEGER AS rank "
-                        f"FROM {table}")
+            con.execute(
+                f"CREATE OR REPLACE TEMP TABLE discover_ranks AS SELECT id, "
+                f"(row_number() OVER (ORDER BY popularity DESC NULLS LAST, id) - 1)::INTEGER AS rank "
+                f"FROM {table}"
+            )
             ids = con.sql("SELECT id FROM discover_ranks ORDER BY rank").to_arrow_table().column("id")
             ids = ids.to_numpy().astype(np.int64)
             counts[kind] = count = len(ids)
@@ -343,32 +392,58 @@ def build(con: duckdb.DuckDBPyConnection, target: Path, catalogue_dir: Path | No
             ids = ids.tobytes()
             # Facets and columns hold ranks: the previous ones are this build's only if every entity kept its rank.
             ranked = kept.ids(kind) == ids
-            facets += part(f"facets:{kind}", ranked and kept.unchanged(*FACETS[kind]), "facets", "kind = ?", (kind,),
-                           lambda: write_facets(con, out, kind))
-            columns = dict(COLUMNS[kind], **language_columns(con, kind),
-                           **(regional_columns(con) if kind == "movie" else {}))
+            facets += part(
+                f"facets:{kind}",
+                ranked and kept.unchanged(*FACETS[kind]),
+                "facets",
+                "kind = ?",
+                (kind,),
+                lambda: write_facets(con, out, kind),
+            )
+            columns = dict(
+                COLUMNS[kind], **language_columns(con, kind), **(regional_columns(con) if kind == "movie" else {})
+            )
             # Only the names this build writes are copied: a region without releases any more is gone.
             for name, (query, sortable) in columns.items():
-                part(f"columns:{kind}:{name}", ranked and kept.unchanged(query), "columns", "kind = ? AND name = ?",
-                     (kind, name), lambda: write_column(con, out, arrays, kind, name, query, sortable, count))
-        part("regional_releases", kept.unchanged(FIRST_RELEASES), "regional_releases", "1", (),
-             lambda: write_rows(out, "regional_releases", con.execute(FIRST_RELEASES)))
+                part(
+                    f"columns:{kind}:{name}",
+                    ranked and kept.unchanged(query),
+                    "columns",
+                    "kind = ? AND name = ?",
+                    (kind, name),
+                    lambda: write_column(con, out, arrays, kind, name, query, sortable, count),
+                )
+        part(
+            "regional_releases",
+            kept.unchanged(FIRST_RELEASES),
+            "regional_releases",
+            "1",
+            (),
+            lambda: write_rows(out, "regional_releases", con.execute(FIRST_RELEASES)),
+        )
         activity = Path(catalogue_dir) / "activity.parquet" if catalogue_dir is not None else None
         if activity is not None and activity.is_file():
             # Not a table: its digest, kept in meta, proves the previous index read the same views.
             with open(activity, "rb") as handle:
                 digest = hashlib.file_digest(handle, "md5").hexdigest()
             out.execute("INSERT INTO meta VALUES ('activity', ?)", (digest,))
-            part("activity", kept.unchanged(ACTIVITY) and kept.value("activity") == digest, "activity", "1", (),
-                 lambda: write_rows(out, "activity", con.execute(ACTIVITY, [str(activity), list(ACTIVITY_SHARES)])))
+            part(
+                "activity",
+                kept.unchanged(ACTIVITY) and kept.value("activity") == digest,
+                "activity",
+                "1",
+                (),
+                lambda: write_rows(out, "activity", con.execute(ACTIVITY, [str(activity), list(ACTIVITY_SHARES)])),
+            )
         out.commit()
     finally:
         out.close()
         handle.close()
     columns_partial.replace(columns_file)  # first: the index names it
     partial.replace(target)
-    return DiscoverSummary(counts, facets, target.stat().st_size, time.perf_counter() - started,
-                           frozenset(copied), frozenset(written))
+    return DiscoverSummary(
+        counts, facets, target.stat().st_size, time.perf_counter() - started, frozenset(copied), frozenset(written)
+    )
 
 
 def write_rows(out: sqlite3.Connection, table: str, cursor: duckdb.DuckDBPyConnection) -> None:
@@ -379,26 +454,40 @@ def write_rows(out: sqlite3.Connection, table: str, cursor: duckdb.DuckDBPyConne
 def write_facets(con: duckdb.DuckDBPyConnection, out: sqlite3.Connection, kind: str) -> int:
     union = " UNION ALL ".join(f"SELECT * FROM ({query})" for query in FACETS[kind])
     written = 0
-    query = (f"SELECT f.facet, list(r.rank ORDER BY r.rank) AS ranks FROM ({union}) f(facet, id) "
-             f"JOIN discover_ranks r ON r.id = f.id WHERE f.facet IS NOT NULL GROUP BY f.facet")
+    query = (
+        f"SELECT f.facet, list(r.rank ORDER BY r.rank) AS ranks FROM ({union}) f(facet, id) "
+        f"JOIN discover_ranks r ON r.id = f.id WHERE f.facet IS NOT NULL GROUP BY f.facet"
+    )
     for batch in con.sql(query).to_arrow_reader(BATCH):
         # Each facet's ranks a slice of the batch's one flat array (at 1M films the cast and crew
         # facets alone list ~35M ranks: not a Python int each).
         lists = batch.column("ranks")
         flat = lists.values.to_numpy().astype(np.uint32)
         offsets = lists.offsets.to_numpy() - lists.offsets[0].as_py()
-        rows = [(kind, facet, BitMap(array("I", flat[start:end].tobytes())).serialize())
-                for facet, start, end in zip(batch.column("facet").to_pylist(), offsets[:-1], offsets[1:])]
+        rows = [
+            (kind, facet, BitMap(array("I", flat[start:end].tobytes())).serialize())
+            for facet, start, end in zip(batch.column("facet").to_pylist(), offsets[:-1], offsets[1:])
+        ]
         out.executemany("INSERT INTO facets VALUES (?, ?, ?)", rows)
         written += len(rows)
     return written
 
 
-def write_column(con: duckdb.DuckDBPyConnection, out: sqlite3.Connection, arrays: discover_columns.Writer,
-                 kind: str, name: str, query: str, sortable: bool, count: int) -> None:
+def write_column(
+    con: duckdb.DuckDBPyConnection,
+    out: sqlite3.Connection,
+    arrays: discover_columns.Writer,
+    kind: str,
+    name: str,
+    query: str,
+    sortable: bool,
+    count: int,
+) -> None:
     # Arrow arrays made numpy ones, not a Python tuple per row.
-    table = con.sql(f"SELECT r.rank, c.value FROM ({query}) c(id, value) JOIN discover_ranks r ON r.id = c.id "
-                        f"ORDER BY c.value NULLS LAST, c.id").to_arrow_table()
+    table = con.sql(
+        f"SELECT r.rank, c.value FROM ({query}) c(id, value) JOIN discover_ranks r ON r.id = c.id "
+        f"ORDER BY c.value NULLS LAST, c.id"
+    ).to_arrow_table()
     if not table.num_rows and not sortable:
         return
     ranks = table.column("rank").to_numpy().astype(np.uint32)
@@ -416,15 +505,39 @@ def write_column(con: duckdb.DuckDBPyConnection, out: sqlite3.Connection, arrays
     insert_column(out, kind, name, sortable, valued, values is not None, arrays.add(values, ranks, positions, valued))
 
 
-def insert_column(out: sqlite3.Connection, kind: str, name: str, sortable: bool, valued: int, numeric: bool,
-                  placed: discover_columns.Placed) -> None:
-    out.execute("INSERT INTO columns VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (kind, name, int(sortable), valued, placed.length, int(numeric), placed.at, placed.size, placed.cuts,
-                 placed.slices))
+def insert_column(
+    out: sqlite3.Connection,
+    kind: str,
+    name: str,
+    sortable: bool,
+    valued: int,
+    numeric: bool,
+    placed: discover_columns.Placed,
+) -> None:
+    out.execute(
+        "INSERT INTO columns VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            kind,
+            name,
+            int(sortable),
+            valued,
+            placed.length,
+            int(numeric),
+            placed.at,
+            placed.size,
+            placed.cuts,
+            placed.slices,
+        ),
+    )
 
 
-def for_release(con: duckdb.DuckDBPyConnection, release_dir: Path, catalogue_dir: Path, previous: Path | None = None,
-                reloaded: set[str] | None = None) -> DiscoverSummary:
+def for_release(
+    con: duckdb.DuckDBPyConnection,
+    release_dir: Path,
+    catalogue_dir: Path,
+    previous: Path | None = None,
+    reloaded: set[str] | None = None,
+) -> DiscoverSummary:
     """Build the release's index; in an update (`previous`, the previous release, and `reloaded`, the
     tables its load made again) copying from the previous one what did not change."""
     kept = Path(previous) / DISCOVER_INDEX if previous is not None else None

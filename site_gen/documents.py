@@ -40,8 +40,7 @@ CHUNK_ENTITIES = 250_000
 
 # A batch of documents: uri; JSON body, null when unchanged since the previous release; digest, null
 # to compute; valid, the compiled schema check (null: to be validated in Python).
-BATCH_SCHEMA = pa.schema([("uri", pa.string()), ("body", pa.binary()), ("digest", pa.uint64()),
-                          ("valid", pa.bool_())])
+BATCH_SCHEMA = pa.schema([("uri", pa.string()), ("body", pa.binary()), ("digest", pa.uint64()), ("valid", pa.bool_())])
 
 
 class Marker:
@@ -104,8 +103,14 @@ def tables_read(con: duckdb.DuckDBPyConnection, sql: str, what: str) -> set[str]
     return tables
 
 
-def copy_rows(con: duckdb.DuckDBPyConnection, query: str, out: sqlite3.Connection, table: str,
-              encode: Callable[[bytes], bytes] | None = None, batch_rows: int = 50_000) -> int:
+def copy_rows(
+    con: duckdb.DuckDBPyConnection,
+    query: str,
+    out: sqlite3.Connection,
+    table: str,
+    encode: Callable[[bytes], bytes] | None = None,
+    batch_rows: int = 50_000,
+) -> int:
     """Every row of a DuckDB query into an SQLite table of the same columns, through Arrow batches
     (DuckDB's fetchmany makes its Python tuples a value at a time); `encode` stores the last column
     (packs.kept_encoder). Returns the rows copied."""
@@ -126,9 +131,14 @@ def set_language(con: duckdb.DuckDBPyConnection, language: str = "en-US") -> Non
     con.execute("SET VARIABLE iso_3166_1 = ?", [iso_3166_1])
 
 
-def from_sql(con: duckdb.DuckDBPyConnection, template: str, sql_name: str,
-             checked: dict[str, str | tuple[str, ...]] | None = None, scoped: bool = False,
-             chunked: bool = False) -> Documents:
+def from_sql(
+    con: duckdb.DuckDBPyConnection,
+    template: str,
+    sql_name: str,
+    checked: dict[str, str | tuple[str, ...]] | None = None,
+    scoped: bool = False,
+    chunked: bool = False,
+) -> Documents:
     """sql_name (a SELECT of uri and doc, the document as one typed STRUCT), run when written.
 
     The query runs on `con` itself, not a cursor: temp tables, macros and variables the family set
@@ -148,9 +158,14 @@ def from_sql(con: duckdb.DuckDBPyConnection, template: str, sql_name: str,
     return from_query(con, template, load_sql(sql_name), checked, scoped, chunked)
 
 
-def from_query(con: duckdb.DuckDBPyConnection, template: str, query: str,
-               checked: dict[str, str | tuple[str, ...]] | None = None, scoped: bool = False,
-               chunked: bool = False) -> Documents:
+def from_query(
+    con: duckdb.DuckDBPyConnection,
+    template: str,
+    query: str,
+    checked: dict[str, str | tuple[str, ...]] | None = None,
+    scoped: bool = False,
+    chunked: bool = False,
+) -> Documents:
     """Documents of the query text (see from_sql)."""
     checked = checked or {}
 
@@ -160,8 +175,10 @@ def from_query(con: duckdb.DuckDBPyConnection, template: str, query: str,
         check_type(template, schema, doc_type)
         _require_checked(con, template, checked)
         valid = null_check(schema, doc_type, checked=frozenset(checked))
-        return (f"SELECT uri, doc, body, {DIGEST_SQL}(body) AS digest "
-                f"FROM (SELECT uri, doc, encode(to_json(doc)) AS body FROM ({query}))"), valid
+        return (
+            f"SELECT uri, doc, body, {DIGEST_SQL}(body) AS digest "
+            f"FROM (SELECT uri, doc, encode(to_json(doc)) AS body FROM ({query}))"
+        ), valid
 
     if chunked and not scoped:
         raise ValueError(f"{template}: only a template keeping to in_scope() can be rendered in ranges")
@@ -189,15 +206,20 @@ def from_items(con: duckdb.DuckDBPyConnection, template: str, table: str) -> Doc
         _checked_parts(con)
         if not con.execute("SELECT count(*) FROM checked_parts WHERE tbl = ?", [table]).fetchall()[0][0]:
             raise ValidationError(template, "", f"{table} is not a checked_items table")
-        return (f"SELECT uri, body, {DIGEST_SQL}(body) AS digest "
-                f"FROM (SELECT uri, encode(json) AS body FROM ({query}))"), "true"
+        return (
+            f"SELECT uri, body, {DIGEST_SQL}(body) AS digest FROM (SELECT uri, encode(json) AS body FROM ({query}))"
+        ), "true"
 
     return Documents(template, _batches(con, template, query, rendered), keeps_to_scope=True)
 
 
-def _batches(con: duckdb.DuckDBPyConnection, template: str, query: str,
-             rendered: Callable[[], tuple[str, str]],
-             chunked: bool = False) -> Callable[[str], Iterator[pa.RecordBatch | Marker]]:
+def _batches(
+    con: duckdb.DuckDBPyConnection,
+    template: str,
+    query: str,
+    rendered: Callable[[], tuple[str, str]],
+    chunked: bool = False,
+) -> Callable[[str], Iterator[pa.RecordBatch | Marker]]:
     """The Documents.batches of a template whose SQL `rendered()` gives when it is written: the
     hashed rows (uri, body, digest, ...) and the check of a row (SQL over those columns), written the
     way the build plan says (site_gen/plan.py); in a full build, in ranges of ids when `chunked`."""
@@ -222,8 +244,11 @@ def _batches(con: duckdb.DuckDBPyConnection, template: str, query: str,
             yield OVER_PREVIOUS
             previous = manifest_rows(folder, key, removed=True, where=scope.entity_in_scope(template, "name"))
             delta = folder / delta_file(template)
-            sql = (_compared_sql(hashed, valid, previous, removals=True) + " UNION ALL "
-                   + scope.kept_sql(template, manifest_sql([delta] if delta.exists() else [])))
+            sql = (
+                _compared_sql(hashed, valid, previous, removals=True)
+                + " UNION ALL "
+                + scope.kept_sql(template, manifest_sql([delta] if delta.exists() else []))
+            )
         else:  # every document of the template: the previous manifest's rows of it to compare with
             previous = manifest_rows(folder, key)
             sql = _compared_sql(hashed, valid, previous)
@@ -240,11 +265,13 @@ def chunk_ranges(con: duckdb.DuckDBPyConnection, kind: str) -> list[tuple[int, i
     count = con.execute("SELECT count(DISTINCT id) FROM entity_hashes WHERE kind = ?", [kind]).fetchall()[0][0]
     chunks = -(-count // CHUNK_ENTITIES)
     if chunks <= 1:
-        return [(-2**63, 2**63 - 1)]
-    bounds = con.execute("SELECT quantile_disc(id, ?) FROM (SELECT DISTINCT id FROM entity_hashes WHERE kind = ?)",
-                         [[n / chunks for n in range(1, chunks)], kind]).fetchall()[0][0]
+        return [(-(2**63), 2**63 - 1)]
+    bounds = con.execute(
+        "SELECT quantile_disc(id, ?) FROM (SELECT DISTINCT id FROM entity_hashes WHERE kind = ?)",
+        [[n / chunks for n in range(1, chunks)], kind],
+    ).fetchall()[0][0]
     edges = sorted(set(bounds))
-    return list(zip([-2**63] + [edge + 1 for edge in edges], edges + [2**63 - 1]))
+    return list(zip([-(2**63)] + [edge + 1 for edge in edges], edges + [2**63 - 1]))
 
 
 def _in_ranges(con: duckdb.DuckDBPyConnection, sql: str, kind: str) -> Iterator[pa.RecordBatch]:
@@ -266,22 +293,30 @@ def _compared_sql(hashed: str, valid: str, previous: str, removals: bool = False
     previous name no longer rendered is a row with neither body nor digest (removed, also when an
     earlier delta removed it: its digest is null)."""
     join = "FULL" if removals else "LEFT"
-    return (f"SELECT coalesce(uri, '/' || substr(gone, 1, length(gone) - 5)) AS uri, "
-            f"CASE WHEN changed THEN body END AS body, digest, CASE WHEN changed THEN {valid} ELSE true END AS valid "
-            f"FROM (SELECT d.*, CASE WHEN d.uri IS NULL THEN p.name END AS gone, "
-            f"d.uri IS NOT NULL AND p.digest IS DISTINCT FROM d.digest AS changed FROM ({hashed}) d "
-            f"{join} JOIN {previous} p ON p.name = substr(d.uri, 2) || '.json')")
+    return (
+        f"SELECT coalesce(uri, '/' || substr(gone, 1, length(gone) - 5)) AS uri, "
+        f"CASE WHEN changed THEN body END AS body, digest, CASE WHEN changed THEN {valid} ELSE true END AS valid "
+        f"FROM (SELECT d.*, CASE WHEN d.uri IS NULL THEN p.name END AS gone, "
+        f"d.uri IS NOT NULL AND p.digest IS DISTINCT FROM d.digest AS changed FROM ({hashed}) d "
+        f"{join} JOIN {previous} p ON p.name = substr(d.uri, 2) || '.json')"
+    )
 
 
 def create_item_ref(con: duckdb.DuckDBPyConnection) -> None:
     """The SQL macro item_ref(kind, id): a composite document's reference to the item document
     `_items/{kind}/{id}` (marquee/packs.py `assemble`), valid JSON for the checks and to_json."""
-    con.execute(f"CREATE OR REPLACE TEMP MACRO item_ref(kind, id) AS "
-                f"CAST('{_MARK}' || kind || '/' || id || '\"}}' AS VARCHAR)")
+    con.execute(
+        f"CREATE OR REPLACE TEMP MACRO item_ref(kind, id) AS CAST('{_MARK}' || kind || '/' || id || '\"}}' AS VARCHAR)"
+    )
 
 
-def checked_items(con: duckdb.DuckDBPyConnection, table: str, query: str,
-                  uses: tuple[tuple[str, str], ...], parts: tuple[tuple[str, str], ...] = ()) -> None:
+def checked_items(
+    con: duckdb.DuckDBPyConnection,
+    table: str,
+    query: str,
+    uses: tuple[tuple[str, str], ...],
+    parts: tuple[tuple[str, str], ...] = (),
+) -> None:
     """Serialise every row's `item` (a typed STRUCT) once, into the temp table `table`: the query's
     other columns and `json`, the item's JSON text.
 
@@ -302,15 +337,24 @@ def checked_items(con: duckdb.DuckDBPyConnection, table: str, query: str,
         if (template, field) in parts:
             item_schema = _restricted(item_schema, fields)
         checks.append((template, field, item_schema))
-    con.execute(f"CREATE OR REPLACE TEMP TABLE {table} AS SELECT * EXCLUDE (item), to_json(item)::VARCHAR AS json, "
-                f"{_checked_json('item', item_type, checks)} AS valid FROM ({query})")
+    con.execute(
+        f"CREATE OR REPLACE TEMP TABLE {table} AS SELECT * EXCLUDE (item), to_json(item)::VARCHAR AS json, "
+        f"{_checked_json('item', item_type, checks)} AS valid FROM ({query})"
+    )
     _refuse_invalid(con, table, checks)
-    _record_checked(con, table, [(t, f, sorted(set(_item_schema(t, f)["properties"]) & fields), (t, f) not in parts)
-                                 for t, f in (*uses, *parts)])
+    _record_checked(
+        con,
+        table,
+        [
+            (t, f, sorted(set(_item_schema(t, f)["properties"]) & fields), (t, f) not in parts)
+            for t, f in (*uses, *parts)
+        ],
+    )
 
 
-def checked_entries(con: duckdb.DuckDBPyConnection, table: str, query: str, items: str,
-                    columns: dict[str, tuple[tuple[str, str], ...]]) -> None:
+def checked_entries(
+    con: duckdb.DuckDBPyConnection, table: str, query: str, items: str, columns: dict[str, tuple[tuple[str, str], ...]]
+) -> None:
     """Entries of composite lists whose items add fields of their own: the temp table `table` holds
     the query's rows with each struct column named in `columns` serialised as an entry,
     `{"\\u0001":"movie/603",` + the struct's fields (marquee/packs.py splices the item `ref` names
@@ -329,15 +373,19 @@ def checked_entries(con: duckdb.DuckDBPyConnection, table: str, query: str, item
             item_schema = _item_schema(template, field)
             covered = _covered(con, items, template, field)
             if covered & extra:
-                raise ValidationError(template, f"{field}[]", f"{sorted(covered & extra)} both in {items} and the entry")
+                raise ValidationError(
+                    template, f"{field}[]", f"{sorted(covered & extra)} both in {items} and the entry"
+                )
             rest = _restricted(item_schema, set(item_schema["properties"]) - covered)
             checks.append((template, field, rest))
             records.append((template, field, sorted(set(item_schema["properties"])), True))
         serialised.append(f"'{_MARK}' || ref || '\",' || substr(to_json({column})::VARCHAR, 2) AS {column}")
         checks_sql.append(_checked_json(column, types[column], checks))
         all_checks += checks
-    con.execute(f"CREATE OR REPLACE TEMP TABLE {table} AS SELECT * EXCLUDE (ref, {', '.join(columns)}), "
-                f"{', '.join(serialised)}, {' AND '.join(checks_sql)} AS valid FROM ({query})")
+    con.execute(
+        f"CREATE OR REPLACE TEMP TABLE {table} AS SELECT * EXCLUDE (ref, {', '.join(columns)}), "
+        f"{', '.join(serialised)}, {' AND '.join(checks_sql)} AS valid FROM ({query})"
+    )
     _refuse_invalid(con, table, all_checks, columns=tuple(columns))
     _record_checked(con, table, records)
 
@@ -375,8 +423,12 @@ def _checked_json(expr: str, sql_type: Any, checks: list[tuple[str, str, dict[st
     return " AND ".join(null_check(schema, sql_type, expr) for schema in distinct)
 
 
-def _refuse_invalid(con: duckdb.DuckDBPyConnection, table: str, checks: list[tuple[str, str, dict[str, Any]]],
-                    columns: tuple[str, ...] = ("json",)) -> None:
+def _refuse_invalid(
+    con: duckdb.DuckDBPyConnection,
+    table: str,
+    checks: list[tuple[str, str, dict[str, Any]]],
+    columns: tuple[str, ...] = ("json",),
+) -> None:
     """Stop the build at the table's first invalid row, validated again in Python for the path and
     reason (a non-finite number is not JSON); else drop the check column."""
     invalid = con.execute(f"SELECT {', '.join(columns)} FROM {table} WHERE NOT valid LIMIT 1").fetchall()
@@ -396,19 +448,24 @@ def checked_lists(con: duckdb.DuckDBPyConnection, table: str, items: str) -> Non
     which a composite splices whole in place of a reference (`"crew":{"\\u0001":"…"}`)."""
     _checked_parts(con)
     con.execute("DELETE FROM checked_parts WHERE tbl = ?", [table])
-    con.execute("INSERT INTO checked_parts SELECT ?, template, field, covers, whole FROM checked_parts "
-                "WHERE tbl = ? AND whole", [table, items])
+    con.execute(
+        "INSERT INTO checked_parts SELECT ?, template, field, covers, whole FROM checked_parts WHERE tbl = ? AND whole",
+        [table, items],
+    )
 
 
 def _checked_parts(con: duckdb.DuckDBPyConnection) -> None:
     """The temp table of which (template, property) each checked table was checked for: `covers`, the
     item properties it holds, and `whole`, whether those are all of them."""
-    con.execute("CREATE TEMP TABLE IF NOT EXISTS checked_parts "
-                "(tbl VARCHAR, template VARCHAR, field VARCHAR, covers VARCHAR[], whole BOOLEAN)")
+    con.execute(
+        "CREATE TEMP TABLE IF NOT EXISTS checked_parts "
+        "(tbl VARCHAR, template VARCHAR, field VARCHAR, covers VARCHAR[], whole BOOLEAN)"
+    )
 
 
-def _record_checked(con: duckdb.DuckDBPyConnection, table: str,
-                    records: list[tuple[str, str, list[str], bool]]) -> None:
+def _record_checked(
+    con: duckdb.DuckDBPyConnection, table: str, records: list[tuple[str, str, list[str], bool]]
+) -> None:
     _checked_parts(con)
     con.execute("DELETE FROM checked_parts WHERE tbl = ?", [table])
     con.executemany("INSERT INTO checked_parts VALUES (?, ?, ?, ?, ?)", [(table, *record) for record in records])
@@ -417,8 +474,10 @@ def _record_checked(con: duckdb.DuckDBPyConnection, table: str,
 def _covered(con: duckdb.DuckDBPyConnection, items: str, template: str, field: str) -> set[str]:
     """The item properties checked_items checked `items` for, as part of (template, field)."""
     _checked_parts(con)
-    rows = con.execute("SELECT covers FROM checked_parts WHERE tbl = ? AND template = ? AND field = ? AND NOT whole",
-                       [items, template, field]).fetchall()
+    rows = con.execute(
+        "SELECT covers FROM checked_parts WHERE tbl = ? AND template = ? AND field = ? AND NOT whole",
+        [items, template, field],
+    ).fetchall()
     if not rows:
         raise ValidationError(template, f"{field}[]", f"{items} was not checked as a part of these entries")
     return set(rows[0][0])
@@ -432,8 +491,10 @@ def _require_checked(con: duckdb.DuckDBPyConnection, template: str, checked: dic
     _checked_parts(con)
     for field, tables in checked.items():
         for table in (tables,) if isinstance(tables, str) else tables:
-            if not con.execute("SELECT count(*) FROM checked_parts WHERE tbl = ? AND template = ? AND field = ? "
-                               "AND whole", [table, template, field]).fetchall()[0][0]:
+            if not con.execute(
+                "SELECT count(*) FROM checked_parts WHERE tbl = ? AND template = ? AND field = ? AND whole",
+                [table, template, field],
+            ).fetchall()[0][0]:
                 raise ValidationError(template, field, f"{table} was not checked for this property (checked_items)")
 
 
@@ -443,8 +504,14 @@ def from_objects(template: str, documents: dict[str, Any]) -> Documents:
     uris = list(documents)
     bodies = [orjson.dumps(documents[uri]) for uri in uris]
     batch = pa.RecordBatch.from_arrays(
-        [pa.array(uris, pa.string()), pa.array(bodies, pa.binary()), pa.nulls(len(uris), pa.string()),
-         pa.nulls(len(uris), pa.bool_())], schema=BATCH_SCHEMA)
+        [
+            pa.array(uris, pa.string()),
+            pa.array(bodies, pa.binary()),
+            pa.nulls(len(uris), pa.string()),
+            pa.nulls(len(uris), pa.bool_()),
+        ],
+        schema=BATCH_SCHEMA,
+    )
     return Documents(template, lambda way=plan.FULL: iter([batch]))
 
 

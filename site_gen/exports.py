@@ -22,6 +22,7 @@ from site_gen.documents import tables_read
 
 EXPORTS = "exports"
 # file stem -> the SQL of its lines' fields, in TMDB's key order
+# fmt: off
 FILES = {
     "movie_ids": "SELECT adult, id, original_title, popularity, video FROM movies ORDER BY id",
     "tv_series_ids": "SELECT id, original_name, popularity FROM tv_series ORDER BY id",
@@ -31,6 +32,7 @@ FILES = {
     "tv_network_ids": "SELECT id, name FROM networks ORDER BY id",
     "production_company_ids": "SELECT id, name FROM companies ORDER BY id",
 }
+# fmt: on
 BATCH = 50_000
 
 
@@ -38,8 +40,13 @@ def file_name(stem: str, day: date) -> str:
     return f"{stem}_{day:%m_%d_%Y}.json.gz"
 
 
-def for_release(con: duckdb.DuckDBPyConnection, release_dir: Path, day: date | None = None,
-                previous: Path | None = None, reloaded: set[str] | None = None) -> int:
+def for_release(
+    con: duckdb.DuckDBPyConnection,
+    release_dir: Path,
+    day: date | None = None,
+    previous: Path | None = None,
+    reloaded: set[str] | None = None,
+) -> int:
     """Write every export file of the release (dated `day`, default today in UTC); the lines written.
 
     An update (`previous`, and `reloaded`, the tables its load made again) links the previous
@@ -51,8 +58,11 @@ def for_release(con: duckdb.DuckDBPyConnection, release_dir: Path, day: date | N
     folder.mkdir(exist_ok=True)
     lines = 0
     for stem, query in FILES.items():
-        kept = sorted((Path(previous) / EXPORTS).glob(file_name(stem, day).replace(f"{day:%m_%d_%Y}", "*"))) \
-            if previous is not None and reloaded is not None else []
+        kept = (
+            sorted((Path(previous) / EXPORTS).glob(file_name(stem, day).replace(f"{day:%m_%d_%Y}", "*")))
+            if previous is not None and reloaded is not None
+            else []
+        )
         if len(kept) == 1 and not tables_read(con, query, stem) & reloaded:
             os.link(kept[0], folder / file_name(stem, day))
             continue

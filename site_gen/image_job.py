@@ -35,7 +35,7 @@ def catalogue_images(catalogue_dir: Path) -> pa.Table:
             path = Path(catalogue_dir) / f"{name}.parquet"
             if path.is_file():
                 quoted = "'" + str(path).replace("'", "''") + "'"  # a view's SQL takes no parameters
-                con.execute(f"CREATE VIEW \"{name}\" AS SELECT * FROM read_parquet({quoted})")
+                con.execute(f'CREATE VIEW "{name}" AS SELECT * FROM read_parquet({quoted})')
         return image_kinds(con)
 
 
@@ -46,5 +46,10 @@ def make_ahead(catalogue_dir: Path, image_dir: Path, workers: int | None = None)
     store.mkdir(parents=True, exist_ok=True)
     with open(store / LOCK, "a") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        return sync_store(Path(catalogue_dir) / "images", store, catalogue_images(catalogue_dir), workers,
-                          generated=contract.images_generated(catalogue_dir))
+        return sync_store(
+            Path(catalogue_dir) / "images",
+            store,
+            catalogue_images(catalogue_dir),
+            workers,
+            generated=contract.images_generated(catalogue_dir),
+        )

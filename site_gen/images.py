@@ -40,6 +40,7 @@ from marquee_datasets.images import draw
 from site_gen.documents import tables_read
 
 # TMDB's /3/configuration lists (images.*_sizes), without "original". Ten distinct sizes in all.
+# fmt: off
 SIZES_BY_KIND: dict[str, tuple[str, ...]] = {
     "backdrop": ("w300", "w780", "w1280"),
     "logo": ("w45", "w92", "w154", "w185", "w300", "w500"),
@@ -47,12 +48,14 @@ SIZES_BY_KIND: dict[str, tuple[str, ...]] = {
     "profile": ("w45", "w185", "h632"),
     "still": ("w92", "w185", "w300"),
 }
+# fmt: on
 ALL_SIZES = tuple(sorted({s for sizes in SIZES_BY_KIND.values() for s in sizes}, key=lambda s: (s[0], int(s[1:]))))
 KINDS = tuple(SIZES_BY_KIND)  # an image's kind in the index is its place here
 MANIFEST = ".manifest.parquet"
 LEGACY_MANIFEST = ".manifest.json"  # the JSON manifest of earlier builds: read once, then replaced
-MANIFEST_SCHEMA = pa.schema([("name", pa.string()), ("digest", pa.string()), ("sizes", pa.string()),
-                             ("stamp", pa.string())])
+MANIFEST_SCHEMA = pa.schema(
+    [("name", pa.string()), ("digest", pa.string()), ("sizes", pa.string()), ("stamp", pa.string())]
+)
 STAT_CHUNK = 100_000  # originals stat'ed per task, and per worker process beyond the first
 GENERATED = "generated"  # the manifest's digest and stamp of a drawn original: its bytes follow from its name
 # The index's key: a name's MD5, its first 8 bytes little-endian, shifted to fit SQLite's signed
@@ -202,8 +205,9 @@ def _manifest_table(rows: list[tuple[str, ...]]) -> pa.Table:
     return pa.table([pa.array(column, pa.string()) for column in columns], schema=MANIFEST_SCHEMA)
 
 
-def sync_store(originals: Path, store: Path, kinds: dict[str, str] | pa.Table, workers: int | None = None,
-               generated: bool = False) -> ImageSummary:
+def sync_store(
+    originals: Path, store: Path, kinds: dict[str, str] | pa.Table, workers: int | None = None, generated: bool = False
+) -> ImageSummary:
     """Make `store` hold every image in `kinds` (file name -> kind, or a table of name and kind) at
     its original and its sizes: the file in `originals`, or with `generated` for a name with no file
     there, the original drawn from its name (without, such a name is left out: the build refuses a
@@ -218,7 +222,9 @@ def sync_store(originals: Path, store: Path, kinds: dict[str, str] | pa.Table, w
     for size in ("original", *ALL_SIZES):
         (store / size).mkdir(parents=True, exist_ok=True)
     if not isinstance(kinds, pa.Table):
-        kinds = pa.table({"name": pa.array(list(kinds), pa.string()), "kind": pa.array(list(kinds.values()), pa.string())})
+        kinds = pa.table(
+            {"name": pa.array(list(kinds), pa.string()), "kind": pa.array(list(kinds.values()), pa.string())}
+        )
     listing = pa.array(os.listdir(originals) if originals.is_dir() else [], pa.string())
     has_file = pc.is_in(kinds["name"], value_set=listing)
     if not generated:
@@ -227,32 +233,49 @@ def sync_store(originals: Path, store: Path, kinds: dict[str, str] | pa.Table, w
     has_file = has_file.to_numpy(zero_copy_only=False)
     filed = kinds["name"].filter(pa.array(has_file)).to_pylist()
     listed = pa.table({"kind": pa.array(sorted(set(kinds["kind"].to_pylist())), pa.string())})
-    listed = listed.append_column("sizes", pa.array([",".join(sizes_of(kind)) for kind in listed["kind"].to_pylist()],
-                                                      pa.string()))
+    listed = listed.append_column(
+        "sizes", pa.array([",".join(sizes_of(kind)) for kind in listed["kind"].to_pylist()], pa.string())
+    )
     workers = workers or min(len(filed) // STAT_CHUNK + 1, os.cpu_count() or 1)
     with ProcessPoolExecutor(workers) if workers > 1 else contextlib.nullcontext() as pool:
         # One listing of the stored originals, not a stat per image; beside the stats when in workers.
         stored = pool.submit(os.listdir, store / "original") if pool else None
-        chunks = [(str(originals), filed[i:i + STAT_CHUNK]) for i in range(0, len(filed), STAT_CHUNK)]
+        chunks = [(str(originals), filed[i : i + STAT_CHUNK]) for i in range(0, len(filed), STAT_CHUNK)]
         stamps = np.full(len(has_file), GENERATED, dtype=object)
-        stamps[has_file] = [stamp for part in (pool.map(_stamps, chunks) if pool else map(_stamps, chunks))
-                            for stamp in part]
-        stored = pa.table({"name": pa.array(stored.result() if stored else os.listdir(store / "original"),
-                                            pa.string())})
+        stamps[has_file] = [
+            stamp for part in (pool.map(_stamps, chunks) if pool else map(_stamps, chunks)) for stamp in part
+        ]
+        stored = pa.table(
+            {"name": pa.array(stored.result() if stored else os.listdir(store / "original"), pa.string())}
+        )
         manifest = _read_manifest(store)
         with duckdb.connect() as con:
             con.execute("SET enable_progress_bar = false")
             current = kinds.append_column("stamp", pa.array(stamps, pa.string()))
-            for table_name, table in (("current_images", current), ("listed", listed), ("recorded", manifest),
-                                      ("stored", stored)):
+            for table_name, table in (
+                ("current_images", current),
+                ("listed", listed),
+                ("recorded", manifest),
+                ("stored", stored),
+            ):
                 con.register(table_name, table)
-            stale = con.sql("SELECT c.name, c.kind, c.stamp, r.digest, r.sizes FROM current_images c "
-                            "JOIN listed l USING (kind) LEFT JOIN recorded r USING (name) LEFT JOIN stored s USING (name) "
-                            "WHERE NOT coalesce(c.stamp = r.stamp AND l.sizes = r.sizes AND s.name IS NOT NULL, false) "
-                            "ORDER BY c.name").fetchall()
-        jobs = [(name, None if stamp == GENERATED else os.path.join(originals, name), kind, str(store),
-                 (digest, recorded) if digest is not None else None, stamp)
-                for name, kind, stamp, digest, recorded in stale]
+            stale = con.sql(
+                "SELECT c.name, c.kind, c.stamp, r.digest, r.sizes FROM current_images c "
+                "JOIN listed l USING (kind) LEFT JOIN recorded r USING (name) LEFT JOIN stored s USING (name) "
+                "WHERE NOT coalesce(c.stamp = r.stamp AND l.sizes = r.sizes AND s.name IS NOT NULL, false) "
+                "ORDER BY c.name"
+            ).fetchall()
+        jobs = [
+            (
+                name,
+                None if stamp == GENERATED else os.path.join(originals, name),
+                kind,
+                str(store),
+                (digest, recorded) if digest is not None else None,
+                stamp,
+            )
+            for name, kind, stamp, digest, recorded in stale
+        ]
         if pool and len(jobs) >= 200:
             results = list(pool.map(_sync_one, jobs, chunksize=256))
         else:
@@ -285,8 +308,11 @@ def write_index(con: duckdb.DuckDBPyConnection, path: Path) -> int:
         out.execute("PRAGMA synchronous = OFF")
         out.execute("CREATE TABLE images (key INTEGER PRIMARY KEY, kind INTEGER NOT NULL)")
         con.register("index_names", kinds)
-        rows = con.execute(f"SELECT {INDEX_KEY_SQL} AS key, coalesce(list_position(?, kind), ?) - 1 AS kind "
-                           "FROM index_names ORDER BY key", [list(KINDS), KINDS.index("poster") + 1])
+        rows = con.execute(
+            f"SELECT {INDEX_KEY_SQL} AS key, coalesce(list_position(?, kind), ?) - 1 AS kind "
+            "FROM index_names ORDER BY key",
+            [list(KINDS), KINDS.index("poster") + 1],
+        )
         while batch := rows.fetchmany(500_000):
             out.executemany("INSERT OR IGNORE INTO images VALUES (?, ?)", batch)
         con.unregister("index_names")
@@ -305,8 +331,14 @@ def image_tables(con: duckdb.DuckDBPyConnection, check_sql: str) -> set[str]:
 
 
 # Catalogue columns that hold an image path, and the kind of image each holds.
-PATH_COLUMNS = {"poster_path": "poster", "backdrop_path": "backdrop", "logo_path": "logo",
-                "profile_path": "profile", "still_path": "still", "avatar_path": "profile"}  # a reviewer's avatar
+PATH_COLUMNS = {
+    "poster_path": "poster",
+    "backdrop_path": "backdrop",
+    "logo_path": "logo",
+    "profile_path": "profile",
+    "still_path": "still",
+    "avatar_path": "profile",
+}  # a reviewer's avatar
 # Image tables without a `kind` column hold one kind, named by their owner.
 TABLE_KINDS = {"person_images": "profile", "company_images": "logo", "network_images": "logo"}
 
@@ -315,8 +347,9 @@ def _table_columns(con: duckdb.DuckDBPyConnection) -> dict[str, set[str]]:
     """Every catalogue table's column names (image paths are found by column name)."""
     columns: dict[str, set[str]] = {}
     for table, column in con.execute(
-            "SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = 'main'"
-            " AND table_name NOT LIKE 'doc_%'").fetchall():
+        "SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = 'main'"
+        " AND table_name NOT LIKE 'doc_%'"
+    ).fetchall():
         columns.setdefault(table, set()).add(column)
     return columns
 
@@ -339,6 +372,8 @@ def image_kinds(con, present: str | None = None) -> pa.Table:
     if not selects:
         return pa.table({"name": pa.array([], pa.string()), "kind": pa.array([], pa.string())})
     only_present = f"WHERE name IN (SELECT name FROM {present}) " if present else ""
-    return con.sql(f"SELECT name, last(kind ORDER BY kind) AS kind FROM ("
-                   f"SELECT ltrim(path, '/') AS name, kind FROM ({' UNION '.join(selects)}) WHERE path <> '') "
-                   f"{only_present}GROUP BY name ORDER BY name").to_arrow_table()
+    return con.sql(
+        f"SELECT name, last(kind ORDER BY kind) AS kind FROM ("
+        f"SELECT ltrim(path, '/') AS name, kind FROM ({' UNION '.join(selects)}) WHERE path <> '') "
+        f"{only_present}GROUP BY name ORDER BY name"
+    ).to_arrow_table()

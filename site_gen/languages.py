@@ -21,8 +21,10 @@ from site_gen.documents import set_language
 from site_gen.templates import Preparation
 
 
-def variant_rows(languages: list[str], genre_languages: set[str] | frozenset[str] = frozenset({"en"}),
-                 ) -> list[tuple[str, str | None, str | None, str, str]]:
+def variant_rows(
+    languages: list[str],
+    genre_languages: set[str] | frozenset[str] = frozenset({"en"}),
+) -> list[tuple[str, str | None, str | None, str, str]]:
     """(suffix, iso_639_1, iso_3166_1, kind, genre_language) for each variant to render.
 
     genre_language is the language whose genre names a variant shows: its own where the catalogue
@@ -33,9 +35,15 @@ def variant_rows(languages: list[str], genre_languages: set[str] | frozenset[str
     rows: list[tuple[str, str | None, str | None, str, str]] = []
     for position, tag in enumerate(languages):
         iso_639_1, _, iso_3166_1 = tag.partition("-")
-        rows.append((variant_suffix(position, tag), iso_639_1, iso_3166_1,
-                     "default" if position == 0 else "other",
-                     iso_639_1 if iso_639_1 in genre_languages else fallback))
+        rows.append(
+            (
+                variant_suffix(position, tag),
+                iso_639_1,
+                iso_3166_1,
+                "default" if position == 0 else "other",
+                iso_639_1 if iso_639_1 in genre_languages else fallback,
+            )
+        )
     # No translation: original title, empty overview; genre names stay in the default language.
     rows.append((UNTRANSLATED, None, None, "und", fallback))
     return rows
@@ -43,11 +51,14 @@ def variant_rows(languages: list[str], genre_languages: set[str] | frozenset[str
 
 def prepare(con: duckdb.DuckDBPyConnection, settings: Settings) -> None:
     """Create render_variants for settings.languages and select the default language."""
-    con.execute("CREATE OR REPLACE TEMP TABLE render_variants (suffix VARCHAR, iso_639_1 VARCHAR, "
-                "iso_3166_1 VARCHAR, kind VARCHAR, genre_language VARCHAR)")
+    con.execute(
+        "CREATE OR REPLACE TEMP TABLE render_variants (suffix VARCHAR, iso_639_1 VARCHAR, "
+        "iso_3166_1 VARCHAR, kind VARCHAR, genre_language VARCHAR)"
+    )
     genre_languages = {code for (code,) in con.execute("SELECT DISTINCT iso_639_1 FROM genre_translations").fetchall()}
-    con.executemany("INSERT INTO render_variants VALUES (?, ?, ?, ?, ?)",
-                    variant_rows(list(settings.languages), genre_languages))
+    con.executemany(
+        "INSERT INTO render_variants VALUES (?, ?, ?, ?, ?)", variant_rows(list(settings.languages), genre_languages)
+    )
     set_language(con, settings.languages[0])
     if con.execute("SELECT count(*) FROM duckdb_tables() WHERE table_name = 'series_translations'").fetchone()[0]:
         # Series as list items show them (similar, recommendations, people's credits): the default
@@ -60,7 +71,9 @@ def prepare(con: duckdb.DuckDBPyConnection, settings: Settings) -> None:
                         AND t.iso_3166_1 = getvariable('iso_3166_1')""")
 
 
+# fmt: off
 PREPARATIONS = (
     # First of all: the variant-aware SQL of many templates and preparations joins render_variants.
     Preparation("languages", prepare, makes=("render_variants", "tv_series_listed"), optional=("tv_series_listed",)),
 )
+# fmt: on

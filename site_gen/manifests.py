@@ -74,8 +74,7 @@ def manifest_keys(folder: Path) -> set[str]:
     return {path.name.split(".", 1)[0] for path in Path(folder).glob("*.parquet")}
 
 
-def manifest_rows(folder: Path | None, keys: set[str] | None = None, removed: bool = False,
-                  where: str = "true") -> str:
+def manifest_rows(folder: Path | None, keys: set[str] | None = None, removed: bool = False, where: str = "true") -> str:
     """SQL: the (template, name, digest) rows of these templates (manifest_key; all when None): each
     base file's rows, a name its delta file holds replaced by the delta's row. A name the delta
     removes is left out, or kept with a null digest when `removed`. `where` filters the rows read."""
@@ -83,14 +82,18 @@ def manifest_rows(folder: Path | None, keys: set[str] | None = None, removed: bo
         return manifest_sql([])
     folder = Path(folder)
     keys = manifest_keys(folder) if keys is None else keys
-    bases, deltas = ([folder / (key + suffix) for key in sorted(keys) if (folder / (key + suffix)).exists()]
-                     for suffix in (BASE_SUFFIX, DELTA_SUFFIX))
+    bases, deltas = (
+        [folder / (key + suffix) for key in sorted(keys) if (folder / (key + suffix)).exists()]
+        for suffix in (BASE_SUFFIX, DELTA_SUFFIX)
+    )
     if not deltas:
         return f"(SELECT * FROM {manifest_sql(bases)} WHERE {where})"
     changes = f"(SELECT * FROM {manifest_sql(deltas)} WHERE {where})"
-    return (f"(SELECT * FROM {manifest_sql(bases)} b WHERE {where} AND NOT EXISTS (SELECT 1 FROM {changes} d "
-            f"WHERE d.template = b.template AND d.name = b.name) "
-            f"UNION ALL SELECT * FROM {changes} d" + ("" if removed else " WHERE d.digest IS NOT NULL") + ")")
+    return (
+        f"(SELECT * FROM {manifest_sql(bases)} b WHERE {where} AND NOT EXISTS (SELECT 1 FROM {changes} d "
+        f"WHERE d.template = b.template AND d.name = b.name) "
+        f"UNION ALL SELECT * FROM {changes} d" + ("" if removed else " WHERE d.digest IS NOT NULL") + ")"
+    )
 
 
 def delta_fits(folder: Path | None, template: str) -> bool:
@@ -124,15 +127,21 @@ def repeated_names(folder: Path, limit: int = 3) -> list[str]:
     """Names the manifest `folder` holds more than once (a full build's: a name written twice), in
     name order; none when its rows are all distinct."""
     with _connect() as con:
-        return [name for (name,) in con.sql(f"SELECT name FROM {manifest_rows(folder)} GROUP BY name "
-                                            f"HAVING count(*) > 1 ORDER BY name LIMIT {int(limit)}").fetchall()]
+        return [
+            name
+            for (name,) in con.sql(
+                f"SELECT name FROM {manifest_rows(folder)} GROUP BY name "
+                f"HAVING count(*) > 1 ORDER BY name LIMIT {int(limit)}"
+            ).fetchall()
+        ]
 
 
 def unchanged_count(folder: Path, previous: Path) -> int:
     """How many documents of the manifest `folder` the manifest `previous` holds with the same digest."""
     with _connect() as con:
-        return con.execute(f"SELECT count(*) FROM {manifest_rows(folder)} m JOIN {manifest_rows(previous)} p "
-                           f"USING (name, digest)").fetchone()[0]
+        return con.execute(
+            f"SELECT count(*) FROM {manifest_rows(folder)} m JOIN {manifest_rows(previous)} p USING (name, digest)"
+        ).fetchone()[0]
 
 
 @dataclass(frozen=True)
@@ -144,16 +153,18 @@ class Settled:
     unds: list[tuple[str, int]]  # (name, digest) of the candidate untranslated variants rendered now
 
 
-def settle_update(folder: Path, previous: Path, untouched: set[str], deltas: list[str], written: list[str],
-                  candidates: list[str]) -> Settled:
+def settle_update(
+    folder: Path, previous: Path, untouched: set[str], deltas: list[str], written: list[str], candidates: list[str]
+) -> Settled:
     """Compare an update's manifest `folder` with the previous release's, reading only the rows
     rendered now: the files of templates rendered whole (all but the manifest keys `untouched`)
     and the delta files of the templates in `deltas`. A name rendered before that another template
     keeps cannot newly repeat; a name `written` now (new or changed) is looked up in every template."""
     whole = manifest_keys(folder) - untouched  # rendered whole: a file of every row
     rendered = manifest_rows(folder, whole)
-    changes = manifest_sql([folder / delta_file(template) for template in deltas
-                            if (folder / delta_file(template)).exists()])
+    changes = manifest_sql(
+        [folder / delta_file(template) for template in deltas if (folder / delta_file(template)).exists()]
+    )
     before = manifest_rows(previous, manifest_keys(previous) - untouched)
     with _connect() as con:
         con.register("written_names", pa.table({"name": pa.array(written, pa.string())}))
@@ -161,16 +172,22 @@ def settle_update(folder: Path, previous: Path, untouched: set[str], deltas: lis
         repeated = con.execute(
             f"(SELECT name FROM (SELECT name FROM {rendered} UNION ALL SELECT name FROM {changes}) "
             f"GROUP BY name HAVING count(*) > 1) UNION "
-            f"(SELECT name FROM {held} GROUP BY name HAVING count(*) > 1) ORDER BY name LIMIT 3").fetchall()
+            f"(SELECT name FROM {held} GROUP BY name HAVING count(*) > 1) ORDER BY name LIMIT 3"
+        ).fetchall()
         if repeated:
             return Settled([name for (name,) in repeated], [], [])
         # Gone: a name a template rendered whole no longer has, or one a delta removes (again, when
         # an earlier delta removed it: removing is idempotent).
-        gone = [name for (name,) in con.execute(
-            f"SELECT name FROM {before} b WHERE NOT EXISTS (SELECT 1 FROM {rendered} r WHERE r.name = b.name) "
-            f"UNION ALL SELECT name FROM {changes} WHERE digest IS NULL").fetchall()]
+        gone = [
+            name
+            for (name,) in con.execute(
+                f"SELECT name FROM {before} b WHERE NOT EXISTS (SELECT 1 FROM {rendered} r WHERE r.name = b.name) "
+                f"UNION ALL SELECT name FROM {changes} WHERE digest IS NULL"
+            ).fetchall()
+        ]
         con.register("candidates", pa.table({"name": pa.array(candidates, pa.string())}))
         unds = con.execute(
             f"SELECT r.name, r.digest FROM (SELECT name, digest FROM {rendered} UNION ALL "
-            f"SELECT name, digest FROM {changes} WHERE digest IS NOT NULL) r JOIN candidates c USING (name)").fetchall()
+            f"SELECT name, digest FROM {changes} WHERE digest IS NOT NULL) r JOIN candidates c USING (name)"
+        ).fetchall()
     return Settled([], gone, unds)

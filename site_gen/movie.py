@@ -27,22 +27,35 @@ CREDIT_ENTRIES = (("movie_cast_entries", "cast"), ("movie_crew_entries", "crew")
 
 
 def prepare_credits(con: duckdb.DuckDBPyConnection, settings: Settings) -> None:
-    checked_items(con, "person_items", load_sql("person_items.sql"), (),
-                  tuple((templates.MOVIE_CREDITS, field) for _, field in CREDIT_ENTRIES))
+    checked_items(
+        con,
+        "person_items",
+        load_sql("person_items.sql"),
+        (),
+        tuple((templates.MOVIE_CREDITS, field) for _, field in CREDIT_ENTRIES),
+    )
     for table, field in CREDIT_ENTRIES:
-        checked_entries(con, table, load_sql(table + ".sql"), "person_items",
-                        {"entry": ((templates.MOVIE_CREDITS, field),)})
+        checked_entries(
+            con, table, load_sql(table + ".sql"), "person_items", {"entry": ((templates.MOVIE_CREDITS, field),)}
+        )
 
 
 def prepare_list_items(con: duckdb.DuckDBPyConnection, settings: Settings) -> None:
-    checked_items(con, "movie_list_results", load_sql("movie_list_results.sql"),
-                  templates.uses_of("movie_list_results"), person.MOVIE_ITEM_PARTS)
+    checked_items(
+        con,
+        "movie_list_results",
+        load_sql("movie_list_results.sql"),
+        templates.uses_of("movie_list_results"),
+        person.MOVIE_ITEM_PARTS,
+    )
     con.execute(load_sql("movie_related_page.sql"))
 
 
+# fmt: off
 PREPARATIONS = (
     Preparation("movie credits", prepare_credits, makes=("person_items", "movie_cast_entries", "movie_crew_entries"),
                 sql=("person_items.sql", "movie_cast_entries.sql", "movie_crew_entries.sql")),
     Preparation("movie list items", prepare_list_items, makes=("movie_list_results", "movie_related_page"),
                 reads=("item_ref",), sql=("movie_list_results.sql", "movie_related_page.sql")),
 )
+# fmt: on

@@ -15,7 +15,9 @@ def prepare(con: duckdb.DuckDBPyConnection, settings: Settings) -> None:
     con.execute(load_sql("organisation_pages.sql"))
 
 
+# fmt: off
 PREPARATIONS = (
     Preparation("organisations", prepare, makes=("organisations", "organisation_names", "organisation_logos"),
                 sql=("organisation_pages.sql",)),
 )
+# fmt: on

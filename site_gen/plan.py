@@ -33,8 +33,7 @@ FULL, WHOLE, SCOPED, DELTA, KEPT = "full", "whole", "scoped", "delta", "kept"
 WAYS = (FULL, WHOLE, SCOPED, DELTA, KEPT)
 
 
-def decide(con: duckdb.DuckDBPyConnection, template: str, keeps_to_scope: bool,
-           previous_manifest: Path | None) -> str:
+def decide(con: duckdb.DuckDBPyConnection, template: str, keeps_to_scope: bool, previous_manifest: Path | None) -> str:
     """How `template` is written: FULL without a previous manifest, else as the scope says.
     `keeps_to_scope`: its SQL renders only the entities in_scope() admits."""
     if previous_manifest is None:
@@ -49,8 +48,9 @@ def decide(con: duckdb.DuckDBPyConnection, template: str, keeps_to_scope: bool,
     return WHOLE
 
 
-def plan_build(con: duckdb.DuckDBPyConnection, templates: list[tuple[str, bool]],
-               previous_manifest: Path | None) -> dict[str, str]:
+def plan_build(
+    con: duckdb.DuckDBPyConnection, templates: list[tuple[str, bool]], previous_manifest: Path | None
+) -> dict[str, str]:
     """Each template's way ((template, keeps_to_scope) pairs, in the order they are written)."""
     return {template: decide(con, template, keeps, previous_manifest) for template, keeps in templates}
 

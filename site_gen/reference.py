@@ -52,11 +52,18 @@ def _rows(con: duckdb.DuckDBPyConnection, sql: str) -> list[dict[str, Any]]:
 
 def documents(con: duckdb.DuckDBPyConnection, settings: Settings) -> dict[str, dict[str, Any]]:
     """{template: {uri: document}} of this module's rows of site_gen/templates.py (`objects:reference`)."""
-    countries = merged(load_data("countries"),
-                       _rows(con, "SELECT iso_3166_1, english_name, native_name FROM countries"), "iso_3166_1")
-    languages = merged(load_data("languages"),
-                       _rows(con, "SELECT iso_639_1, english_name, name FROM languages"), "iso_639_1")
-    lists = {COUNTRIES: countries, LANGUAGES: languages, JOBS: load_data("jobs"),
-             PRIMARY_TRANSLATIONS: load_data("primary_translations"), TIMEZONES: load_data("timezones"),
-             TV_CERTIFICATIONS: load_data("tv_certifications")}
+    countries = merged(
+        load_data("countries"), _rows(con, "SELECT iso_3166_1, english_name, native_name FROM countries"), "iso_3166_1"
+    )
+    languages = merged(
+        load_data("languages"), _rows(con, "SELECT iso_639_1, english_name, name FROM languages"), "iso_639_1"
+    )
+    lists = {
+        COUNTRIES: countries,
+        LANGUAGES: languages,
+        JOBS: load_data("jobs"),
+        PRIMARY_TRANSLATIONS: load_data("primary_translations"),
+        TIMEZONES: load_data("timezones"),
+        TV_CERTIFICATIONS: load_data("tv_certifications"),
+    }
     return {template: {template: body} for template, body in lists.items()}

@@ -71,12 +71,14 @@ from site_gen.writer import Writer
 
 # The steps that make what the templates' SQL shares, in any order: preparation_order runs each
 # after the ones making what it reads.
+# fmt: off
 PREPARATIONS: tuple[Preparation, ...] = (
     *languages.PREPARATIONS,
     Preparation("item references", lambda con, settings: create_item_ref(con), makes=("item_ref",)),
     *movie.PREPARATIONS, *person.PREPARATIONS, *tv.PREPARATIONS, *compat.PREPARATIONS, *community.PREPARATIONS,
     *organisations.PREPARATIONS,
 )
+# fmt: on
 OBJECTS = {"configuration": configuration, "reference": reference}  # modules building `objects:` templates
 BUILD_FILE = "BUILD"
 DEFAULT_LANGUAGE = "en-US"
@@ -118,15 +120,20 @@ class ReleaseSummary:
         rate = self.documents / self.seconds if self.seconds else 0.0
         unchanged = f", {self.unchanged} unchanged since the previous release" if self.unchanged else ""
         if self.updated:
-            unchanged += (" (an update of its pack" + (", rendering only what changed" if self.scoped else "")
-                          + f"; templates: {plan.counts(self.plan)})")
+            unchanged += (
+                " (an update of its pack"
+                + (", rendering only what changed" if self.scoped else "")
+                + f"; templates: {plan.counts(self.plan)})"
+            )
         if self.steps_run < self.steps:
             unchanged += f"; {self.steps_run} of {self.steps} database steps run"
         search = f"; {self.search}" if self.search else ""
         search += f"; {self.credits}" if self.credits else ""
         search += f"; {self.discover}" if self.discover else ""
-        return (f"release {self.release_id}: {self.documents} documents, {self.bytes:,} bytes written, "
-                f"{self.images} images in {self.seconds:.2f} s ({rate:,.0f} documents/s){unchanged}{search}")
+        return (
+            f"release {self.release_id}: {self.documents} documents, {self.bytes:,} bytes written, "
+            f"{self.images} images in {self.seconds:.2f} s ({rate:,.0f} documents/s){unchanged}{search}"
+        )
 
 
 class Laps:
@@ -146,9 +153,14 @@ class Laps:
         return time.perf_counter() - self.started
 
 
-def start_image_check(con: duckdb.DuckDBPyConnection, catalogue_dir: Path, release_dir: Path,
-                      pool: ThreadPoolExecutor, previous: Path | None = None,
-                      reloaded: set[str] | None = None) -> Future:
+def start_image_check(
+    con: duckdb.DuckDBPyConnection,
+    catalogue_dir: Path,
+    release_dir: Path,
+    pool: ThreadPoolExecutor,
+    previous: Path | None = None,
+    reloaded: set[str] | None = None,
+) -> Future:
     """Give the release its images, beside the document writes; the future's result is the number of
     images (ReleaseBuildError when an original is missing: write_all stops at the next batch once it
     knows). No image is made, copied or linked one by one: a release publishes as soon as its
@@ -169,8 +181,12 @@ def start_image_check(con: duckdb.DuckDBPyConnection, catalogue_dir: Path, relea
     generated = contract.images_generated(catalogue_dir)
     check = load_sql("image_paths.sql")
     kept_index = previous / IMAGE_INDEX if previous is not None else None
-    if not (reloaded is not None and kept_index is not None and kept_index.is_file()
-            and not images.image_tables(con, check) & reloaded):
+    if not (
+        reloaded is not None
+        and kept_index is not None
+        and kept_index.is_file()
+        and not images.image_tables(con, check) & reloaded
+    ):
         kept_index = None
     cursor = con.cursor()
 
@@ -212,8 +228,10 @@ def prepare(con: duckdb.DuckDBPyConnection, settings: Settings) -> set[str]:
 
 def existing(con: duckdb.DuckDBPyConnection, names: tuple[str, ...]) -> set[str]:
     """Which of the names are tables, views or macros of the build database."""
-    rows = con.execute("SELECT table_name FROM duckdb_tables() UNION SELECT view_name FROM duckdb_views() "
-                       "UNION SELECT function_name FROM duckdb_functions() WHERE function_type LIKE '%macro'").fetchall()
+    rows = con.execute(
+        "SELECT table_name FROM duckdb_tables() UNION SELECT view_name FROM duckdb_views() "
+        "UNION SELECT function_name FROM duckdb_functions() WHERE function_type LIKE '%macro'"
+    ).fetchall()
     return set(names) & {name for (name,) in rows}
 
 
@@ -233,16 +251,18 @@ def collect(con: duckdb.DuckDBPyConnection, settings: Settings) -> list[Document
     return collected
 
 
-def documents_for(con: duckdb.DuckDBPyConnection, settings: Settings, template: Template,
-                  objects: dict[str, dict]) -> Documents:
+def documents_for(
+    con: duckdb.DuckDBPyConnection, settings: Settings, template: Template, objects: dict[str, dict]
+) -> Documents:
     if template.items_table is not None:
         return from_items(con, template.path, template.items_table)
     if (module := template.objects_module) is not None:
         if module not in objects:
             objects[module] = OBJECTS[module].documents(con, settings)
         return from_objects(template.path, objects[module][template.path])
-    return from_sql(con, template.path, template.source, template.splices or None, scoped=template.scoped,
-                    chunked=template.chunked)
+    return from_sql(
+        con, template.path, template.source, template.splices or None, scoped=template.scoped, chunked=template.chunked
+    )
 
 
 # Told of the build's progress: (phase, done, total), e.g. ("templates", 12, 85); `marquee build`
@@ -252,8 +272,14 @@ PHASES = ("database", "collect", "write", "search", "artefacts", "images_after")
 ARTEFACT_STEPS = ("discover", "showtimes", "exports", "credits", "changes")  # the artefacts phase, in order
 
 
-def write_all(collected: list[Documents], ways: dict[str, str], writer: Writer, validator: Validator,
-              alongside: Future | None = None, progress: Progress | None = None) -> None:
+def write_all(
+    collected: list[Documents],
+    ways: dict[str, str],
+    writer: Writer,
+    validator: Validator,
+    alongside: Future | None = None,
+    progress: Progress | None = None,
+) -> None:
     """Phase two: write every document, each batch validated first (an invalid one stops the build).
     SQL-rendered batches arrive checked by DuckDB (site_gen/validate_sql.py); in an update only changed
     documents are checked, since an unchanged one is the same bytes that passed when first written.
@@ -279,8 +305,9 @@ def write_all(collected: list[Documents], ways: dict[str, str], writer: Writer, 
         progress("templates", len(collected), len(collected))
 
 
-def render_ahead(collected: list[Documents], ways: dict[str, str],
-                 depth: int = RENDER_AHEAD) -> Iterator[tuple[str, pa.RecordBatch | Marker]]:
+def render_ahead(
+    collected: list[Documents], ways: dict[str, str], depth: int = RENDER_AHEAD
+) -> Iterator[tuple[str, pa.RecordBatch | Marker]]:
     """Every collected batch with its template, rendered by DuckDB in a thread of its own.
 
     DuckDB releases the GIL while it renders, and the Writer's inserts are Python and SQLite: run
@@ -338,9 +365,15 @@ def check_batch(template: str, batch: pa.RecordBatch, validator: Validator) -> N
         raise ValidationError(uri, "", "a forbidden null or a non-finite number (compiled check)")
 
 
-def render_release(settings: Settings, catalogue_dir: Path, release_dir: Path,
-                   echo: Callable[[str], None] | None = print, previous: Path | None = None,
-                   history: Path | None = None, progress: Progress | None = None) -> ReleaseSummary:
+def render_release(
+    settings: Settings,
+    catalogue_dir: Path,
+    release_dir: Path,
+    echo: Callable[[str], None] | None = print,
+    previous: Path | None = None,
+    history: Path | None = None,
+    progress: Progress | None = None,
+) -> ReleaseSummary:
     """Render catalogue_dir into the new, empty release_dir; returns (and echoes) a summary.
 
     With `previous` (an earlier release with a manifest), the build is an update. The database kept
@@ -353,12 +386,13 @@ def render_release(settings: Settings, catalogue_dir: Path, release_dir: Path,
     `previous`), so a full build keeps it too. `progress` hears of each phase as it ends and of the
     templates as they are written.
     """
+
     def phase(name: str) -> None:
         """End phase `name` (timed in the summary); tell `progress`, and that the next one began."""
         laps.lap(name)
         if progress is not None:
             progress(name, 1, 1)
-            following = PHASES[PHASES.index(name) + 1:]
+            following = PHASES[PHASES.index(name) + 1 :]
             if following:
                 progress(following[0], 0, 1)
 
@@ -373,28 +407,38 @@ def render_release(settings: Settings, catalogue_dir: Path, release_dir: Path,
     try:
         # The database is kept beside the releases for the next build (marquee_build/state.py).
         updating = previous is not None and previous_manifest(previous) is not None
-        with kept_database(release_dir.parent, str(Path(previous).resolve()) if updating else None,
-                           scope.code_fingerprint(scope.rendered_settings(settings))) as kept:
+        with kept_database(
+            release_dir.parent,
+            str(Path(previous).resolve()) if updating else None,
+            scope.code_fingerprint(scope.rendered_settings(settings)),
+        ) as kept:
             loaded = load_database(catalogue_dir, kept.path, kept.digests, settings.build_memory_gb)
             con = loaded.con
             scope.hash_entities(con, scope.rendered_settings(settings), loaded.tables, loaded.created, previous)
             phase("database")
             try:
                 with ThreadPoolExecutor(1, thread_name_prefix="images") as side:
-                    image_check = start_image_check(con, catalogue_dir, release_dir, side,
-                                                    previous if updating else None,
-                                                    loaded.created if updating else None)
+                    image_check = start_image_check(
+                        con,
+                        catalogue_dir,
+                        release_dir,
+                        side,
+                        previous if updating else None,
+                        loaded.created if updating else None,
+                    )
                     writer = Writer(release_dir, previous=previous)
                     scoped = scope.plan_scope(con, previous if updating else None)
                     collected = collect(con, settings)
-                    ways = plan.plan_build(con, [(d.template, d.keeps_to_scope) for d in collected],
-                                           writer.previous_manifest)
+                    ways = plan.plan_build(
+                        con, [(d.template, d.keeps_to_scope) for d in collected], writer.previous_manifest
+                    )
                     phase("collect")
                     if writer.previous_manifest is not None:
                         use_previous_manifest(con, writer.previous_manifest)
                     con.execute(f"SET streaming_buffer_size = '{RENDER_BUFFER}'")
                     write_all(collected, ways, writer, Validator(), image_check, progress)
                     phase("write")
+
                     # The pack's blocks are written (writer.finish) beside the search index and the
                     # artefacts, which read the database only: at 1M films the finish was ~400 s,
                     # most of it on one core (docs/benchmarks.md, session 32). `changes` compares
@@ -405,21 +449,31 @@ def render_release(settings: Settings, catalogue_dir: Path, release_dir: Path,
 
                     with ThreadPoolExecutor(1, thread_name_prefix="pack") as packing:
                         packed = packing.submit(writer.finish, progress)
-                        index = search_index.for_release(con, settings.languages, release_dir,
-                                                         previous if updating else None, scoped)
+                        index = search_index.for_release(
+                            con, settings.languages, release_dir, previous if updating else None, scoped
+                        )
                         phase("search")
                         artefacts = {
-                            "discover": lambda: discover_index.for_release(con, release_dir, catalogue_dir,
-                                                                           previous if updating else None,
-                                                                           loaded.created if updating else None),
+                            "discover": lambda: discover_index.for_release(
+                                con,
+                                release_dir,
+                                catalogue_dir,
+                                previous if updating else None,
+                                loaded.created if updating else None,
+                            ),
                             "showtimes": lambda: showtimes.for_release(con, catalogue_dir, release_dir),
-                            "exports": lambda: exports.for_release(con, release_dir, None,
-                                                                   previous if updating else None,
-                                                                   loaded.created if updating else None),
-                            "credits": lambda: credit_index.for_release(con, release_dir,
-                                                                        previous if updating else None,
-                                                                        loaded.created if updating else None),
-                            "changes": lambda: changes_after(packed)}
+                            "exports": lambda: exports.for_release(
+                                con,
+                                release_dir,
+                                None,
+                                previous if updating else None,
+                                loaded.created if updating else None,
+                            ),
+                            "credits": lambda: credit_index.for_release(
+                                con, release_dir, previous if updating else None, loaded.created if updating else None
+                            ),
+                            "changes": lambda: changes_after(packed),
+                        }
                         made = {}
                         for done, name in enumerate(ARTEFACT_STEPS):
                             if progress is not None:  # where the phase's minutes go at 1M (bench-build logs it)
@@ -438,11 +492,24 @@ def render_release(settings: Settings, catalogue_dir: Path, release_dir: Path,
         shutil.rmtree(release_dir, ignore_errors=True)
         raise
     written = writer.summary()
-    summary = ReleaseSummary(release_dir.name, written.documents, written.files, written.bytes, image_count,
-                             laps.total(), writer.unchanged, writer.updating, scoped, loaded.steps_run,
-                             loaded.steps, laps.phases, index.line(), ways,
-                             credits.line() if credits is not None else "credit index linked from the previous release",
-                             discovered.line())
+    summary = ReleaseSummary(
+        release_dir.name,
+        written.documents,
+        written.files,
+        written.bytes,
+        image_count,
+        laps.total(),
+        writer.unchanged,
+        writer.updating,
+        scoped,
+        loaded.steps_run,
+        loaded.steps,
+        laps.phases,
+        index.line(),
+        ways,
+        credits.line() if credits is not None else "credit index linked from the previous release",
+        discovered.line(),
+    )
     if echo is not None:
         echo(summary.line())
     return summary

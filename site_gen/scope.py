@@ -35,12 +35,15 @@ from site_gen import templates
 from site_gen.templates import template_kind
 
 # Columns naming an entity, by column name (any table) or (table, column).
+# fmt: off
 KEY_COLUMNS: dict[str, str] = {
     "movie_id": "movie", "person_id": "person", "series_id": "series", "season_id": "season",
     "episode_id": "episode", "collection_id": "collection", "company_id": "company",
     "keyword_id": "keyword", "network_id": "network", "genre_id": "genre", "soundtrack_id": "soundtrack",
     "provider_id": "provider", "list_id": "list",
 }
+# fmt: on
+# fmt: off
 TABLE_KEY_COLUMNS: dict[tuple[str, str], str] = {
     ("movies", "id"): "movie", ("people", "id"): "person", ("credit_people", "id"): "person",
     ("tv_series", "id"): "series", ("tv_seasons", "id"): "season", ("tv_episodes", "id"): "episode",
@@ -50,6 +53,7 @@ TABLE_KEY_COLUMNS: dict[tuple[str, str], str] = {
     ("movie_related", "other_id"): "movie",
     ("companies", "parent_company_id"): "company",
 }
+# fmt: on
 # Links followed one way only: (table, column) whose entity the table's rows never reach. A film's
 # similar and recommended lists show other films, which show nothing of the film: a row neither
 # changes the listed film nor puts it in scope when the listing film changes.
@@ -62,27 +66,43 @@ ONE_WAY: frozenset[tuple[str, str]] = frozenset({("movie_related", "other_id")})
 # film leaves its people's details, images and translations as they were (at 100k movies, 887
 # renamed films reach 15k people: their ~1M other person documents were rendered for nothing).
 # The OMDb documents of a film name its director, writers and actors: a renamed person reaches them too.
-_CREDIT_TEMPLATES = (templates.MOVIE_CREDITS, templates.PERSON_MOVIE_CREDITS, templates.PERSON_COMBINED_CREDITS,
-                     templates.COMPAT_MOVIE, templates.COMPAT_MOVIE + "/full")
+_CREDIT_TEMPLATES = (
+    templates.MOVIE_CREDITS,
+    templates.PERSON_MOVIE_CREDITS,
+    templates.PERSON_COMBINED_CREDITS,
+    templates.COMPAT_MOVIE,
+    templates.COMPAT_MOVIE + "/full",
+)
 # A public list shows its titles as references to their items, so a changed title reaches no list;
 # a changed list (its name, its entries) reaches the `lists` pages of the titles on it.
+# fmt: off
 LINK_TEMPLATES: dict[str, tuple[str, ...]] = {
     "movie_related": (),
     "list_items": (templates.MOVIE + "/lists", templates.TV + "/lists"),
     "cast": _CREDIT_TEMPLATES,
     "crew": _CREDIT_TEMPLATES,
 }
+# fmt: on
 # Links that carry only some tables' changes of the other end: a credit shows its film in the
 # person's credits as a reference to the film's item (marquee/packs.py), so only the film's own row
 # (its release date orders the credits; its removal drops the credit) changes them. A new title
 # rewrites the film's item, not the credits of its people (15k of them for 887 films at 100k).
+# fmt: off
 LINK_SOURCES: dict[str, dict[str, tuple[str, ...]]] = {
     "cast": {"movie": ("movies",)},
     "crew": {"movie": ("movies",)},
 }
+# fmt: on
 # Tables with (owner, owner_id): the owner's kind by its value.
-OWNER_KINDS: dict[str, str] = {"movie": "movie", "tv": "series", "season": "season", "episode": "episode",
-                               "collection": "collection", "person": "person", "company": "company"}
+OWNER_KINDS: dict[str, str] = {
+    "movie": "movie",
+    "tv": "series",
+    "season": "season",
+    "episode": "episode",
+    "collection": "collection",
+    "person": "person",
+    "company": "company",
+}
 # Entity hashes of a release: a folder with a Parquet file per table (`tbl=<table>/`, DuckDB's
 # PARTITION_BY), so an update hashes, compares and writes only the tables it loaded again and
 # links the others' files (at 100k movies, ~15M rows: sorting, joining and writing them all cost
@@ -97,9 +117,10 @@ def key_columns(con: duckdb.DuckDBPyConnection, tables: list[str]) -> dict[str, 
     marks a table whose rows name their owner's kind."""
     found: dict[str, list[tuple[str, str]]] = {table: [] for table in tables}
     for table, column in con.execute(
-            "SELECT table_name, column_name FROM duckdb_columns() WHERE database_name = current_database() "
-            "AND NOT internal AND table_name IN (SELECT unnest(?::VARCHAR[])) ORDER BY table_name, column_index",
-            [tables]).fetchall():
+        "SELECT table_name, column_name FROM duckdb_columns() WHERE database_name = current_database() "
+        "AND NOT internal AND table_name IN (SELECT unnest(?::VARCHAR[])) ORDER BY table_name, column_index",
+        [tables],
+    ).fetchall():
         kind = TABLE_KEY_COLUMNS.get((table, column)) or KEY_COLUMNS.get(column)
         if kind is not None:
             found[table].append((column, kind))
@@ -120,15 +141,26 @@ def code_fingerprint(languages: tuple[str, ...] | list[str]) -> str:
     digest = hashlib.md5(",".join(languages).encode())
     here = Path(__file__).resolve().parent
     build = BUILD_SQL_DIR.parent
-    for path in sorted([*here.glob("*.py"), *build.glob("*.py"),
-                        *(p for d in _CODE_DIRS for p in (here / d).glob("*")), *BUILD_SQL_DIR.glob("*.sql")]):
+    for path in sorted(
+        [
+            *here.glob("*.py"),
+            *build.glob("*.py"),
+            *(p for d in _CODE_DIRS for p in (here / d).glob("*")),
+            *BUILD_SQL_DIR.glob("*.sql"),
+        ]
+    ):
         digest.update(path.name.encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()
 
 
-def hash_entities(con: duckdb.DuckDBPyConnection, languages: tuple[str, ...] | list[str], tables: list[str],
-                  created: set[str] | None = None, previous: Path | None = None) -> None:
+def hash_entities(
+    con: duckdb.DuckDBPyConnection,
+    languages: tuple[str, ...] | list[str],
+    tables: list[str],
+    created: set[str] | None = None,
+    previous: Path | None = None,
+) -> None:
     """Create the temp table entity_hashes(tbl, kind, id, hash): for each table, one hash per entity
     over the rows that name it; a table naming none has one row of kind 'whole', and so has the code
     (tbl ''). entity_tables(tbl, reused) lists every table.
@@ -150,16 +182,26 @@ def hash_entities(con: duckdb.DuckDBPyConnection, languages: tuple[str, ...] | l
                 continue
             if kind == "owner":
                 cases = " ".join(f"WHEN '{value}' THEN '{owner}'" for value, owner in OWNER_KINDS.items())
-                rows.append(f"SELECT CASE owner {cases} ELSE '{WHOLE}:' || owner END AS kind, "
-                            f"owner_id::BIGINT AS id, hash(t) AS h FROM {quoted} t")
+                rows.append(
+                    f"SELECT CASE owner {cases} ELSE '{WHOLE}:' || owner END AS kind, "
+                    f"owner_id::BIGINT AS id, hash(t) AS h FROM {quoted} t"
+                )
             else:
-                rows.append(f"SELECT '{kind}' AS kind, \"{column}\"::BIGINT AS id, hash(t) AS h "
-                            f"FROM {quoted} t WHERE \"{column}\" IS NOT NULL")
-        parts.append(f"SELECT '{table}' AS tbl, kind, id, hash(sum(h)) AS hash FROM ("
-                     + " UNION ALL ".join(rows) + ") GROUP BY kind, id")
+                rows.append(
+                    f"SELECT '{kind}' AS kind, \"{column}\"::BIGINT AS id, hash(t) AS h "
+                    f'FROM {quoted} t WHERE "{column}" IS NOT NULL'
+                )
+        parts.append(
+            f"SELECT '{table}' AS tbl, kind, id, hash(sum(h)) AS hash FROM ("
+            + " UNION ALL ".join(rows)
+            + ") GROUP BY kind, id"
+        )
     parts.append(f"SELECT '' AS tbl, '{WHOLE}' AS kind, 0::BIGINT AS id, hash('{code_fingerprint(languages)}') AS hash")
-    con.execute("CREATE OR REPLACE TEMP TABLE entity_hashes AS SELECT tbl, kind, id::BIGINT AS id, hash FROM ("
-                + " UNION ALL ".join(parts) + ") ORDER BY tbl, kind, id")
+    con.execute(
+        "CREATE OR REPLACE TEMP TABLE entity_hashes AS SELECT tbl, kind, id::BIGINT AS id, hash FROM ("
+        + " UNION ALL ".join(parts)
+        + ") ORDER BY tbl, kind, id"
+    )
     con.execute("CREATE OR REPLACE TEMP TABLE entity_tables (tbl VARCHAR, reused BOOLEAN)")
     con.executemany("INSERT INTO entity_tables VALUES (?, ?)", [(table, table in reused) for table in tables])
 
@@ -179,8 +221,10 @@ def _entity_rows(folder: Path, tables: list[str]) -> str:
     globs = [str(folder / _partition(table) / "*.parquet") for table in tables if (folder / _partition(table)).is_dir()]
     if not globs:
         return "(SELECT NULL::VARCHAR AS tbl, NULL::VARCHAR AS kind, NULL::BIGINT AS id, NULL::UBIGINT AS hash WHERE false)"
-    return (f"(SELECT tbl, kind, id, hash FROM read_parquet({globs!r}, hive_partitioning = true, "
-            f"hive_types = {{'tbl': VARCHAR}}))")
+    return (
+        f"(SELECT tbl, kind, id, hash FROM read_parquet({globs!r}, hive_partitioning = true, "
+        f"hive_types = {{'tbl': VARCHAR}}))"
+    )
 
 
 def save_entities(con: duckdb.DuckDBPyConnection, release: Path, previous: Path | None = None) -> None:
@@ -199,8 +243,10 @@ def save_entities(con: duckdb.DuckDBPyConnection, release: Path, previous: Path 
 
 # in_scope()'s part for a template rendered in ranges of its entity's ids (documents.py, `chunked`):
 # while chunk_kind is set, only that kind's ids from chunk_lo to chunk_hi; unset (NULL), everything.
-IN_CHUNK = ("(scope_kind IS DISTINCT FROM getvariable('chunk_kind') "
-            "OR scope_id BETWEEN getvariable('chunk_lo') AND getvariable('chunk_hi'))")
+IN_CHUNK = (
+    "(scope_kind IS DISTINCT FROM getvariable('chunk_kind') "
+    "OR scope_id BETWEEN getvariable('chunk_lo') AND getvariable('chunk_hi'))"
+)
 
 
 def plan_scope(con: duckdb.DuckDBPyConnection, previous: Path | None) -> bool:
@@ -217,12 +263,14 @@ def plan_scope(con: duckdb.DuckDBPyConnection, previous: Path | None) -> bool:
         return False
     # Compared: the tables hashed now, the code, and tables the previous release had and this one has not.
     reused = {table for (table,) in con.execute("SELECT tbl FROM entity_tables WHERE reused").fetchall()}
-    before = [path.name[len(_partition("")):] for path in entities.iterdir() if path.name.startswith(_partition(""))]
-    con.execute(f"CREATE OR REPLACE TEMP TABLE changed_entities AS "
-                f"SELECT DISTINCT coalesce(n.tbl, p.tbl) AS tbl, coalesce(n.kind, p.kind) AS kind, "
-                f"coalesce(n.id, p.id) AS id "
-                f"FROM entity_hashes n FULL JOIN {_entity_rows(entities, [t for t in before if t not in reused])} p "
-                f"ON n.tbl = p.tbl AND n.kind = p.kind AND n.id = p.id WHERE n.hash IS DISTINCT FROM p.hash")
+    before = [path.name[len(_partition("")) :] for path in entities.iterdir() if path.name.startswith(_partition(""))]
+    con.execute(
+        f"CREATE OR REPLACE TEMP TABLE changed_entities AS "
+        f"SELECT DISTINCT coalesce(n.tbl, p.tbl) AS tbl, coalesce(n.kind, p.kind) AS kind, "
+        f"coalesce(n.id, p.id) AS id "
+        f"FROM entity_hashes n FULL JOIN {_entity_rows(entities, [t for t in before if t not in reused])} p "
+        f"ON n.tbl = p.tbl AND n.kind = p.kind AND n.id = p.id WHERE n.hash IS DISTINCT FROM p.hash"
+    )
     if con.execute(f"SELECT count(*) FROM changed_entities WHERE kind LIKE '{WHOLE}%'").fetchall()[0][0]:
         return False
     links = []
@@ -240,26 +288,37 @@ def plan_scope(con: duckdb.DuckDBPyConnection, previous: Path | None) -> bool:
         for column, kind in named:
             for other, other_kind in named:
                 if other != column and (table, column) not in ONE_WAY:
-                    reaches = (f"{list(LINK_TEMPLATES[table])}::VARCHAR[]" if table in LINK_TEMPLATES
-                               else "NULL::VARCHAR[]")
+                    reaches = (
+                        f"{list(LINK_TEMPLATES[table])}::VARCHAR[]" if table in LINK_TEMPLATES else "NULL::VARCHAR[]"
+                    )
                     sources = LINK_SOURCES.get(table, {}).get(other_kind)
-                    carried = changed_in.get(other_kind, set()) & set(sources) if sources else changed_in.get(other_kind)
+                    carried = (
+                        changed_in.get(other_kind, set()) & set(sources) if sources else changed_in.get(other_kind)
+                    )
                     if not carried:  # nothing changed that this link carries
                         continue
                     only = f" AND tbl IN (SELECT unnest({list(sources)}::VARCHAR[]))" if sources else ""
-                    links.append(f"SELECT '{kind}' AS kind, \"{column}\"::BIGINT AS id, {reaches} AS templates "
-                                 f"FROM {quoted} WHERE \"{other}\" IN "
-                                 f"(SELECT id FROM changed_entities WHERE kind = '{other_kind}'{only})")
+                    links.append(
+                        f"SELECT '{kind}' AS kind, \"{column}\"::BIGINT AS id, {reaches} AS templates "
+                        f'FROM {quoted} WHERE "{other}" IN '
+                        f"(SELECT id FROM changed_entities WHERE kind = '{other_kind}'{only})"
+                    )
     # One row per entity and the templates it is in scope for (NULL: all of its kind).
-    con.execute("CREATE OR REPLACE TEMP TABLE render_scope AS SELECT kind, id, "
-                "CASE WHEN bool_or(templates IS NULL) THEN NULL ELSE flatten(list(DISTINCT templates)) END AS templates "
-                "FROM (" + " UNION ALL ".join(["SELECT DISTINCT kind, id, NULL::VARCHAR[] AS templates FROM changed_entities",
-                                               *links]) + ") GROUP BY kind, id ORDER BY kind, id")
+    con.execute(
+        "CREATE OR REPLACE TEMP TABLE render_scope AS SELECT kind, id, "
+        "CASE WHEN bool_or(templates IS NULL) THEN NULL ELSE flatten(list(DISTINCT templates)) END AS templates "
+        "FROM ("
+        + " UNION ALL ".join(["SELECT DISTINCT kind, id, NULL::VARCHAR[] AS templates FROM changed_entities", *links])
+        + ") GROUP BY kind, id ORDER BY kind, id"
+    )
     # The template being rendered is the variable scope_template (documents.py sets it); the steps
     # collect runs before any template (shared item tables) see every entity in scope.
-    con.execute("CREATE OR REPLACE TEMP MACRO in_scope(scope_kind, scope_id) AS "
-                "scope_id IN (SELECT s.id FROM render_scope s WHERE s.kind = scope_kind AND "
-                + _reaches("getvariable('scope_template')") + f") AND {IN_CHUNK}")
+    con.execute(
+        "CREATE OR REPLACE TEMP MACRO in_scope(scope_kind, scope_id) AS "
+        "scope_id IN (SELECT s.id FROM render_scope s WHERE s.kind = scope_kind AND "
+        + _reaches("getvariable('scope_template')")
+        + f") AND {IN_CHUNK}"
+    )
     con.execute("SET VARIABLE render_scoped = true")
     return True
 
@@ -277,8 +336,9 @@ def template_plan(con: duckdb.DuckDBPyConnection, template: str, scoped: bool) -
     if found is None:
         return "whole"
     kind, _ = found
-    if not con.execute(f"SELECT count(*) FROM render_scope s WHERE kind = ? AND {_reaches(_literal(template))}",
-                       [kind]).fetchall()[0][0]:
+    if not con.execute(
+        f"SELECT count(*) FROM render_scope s WHERE kind = ? AND {_reaches(_literal(template))}", [kind]
+    ).fetchall()[0][0]:
         return "none"
     return "scoped" if scoped else "whole"
 
@@ -289,16 +349,20 @@ def entity_in_scope(template: str, name: str) -> str:
     found = template_kind(template)
     assert found is not None
     kind, segment = found
-    return (f"coalesce(TRY_CAST(split_part(split_part({name}, '/', {segment}), '.', 1) AS BIGINT) IN "
-            f"(SELECT id FROM render_scope s WHERE kind = '{kind}' AND {_reaches(_literal(template))}), false)")
+    return (
+        f"coalesce(TRY_CAST(split_part(split_part({name}, '/', {segment}), '.', 1) AS BIGINT) IN "
+        f"(SELECT id FROM render_scope s WHERE kind = '{kind}' AND {_reaches(_literal(template))}), false)"
+    )
 
 
 def kept_sql(template: str, previous: str) -> str:
     """The previous release's documents of a template a scoped build renders in part, as batch rows
     with a null body (unchanged): those whose entity is not in scope. `previous` is SQL for the
     template's previous (name, digest) rows."""
-    return (f"SELECT '/' || substr(name, 1, length(name) - 5) AS uri, NULL::BLOB AS body, digest, true AS valid "
-            f"FROM {previous} p WHERE NOT {entity_in_scope(template, 'name')}")
+    return (
+        f"SELECT '/' || substr(name, 1, length(name) - 5) AS uri, NULL::BLOB AS body, digest, true AS valid "
+        f"FROM {previous} p WHERE NOT {entity_in_scope(template, 'name')}"
+    )
 
 
 def _reaches(template: str) -> str:

@@ -60,7 +60,8 @@ ITEM_QUERIES = {"movie": "movie_list_results.sql", "tv": "person_tv_items.sql"} 
 BATCH = 20_000
 TRAINING_ITEMS = 2_000  # a kind's first items, that its dictionary is trained on
 
-SCHEMA = """
+SCHEMA = (
+    """
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;
 CREATE TABLE entities(kind TEXT, id INTEGER, popularity REAL, tokens TEXT, filters TEXT, names TEXT,
                       PRIMARY KEY (kind, id)) WITHOUT ROWID;
@@ -75,7 +76,10 @@ CREATE TABLE near(variant TEXT, term TEXT, PRIMARY KEY (variant, term)) WITHOUT 
 CREATE TABLE external_ids(kind TEXT, id INTEGER, source TEXT, value TEXT, series_id INTEGER,
                           season_number INTEGER, episode_number INTEGER,
                           PRIMARY KEY (kind, id, source, value)) WITHOUT ROWID;
-""" + DICTS_TABLE + ";"
+"""
+    + DICTS_TABLE
+    + ";"
+)
 # Made after a build's rows (sorting once), before an update's (which finds it in the copy).
 VALUE_INDEX = "CREATE INDEX IF NOT EXISTS external_ids_value ON external_ids(source, value)"
 # SQLite's page cache for the index as it is written (KiB, negative by SQLite's convention). Rows go in
@@ -109,20 +113,25 @@ class IndexSummary:
     bytes: int
     seconds: float
     updated: bool = False
-    derived: tuple[str, ...] = ()  # kinds whose ranks, postings and names were derived whole (an update's others kept theirs)
+    derived: tuple[
+        str, ...
+    ] = ()  # kinds whose ranks, postings and names were derived whole (an update's others kept theirs)
     stages: tuple[tuple[str, float], ...] = ()  # (stage, seconds): where an update's time went
 
     def line(self) -> str:
         kinds = ", ".join(f"{n:,} {kind}" for kind, n in self.entities.items())
         stages = ", ".join(f"{stage} {seconds:.1f} s" for stage, seconds in self.stages)
-        how = (f"updated (ranks derived again: {', '.join(self.derived) or 'none'}; {stages})" if self.updated
-               else "built")
-        return (f"search index {how}: {kinds}; {self.terms:,} words, {self.external_ids:,} external ids; "
-                f"{self.bytes / 1e6:,.1f} MB in {self.seconds:.1f} s")
+        how = (
+            f"updated (ranks derived again: {', '.join(self.derived) or 'none'}; {stages})" if self.updated else "built"
+        )
+        return (
+            f"search index {how}: {kinds}; {self.terms:,} words, {self.external_ids:,} external ids; "
+            f"{self.bytes / 1e6:,.1f} MB in {self.seconds:.1f} s"
+        )
 
 
 def deletions(term: str) -> set[str]:
-    return {term[:i] + term[i + 1:] for i in range(len(term))}
+    return {term[:i] + term[i + 1 :] for i in range(len(term))}
 
 
 def entity_query(kind: str) -> str:
@@ -185,8 +194,11 @@ def _write(con: duckdb.DuckDBPyConnection, languages: list[str], target: Path, p
         for kind in KINDS:
             before = scoped_entities(out, con, kind) if previous is not None else None
             counts[kind] = write_kind(con, out, kind, vocabulary, updating=previous is not None)
-            if previous is None or before is not None and not rederive(out, kind, before,
-                                                                        scoped_entities(out, con, kind)):
+            if (
+                previous is None
+                or before is not None
+                and not rederive(out, kind, before, scoped_entities(out, con, kind))
+            ):
                 derive(out, kind)
                 derived.append(kind)
             lap(kind)
@@ -197,8 +209,9 @@ def _write(con: duckdb.DuckDBPyConnection, languages: list[str], target: Path, p
             forget(out, con, "external_ids", ("movie", "tv", "person", "season", "episode"))
             texts, external = _in_scope(texts, "kind"), _in_scope(external, "kind")
         copy_rows(con, f"SELECT * FROM ({texts}) ORDER BY kind, id, suffix", out, "texts")
-        external_count = copy_rows(con, f"SELECT * FROM ({external}) ORDER BY kind, id, source, value", out,
-                                   "external_ids")
+        external_count = copy_rows(
+            con, f"SELECT * FROM ({external}) ORDER BY kind, id, source, value", out, "external_ids"
+        )
         out.execute(VALUE_INDEX)
         out.commit()
         lap("texts and external ids")
@@ -207,9 +220,16 @@ def _write(con: duckdb.DuckDBPyConnection, languages: list[str], target: Path, p
     finally:
         out.close()
     partial.replace(target)
-    return IndexSummary(counts, len(vocabulary), external_count, target.stat().st_size,
-                        time.perf_counter() - started, updated=previous is not None, derived=tuple(derived),
-                        stages=tuple(stages))
+    return IndexSummary(
+        counts,
+        len(vocabulary),
+        external_count,
+        target.stat().st_size,
+        time.perf_counter() - started,
+        updated=previous is not None,
+        derived=tuple(derived),
+        stages=tuple(stages),
+    )
 
 
 def forget(out: sqlite3.Connection, con: duckdb.DuckDBPyConnection, table: str, kinds: tuple[str, ...]) -> None:
@@ -219,8 +239,9 @@ def forget(out: sqlite3.Connection, con: duckdb.DuckDBPyConnection, table: str, 
         out.executemany(f"DELETE FROM {table} WHERE kind = ? AND id = ?", ((kind, i) for i in ids))
 
 
-def write_kind(con: duckdb.DuckDBPyConnection, out: sqlite3.Connection, kind: str, vocabulary: set[str],
-               updating: bool = False) -> int:
+def write_kind(
+    con: duckdb.DuckDBPyConnection, out: sqlite3.Connection, kind: str, vocabulary: set[str], updating: bool = False
+) -> int:
     """Every entity of `kind` (an update: those in scope, their previous rows deleted first), as
     `entities` and `items` rows; the number written."""
     query = entity_query(kind)
@@ -238,23 +259,35 @@ def write_kind(con: duckdb.DuckDBPyConnection, out: sqlite3.Connection, kind: st
         if encode is None:  # a build: the kind's dictionary from its first items
             encode = kept_encoder(out, template, bodies[:TRAINING_ITEMS])
         for entity_id, popularity, names, filters, item, known_for in zip(
-                columns["id"], columns["popularity"], columns["names"], columns["filters"], map(encode, bodies),
-                columns["known_for"]):
+            columns["id"],
+            columns["popularity"],
+            columns["names"],
+            columns["filters"],
+            map(encode, bodies),
+            columns["known_for"],
+        ):
             count += 1
             # Sorted, so a row depends on its entity alone (SQL's lists come in no particular order).
             folded = sorted({n for n in (search_text.normalized(name) for name in names if name) if n})
             tokens = sorted({t for name in folded for t in name.split(" ")})
             vocabulary.update(t for t in tokens if len(t) >= search_text.MIN_FUZZY and not search_text.is_cjk(t))
-            entities.append((kind, entity_id, popularity or 0.0, " ".join(tokens),
-                             " ".join(sorted(set(filters or ()))), "\n".join(folded)))
+            entities.append(
+                (
+                    kind,
+                    entity_id,
+                    popularity or 0.0,
+                    " ".join(tokens),
+                    " ".join(sorted(set(filters or ()))),
+                    "\n".join(folded),
+                )
+            )
             items.append((kind, entity_id, item, ",".join(known_for) if known_for else None))
         out.executemany("INSERT INTO entities VALUES (?, ?, ?, ?, ?, ?)", entities)
         out.executemany("INSERT INTO items VALUES (?, ?, ?, ?)", items)
     return count
 
 
-def scoped_entities(out: sqlite3.Connection, con: duckdb.DuckDBPyConnection,
-                    kind: str) -> dict[int, tuple] | None:
+def scoped_entities(out: sqlite3.Connection, con: duckdb.DuckDBPyConnection, kind: str) -> dict[int, tuple] | None:
     """The `entities` rows (popularity, tokens, filters, names) by id of the update's scope of `kind`
     as the index holds them now; None when the scope has none of that kind."""
     ids = [i for (i,) in con.execute("SELECT DISTINCT id FROM search_scope WHERE kind = ?", [kind]).fetchall()]
@@ -263,18 +296,26 @@ def scoped_entities(out: sqlite3.Connection, con: duckdb.DuckDBPyConnection,
     out.execute("CREATE TEMP TABLE IF NOT EXISTS scope_ids (id INTEGER PRIMARY KEY)")
     out.execute("DELETE FROM temp.scope_ids")
     out.executemany("INSERT INTO temp.scope_ids VALUES (?)", ((i,) for i in ids))
-    return {row[0]: row[1:] for row in out.execute(
-        "SELECT e.id, e.popularity, e.tokens, e.filters, e.names FROM temp.scope_ids s "
-        "JOIN entities e ON e.kind = ? AND e.id = s.id", (kind,))}
+    return {
+        row[0]: row[1:]
+        for row in out.execute(
+            "SELECT e.id, e.popularity, e.tokens, e.filters, e.names FROM temp.scope_ids s "
+            "JOIN entities e ON e.kind = ? AND e.id = s.id",
+            (kind,),
+        )
+    }
 
 
 def terms_of(tokens: str, filters: str) -> set[str]:
     """The posting terms an entities row is in: its tokens, its filters marked, and the prefixes of
     its tokens (derive's rule)."""
     words = tokens.split(" ") if tokens else []
-    return ({*words, *(search_text.FILTER_MARK + f for f in (filters.split(" ") if filters else ()))}
-            | {search_text.PREFIX_MARK + w[:length] for w in words if not w.startswith(search_text.FILTER_MARK)
-               for length in range(1, min(search_text.STORED_PREFIX, len(w)) + 1)})
+    return {*words, *(search_text.FILTER_MARK + f for f in (filters.split(" ") if filters else ()))} | {
+        search_text.PREFIX_MARK + w[:length]
+        for w in words
+        if not w.startswith(search_text.FILTER_MARK)
+        for length in range(1, min(search_text.STORED_PREFIX, len(w)) + 1)
+    }
 
 
 def rederive(out: sqlite3.Connection, kind: str, before: dict[int, tuple], after: dict[int, tuple]) -> bool:
@@ -287,8 +328,11 @@ def rederive(out: sqlite3.Connection, kind: str, before: dict[int, tuple], after
     changed = {i for i in after if before[i] != after[i]}
     if not changed:
         return True
-    ranks = {entity_id: rank for rank, entity_id in out.execute("SELECT rank, id FROM ranks WHERE kind = ?", (kind,))
-             if entity_id in changed}
+    ranks = {
+        entity_id: rank
+        for rank, entity_id in out.execute("SELECT rank, id FROM ranks WHERE kind = ?", (kind,))
+        if entity_id in changed
+    }
     adds: dict[str, list[int]] = defaultdict(list)
     removes: dict[str, list[int]] = defaultdict(list)
     for entity_id in sorted(changed):
@@ -302,8 +346,10 @@ def rederive(out: sqlite3.Connection, kind: str, before: dict[int, tuple], after
         if names != old_names:
             out.execute("UPDATE ranks SET names = ? WHERE kind = ? AND rank = ?", (names, kind, rank))
             old_set, new_set = ({n for n in text.split("\n") if n} for text in (old_names, names))
-            out.executemany("DELETE FROM exact WHERE kind = ? AND name = ? AND rank = ?",
-                            ((kind, name, rank) for name in old_set - new_set))
+            out.executemany(
+                "DELETE FROM exact WHERE kind = ? AND name = ? AND rank = ?",
+                ((kind, name, rank) for name in old_set - new_set),
+            )
             out.executemany("INSERT INTO exact VALUES (?, ?, ?)", ((kind, name, rank) for name in new_set - old_set))
     for term in adds.keys() | removes.keys():
         row = out.execute("SELECT ranks FROM postings WHERE kind = ? AND term = ?", (kind, term)).fetchone()
@@ -335,8 +381,10 @@ def derive(out: sqlite3.Connection, kind: str) -> None:
     ranks, exact = [], []
     # Names come in rank order, the table is in name order: they wait in a temp table, sorted once.
     out.execute("CREATE TEMP TABLE exact_pending (kind TEXT, name TEXT, rank INTEGER)")
-    rows = out.cursor().execute("SELECT id, popularity, tokens, filters, names FROM entities WHERE kind = ? "
-                                "ORDER BY popularity DESC, id", (kind,))
+    rows = out.cursor().execute(
+        "SELECT id, popularity, tokens, filters, names FROM entities WHERE kind = ? ORDER BY popularity DESC, id",
+        (kind,),
+    )
     for rank, (entity_id, popularity, tokens, filters, names) in enumerate(rows):
         ranks.append((kind, rank, entity_id, popularity, names))
         for token in tokens.split(" ") if tokens else ():
@@ -369,12 +417,15 @@ def write_vocabulary(out: sqlite3.Connection, vocabulary: Iterable[str]) -> None
     """New words and their deletions (an update keeps words no name has any more: they find nothing)."""
     terms = sorted(vocabulary)
     out.executemany("INSERT OR IGNORE INTO terms VALUES (?)", ((t,) for t in terms))
-    out.executemany("INSERT OR IGNORE INTO near VALUES (?, ?)",
-                    sorted((variant, term) for term in terms for variant in (term, *deletions(term))))
+    out.executemany(
+        "INSERT OR IGNORE INTO near VALUES (?, ?)",
+        sorted((variant, term) for term in terms for variant in (term, *deletions(term))),
+    )
 
 
-def for_release(con: duckdb.DuckDBPyConnection, languages: list[str], release_dir: Path,
-                previous: Path | None, scoped: bool) -> IndexSummary:
+def for_release(
+    con: duckdb.DuckDBPyConnection, languages: list[str], release_dir: Path, previous: Path | None, scoped: bool
+) -> IndexSummary:
     """The index of a release: an update of the previous release's when the build is scoped (it
     knows what changed), else built whole."""
     target = Path(release_dir) / SEARCH_INDEX
@@ -391,8 +442,9 @@ def prepared_database(catalogue_dir: Path, settings, work_dir: Path) -> Iterator
     from marquee_build.catalogue import load_database
     from site_gen import languages
 
-    loaded = load_database(Path(catalogue_dir), Path(work_dir) / "search-database.duckdb",
-                           memory_gb=settings.build_memory_gb)
+    loaded = load_database(
+        Path(catalogue_dir), Path(work_dir) / "search-database.duckdb", memory_gb=settings.build_memory_gb
+    )
     try:
         languages.prepare(loaded.con, settings)
         yield loaded.con

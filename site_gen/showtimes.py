@@ -37,12 +37,20 @@ def for_release(con: duckdb.DuckDBPyConnection, catalogue_dir: Path, release_dir
     try:
         out.executescript("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;" + SCHEMA)
         if cinemas.is_file() and showtimes.is_file():
-            out.executemany("INSERT INTO cinemas VALUES (?, ?, ?, ?, ?, ?, ?, ?)", con.execute(
-                "SELECT id, name, address, city, iso_3166_1, latitude, longitude, timezone FROM read_parquet(?) "
-                "ORDER BY id", [str(cinemas)]).fetchall())
-            rows = con.execute("SELECT s.movie_id, epoch(s.starts_at)::BIGINT, s.cinema_id, s.format, s.audio_language, "
-                               "s.subtitle_language FROM read_parquet(?) s JOIN movies m ON m.id = s.movie_id "
-                               "ORDER BY 1, 2, 3", [str(showtimes)]).fetchall()
+            out.executemany(
+                "INSERT INTO cinemas VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                con.execute(
+                    "SELECT id, name, address, city, iso_3166_1, latitude, longitude, timezone FROM read_parquet(?) "
+                    "ORDER BY id",
+                    [str(cinemas)],
+                ).fetchall(),
+            )
+            rows = con.execute(
+                "SELECT s.movie_id, epoch(s.starts_at)::BIGINT, s.cinema_id, s.format, s.audio_language, "
+                "s.subtitle_language FROM read_parquet(?) s JOIN movies m ON m.id = s.movie_id "
+                "ORDER BY 1, 2, 3",
+                [str(showtimes)],
+            ).fetchall()
             out.executemany("INSERT INTO showtimes VALUES (?, ?, ?, ?, ?, ?)", rows)
             count = len(rows)
         out.execute("CREATE INDEX showtimes_movie ON showtimes(movie_id, starts_at)")

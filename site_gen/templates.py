@@ -38,10 +38,12 @@ from marquee.packs import path_shape
 
 PLACEHOLDER = re.compile(r"\{(\w+)\}")  # a path template's placeholder
 # A path's first placeholder names the entity its documents belong to.
+# fmt: off
 PLACEHOLDER_KINDS: dict[str, str] = {
     "movie_id": "movie", "series_id": "series", "person_id": "person", "collection_id": "collection",
     "company_id": "company", "keyword_id": "keyword", "network_id": "network", "list_id": "list",
 }
+# fmt: on
 
 
 def template_kind(template: str) -> tuple[str, int] | None:
@@ -120,8 +122,12 @@ def preparation_order(preparations: list[Preparation]) -> list[Preparation]:
 
 def uses_of(items: str) -> tuple[tuple[str, str], ...]:
     """(template, property) of every row splicing the checked items table `items` (checked_items' `uses`)."""
-    return tuple((t.path, prop) for t in TEMPLATES for prop, tables in t.splices.items()
-                 if items in ((tables,) if isinstance(tables, str) else tables))
+    return tuple(
+        (t.path, prop)
+        for t in TEMPLATES
+        for prop, tables in t.splices.items()
+        if items in ((tables,) if isinstance(tables, str) else tables)
+    )
 
 
 MOVIE = "/3/movie/{movie_id}"
@@ -148,6 +154,7 @@ _PERSON_COMBINED = {field: _PERSON_MOVIE[field] + _PERSON_TV[field] for field in
 _EPISODE_CREDITS = {"crew": "episode_crew_items", "guest_stars": "episode_guest_items"}
 _SEASON_CREDITS = {f"episodes[].{name}": table for name, table in _EPISODE_CREDITS.items()}
 
+# fmt: off
 TEMPLATES: tuple[Template, ...] = (
     # films: details, credits (entries of /_items/person), sub-resources and lists of /_items/movie
     Template("/_items/person/{person_id}", "items:person_items", scoped=True),
@@ -257,9 +264,11 @@ TEMPLATES: tuple[Template, ...] = (
     Template(TV_EPISODE + "/translations", "tv_episode_translations.sql", scoped=True),
     Template(TV_EPISODE + "/videos", "tv_episode_videos.sql", reads=("tv_videos_page",)),
 )
+# fmt: on
 # The OMDb dialect (site_gen/compat.py): title documents by TMDB id, and which one each IMDb id names.
 _OMDB = ("omdb_text", "omdb_names", "omdb_date", "omdb_minutes", "omdb_plot", "omdb_poster", "omdb_ratings")
 COMPAT_MOVIE = "/compat/movie/{movie_id}"
+# fmt: off
 COMPAT_TEMPLATES = (
     Template(COMPAT_MOVIE, "compat_movie.sql", scoped=True, reads=("omdb_movie_docs",)),
     Template(COMPAT_MOVIE + "/full", "compat_movie_full.sql", scoped=True, reads=("omdb_movie_docs", "omdb_plot")),
@@ -274,6 +283,7 @@ COMPAT_TEMPLATES = (
              reads=("omdb_series_parts", "omdb_text")),
     Template("/compat/imdb/{imdb_id}", "compat_imdb.sql"),
 )
+# fmt: on
 TEMPLATES += COMPAT_TEMPLATES
 BY_PATH: dict[str, Template] = {template.path: template for template in TEMPLATES}
 assert len(BY_PATH) == len(TEMPLATES), "a path template is listed twice"

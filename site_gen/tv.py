@@ -19,8 +19,10 @@ from site_gen.templates import Preparation
 # then one JSON array per episode (tv_episode_credit_lists.sql), an item document of its own that
 # the season, the episode and its credits reference in every language variant (composites,
 # marquee/packs.py). (items table, its SQL file, the lists' property)
-EPISODE_CREDITS = (("episode_crew_items", "tv_episode_crew_items.sql", "crew"),
-                   ("episode_guest_items", "tv_episode_guest_items.sql", "guest_stars"))
+EPISODE_CREDITS = (
+    ("episode_crew_items", "tv_episode_crew_items.sql", "crew"),
+    ("episode_guest_items", "tv_episode_guest_items.sql", "guest_stars"),
+)
 
 
 def prepare_episode_credits(con: duckdb.DuckDBPyConnection, settings: Settings) -> None:
@@ -31,8 +33,10 @@ def prepare_episode_credits(con: duckdb.DuckDBPyConnection, settings: Settings) 
     con.execute(load_sql("tv_episode_credit_lists.sql"))
     for table, _, field in EPISODE_CREDITS:
         lists = f"episode_{field}_lists"
-        con.execute(f"CREATE OR REPLACE TEMP VIEW {lists} AS SELECT series_id, episode_id, {field} AS json "
-                    f"FROM episode_credit_lists WHERE {field} IS NOT NULL")
+        con.execute(
+            f"CREATE OR REPLACE TEMP VIEW {lists} AS SELECT series_id, episode_id, {field} AS json "
+            f"FROM episode_credit_lists WHERE {field} IS NOT NULL"
+        )
         checked_lists(con, lists, table)
     con.execute(load_sql("tv_episode_credit_json.sql"))
 
@@ -42,6 +46,7 @@ def run_sql(name: str):
     return lambda con, settings: con.execute(load_sql(name))
 
 
+# fmt: off
 PREPARATIONS = (
     Preparation("series neighbours", run_sql("tv_neighbours.sql"), makes=("series_features", "series_neighbours"),
                 reads=("tv_series_listed",), sql=("tv_neighbours.sql",)),
@@ -53,3 +58,4 @@ PREPARATIONS = (
     Preparation("videos page", run_sql("tv_videos_page.sql"), makes=("tv_videos_page",), reads=("render_variants",),
                 sql=("tv_videos_page.sql",)),
 )
+# fmt: on

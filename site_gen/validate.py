@@ -26,6 +26,7 @@ SCHEMA_FILE = Path(__file__).resolve().parent / "schemas" / "tmdb_v3_responses.j
 
 # The one relaxation list. TMDB's schemas declare nothing nullable, but the real API sends null for
 # absent values of these properties; a null anywhere else is a rendering bug.
+# fmt: off
 NULLABLE: frozenset[str] = frozenset({
     "poster_path",            # movie or collection without a poster
     "backdrop_path",          # ... without a backdrop
@@ -36,7 +37,9 @@ NULLABLE: frozenset[str] = frozenset({
     "release_date",           # movie without an announced date (movie details, collection parts)
     "still_path",             # TV episode without a still
 })
+# fmt: on
 
+# fmt: off
 _PY_TYPES: dict[str, tuple[type, ...]] = {
     "integer": (int,),
     "number": (int, float),
@@ -45,6 +48,7 @@ _PY_TYPES: dict[str, tuple[type, ...]] = {
     "array": (list,),
     "object": (dict,),
 }
+# fmt: on
 
 Checker = Callable[[Any], None]
 
@@ -68,8 +72,13 @@ class _Violation(Exception):
 
 
 def _kind(value: Any) -> str:
-    return "null" if value is None else {bool: "boolean", int: "integer", float: "number", str: "string",
-                                          list: "array", dict: "object"}.get(type(value), type(value).__name__)
+    return (
+        "null"
+        if value is None
+        else {bool: "boolean", int: "integer", float: "number", str: "string", list: "array", dict: "object"}.get(
+            type(value), type(value).__name__
+        )
+    )
 
 
 def _format_path(parts: list[str | int]) -> str:
@@ -116,14 +125,17 @@ def _compile_map(values: dict[str, Any]) -> Checker:
                 except _Violation as exc:
                     exc.parts.append(key)
                     raise
+
     return check_map
 
 
 def _compile_object(properties: dict[str, Any]) -> Checker:
     # `nullable: true` (OpenAPI 3.0 style) only appears in our own marquee_*.json schemas: a per-path
     # relaxation where TMDB sends null for one document's property but not everywhere that name is used.
-    plan = [(name, _types_of(sub), _nested(sub), name in NULLABLE or sub.get("nullable") is True)
-            for name, sub in properties.items()]
+    plan = [
+        (name, _types_of(sub), _nested(sub), name in NULLABLE or sub.get("nullable") is True)
+        for name, sub in properties.items()
+    ]
 
     def check_object(value: dict[str, Any]) -> None:
         for name, types, nested, nullable in plan:
@@ -143,6 +155,7 @@ def _compile_object(properties: dict[str, Any]) -> Checker:
                 except _Violation as exc:
                     exc.parts.append(name)
                     raise
+
     return check_object
 
 
@@ -161,6 +174,7 @@ def _compile_array(items: dict[str, Any]) -> Checker:
                 except _Violation as exc:
                     exc.parts.append(index)
                     raise
+
     return check_array
 
 
@@ -180,6 +194,7 @@ def compile_schema(schema: dict[str, Any]) -> Checker:
             raise _Violation(f"expected {_expected(types)}, got {_kind(value)}")
         if nested is not None:
             nested(value)
+
     return check_document
 
 
@@ -209,8 +224,9 @@ def load_schemas(path: Path = SCHEMA_FILE) -> dict[str, Any]:
 
 
 def _template_regex(template: str) -> re.Pattern[str]:
-    pattern = "".join("[^/]+" if part.startswith("{") else re.escape(part)
-                      for part in re.split(r"(\{[^}]+\})", template))
+    pattern = "".join(
+        "[^/]+" if part.startswith("{") else re.escape(part) for part in re.split(r"(\{[^}]+\})", template)
+    )
     # Variants share their template: `.de-DE` (language), `.page2` (page) or both after the last segment.
     return re.compile(f"^{pattern}(?:\\.[A-Za-z0-9-]+)*$")
 

@@ -26,9 +26,11 @@ from duckdb.sqltypes import DuckDBPyType
 from site_gen.validate import NULLABLE, ValidationError, join_path
 
 # DuckDB type ids that to_json writes as each JSON Schema type.
-_INTEGERS = frozenset({"tinyint", "smallint", "integer", "bigint", "hugeint",
-                       "utinyint", "usmallint", "uinteger", "ubigint", "uhugeint"})
+_INTEGERS = frozenset(
+    {"tinyint", "smallint", "integer", "bigint", "hugeint", "utinyint", "usmallint", "uinteger", "ubigint", "uhugeint"}
+)
 _FLOATS = frozenset({"float", "double"})
+# fmt: off
 _SQL_TYPES: dict[str, frozenset[str]] = {
     "integer": _INTEGERS,
     "number": _INTEGERS | _FLOATS | {"decimal"},
@@ -37,7 +39,9 @@ _SQL_TYPES: dict[str, frozenset[str]] = {
     "array": frozenset({"list", "array"}),
     "object": frozenset({"struct", "map"}),
 }
+# fmt: on
 # What json_type() says for each JSON Schema type.
+# fmt: off
 _JSON_TYPES: dict[str, tuple[str, ...]] = {
     "integer": ("BIGINT", "UBIGINT"),
     "number": ("BIGINT", "UBIGINT", "DOUBLE"),
@@ -46,6 +50,7 @@ _JSON_TYPES: dict[str, tuple[str, ...]] = {
     "array": ("ARRAY",),
     "object": ("OBJECT",),
 }
+# fmt: on
 
 
 def _is_json(sql_type: DuckDBPyType) -> bool:
@@ -91,8 +96,9 @@ def check_type(template: str, schema: dict[str, Any], sql_type: DuckDBPyType, pa
                 check_type(template, values, field, join_path(path, name))
 
 
-def null_check(schema: dict[str, Any], sql_type: DuckDBPyType, expr: str = "doc",
-               checked: frozenset[str] = frozenset()) -> str:
+def null_check(
+    schema: dict[str, Any], sql_type: DuckDBPyType, expr: str = "doc", checked: frozenset[str] = frozenset()
+) -> str:
     """A SQL expression, true when the (type-checked) value `expr` has no forbidden null anywhere.
 
     `checked` names JSON properties spliced from items checked when they were serialised
@@ -110,8 +116,14 @@ def _sql_in(values: tuple[str, ...]) -> str:
     return "(" + ", ".join(f"'{value}'" for value in values) + ")"
 
 
-def _every(items: str, schema: dict[str, Any], item_type: DuckDBPyType | None, depth: int,
-           checked: frozenset[str] = frozenset(), path: str = "") -> str:
+def _every(
+    items: str,
+    schema: dict[str, Any],
+    item_type: DuckDBPyType | None,
+    depth: int,
+    checked: frozenset[str] = frozenset(),
+    path: str = "",
+) -> str:
     """Every element of the SQL list `items` (of JSON values when item_type is None) is non-null, in
     SQL and in JSON, and passes its own check (`path`: the elements' path, for `checked`)."""
     var = f"v{depth}"
@@ -129,8 +141,14 @@ def _present(field: str, inner: str | None) -> str:
     return f"({field} IS NOT NULL" + (f" AND {inner})" if inner else ")")
 
 
-def _value_check(schema: dict[str, Any], sql_type: DuckDBPyType, expr: str, depth: int,
-                 checked: frozenset[str] = frozenset(), path: str = "") -> str | None:
+def _value_check(
+    schema: dict[str, Any],
+    sql_type: DuckDBPyType,
+    expr: str,
+    depth: int,
+    checked: frozenset[str] = frozenset(),
+    path: str = "",
+) -> str | None:
     """Checks inside the non-null value `expr` of a type that passed check_type; None if none are needed.
     Properties whose path (from `path`, the value's own) is in `checked` (JSON already checked, see
     null_check) are only required present."""
@@ -166,8 +184,12 @@ def _value_check(schema: dict[str, Any], sql_type: DuckDBPyType, expr: str, dept
     if kind == "object" and isinstance(schema.get("additionalProperties"), dict):
         if sql_type.id == "map":
             value_type = _children(sql_type)["value"]
-            return _every(f"map_values({expr})", schema["additionalProperties"],
-                          None if _is_json(value_type) else value_type, depth)
+            return _every(
+                f"map_values({expr})",
+                schema["additionalProperties"],
+                None if _is_json(value_type) else value_type,
+                depth,
+            )
         values, conditions = schema["additionalProperties"], []
         for name, field_type in _children(sql_type).items():
             field = f"struct_extract({expr}, '{name}')"
@@ -192,8 +214,7 @@ def _json_check(schema: dict[str, Any], expr: str, depth: int, typed: bool = Fal
         for index, (name, sub) in enumerate(props, start=1):
             allowed = _JSON_TYPES.get(sub.get("type"), ()) + (("NULL",) if _nullable(name, sub) else ())
             this = f"{types}[{index}]"
-            per_property.append(f"coalesce({this} IN {_sql_in(allowed)}, false)" if allowed
-                                else f"{this} IS NOT NULL")
+            per_property.append(f"coalesce({this} IN {_sql_in(allowed)}, false)" if allowed else f"{this} IS NOT NULL")
             if _plain_items(sub):
                 inner = _plain_items_check(sub["items"], f"json_type({expr}, '$.\"{name}\"[*]')", depth)
             elif _deep(sub):
@@ -203,8 +224,10 @@ def _json_check(schema: dict[str, Any], expr: str, depth: int, typed: bool = Fal
             if inner:
                 per_property.append(f"({this} = 'NULL' OR {inner})")
         # A value that is not an object has none of the paths, so its types are null: no own-type test.
-        return f"list_bool_and(list_transform([json_type({expr}, [{paths}])], lambda {types}: " \
-               f"{' AND '.join(per_property)}))"
+        return (
+            f"list_bool_and(list_transform([json_type({expr}, [{paths}])], lambda {types}: "
+            f"{' AND '.join(per_property)}))"
+        )
     if _plain_items(schema):
         conditions.append(_plain_items_check(schema["items"], f"json_type({expr}, '$[*]')", depth))
     elif kind == "array" and "items" in schema:
@@ -221,12 +244,18 @@ def _plain_items(schema: dict[str, Any]) -> bool:
 
 def _plain_items_check(items: dict[str, Any], item_types: str, depth: int) -> str:
     """Every JSON type in the list `item_types` is one the items' schema allows (never null)."""
-    return (f"coalesce(list_bool_and(list_transform({item_types}, lambda e{depth}: "
-            f"coalesce(e{depth} IN {_sql_in(_JSON_TYPES[items['type']])}, false))), true)")
+    return (
+        f"coalesce(list_bool_and(list_transform({item_types}, lambda e{depth}: "
+        f"coalesce(e{depth} IN {_sql_in(_JSON_TYPES[items['type']])}, false))), true)"
+    )
 
 
 def _deep(schema: dict[str, Any]) -> bool:
     """Whether a value of this schema has anything inside it to check."""
-    return bool((schema.get("type") == "object" and (schema.get("properties") or
-                                                      isinstance(schema.get("additionalProperties"), dict)))
-                or (schema.get("type") == "array" and "items" in schema))
+    return bool(
+        (
+            schema.get("type") == "object"
+            and (schema.get("properties") or isinstance(schema.get("additionalProperties"), dict))
+        )
+        or (schema.get("type") == "array" and "items" in schema)
+    )

@@ -114,10 +114,16 @@ def open_pack(path: Path) -> sqlite3.Connection:
     autocommit until a writer begins its transaction."""
     # check_same_thread: the release build finishes the pack on a thread of its own (site_gen/release.py).
     con = sqlite3.connect(f"file:{quote(str(path))}", uri=True, isolation_level=None, check_same_thread=False)
-    for pragma in (f"page_size = {PAGE_SIZE}", "journal_mode = OFF", "synchronous = OFF",
-                   "locking_mode = EXCLUSIVE", "temp_store = MEMORY", "cache_size = -262144",
-                   # helper threads sort the name index (100k movies: 19.5 s alone, 15.5 s with two)
-                   f"threads = {os.cpu_count() or 1}"):
+    for pragma in (
+        f"page_size = {PAGE_SIZE}",
+        "journal_mode = OFF",
+        "synchronous = OFF",
+        "locking_mode = EXCLUSIVE",
+        "temp_store = MEMORY",
+        "cache_size = -262144",
+        # helper threads sort the name index (100k movies: 19.5 s alone, 15.5 s with two)
+        f"threads = {os.cpu_count() or 1}",
+    ):
         con.execute(f"PRAGMA {pragma}")
     return con
 
@@ -189,8 +195,11 @@ class PackWriter:
         its blocks' encoder (site_gen/blocks.py)."""
         self.con.execute(DICTS_TABLE)
         for (schema,) in self.con.execute("SELECT name FROM pragma_database_list WHERE name <> 'main'").fetchall():
-            if schema != "temp" and pack_format(self.con, schema) == PACK_FORMAT and self.con.execute(
-                    f"SELECT 1 FROM {schema}.sqlite_master WHERE name = 'dicts'").fetchone():
+            if (
+                schema != "temp"
+                and pack_format(self.con, schema) == PACK_FORMAT
+                and self.con.execute(f"SELECT 1 FROM {schema}.sqlite_master WHERE name = 'dicts'").fetchone()
+            ):
                 self.con.execute(f"INSERT OR IGNORE INTO main.dicts SELECT id, template, dict FROM {schema}.dicts")
         self.encoders = BlockEncoders(self.con)
 
@@ -240,8 +249,9 @@ class PackWriter:
         # In a delta (over_previous), a row with neither body nor digest removes its name.
         # A null body is a document kept from the previous manifest, whose name passed when written.
         written = uris if not bodies.null_count else uris.filter(pc.is_valid(bodies))
-        refused = pc.or_(pc.invert(pc.match_substring_regex(written, _URI.pattern)),
-                         pc.match_substring_regex(written, _BAD_SEGMENT))
+        refused = pc.or_(
+            pc.invert(pc.match_substring_regex(written, _URI.pattern)), pc.match_substring_regex(written, _BAD_SEGMENT)
+        )
         if pc.any(refused).as_py():
             name_for(written[pc.index(refused, True).as_py()].as_py())  # raises, with the reason
         if bodies.null_count:  # unchanged: only an update keeps it, and by its digest
@@ -253,8 +263,13 @@ class PackWriter:
         if template not in self._variants and pc.any(pc.match_substring_regex(names, VARIANT_NAME)).as_py():
             self._variants.add(template)
         if digests.null_count:  # bodies built in Python (documents.from_objects), or removals (no body)
-            digests = pa.array([digest if digest is not None or body is None else digest_of(body)
-                              for body, digest in zip(bodies.to_pylist(), digests.to_pylist())], pa.uint64())
+            digests = pa.array(
+                [
+                    digest if digest is not None or body is None else digest_of(body)
+                    for body, digest in zip(bodies.to_pylist(), digests.to_pylist())
+                ],
+                pa.uint64(),
+            )
         # Most batches of an update are all unchanged: those reach only the manifest, as Arrow.
         if bodies.null_count < len(bodies):
             if bodies.null_count:
@@ -265,8 +280,11 @@ class PackWriter:
             self._stage(template, changed[0], changed[1])
             self._bytes += pc.sum(pc.binary_length(changed[1])).as_py()
         self._seal()
-        self._chunks.append(pa.Table.from_arrays(
-            [pa.repeat(pa.scalar(template, pa.string()), len(names)), names, digests], schema=MANIFEST_SCHEMA))
+        self._chunks.append(
+            pa.Table.from_arrays(
+                [pa.repeat(pa.scalar(template, pa.string()), len(names)), names, digests], schema=MANIFEST_SCHEMA
+            )
+        )
         self._counted(len(names))
 
     def _add(self, template: str, names: list[str], bodies: list[bytes | None], digests: list[int | None]) -> None:
@@ -276,8 +294,11 @@ class PackWriter:
             self._variants.add(template)
         present = [(name, body) for name, body in zip(names, bodies) if body is not None]
         if present:
-            self._stage(template, pa.array([name for name, _ in present], pa.string()),
-                        pa.array([body for _, body in present], pa.binary()))
+            self._stage(
+                template,
+                pa.array([name for name, _ in present], pa.string()),
+                pa.array([body for _, body in present], pa.binary()),
+            )
         self._bytes += sum(len(body) for _, body in present)
         self._templates.extend([template] * len(names))
         self._names.extend(names)
@@ -298,8 +319,11 @@ class PackWriter:
     def _seal(self) -> None:
         """Close write()'s rows into a manifest chunk, so an Arrow chunk after them stays after them."""
         if self._names:
-            self._chunks.append(pa.table({"template": self._templates, "name": self._names, "digest": self._digests},
-                                         schema=MANIFEST_SCHEMA))
+            self._chunks.append(
+                pa.table(
+                    {"template": self._templates, "name": self._names, "digest": self._digests}, schema=MANIFEST_SCHEMA
+                )
+            )
             self._templates, self._names, self._digests = [], [], []
 
     def _flush(self, final: bool = False) -> None:
@@ -311,8 +335,9 @@ class PackWriter:
                 part = rows.filter(pc.equal(rows.column("template"), template))
                 if template not in self._manifests:
                     name = delta_file(template) if template in self._deltas else manifest_file(template)
-                    self._manifests[template] = pq.ParquetWriter(self.root / MANIFEST_NAME / name, MANIFEST_SCHEMA,
-                                                                    compression=MANIFEST_COMPRESSION)
+                    self._manifests[template] = pq.ParquetWriter(
+                        self.root / MANIFEST_NAME / name, MANIFEST_SCHEMA, compression=MANIFEST_COMPRESSION
+                    )
                 self._manifests[template].write_table(part)
         self._buffered = 0
 
@@ -334,8 +359,10 @@ class PackWriter:
             without = template not in self._variants and (template not in kept_from_previous or shape in previous)
             shapes[shape] = shapes.get(shape, True) and without
         self.con.execute(META_TABLE)
-        self.con.execute("INSERT OR REPLACE INTO main.meta VALUES (?, ?)",
-                         (VARIANTLESS, "\n".join(sorted(shape for shape, without in shapes.items() if without))))
+        self.con.execute(
+            "INSERT OR REPLACE INTO main.meta VALUES (?, ?)",
+            (VARIANTLESS, "\n".join(sorted(shape for shape, without in shapes.items() if without))),
+        )
 
     @staticmethod
     def _step(progress: Callable[[str, int, int], None] | None, name: str) -> None:
@@ -374,12 +401,15 @@ class FullWriter(PackWriter):
         self.staging.seal()
         arguments = (pack_path(self.root), self.staging.folder, self._documents)
         if self.staging.staged_bytes >= APART_BYTES:
+
             def write() -> Written:
                 with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
                     return pool.submit(write_full_blocks, *arguments).result()
         else:
+
             def write() -> Written:
                 return write_full_blocks(*arguments)
+
         written = self._written(write)
         self._documents -= written.twins  # what the pack holds; the manifest has every rendered name
         self._bytes -= written.twin_bytes
@@ -396,6 +426,7 @@ class FullWriter(PackWriter):
         if not pack_path(previous).is_file():
             return 0
         from site_gen.manifests import manifest_rows
+
         with Pack(previous) as old, duckdb.connect() as con:
             rows = con.execute(f"SELECT name, digest FROM {manifest_rows(self.root / MANIFEST_NAME)}").fetchall()
             unchanged = 0

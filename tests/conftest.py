@@ -30,9 +30,13 @@ def release_settings(tmp_path_factory: pytest.TempPathFactory):
     """Settings (ignoring the caller's environment) with a private HOME and test image URLs."""
     from marquee.settings import from_env
 
-    return from_env({"MARQUEE_HOME": str(tmp_path_factory.mktemp("home")),
-                     "MARQUEE_IMAGE_BASE_URL": "http://img.test/t/p/",
-                     "MARQUEE_IMAGE_SECURE_BASE_URL": "https://img.test/t/p/"})
+    return from_env(
+        {
+            "MARQUEE_HOME": str(tmp_path_factory.mktemp("home")),
+            "MARQUEE_IMAGE_BASE_URL": "http://img.test/t/p/",
+            "MARQUEE_IMAGE_SECURE_BASE_URL": "https://img.test/t/p/",
+        }
+    )
 
 
 @pytest.fixture(scope="session")

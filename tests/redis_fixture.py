@@ -24,9 +24,22 @@ class RedisProcess:
 
     def start(self) -> None:
         self.proc = subprocess.Popen(
-            [require_binary("redis-server"), "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
-             "--appendonly", "no", "--dir", str(self.workdir)],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            [
+                require_binary("redis-server"),
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+                str(self.workdir),
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         deadline = time.monotonic() + 10
         while not port_open("127.0.0.1", self.port):
             assert time.monotonic() < deadline, "redis-server did not start"

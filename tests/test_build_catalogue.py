@@ -50,11 +50,14 @@ def test_dangling_reference_fails_the_build(catalogue_dir: Path, tmp_path: Path)
         build_database(broken, tmp_path / "db.duckdb")
 
 
-@pytest.mark.parametrize("table, change, message", [
-    ("season_translations", "duplicate", "season_translations: 1 duplicate"),
-    ("person_translations", "unknown", "person_translations: unknown id 999999999"),
-    ("episode_translations", "language", "episode_translations: unknown language qq"),
-])
+@pytest.mark.parametrize(
+    "table, change, message",
+    [
+        ("season_translations", "duplicate", "season_translations: 1 duplicate"),
+        ("person_translations", "unknown", "person_translations: unknown id 999999999"),
+        ("episode_translations", "language", "episode_translations: unknown language qq"),
+    ],
+)
 def test_inconsistent_tv_translations_fail_the_build(catalogue_dir: Path, tmp_path: Path, table, change, message):
     import pyarrow as pa
     import pyarrow.parquet as pq

@@ -39,8 +39,10 @@ def test_the_build_names_a_catalogue_column_of_the_wrong_type(catalogue_dir: Pat
     check_catalogue(tmp_path)  # the session's generated catalogue fits
     (tmp_path / "movies.parquet").unlink()
     movies = pq.read_table(catalogue_dir / "movies.parquet")
-    pq.write_table(movies.set_column(movies.schema.get_field_index("runtime"), "runtime",
-                                     movies["runtime"].cast(pa.string())), tmp_path / "movies.parquet")
+    pq.write_table(
+        movies.set_column(movies.schema.get_field_index("runtime"), "runtime", movies["runtime"].cast(pa.string())),
+        tmp_path / "movies.parquet",
+    )
     with pytest.raises(CatalogueError, match="table 'movies': column 'runtime' is string, the contract says int64"):
         check_catalogue(tmp_path)
     (tmp_path / "cast.parquet").unlink()

@@ -50,8 +50,10 @@ def test_an_updated_kept_database_equals_a_fresh_load(catalogue_dir: Path, tmp_p
     table = pq.read_table(changed / "movie_translations.parquet")
     titles = table.column("title").to_pylist()
     titles[0] += " (Restored)"
-    pq.write_table(table.set_column(table.schema.get_field_index("title"), "title", pa.array(titles)),
-                   changed / "movie_translations.parquet")
+    pq.write_table(
+        table.set_column(table.schema.get_field_index("title"), "title", pa.array(titles)),
+        changed / "movie_translations.parquet",
+    )
     with kept_database(tmp_path / "releases", "/releases/a", "code") as kept:
         assert kept.digests == first.digests
         updated = load_database(changed, kept.path, kept.digests)
@@ -64,7 +66,8 @@ def test_an_updated_kept_database_equals_a_fresh_load(catalogue_dir: Path, tmp_p
         for name in updated.tables:
             differ = updated.con.execute(
                 f'SELECT count(*) FROM (FROM "{name}" EXCEPT ALL FROM fresh."{name}") '
-                f'UNION ALL SELECT count(*) FROM (FROM fresh."{name}" EXCEPT ALL FROM "{name}")').fetchall()
+                f'UNION ALL SELECT count(*) FROM (FROM fresh."{name}" EXCEPT ALL FROM "{name}")'
+            ).fetchall()
             assert differ == [(0,), (0,)], name
         title = updated.con.execute("SELECT title FROM movie_translations WHERE title LIKE '% (Restored)'").fetchall()
         assert title == [(titles[0],)]

@@ -15,6 +15,7 @@ def run(tmp_path: Path):
 
     def invoke(*args: str):
         return CliRunner().invoke(cli, list(args), env=env, catch_exceptions=False)
+
     invoke.home = tmp_path / "home"
     return invoke
 
@@ -44,12 +45,15 @@ def test_generate_build_publish_rollback_releases(run, catalogue_dir: Path):
     assert again.exit_code == 1 and "nothing to roll back to" in again.output
 
 
-@pytest.mark.parametrize("args, message", [
-    (("build", "--catalogue", "/nonexistent/catalogue"), "does not exist"),
-    (("publish", "20990101T000000Z"), "no release named 20990101T000000Z"),
-    (("publish", "latest"), "not a release name"),
-    (("rollback",), "nothing to roll back to"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (("build", "--catalogue", "/nonexistent/catalogue"), "does not exist"),
+        (("publish", "20990101T000000Z"), "no release named 20990101T000000Z"),
+        (("publish", "latest"), "not a release name"),
+        (("rollback",), "nothing to roll back to"),
+    ],
+)
 def test_user_mistakes_are_one_clear_line(run, args, message):
     result = run(*args)
     assert result.exit_code == 1
@@ -85,8 +89,12 @@ def test_a_build_with_build_sizes_publishes_first_and_its_job_makes_every_size(c
     store.mkdir(parents=True)
     with open(store / LOCK, "a") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # the job waits for it: what the build did shows alone
-        result = CliRunner().invoke(cli, ["build", "--catalogue", str(catalogue_dir)], catch_exceptions=False,
-                                    env={"MARQUEE_HOME": str(home), "MARQUEE_IMAGE_SIZES": "build"})
+        result = CliRunner().invoke(
+            cli,
+            ["build", "--catalogue", str(catalogue_dir)],
+            catch_exceptions=False,
+            env={"MARQUEE_HOME": str(home), "MARQUEE_IMAGE_SIZES": "build"},
+        )
         assert result.exit_code == 0, result.output
         assert "published" in result.output and re.search(r"`marquee images` \(pid \d+\)", result.output)
         assert (home / "current/BUILD").is_file() and (home / "current" / IMAGE_INDEX).is_file()
@@ -99,5 +107,6 @@ def test_a_build_with_build_sizes_publishes_first_and_its_job_makes_every_size(c
     assert re.search(r"^images: \d+ originals, \d+ new or changed, \d+ files written", log.read_text(), re.M)
     images = catalogue_images(catalogue_dir)
     posters = [n for n, kind in zip(images["name"].to_pylist(), images["kind"].to_pylist()) if kind == "poster"]
-    assert posters and all((store / "original" / name).is_file() and (store / "w92" / name).is_file()
-                           for name in posters)
+    assert posters and all(
+        (store / "original" / name).is_file() and (store / "w92" / name).is_file() for name in posters
+    )

@@ -15,6 +15,7 @@ from marquee_datasets import languages, synthetic, vocab
 from marquee_datasets.columns import rng_for
 
 # Letters (and combining marks) of each non-Latin language must all fall in these code point ranges.
+# fmt: off
 SCRIPTS: dict[str, tuple[tuple[int, int], ...]] = {
     "ru": ((0x0400, 0x04FF),),
     "ja": ((0x3040, 0x309F), (0x30A0, 0x30FF), (0x4E00, 0x9FFF)),
@@ -23,6 +24,7 @@ SCRIPTS: dict[str, tuple[tuple[int, int], ...]] = {
     "hi": ((0x0900, 0x097F),),
     "ar": ((0x0600, 0x06FF),),
 }
+# fmt: on
 LATIN = ("es", "fr", "de", "it", "pt", "tr", "pl")
 N = 400
 
@@ -35,10 +37,13 @@ def _texts(lang: languages.Language, seed: int = 5) -> list[str]:
     """Generated titles, overviews, taglines and collection names/overviews in lang."""
     rng = rng_for(seed, lang.tag)
     titles = languages.titles(lang, rng, N)
-    return (titles.to_pylist() + languages.overviews(lang, rng, N).to_pylist()
-            + languages.taglines(lang, rng, N).to_pylist()
-            + languages.collection_names(lang, titles).to_pylist()
-            + languages.collection_overviews(lang, titles).to_pylist())
+    return (
+        titles.to_pylist()
+        + languages.overviews(lang, rng, N).to_pylist()
+        + languages.taglines(lang, rng, N).to_pylist()
+        + languages.collection_names(lang, titles).to_pylist()
+        + languages.collection_overviews(lang, titles).to_pylist()
+    )
 
 
 def test_the_fourteen_languages_match_the_default_setting_and_tmdb_codes():
@@ -93,11 +98,18 @@ def test_titles_never_repeat_a_noun():
 
 # --- the catalogue tables (session catalogue: 150 movies, seed 7) ---------------------------------
 
+
 @pytest.fixture(scope="module")
 def db(catalogue_dir: Path):
     con = duckdb.connect()
-    for table in ("movies", "movie_translations", "collections", "collection_translations", "genre_translations",
-                  "languages"):
+    for table in (
+        "movies",
+        "movie_translations",
+        "collections",
+        "collection_translations",
+        "genre_translations",
+        "languages",
+    ):
         con.execute(f"CREATE VIEW {table} AS SELECT * FROM read_parquet('{catalogue_dir / table}.parquet')")
     yield con
     con.close()
@@ -107,8 +119,9 @@ def test_original_language_always_has_the_original_title(db):
     missing = db.execute("""SELECT count(*) FROM movies m WHERE NOT EXISTS (SELECT 1 FROM movie_translations t
         WHERE t.movie_id = m.id AND t.iso_639_1 = m.original_language AND t.title = m.original_title)""").fetchone()
     assert missing == (0,)
-    assert db.execute("SELECT count(*) FROM movie_translations t WHERE iso_639_1 NOT IN "
-                      "(SELECT iso_639_1 FROM languages)").fetchone() == (0,)
+    assert db.execute(
+        "SELECT count(*) FROM movie_translations t WHERE iso_639_1 NOT IN (SELECT iso_639_1 FROM languages)"
+    ).fetchone() == (0,)
 
 
 def test_english_exists_for_every_english_film_and_most_but_not_all_others(db):
@@ -134,12 +147,19 @@ def test_english_rows_are_the_ones_synthetic_generates(catalogue_dir: Path):
 
 
 def test_popular_films_have_many_translations_and_the_tail_few(db):
-    counts = np.array([n for (n,) in db.execute("""SELECT count(t.movie_id) FROM movies m
-        LEFT JOIN movie_translations t ON t.movie_id = m.id GROUP BY m.id, m.popularity ORDER BY m.popularity""").fetchall()])
-    tail, top = counts[: len(counts) // 2], counts[-len(counts) // 10:]
+    counts = np.array(
+        [
+            n
+            for (n,) in db.execute("""SELECT count(t.movie_id) FROM movies m
+        LEFT JOIN movie_translations t ON t.movie_id = m.id GROUP BY m.id, m.popularity ORDER BY m.popularity""").fetchall()
+        ]
+    )
+    tail, top = counts[: len(counts) // 2], counts[-len(counts) // 10 :]
     assert counts.min() >= 1 and top.mean() > 2 * tail.mean() and top.max() >= 10
-    assert db.execute("SELECT count(*) FROM (SELECT 1 FROM movie_translations "
-                      "GROUP BY movie_id, iso_639_1, iso_3166_1 HAVING count(*) > 1)").fetchone() == (0,)
+    assert db.execute(
+        "SELECT count(*) FROM (SELECT 1 FROM movie_translations "
+        "GROUP BY movie_id, iso_639_1, iso_3166_1 HAVING count(*) > 1)"
+    ).fetchone() == (0,)
 
 
 def test_genre_translations_cover_every_language_with_tmdb_names(db):
@@ -148,7 +168,11 @@ def test_genre_translations_cover_every_language_with_tmdb_names(db):
     names = {(code, genre): name for code, genre, name in rows}
     assert {g: names[("en", g)] for g, _ in vocab.GENRES} == dict(vocab.GENRES)
     assert (names[("de", 35)], names[("fr", 18)], names[("ja", 27)], names[("ru", 878)]) == (
-        "Komödie", "Drame", "ホラー", "фантастика")
+        "Komödie",
+        "Drame",
+        "ホラー",
+        "фантастика",
+    )
 
 
 def test_collection_translations_follow_their_first_part(db):

@@ -41,17 +41,22 @@ def test_same_seed_same_extras_and_other_seed_differs(tmp_path: Path):
         assert a.equals(b), table
     for table in ("movie_keywords", "movie_videos", "movie_release_dates", "movie_images"):
         assert not pq.read_table(tmp_path / "a" / f"{table}.parquet").equals(
-            pq.read_table(tmp_path / "c" / f"{table}.parquet")), table
+            pq.read_table(tmp_path / "c" / f"{table}.parquet")
+        ), table
 
 
 def test_keywords_vocabulary_and_links(q):
     names = [n for (n,) in q("SELECT name FROM keywords ORDER BY id")]
     assert names == keyword_names() and len(set(names)) == len(names) >= 250
     assert q("SELECT count(*) FROM movie_keywords WHERE keyword_id NOT IN (SELECT id FROM keywords)") == [(0,)]
-    counts = q("SELECT m.id, count(mk.keyword_id), coalesce(max(mk.ord), -1) FROM movies m "
-               "LEFT JOIN movie_keywords mk ON mk.movie_id = m.id GROUP BY m.id")
+    counts = q(
+        "SELECT m.id, count(mk.keyword_id), coalesce(max(mk.ord), -1) FROM movies m "
+        "LEFT JOIN movie_keywords mk ON mk.movie_id = m.id GROUP BY m.id"
+    )
     assert all(0 <= c <= MAX_KEYWORDS and top == c - 1 for _, c, top in counts)
-    assert q("SELECT count(*) FROM (SELECT movie_id, keyword_id FROM movie_keywords GROUP BY ALL HAVING count(*) > 1)") == [(0,)]
+    assert q(
+        "SELECT count(*) FROM (SELECT movie_id, keyword_id FROM movie_keywords GROUP BY ALL HAVING count(*) > 1)"
+    ) == [(0,)]
 
 
 def test_videos_look_like_tmdb(q):
@@ -76,8 +81,9 @@ def test_release_dates_follow_the_movie_and_real_certifications(q):
                       SELECT 1 FROM movie_release_dates r WHERE r.movie_id = m.id AND r.type = 3
                         AND r.iso_3166_1 = m.origin_country[1] AND r.release_date::DATE = m.release_date)""")
     assert mismatch == [(0,)]
-    assert q("SELECT count(*) FROM movie_release_dates r JOIN movies m ON m.id = r.movie_id "
-             "WHERE m.release_date IS NULL") == [(0,)]
+    assert q(
+        "SELECT count(*) FROM movie_release_dates r JOIN movies m ON m.id = r.movie_id WHERE m.release_date IS NULL"
+    ) == [(0,)]
     us = {c for (c,) in q("SELECT DISTINCT certification FROM movie_release_dates WHERE iso_3166_1 = 'US'")}
     assert us - {""} <= set(certifications.USABLE["US"]) and len(us) >= 3
 
@@ -86,8 +92,9 @@ def test_external_ids_and_ratings_trace_to_movies(q):
     for wikidata, kinopoisk in q("SELECT wikidata_id, kinopoisk_id FROM movie_external_ids"):
         assert wikidata is None or re.fullmatch(r"Q\d+", wikidata)
         assert kinopoisk is None or kinopoisk.isdigit()
-    assert q("SELECT count(*), count(DISTINCT movie_id) FROM movie_external_ids") == \
-        q("SELECT count(*), count(*) FROM movies")
+    assert q("SELECT count(*), count(DISTINCT movie_id) FROM movie_external_ids") == q(
+        "SELECT count(*), count(*) FROM movies"
+    )
     rows = q("""SELECT m.vote_average, m.vote_count, r.value, r.votes FROM movies m
                 JOIN movie_ratings r ON r.movie_id = m.id AND r.source = 'tmdb'""")
     assert all((value, votes) == ((avg, cnt) if cnt > 0 else (None, None)) for avg, cnt, value, votes in rows)
@@ -101,8 +108,9 @@ def test_watch_offers_only_where_and_how_a_provider_operates(q):
     offers = q("""SELECT o.provider_id, o.kind, r.provider_id IS NOT NULL FROM movie_watch_providers o
                   LEFT JOIN watch_provider_regions r ON r.provider_id = o.provider_id AND r.iso_3166_1 = o.iso_3166_1""")
     assert offers and all(kind in kinds[pid] and served for pid, kind, served in offers)
-    assert q("SELECT count(*) FROM movie_watch_providers o JOIN movies m ON m.id = o.movie_id "
-             "WHERE m.status <> 'Released'") == [(0,)]
+    assert q(
+        "SELECT count(*) FROM movie_watch_providers o JOIN movies m ON m.id = o.movie_id WHERE m.status <> 'Released'"
+    ) == [(0,)]
 
 
 def test_soundtracks_number_tracks_and_credit_the_composer(q):

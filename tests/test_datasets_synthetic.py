@@ -19,7 +19,6 @@ def _parquet(path: Path) -> str:
     return "read_parquet('" + str(path).replace("'", "''") + "')"
 
 
-
 def _read(path: Path, table: str):
     return pq.read_table(path / f"{table}.parquet")
 
@@ -78,10 +77,13 @@ def test_generated_originals_are_the_same_bytes_every_time_and_of_their_kind():
 def test_every_image_path_is_a_generated_image_of_its_kind(catalogue_dir: Path):
     from site_gen.image_job import catalogue_images
 
-    rows = _q(catalogue_dir, """
+    rows = _q(
+        catalogue_dir,
+        """
         SELECT poster_path, 'poster' FROM movies UNION ALL SELECT backdrop_path, 'backdrop' FROM movies
         UNION ALL SELECT poster_path, 'poster' FROM collections UNION ALL SELECT backdrop_path, 'backdrop' FROM collections
-        UNION ALL SELECT logo_path, 'logo' FROM companies UNION ALL SELECT profile_path, 'profile' FROM people""")
+        UNION ALL SELECT logo_path, 'logo' FROM companies UNION ALL SELECT profile_path, 'profile' FROM people""",
+    )
     paths = [(p, kind) for (p, kind) in rows if p is not None]
     assert paths
     images = catalogue_images(catalogue_dir)
@@ -106,11 +108,11 @@ def test_movie_columns_look_like_tmdb(catalogue_dir: Path):
 
 
 def test_release_years_span_eighty_years_and_popularity_has_a_long_tail(catalogue_dir: Path):
-    (lo, hi), = _q(catalogue_dir, "SELECT min(year(release_date)), max(year(release_date)) FROM movies")
+    ((lo, hi),) = _q(catalogue_dir, "SELECT min(year(release_date)), max(year(release_date)) FROM movies")
     assert hi - lo >= 80 and lo >= 1920 and hi <= 2026
     popularity = np.sort(_read(catalogue_dir, "movies").column("popularity").to_numpy())
     assert popularity[-1] > 8 * np.median(popularity)  # a few very popular films
-    (people_max, people_median), = _q(catalogue_dir, "SELECT max(popularity), median(popularity) FROM people")
+    ((people_max, people_median),) = _q(catalogue_dir, "SELECT max(popularity), median(popularity) FROM people")
     assert people_max > 8 * people_median
 
 
@@ -122,8 +124,11 @@ def test_cast_sizes_are_long_tailed_and_bounded(catalogue_dir: Path):
 
 
 def test_cast_order_is_dense_and_credit_ids_unique(catalogue_dir: Path):
-    bad = _q(catalogue_dir, """SELECT movie_id FROM "cast" GROUP BY movie_id
-                               HAVING list_sort(list("order")) <> range(count(*)::BIGINT)""")
+    bad = _q(
+        catalogue_dir,
+        """SELECT movie_id FROM "cast" GROUP BY movie_id
+                               HAVING list_sort(list("order")) <> range(count(*)::BIGINT)""",
+    )
     assert bad == []
     ids = _q(catalogue_dir, 'SELECT credit_id FROM "cast" UNION ALL SELECT credit_id FROM crew')
     assert all(re.fullmatch(r"[0-9a-f]{24}", i) for (i,) in ids)
@@ -136,8 +141,11 @@ def test_popular_people_appear_in_many_films(catalogue_dir: Path):
 
 
 def test_every_movie_has_a_director_and_genres(catalogue_dir: Path):
-    (missing,), = _q(catalogue_dir, """SELECT count(*) FROM movies m WHERE NOT EXISTS
-        (SELECT 1 FROM crew c WHERE c.movie_id = m.id AND c.job = 'Director')""")
+    ((missing,),) = _q(
+        catalogue_dir,
+        """SELECT count(*) FROM movies m WHERE NOT EXISTS
+        (SELECT 1 FROM crew c WHERE c.movie_id = m.id AND c.job = 'Director')""",
+    )
     assert missing == 0
     per_movie = [n for (n,) in _q(catalogue_dir, "SELECT count(*) FROM movie_genres GROUP BY movie_id")]
     assert len(per_movie) == 150 and min(per_movie) >= 1 and max(per_movie) <= 4
@@ -146,7 +154,12 @@ def test_every_movie_has_a_director_and_genres(catalogue_dir: Path):
 
 
 def test_collections_have_two_to_six_parts(catalogue_dir: Path):
-    parts = [n for (n,) in _q(catalogue_dir, "SELECT count(*) FROM movies WHERE collection_id IS NOT NULL GROUP BY collection_id")]
+    parts = [
+        n
+        for (n,) in _q(
+            catalogue_dir, "SELECT count(*) FROM movies WHERE collection_id IS NOT NULL GROUP BY collection_id"
+        )
+    ]
     assert parts and min(parts) >= 2 and max(parts) <= 6
     names = [n for (n,) in _q(catalogue_dir, "SELECT name FROM collections")]
     assert all(n.endswith(" Collection") for n in names)
@@ -176,16 +189,24 @@ def test_a_catalogue_dated_around_a_day_has_that_days_lists(tmp_path):
     shift = (day - date.fromisoformat(str(REFERENCE_DATE))).days
     con = duckdb.connect()
     for table, column in (("movies", "release_date"), ("tv_episodes", "air_date"), ("people", "birthday")):
-        moved = con.execute(f"SELECT count(*), count(*) FILTER (WHERE d.{column} = p.{column} + {shift}) "
-                            f"FROM '{plain}/{table}.parquet' p JOIN '{dated}/{table}.parquet' d ON d.id = p.id "
-                            f"WHERE p.{column} IS NOT NULL").fetchone()
+        moved = con.execute(
+            f"SELECT count(*), count(*) FILTER (WHERE d.{column} = p.{column} + {shift}) "
+            f"FROM '{plain}/{table}.parquet' p JOIN '{dated}/{table}.parquet' d ON d.id = p.id "
+            f"WHERE p.{column} IS NOT NULL"
+        ).fetchone()
         assert moved[0] > 0 and moved[0] == moved[1], table
-    released = con.execute(f"SELECT count(DISTINCT movie_id) FROM '{dated}/movie_release_dates.parquet' WHERE type IN "
-                           f"(2, 3) AND CAST(release_date AS DATE) BETWEEN ? AND ?", [day - timedelta(days=42), day]
-                           ).fetchone()[0]
-    coming = con.execute(f"SELECT count(DISTINCT movie_id) FROM '{dated}/movie_release_dates.parquet' WHERE type IN "
-                         f"(2, 3) AND CAST(release_date AS DATE) BETWEEN ? AND ?",
-                         [day + timedelta(days=1), day + timedelta(days=28)]).fetchone()[0]
-    airing = con.execute(f"SELECT count(DISTINCT series_id) FROM '{dated}/tv_episodes.parquet' WHERE air_date "
-                         f"BETWEEN ? AND ?", [day, day + timedelta(days=6)]).fetchone()[0]
+    released = con.execute(
+        f"SELECT count(DISTINCT movie_id) FROM '{dated}/movie_release_dates.parquet' WHERE type IN "
+        f"(2, 3) AND CAST(release_date AS DATE) BETWEEN ? AND ?",
+        [day - timedelta(days=42), day],
+    ).fetchone()[0]
+    coming = con.execute(
+        f"SELECT count(DISTINCT movie_id) FROM '{dated}/movie_release_dates.parquet' WHERE type IN "
+        f"(2, 3) AND CAST(release_date AS DATE) BETWEEN ? AND ?",
+        [day + timedelta(days=1), day + timedelta(days=28)],
+    ).fetchone()[0]
+    airing = con.execute(
+        f"SELECT count(DISTINCT series_id) FROM '{dated}/tv_episodes.parquet' WHERE air_date BETWEEN ? AND ?",
+        [day, day + timedelta(days=6)],
+    ).fetchone()[0]
     assert released > 0 and coming > 0 and airing > 0, (released, coming, airing)

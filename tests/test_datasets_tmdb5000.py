@@ -20,17 +20,53 @@ from marquee_build.catalogue import check_catalogue
 from marquee_datasets import tmdb5000
 from marquee_datasets.importing import ImportFailed
 
-HEADER = ["budget", "genres", "homepage", "id", "keywords", "original_language", "original_title", "overview",
-          "popularity", "production_companies", "production_countries", "release_date", "revenue", "runtime",
-          "spoken_languages", "status", "tagline", "title", "vote_average", "vote_count"]
+HEADER = [
+    "budget",
+    "genres",
+    "homepage",
+    "id",
+    "keywords",
+    "original_language",
+    "original_title",
+    "overview",
+    "popularity",
+    "production_companies",
+    "production_countries",
+    "release_date",
+    "revenue",
+    "runtime",
+    "spoken_languages",
+    "status",
+    "tagline",
+    "title",
+    "vote_average",
+    "vote_count",
+]
 
 
 def row(movie_id: object, title: str, **values: object) -> list[str]:
-    base = {"budget": "1000", "genres": json.dumps([{"id": 18, "name": "Drama"}]), "homepage": "", "id": movie_id,
-            "keywords": "[]", "original_language": "en", "original_title": title, "overview": "A plot.",
-            "popularity": "1.5", "production_companies": "[]", "production_countries": "[]",
-            "release_date": "2001-02-03", "revenue": "0", "runtime": "100.0", "spoken_languages": "[]",
-            "status": "Released", "tagline": "", "title": title, "vote_average": "6.5", "vote_count": "10"}
+    base = {
+        "budget": "1000",
+        "genres": json.dumps([{"id": 18, "name": "Drama"}]),
+        "homepage": "",
+        "id": movie_id,
+        "keywords": "[]",
+        "original_language": "en",
+        "original_title": title,
+        "overview": "A plot.",
+        "popularity": "1.5",
+        "production_companies": "[]",
+        "production_countries": "[]",
+        "release_date": "2001-02-03",
+        "revenue": "0",
+        "runtime": "100.0",
+        "spoken_languages": "[]",
+        "status": "Released",
+        "tagline": "",
+        "title": title,
+        "vote_average": "6.5",
+        "vote_count": "10",
+    }
     base.update(values)
     return [str(base[name]) for name in HEADER]
 
@@ -47,19 +83,27 @@ def write_csv(path: Path, rows: list[list[str]], tail: str = "") -> Path:
 
 @pytest.fixture
 def movies_csv(tmp_path: Path) -> Path:
-    return write_csv(tmp_path / "movies.csv.gz", [
-        row(19995, "Avatar", genres=json.dumps([{"id": 28, "name": "Action"}, {"id": 878, "name": "Science Fiction"}]),
-            keywords=json.dumps([{"id": 1463, "name": "culture clash"}]),
-            production_companies=json.dumps([{"name": "Dune, \"Entertainment\"", "id": 444}]),
-            production_countries=json.dumps([{"iso_3166_1": "US", "name": "United States of America"}]),
-            spoken_languages=json.dumps([{"iso_639_1": "es", "name": "Español"}]),
-            overview='In the 22nd century, a "paraplegic" Marine, torn, goes.\nOn two lines.'),
-        row(2, "Amélie", runtime="", release_date="", original_language="fr"),
-        row(3, "Broken genres", genres='[{"id": 1, "name": '),
-        row("x4", "No id"),
-        row(5, ""),
-        row(19995, "Avatar again"),
-    ], tail='100,"[]",,6,"[]",en,Truncated,"an open quote that never ends')
+    return write_csv(
+        tmp_path / "movies.csv.gz",
+        [
+            row(
+                19995,
+                "Avatar",
+                genres=json.dumps([{"id": 28, "name": "Action"}, {"id": 878, "name": "Science Fiction"}]),
+                keywords=json.dumps([{"id": 1463, "name": "culture clash"}]),
+                production_companies=json.dumps([{"name": 'Dune, "Entertainment"', "id": 444}]),
+                production_countries=json.dumps([{"iso_3166_1": "US", "name": "United States of America"}]),
+                spoken_languages=json.dumps([{"iso_639_1": "es", "name": "Español"}]),
+                overview='In the 22nd century, a "paraplegic" Marine, torn, goes.\nOn two lines.',
+            ),
+            row(2, "Amélie", runtime="", release_date="", original_language="fr"),
+            row(3, "Broken genres", genres='[{"id": 1, "name": '),
+            row("x4", "No id"),
+            row(5, ""),
+            row(19995, "Avatar again"),
+        ],
+        tail='100,"[]",,6,"[]",en,Truncated,"an open quote that never ends',
+    )
 
 
 def test_an_import_is_a_catalogue_the_build_accepts(movies_csv: Path, tmp_path: Path):
@@ -73,7 +117,10 @@ def test_an_import_is_a_catalogue_the_build_accepts(movies_csv: Path, tmp_path: 
     assert titles[2]["title"] == "Amélie" and (titles[2]["iso_639_1"], titles[2]["iso_3166_1"]) == ("en", "US")
     assert titles[19995]["overview"] == 'In the 22nd century, a "paraplegic" Marine, torn, goes.\nOn two lines.'
     genres = pq.read_table(target / "movie_genres.parquet").to_pylist()
-    assert sorted((g["movie_id"], g["genre_id"], g["ord"]) for g in genres if g["movie_id"] == 19995) == [(19995, 28, 0), (19995, 878, 1)]
+    assert sorted((g["movie_id"], g["genre_id"], g["ord"]) for g in genres if g["movie_id"] == 19995) == [
+        (19995, 28, 0),
+        (19995, 878, 1),
+    ]
     assert pq.read_table(target / "companies.parquet").to_pylist()[0]["name"] == 'Dune, "Entertainment"'
     languages = {row["iso_639_1"]: row for row in pq.read_table(target / "languages.parquet").to_pylist()}
     assert languages["es"] == {"iso_639_1": "es", "english_name": "Spanish", "name": "Español"}  # the file's name wins
@@ -90,10 +137,27 @@ def test_an_import_is_a_catalogue_the_build_accepts(movies_csv: Path, tmp_path: 
 
 def test_credits_add_people_cast_and_crew(movies_csv: Path, tmp_path: Path):
     credits = tmp_path / "credits.csv"
-    cast = [{"cast_id": 242, "character": "Jake Sully", "credit_id": "5602", "gender": 2, "id": 65731,
-             "name": "Sam Worthington", "order": 0}]
-    crew = [{"credit_id": "52fe", "department": "Directing", "gender": 2, "id": 2710, "job": "Director",
-             "name": "James Cameron"}]
+    cast = [
+        {
+            "cast_id": 242,
+            "character": "Jake Sully",
+            "credit_id": "5602",
+            "gender": 2,
+            "id": 65731,
+            "name": "Sam Worthington",
+            "order": 0,
+        }
+    ]
+    crew = [
+        {
+            "credit_id": "52fe",
+            "department": "Directing",
+            "gender": 2,
+            "id": 2710,
+            "job": "Director",
+            "name": "James Cameron",
+        }
+    ]
     with credits.open("w", newline="") as f:
         writer = csv.writer(f)
         writer.writerow(["movie_id", "title", "cast", "crew"])

@@ -19,7 +19,9 @@ def tables(catalogue_dir: Path):
     """A larger TV sample (300 series) over the session catalogue's people and companies."""
     people = pq.read_table(catalogue_dir / "people.parquet")
     companies = pq.read_table(catalogue_dir / "companies.parquet")
-    keywords = pq.read_table(catalogue_dir / "keywords.parquet") if (catalogue_dir / "keywords.parquet").is_file() else None
+    keywords = (
+        pq.read_table(catalogue_dir / "keywords.parquet") if (catalogue_dir / "keywords.parquet").is_file() else None
+    )
     return tv.tv_tables(300, people, companies, 11, REFERENCE_DATE, keywords)
 
 
@@ -29,7 +31,9 @@ def db(tables, catalogue_dir: Path):
     for name, table in tables.items():
         con.register(name, table)
     con.execute("CREATE VIEW people AS SELECT * FROM read_parquet('" + str(catalogue_dir / "people.parquet") + "')")
-    con.execute("CREATE VIEW companies AS SELECT * FROM read_parquet('" + str(catalogue_dir / "companies.parquet") + "')")
+    con.execute(
+        "CREATE VIEW companies AS SELECT * FROM read_parquet('" + str(catalogue_dir / "companies.parquet") + "')"
+    )
     yield con
     con.close()
 
@@ -54,7 +58,9 @@ def test_series_argument_overrides_the_default(tmp_path: Path):
 def test_deterministic(tables, catalogue_dir: Path):
     people = pq.read_table(catalogue_dir / "people.parquet")
     companies = pq.read_table(catalogue_dir / "companies.parquet")
-    keywords = pq.read_table(catalogue_dir / "keywords.parquet") if (catalogue_dir / "keywords.parquet").is_file() else None
+    keywords = (
+        pq.read_table(catalogue_dir / "keywords.parquet") if (catalogue_dir / "keywords.parquet").is_file() else None
+    )
     again = tv.tv_tables(300, people, companies, 11, REFERENCE_DATE, keywords)
     for name in tv.TV_TABLES:
         assert again[name].equals(tables[name]), name
@@ -94,11 +100,14 @@ def test_season_and_episode_shapes(db):
 
 def test_status_agrees_with_air_dates(db):
     ref = REF
-    rows = db.execute("""
+    rows = db.execute(
+        """
         SELECT s.status, s.first_air_date, s.last_episode_id, s.next_episode_id,
                count(*) FILTER (WHERE e.air_date > ?) AS future, count(*) FILTER (WHERE e.air_date <= ?) AS aired
         FROM tv_series s JOIN tv_episodes e ON e.series_id = s.id AND e.season_number > 0
-        GROUP BY ALL""", [ref, ref]).fetchall()
+        GROUP BY ALL""",
+        [ref, ref],
+    ).fetchall()
     for status, first, last_id, next_id, future, aired in rows:
         if status in ("Ended", "Canceled"):
             assert future == 0 and next_id is None and last_id is not None
@@ -111,7 +120,8 @@ def test_status_agrees_with_air_dates(db):
 
 
 def test_last_and_next_episode_are_the_nearest_to_the_reference_date(db):
-    rows = db.execute("""
+    rows = db.execute(
+        """
         SELECT s.id, s.last_episode_id, s.next_episode_id, s.last_air_date,
                (SELECT id FROM tv_episodes e WHERE e.series_id = s.id AND e.season_number > 0 AND e.air_date <= ?
                 ORDER BY air_date DESC, season_number DESC, episode_number DESC LIMIT 1),
@@ -119,23 +129,40 @@ def test_last_and_next_episode_are_the_nearest_to_the_reference_date(db):
                 AND e.air_date <= ? ORDER BY air_date DESC LIMIT 1),
                (SELECT id FROM tv_episodes e WHERE e.series_id = s.id AND e.season_number > 0 AND e.air_date > ?
                 ORDER BY air_date, season_number, episode_number LIMIT 1)
-        FROM tv_series s""", [REF, REF, REF]).fetchall()
+        FROM tv_series s""",
+        [REF, REF, REF],
+    ).fetchall()
     for _, last_id, next_id, last_air, want_last, want_air, want_next in rows:
         assert (last_id, next_id, last_air) == (want_last, want_next, want_air)
     assert any(n is not None and last is not None for _, last, n, *_ in rows)  # some are mid-season
 
 
 def test_references_resolve(db):
-    assert db.execute("""SELECT count(*) FROM (SELECT person_id FROM series_cast UNION ALL SELECT person_id FROM created_by
+    assert (
+        db.execute("""SELECT count(*) FROM (SELECT person_id FROM series_cast UNION ALL SELECT person_id FROM created_by
                          UNION ALL SELECT person_id FROM series_crew UNION ALL SELECT person_id FROM episode_crew
                          UNION ALL SELECT person_id FROM episode_guest_stars)
-                         WHERE person_id NOT IN (SELECT id FROM people)""").fetchone()[0] == 0
-    assert db.execute("SELECT count(*) FROM series_companies WHERE company_id NOT IN (SELECT id FROM companies)"
-                      ).fetchone()[0] == 0
-    assert db.execute("SELECT count(*) FROM series_networks WHERE network_id NOT IN (SELECT id FROM networks)"
-                      ).fetchone()[0] == 0
-    assert db.execute("SELECT count(*) FROM series_keywords WHERE keyword_id NOT IN (SELECT id FROM tv_keywords)"
-                      ).fetchone()[0] == 0
+                         WHERE person_id NOT IN (SELECT id FROM people)""").fetchone()[0]
+        == 0
+    )
+    assert (
+        db.execute(
+            "SELECT count(*) FROM series_companies WHERE company_id NOT IN (SELECT id FROM companies)"
+        ).fetchone()[0]
+        == 0
+    )
+    assert (
+        db.execute("SELECT count(*) FROM series_networks WHERE network_id NOT IN (SELECT id FROM networks)").fetchone()[
+            0
+        ]
+        == 0
+    )
+    assert (
+        db.execute(
+            "SELECT count(*) FROM series_keywords WHERE keyword_id NOT IN (SELECT id FROM tv_keywords)"
+        ).fetchone()[0]
+        == 0
+    )
 
 
 def test_keywords_reuse_the_movie_keyword_table(tables, catalogue_dir: Path):
@@ -158,9 +185,14 @@ def test_credit_ids_are_unique_and_crew_credits_are_per_series_job(db, catalogue
     movie = set(pq.read_table(catalogue_dir / "cast.parquet").column("credit_id").to_pylist())
     assert not movie & set(flat)
     # One credit per (series, person, job), shared by all the episodes they work on.
-    assert db.execute("""SELECT count(*) FROM (SELECT credit_id FROM episode_crew GROUP BY credit_id
-                         HAVING count(DISTINCT (series_id, person_id, job)) > 1)""").fetchone()[0] == 0
-    assert db.execute("SELECT max(n) FROM (SELECT count(*) AS n FROM episode_crew GROUP BY credit_id)").fetchone()[0] > 1
+    assert (
+        db.execute("""SELECT count(*) FROM (SELECT credit_id FROM episode_crew GROUP BY credit_id
+                         HAVING count(DISTINCT (series_id, person_id, job)) > 1)""").fetchone()[0]
+        == 0
+    )
+    assert (
+        db.execute("SELECT max(n) FROM (SELECT count(*) AS n FROM episode_crew GROUP BY credit_id)").fetchone()[0] > 1
+    )
 
 
 def test_regulars_and_guests(db):
@@ -169,10 +201,15 @@ def test_regulars_and_guests(db):
                           ON se.series_id = s.id
                         WHERE sc.first_season < 1 OR sc.last_season > se.n OR sc.first_season > sc.last_season""").fetchone()
     assert bad[0] == 0
-    orders = db.execute("""SELECT list("order" ORDER BY "order") FROM episode_guest_stars GROUP BY episode_id""").fetchall()
+    orders = db.execute(
+        """SELECT list("order" ORDER BY "order") FROM episode_guest_stars GROUP BY episode_id"""
+    ).fetchall()
     assert all(o == list(range(len(o))) for (o,) in orders)
-    assert db.execute(f"""SELECT count(*) FROM episode_guest_stars g JOIN tv_episodes e ON e.id = g.episode_id
-                          WHERE e.air_date > DATE '{REF}'""").fetchone()[0] == 0
+    assert (
+        db.execute(f"""SELECT count(*) FROM episode_guest_stars g JOIN tv_episodes e ON e.id = g.episode_id
+                          WHERE e.air_date > DATE '{REF}'""").fetchone()[0]
+        == 0
+    )
 
 
 def test_content_ratings_use_each_country_system(tables):
@@ -199,8 +236,12 @@ def test_cli_series_option(tmp_path: Path):
     from marquee.cli import cli
 
     out = tmp_path / "cat"
-    result = CliRunner().invoke(cli, ["generate", "--movies", "20", "--series", "4", "--out", str(out)],
-                                env={"MARQUEE_HOME": str(tmp_path / "home")}, catch_exceptions=False)
+    result = CliRunner().invoke(
+        cli,
+        ["generate", "--movies", "20", "--series", "4", "--out", str(out)],
+        env={"MARQUEE_HOME": str(tmp_path / "home")},
+        catch_exceptions=False,
+    )
     assert result.exit_code == 0, result.output
     assert "tv_series 4" in result.output
     assert pq.read_metadata(out / "tv_series.parquet").num_rows == 4

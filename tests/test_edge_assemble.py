@@ -25,23 +25,76 @@ def release(tmp_path):
     write(tmp_path, "3/movie/7.de-DE.json", {"id": 7, "title": "Sieben", "overview": "Deutsch"})
     write(tmp_path, "3/movie/7.und.json", {"id": 7, "title": "Sette", "overview": ""})
     write(tmp_path, "3/movie/7/credits.json", {"id": 7, "cast": [{"name": "A", "character": "B"}], "crew": []})
-    write(tmp_path, "3/movie/7/videos.json", {"id": 7, "results": [
-        {"iso_639_1": "en", "key": "abc", "name": "Trailer 1", "site": "YouTube", "size": 1080, "type": "Trailer",
-         "id": "v1", "published_at": "2020-01-01T00:00:00.000Z"}]})
-    write(tmp_path, "3/movie/7/videos.de-DE.json", {"id": 7, "results": [
-        {"iso_639_1": "de", "key": "def", "name": "Teaser", "site": "YouTube", "size": 480, "type": "Teaser",
-         "id": "v2", "published_at": "2021-01-01T00:00:00.000Z"}]})
-    write(tmp_path, "3/movie/7/similar.json", {"id": 7, "page": 1, "results": [{"id": 9, "title": "Nine"}],
-                                               "total_pages": 3, "total_results": 41})
-    write(tmp_path, "3/movie/7/similar.de-DE.json", {"id": 7, "page": 1, "results": [{"id": 9, "title": "Neun"}],
-                                                     "total_pages": 3, "total_results": 41})
-    write(tmp_path, "3/movie/7/similar.page2.json", {"id": 7, "page": 2, "results": [{"id": 10}],
-                                                     "total_pages": 3, "total_results": 41})
+    write(
+        tmp_path,
+        "3/movie/7/videos.json",
+        {
+            "id": 7,
+            "results": [
+                {
+                    "iso_639_1": "en",
+                    "key": "abc",
+                    "name": "Trailer 1",
+                    "site": "YouTube",
+                    "size": 1080,
+                    "type": "Trailer",
+                    "id": "v1",
+                    "published_at": "2020-01-01T00:00:00.000Z",
+                }
+            ],
+        },
+    )
+    write(
+        tmp_path,
+        "3/movie/7/videos.de-DE.json",
+        {
+            "id": 7,
+            "results": [
+                {
+                    "iso_639_1": "de",
+                    "key": "def",
+                    "name": "Teaser",
+                    "site": "YouTube",
+                    "size": 480,
+                    "type": "Teaser",
+                    "id": "v2",
+                    "published_at": "2021-01-01T00:00:00.000Z",
+                }
+            ],
+        },
+    )
+    write(
+        tmp_path,
+        "3/movie/7/similar.json",
+        {"id": 7, "page": 1, "results": [{"id": 9, "title": "Nine"}], "total_pages": 3, "total_results": 41},
+    )
+    write(
+        tmp_path,
+        "3/movie/7/similar.de-DE.json",
+        {"id": 7, "page": 1, "results": [{"id": 9, "title": "Neun"}], "total_pages": 3, "total_results": 41},
+    )
+    write(
+        tmp_path,
+        "3/movie/7/similar.page2.json",
+        {"id": 7, "page": 2, "results": [{"id": 10}], "total_pages": 3, "total_results": 41},
+    )
     write(tmp_path, "3/movie/7/watch/providers.json", {"id": 7, "results": {"US": {"link": "x"}}})
     write(tmp_path, "3/movie/7/external_ids.json", {"id": 7})
-    write(tmp_path, "3/movie/7/images.json", {"id": 7, "backdrops": [], "logos": [], "posters": [
-        {"file_path": "/a.jpg", "iso_639_1": "en"}, {"file_path": "/b.jpg", "iso_639_1": None},
-        {"file_path": "/c.jpg", "iso_639_1": "de"}, {"file_path": "/d.jpg", "iso_639_1": "xx"}]})
+    write(
+        tmp_path,
+        "3/movie/7/images.json",
+        {
+            "id": 7,
+            "backdrops": [],
+            "logos": [],
+            "posters": [
+                {"file_path": "/a.jpg", "iso_639_1": "en"},
+                {"file_path": "/b.jpg", "iso_639_1": None},
+                {"file_path": "/c.jpg", "iso_639_1": "de"},
+                {"file_path": "/d.jpg", "iso_639_1": "xx"},
+            ],
+        },
+    )
     return tmp_path
 
 
@@ -73,8 +126,10 @@ def test_twenty_names_pass_and_twenty_one_give_27(release):
 def test_legacy_names_keep_their_key(release):
     doc = get(release, "/3/movie/7", append_to_response="casts,trailers,similar_movies")
     assert doc["casts"]["cast"][0]["name"] == "A"
-    assert doc["trailers"] == {"quicktime": [], "youtube": [
-        {"name": "Trailer 1", "size": "HD", "source": "abc", "type": "Trailer"}]}
+    assert doc["trailers"] == {
+        "quicktime": [],
+        "youtube": [{"name": "Trailer 1", "size": "HD", "source": "abc", "type": "Trailer"}],
+    }
     assert doc["similar_movies"]["results"] == [{"id": 9, "title": "Nine"}]
 
 
@@ -102,25 +157,31 @@ def test_pages(release):
         assert caught.value.error.status_code == 22
 
 
-@pytest.mark.parametrize("params, expected", [
-    ({"language": "en"}, ["/a.jpg"]),
-    ({"language": "en", "include_image_language": "en,null"}, ["/a.jpg", "/b.jpg", "/d.jpg"]),
-    ({"include_image_language": "xx"}, ["/b.jpg", "/d.jpg"]),
-    ({"language": "de-DE", "include_image_language": "null"}, ["/b.jpg", "/c.jpg", "/d.jpg"]),
-    ({}, ["/a.jpg", "/b.jpg", "/c.jpg", "/d.jpg"]),
-])
+@pytest.mark.parametrize(
+    "params, expected",
+    [
+        ({"language": "en"}, ["/a.jpg"]),
+        ({"language": "en", "include_image_language": "en,null"}, ["/a.jpg", "/b.jpg", "/d.jpg"]),
+        ({"include_image_language": "xx"}, ["/b.jpg", "/d.jpg"]),
+        ({"language": "de-DE", "include_image_language": "null"}, ["/b.jpg", "/c.jpg", "/d.jpg"]),
+        ({}, ["/a.jpg", "/b.jpg", "/c.jpg", "/d.jpg"]),
+    ],
+)
 def test_image_language_filters(release, params, expected):
     assert [p["file_path"] for p in get(release, "/3/movie/7/images", **params)["posters"]] == expected
 
 
-@pytest.mark.parametrize("params, expected", [
-    ({}, ["abc"]),
-    ({"language": "de-DE"}, ["def"]),
-    ({"language": "ja-JP"}, ["abc"]),  # no .und here: the default file (site_gen writes an empty .und)
-    ({"language": "de", "include_video_language": "en"}, ["def", "abc"]),
-    ({"include_video_language": "ja,de"}, ["def"]),
-    ({"include_video_language": "en,de,nl"}, ["def", "abc"]),
-])
+@pytest.mark.parametrize(
+    "params, expected",
+    [
+        ({}, ["abc"]),
+        ({"language": "de-DE"}, ["def"]),
+        ({"language": "ja-JP"}, ["abc"]),  # no .und here: the default file (site_gen writes an empty .und)
+        ({"language": "de", "include_video_language": "en"}, ["def", "abc"]),
+        ({"include_video_language": "ja,de"}, ["def"]),
+        ({"include_video_language": "en,de,nl"}, ["def", "abc"]),
+    ],
+)
 def test_videos_by_language_and_include_video_language(release, params, expected):
     assert [v["key"] for v in get(release, "/3/movie/7/videos", **params)["results"]] == expected
 
@@ -156,8 +217,11 @@ def test_suffix_and_candidates():
     assert suffix_for("fr-FR", LANGUAGES, ".und") == ".und"
     assert candidates("/3/movie/7", None, None, LANGUAGES) == ["3/movie/7.json"]
     assert candidates("/3/movie/7", "fr", None, LANGUAGES) == ["3/movie/7.und.json", "3/movie/7.json"]
-    assert candidates("/3/movie/7", "de", "en", LANGUAGES) == ["3/movie/7.de-DE.json", "3/movie/7.json",
-                                                               "3/movie/7.und.json"]
+    assert candidates("/3/movie/7", "de", "en", LANGUAGES) == [
+        "3/movie/7.de-DE.json",
+        "3/movie/7.json",
+        "3/movie/7.und.json",
+    ]
 
 
 def test_document_cache_serves_from_memory_and_stays_bounded(release):
@@ -188,26 +252,52 @@ def test_document_cache_serves_from_memory_and_stays_bounded(release):
 def lists(release):
     (release / "3/movie/7/similar.de-DE.json").unlink()  # lists are rendered once, in the default language
     write(release, "3/movie/9.json", {"id": 9, "title": "Nine", "overview": "Nine's story", "original_title": "Nove"})
-    write(release, "3/movie/9.de-DE.json", {"id": 9, "title": "Neun", "overview": "Neuns Geschichte",
-                                            "original_title": "Nove"})
+    write(
+        release,
+        "3/movie/9.de-DE.json",
+        {"id": 9, "title": "Neun", "overview": "Neuns Geschichte", "original_title": "Nove"},
+    )
     write(release, "3/movie/9.und.json", {"id": 9, "title": "Nove", "overview": "", "original_title": "Nove"})
     write(release, "3/tv/5.json", {"id": 5, "name": "Five", "overview": "Five's story"})
     write(release, "3/tv/5.ja-JP.json", {"id": 5, "name": "ファイブ", "overview": "五"})
-    write(release, "3/movie/7/similar.json", {"id": 7, "page": 1, "total_pages": 1, "total_results": 1, "results": [
-        {"id": 9, "title": "Nine", "overview": "Nine's story", "original_title": "Nove", "genre_ids": [18]}]})
-    write(release, "3/person/3/combined_credits.json", {"id": 3, "cast": [
-        {"id": 9, "media_type": "movie", "title": "Nine", "overview": "Nine's story", "character": "A"},
-        {"id": 5, "media_type": "tv", "name": "Five", "overview": "Five's story", "character": "B"}], "crew": []})
+    write(
+        release,
+        "3/movie/7/similar.json",
+        {
+            "id": 7,
+            "page": 1,
+            "total_pages": 1,
+            "total_results": 1,
+            "results": [
+                {"id": 9, "title": "Nine", "overview": "Nine's story", "original_title": "Nove", "genre_ids": [18]}
+            ],
+        },
+    )
+    write(
+        release,
+        "3/person/3/combined_credits.json",
+        {
+            "id": 3,
+            "cast": [
+                {"id": 9, "media_type": "movie", "title": "Nine", "overview": "Nine's story", "character": "A"},
+                {"id": 5, "media_type": "tv", "name": "Five", "overview": "Five's story", "character": "B"},
+            ],
+            "crew": [],
+        },
+    )
     return release
 
 
-@pytest.mark.parametrize("params, title, overview", [
-    ({}, "Nine", "Nine's story"),
-    ({"language": "en-US"}, "Nine", "Nine's story"),
-    ({"language": "de-DE"}, "Neun", "Neuns Geschichte"),
-    ({"language": "ja-JP"}, "Nove", ""),  # untranslated: the original title, no overview, as the details
-    ({"language": "ja-JP", "fallback_language": "de-DE"}, "Neun", "Neuns Geschichte"),
-])
+@pytest.mark.parametrize(
+    "params, title, overview",
+    [
+        ({}, "Nine", "Nine's story"),
+        ({"language": "en-US"}, "Nine", "Nine's story"),
+        ({"language": "de-DE"}, "Neun", "Neuns Geschichte"),
+        ({"language": "ja-JP"}, "Nove", ""),  # untranslated: the original title, no overview, as the details
+        ({"language": "ja-JP", "fallback_language": "de-DE"}, "Neun", "Neuns Geschichte"),
+    ],
+)
 def test_title_lists_follow_the_language_of_each_title(lists, params, title, overview):
     item = get(lists, "/3/movie/7/similar", **params)["results"][0]
     assert (item["title"], item["overview"]) == (title, overview)

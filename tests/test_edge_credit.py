@@ -42,8 +42,13 @@ def release(catalogue_dir: Path, tmp_path_factory) -> tuple[Path, dict[str, byte
     """A release of the session catalogue, built beside a build database of its own, and each
     credit's document as the template rendered it before the index (id -> served bytes)."""
     home = tmp_path_factory.mktemp("credit-home")
-    settings = from_env({"MARQUEE_HOME": str(home), "MARQUEE_IMAGE_BASE_URL": "http://img.test/t/p/",
-                         "MARQUEE_IMAGE_SECURE_BASE_URL": "https://img.test/t/p/"})
+    settings = from_env(
+        {
+            "MARQUEE_HOME": str(home),
+            "MARQUEE_IMAGE_BASE_URL": "http://img.test/t/p/",
+            "MARQUEE_IMAGE_SECURE_BASE_URL": "https://img.test/t/p/",
+        }
+    )
     folder = settings.releases_dir / "20260101T000000Z"
     render_release(settings, catalogue_dir, folder, echo=None)
     con = duckdb.connect(str(settings.releases_dir / STATE_DIR / DATABASE), read_only=True)
@@ -99,13 +104,18 @@ def test_each_credit_is_the_catalogues(release, context, catalogue):
     assert rows
     for credit_id, media_type, media_id, person_id, character, credit_type, job in rows:
         credit = orjson.loads(answer(context, f"/3/credit/{credit_id}"))
-        assert (credit["id"], credit["media_type"], credit["credit_type"], credit["job"]) == \
-               (credit_id, media_type, credit_type, job)
+        assert (credit["id"], credit["media_type"], credit["credit_type"], credit["job"]) == (
+            credit_id,
+            media_type,
+            credit_type,
+            job,
+        )
         assert (credit["media"]["id"], credit["person"]["id"]) == (media_id, person_id)
         assert credit["media"].get("character") == character
     guest, episodes = catalogue.execute(
         "SELECT credit_id, list(episode_id ORDER BY episode_id) FROM episode_crew GROUP BY 1 "
-        "ORDER BY count(*) DESC, 1 LIMIT 1").fetchone()
+        "ORDER BY count(*) DESC, 1 LIMIT 1"
+    ).fetchone()
     listed = orjson.loads(answer(context, f"/3/credit/{guest}"))["media"]["episodes"]
     assert len(episodes) > 1 and sorted(e["id"] for e in listed) == episodes
 

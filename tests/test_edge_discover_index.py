@@ -61,12 +61,16 @@ def test_ranges_are_the_films_with_a_value_within(index):
     bounds = [(None, None), (None, 3.0), (7.5, None), (0.0, 10.0), (11.0, None)]
     bounds += [tuple(sorted((round(rng.uniform(-1, 11), 1), round(rng.uniform(-1, 11), 1)))) for _ in range(40)]
     for low, high in bounds:
-        expected = BitMap(rank[i] for i, s in scores.items()
-                          if s is not None and (low is None or s >= low) and (high is None or s <= high))
+        expected = BitMap(
+            rank[i]
+            for i, s in scores.items()
+            if s is not None and (low is None or s >= low) and (high is None or s <= high)
+        )
         assert opened.between("movie", "score", low, high) == expected, (low, high)
         low_day, high_day = (None if low is None else low * 40), (None if high is None else high * 40)
-        expected = BitMap(rank[i] for i, d in days
-                          if (low_day is None or d >= low_day) and (high_day is None or d <= high_day))
+        expected = BitMap(
+            rank[i] for i, d in days if (low_day is None or d >= low_day) and (high_day is None or d <= high_day)
+        )
         assert opened.between("movie", "day", low_day, high_day) == expected, (low_day, high_day)
 
 
@@ -84,5 +88,8 @@ def test_pages_in_a_columns_order_as_sorting_the_matches_gives(index):
         order = [r for *_, r in (scored[::-1] if descending else scored)] + [r for _, r in unscored]
         start = rng.choice((0, 0, 20, rng.randrange(len(matches) + 1)))
         count = rng.choice((20, 40))
-        assert opened.page("movie", matches, "score", descending, start, count) == order[start:start + count], \
-            (density, descending, start)
+        assert opened.page("movie", matches, "score", descending, start, count) == order[start : start + count], (
+            density,
+            descending,
+            start,
+        )

@@ -38,6 +38,7 @@ def decide(snapshot: RegistrySnapshot, url: str, key: str | None, policy: str = 
             return await Gate(snapshot, limiter, policy).decide(key)
         finally:
             limiter.close()
+
     return asyncio.run(scenario())
 
 

@@ -28,6 +28,7 @@ class Transport:
 
 def ask(home, *requests: str) -> list[bytes]:
     """The answers to `requests` from a listener over `home`'s store and current release."""
+
     async def run() -> bytes:
         with ThreadPoolExecutor(1) as pool:
             protocol = ImageProtocol(home / "images/t/p", image_release(home / "current"), pool)
@@ -39,6 +40,7 @@ def ask(home, *requests: str) -> list[bytes]:
                     break
                 await asyncio.sleep(0.01)
             return transport.data
+
     return asyncio.run(run()).split(b"HTTP/1.1 ")[1:]
 
 
@@ -70,12 +72,27 @@ def a_home(tmp_path, generated: bool = False):
 
 def test_sizes_are_made_from_the_catalogue_s_original_and_answers_keep_request_order(tmp_path):
     home = a_home(tmp_path)
-    answers = ask(home, "GET /t/p/w92/a.jpg", "GET /t/p/w780/a.jpg", "GET /t/p/w92/nope.jpg",
-                  "HEAD /t/p/w185/a.jpg", "POST /t/p/w92/a.jpg", "GET /t/p/w999/a.jpg", "GET /t/p/w92/../a.jpg",
-                  "GET /t/p/original/a.jpg")
+    answers = ask(
+        home,
+        "GET /t/p/w92/a.jpg",
+        "GET /t/p/w780/a.jpg",
+        "GET /t/p/w92/nope.jpg",
+        "HEAD /t/p/w185/a.jpg",
+        "POST /t/p/w92/a.jpg",
+        "GET /t/p/w999/a.jpg",
+        "GET /t/p/w92/../a.jpg",
+        "GET /t/p/original/a.jpg",
+    )
     assert [status(a) for a in answers] == [
-        b"200 OK", b"200 OK", b"404 Not Found", b"200 OK", b"405 Method Not Allowed", b"404 Not Found",
-        b"404 Not Found", b"200 OK"]
+        b"200 OK",
+        b"200 OK",
+        b"404 Not Found",
+        b"200 OK",
+        b"405 Method Not Allowed",
+        b"404 Not Found",
+        b"404 Not Found",
+        b"200 OK",
+    ]
     assert b"Content-Type: image/jpeg" in answers[0]
     with Image.open(io.BytesIO(body(answers[0]))) as image:
         assert image.size == (92, 138)
@@ -90,13 +107,22 @@ def test_sizes_are_made_from_the_catalogue_s_original_and_answers_keep_request_o
 
 def test_a_generated_image_is_drawn_from_its_path_the_same_bytes_every_time(tmp_path):
     home = a_home(tmp_path, generated=True)
-    first = ask(home, "GET /t/p/original/g.jpg", "GET /t/p/w92/g.jpg", "GET /t/p/w500/g.jpg",
-                "GET /t/p/w1280/b.jpg", "GET /t/p/original/other.jpg", "GET /t/p/w92/other.jpg")
+    first = ask(
+        home,
+        "GET /t/p/original/g.jpg",
+        "GET /t/p/w92/g.jpg",
+        "GET /t/p/w500/g.jpg",
+        "GET /t/p/w1280/b.jpg",
+        "GET /t/p/original/other.jpg",
+        "GET /t/p/w92/other.jpg",
+    )
     assert [status(a) for a in first] == [b"200 OK"] * 4 + [b"404 Not Found"] * 2  # only names the index has
     assert body(first[0]) == draw("g.jpg", "poster") == body(first[2])  # a poster fits w500
     assert body(first[1]) == sized(draw("g.jpg", "poster"), "g.jpg", "w92")
     assert body(first[3]) == draw("b.jpg", "backdrop")  # drawn as its kind
-    assert [body(a) for a in ask(home, "GET /t/p/original/g.jpg", "GET /t/p/w92/g.jpg")] == \
-        [body(first[0]), body(first[1])]
+    assert [body(a) for a in ask(home, "GET /t/p/original/g.jpg", "GET /t/p/w92/g.jpg")] == [
+        body(first[0]),
+        body(first[1]),
+    ]
     (home / "current").unlink()  # nothing published: nothing to draw
     assert [status(a) for a in ask(home, "GET /t/p/w92/g.jpg")] == [b"404 Not Found"]

@@ -48,8 +48,11 @@ def test_a_pack_holds_every_page_the_edge_answers_and_its_day(release, release_s
     with sqlite3.connect(target) as con:
         rows = dict(con.execute("SELECT name, body FROM docs").fetchall())
     assert rows.pop(list_pack.DAY_ROW) == summary.day.isoformat().encode()
-    gzipped = {name.removesuffix(list_pack.GZIP_SUFFIX): rows.pop(name) for name in list(rows)
-               if name.endswith(list_pack.GZIP_SUFFIX)}
+    gzipped = {
+        name.removesuffix(list_pack.GZIP_SUFFIX): rows.pop(name)
+        for name in list(rows)
+        if name.endswith(list_pack.GZIP_SUFFIX)
+    }
     assert len(rows) == summary.pages
     assert {name: gzip.decompress(body) for name, body in gzipped.items()} == rows  # each page, gzipped too
     assert sum(map(len, gzipped.values())) == summary.gzipped_bytes < summary.bytes / 3

@@ -134,9 +134,14 @@ def test_window_keys_name_only_the_account(redis_server):
     assert 0 < client.pttl(f"{KEY_PREFIX}42") <= 60_000
 
 
-@pytest.mark.parametrize("key_state, account_state, status", [
-    ("suspended", "active", ratelimit.SUSPENDED_KEY), ("active", "expired", ratelimit.EXPIRED_PLAN),
-    ("suspended", "expired", ratelimit.SUSPENDED_KEY)])
+@pytest.mark.parametrize(
+    "key_state, account_state, status",
+    [
+        ("suspended", "active", ratelimit.SUSPENDED_KEY),
+        ("active", "expired", ratelimit.EXPIRED_PLAN),
+        ("suspended", "expired", ratelimit.SUSPENDED_KEY),
+    ],
+)
 def test_refused_grants_are_not_counted(redis_server, key_state, account_state, status):
     async def scenario():
         limiter = RateLimiter(RedisWire(redis_server.url), 60)
@@ -151,6 +156,7 @@ def test_refused_grants_are_not_counted(redis_server, key_state, account_state, 
 def test_a_missing_grant_is_an_unknown_key_once_the_registry_is_loaded(redis_server):
     """The door's fallback counts only while Redis holds no registry: a deleted key's stale
     fallback must not let it in once the registry is there."""
+
     async def scenario(fallback: str):
         limiter = RateLimiter(RedisWire(redis_server.url), 60)
         result = await limiter.hit_async(f"{GRANT_PREFIX}missing", fallback)

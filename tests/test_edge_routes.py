@@ -32,14 +32,24 @@ def test_the_answer_workers_upstream_has_a_socket_each(tmp_path):
     upstream = render_nginx_conf(settings).split("upstream edge_answers {", 1)[1].split("}", 1)[0]
     assert re.findall(r"server unix:(\S+) ", upstream) == [str(p) for p in settings.answer_sockets]
     assert len(set(settings.answer_sockets)) == 3 and "least_conn;" in upstream
-    assert {route.family for route in ROUTES if route.apart} == {"search", "find", "discover", "lists",
-                                                                    "latest", "trending", "showtimes", "changes",
-                                                                    "item_changes", "compat"}
+    assert {route.family for route in ROUTES if route.apart} == {
+        "search",
+        "find",
+        "discover",
+        "lists",
+        "latest",
+        "trending",
+        "showtimes",
+        "changes",
+        "item_changes",
+        "compat",
+    }
 
 
 def test_paths_go_to_the_family_that_answers_them():
     def family(path: str) -> str:
         return next(route.family for route in ROUTES if route.matches(path))
+
     assert family("/3/search/movie") == family("/3/search/multi/") == "search"
     assert family("/3/find/tt0133093") == family("/3/movie/tt0133093/credits") == "find"
     assert family("/3/movie/603") == family("/3/search/films") == family("/3/movie/603/similar") == "append"

@@ -38,7 +38,9 @@ def test_the_last_word_is_a_prefix_and_cjk_pairs_are_whole(index):
     assert not prefixable("千尋", last=True) and prefixable("影", last=True)
     assert index.plan("The Matr").words == ["the", "matr"]
     assert index.plan(" ,.; ") is None
-    name = index.con.execute("SELECT names FROM entities WHERE kind = 'movie' AND names LIKE '% %' LIMIT 1").fetchone()[0]
+    name = index.con.execute("SELECT names FROM entities WHERE kind = 'movie' AND names LIKE '% %' LIMIT 1").fetchone()[
+        0
+    ]
     name = name.split("\n")[0]
     typed = name[:-1]  # the last word not finished
     plan = index.plan(typed)
@@ -47,8 +49,11 @@ def test_the_last_word_is_a_prefix_and_cjk_pairs_are_whole(index):
 
 
 def test_a_word_one_typo_away_is_a_neighbour(index):
-    word = next(t for (t,) in index.con.execute("SELECT term FROM terms WHERE length(term) >= 7 ORDER BY term")
-                if t[1] != t[2] and t.isalpha())
+    word = next(
+        t
+        for (t,) in index.con.execute("SELECT term FROM terms WHERE length(term) >= 7 ORDER BY term")
+        if t[1] != t[2] and t.isalpha()
+    )
     swapped = word[0] + word[2] + word[1] + word[3:]
     assert word in index.neighbours(swapped)
     assert word in index.neighbours(word[:3] + word[4:])  # a letter missing
@@ -72,30 +77,43 @@ def test_pages_cover_every_match_once_in_every_kind_mix(index):
 
 
 def test_an_exact_name_comes_first_whatever_its_popularity(index):
-    least_id, names = index.con.execute("SELECT e.id, e.names FROM ranks r JOIN entities e ON e.kind = r.kind "
-                                        "AND e.id = r.id WHERE r.kind = 'movie' ORDER BY r.rank DESC LIMIT 1").fetchone()
+    least_id, names = index.con.execute(
+        "SELECT e.id, e.names FROM ranks r JOIN entities e ON e.kind = r.kind "
+        "AND e.id = r.id WHERE r.kind = 'movie' ORDER BY r.rank DESC LIMIT 1"
+    ).fetchone()
     name = names.split("\n")[0]
     results, _ = index.page(("movie",), name, Filters(include_adult=True), 1)
-    exact = {i for (i,) in index.con.execute("SELECT r.id FROM exact x JOIN ranks r ON r.kind = x.kind AND r.rank = x.rank "
-                                             "WHERE x.kind = 'movie' AND x.name = ?", (name,))}
-    assert least_id in exact and {i for _, i in results[:len(exact)]} == exact
+    exact = {
+        i
+        for (i,) in index.con.execute(
+            "SELECT r.id FROM exact x JOIN ranks r ON r.kind = x.kind AND r.rank = x.rank "
+            "WHERE x.kind = 'movie' AND x.name = ?",
+            (name,),
+        )
+    }
+    assert least_id in exact and {i for _, i in results[: len(exact)]} == exact
 
 
 def test_filters_narrow_without_reordering(index):
     everything, _ = every(index, ("movie",), "a")
-    filters = [f for _, i in everything[:20]
-               for (f,) in index.con.execute("SELECT filters FROM entities WHERE kind = 'movie' AND id = ?", (i,))]
+    filters = [
+        f
+        for _, i in everything[:20]
+        for (f,) in index.con.execute("SELECT filters FROM entities WHERE kind = 'movie' AND id = ?", (i,))
+    ]
     year = next(t for f in filters for t in f.split() if t.startswith("y"))
     narrowed, total = every(index, ("movie",), "a", Filters(years=(year,)))
     assert 0 < total < len(everything)
-    with_year = {i for (i, f) in index.con.execute("SELECT id, filters FROM entities WHERE kind = 'movie'")
-                 if year in f.split()}
+    with_year = {
+        i for (i, f) in index.con.execute("SELECT id, filters FROM entities WHERE kind = 'movie'") if year in f.split()
+    }
     assert narrowed == [hit for hit in everything if hit[1] in with_year]
 
 
 def test_typos_rank_below_every_strict_match(index):
-    names = index.con.execute("SELECT names FROM entities WHERE kind = 'movie' AND names GLOB '*[a-z][a-z][a-z][a-z][a-z][a-z]*' "
-                              "LIMIT 1").fetchone()[0]
+    names = index.con.execute(
+        "SELECT names FROM entities WHERE kind = 'movie' AND names GLOB '*[a-z][a-z][a-z][a-z][a-z][a-z]*' LIMIT 1"
+    ).fetchone()[0]
     word = max((w for n in names.split("\n") for w in n.split(" ") if w.isascii()), key=len)
     typo = word[:2] + word[3:]
     plan = index.plan(typo)
@@ -156,19 +174,33 @@ def test_exact_namesakes_come_first_in_rank_order_however_many(index, monkeypatc
     """A common title's exact namesakes are read a chunk at a time: every one comes once, first, in
     rank order (the most popular first), the filtered-out ones left out, and the rest follow."""
     monkeypatch.setattr(search_index, "EXACT_FIRST", 2)  # chunks of 2, 8, ...: the sample's namesakes are few
-    name, count = index.con.execute("SELECT name, count(*) FROM exact WHERE kind = 'movie' GROUP BY name "
-                                    "ORDER BY count(*) DESC, name LIMIT 1").fetchone()
+    name, count = index.con.execute(
+        "SELECT name, count(*) FROM exact WHERE kind = 'movie' GROUP BY name ORDER BY count(*) DESC, name LIMIT 1"
+    ).fetchone()
     assert count > 2  # more than one chunk
-    ranked = [r for (r,) in index.con.execute("SELECT rank FROM exact WHERE kind = 'movie' AND name = ? ORDER BY rank",
-                                              (name,))]
-    ids = dict(index.con.execute(f"SELECT rank, id FROM ranks WHERE kind = 'movie' AND rank IN "
-                                 f"({','.join('?' * len(ranked))})", ranked))
+    ranked = [
+        r
+        for (r,) in index.con.execute("SELECT rank FROM exact WHERE kind = 'movie' AND name = ? ORDER BY rank", (name,))
+    ]
+    ids = dict(
+        index.con.execute(
+            f"SELECT rank, id FROM ranks WHERE kind = 'movie' AND rank IN ({','.join('?' * len(ranked))})", ranked
+        )
+    )
     found, total = every(index, ("movie",), name, Filters(include_adult=True))
-    assert [i for _, i in found[:len(ranked)]] == [ids[r] for r in ranked]
+    assert [i for _, i in found[: len(ranked)]] == [ids[r] for r in ranked]
     assert len(found) == total == len(set(found)) > len(ranked) - 1
-    year = index.con.execute("SELECT filters FROM entities WHERE kind = 'movie' AND id = ?", (ids[ranked[-1]],)).fetchone()[0]
+    year = index.con.execute(
+        "SELECT filters FROM entities WHERE kind = 'movie' AND id = ?", (ids[ranked[-1]],)
+    ).fetchone()[0]
     token = next(t for t in year.split() if t.startswith("y"))
     narrowed, _ = every(index, ("movie",), name, Filters(years=(token,), include_adult=True))
-    kept = [r for r in ranked if token in index.con.execute("SELECT filters FROM entities WHERE kind = 'movie' "
-                                                              "AND id = ?", (ids[r],)).fetchone()[0].split()]
-    assert kept and [i for _, i in narrowed[:len(kept)]] == [ids[r] for r in kept]
+    kept = [
+        r
+        for r in ranked
+        if token
+        in index.con.execute("SELECT filters FROM entities WHERE kind = 'movie' AND id = ?", (ids[r],))
+        .fetchone()[0]
+        .split()
+    ]
+    assert kept and [i for _, i in narrowed[: len(kept)]] == [ids[r] for r in kept]

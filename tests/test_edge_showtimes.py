@@ -36,11 +36,14 @@ def answer(context, monkeypatch, movie_id: int, **params) -> dict:
 def test_a_countrys_cinemas_and_their_coming_showtimes(context, catalogue, monkeypatch):
     movie_id, country = catalogue.execute(
         "SELECT s.movie_id, c.iso_3166_1 FROM showtimes s JOIN cinemas c ON c.id = s.cinema_id WHERE s.starts_at > ? "
-        "GROUP BY ALL ORDER BY count(*) DESC, 1, 2 LIMIT 1", [MOMENT]).fetchone()
+        "GROUP BY ALL ORDER BY count(*) DESC, 1, 2 LIMIT 1",
+        [MOMENT],
+    ).fetchone()
     expected = catalogue.execute(
         "SELECT c.id, epoch(s.starts_at)::BIGINT FROM showtimes s JOIN cinemas c ON c.id = s.cinema_id "
         "WHERE s.movie_id = ? AND c.iso_3166_1 = ? AND s.starts_at > ? AND s.starts_at < ? ORDER BY 2, 1",
-        [movie_id, country, MOMENT, MOMENT + timedelta(days=7)]).fetchall()
+        [movie_id, country, MOMENT, MOMENT + timedelta(days=7)],
+    ).fetchall()
     body = answer(context, monkeypatch, movie_id, country=country.lower())
     assert body["id"] == movie_id and body["country"] == country and expected
     listed = []
@@ -59,12 +62,14 @@ def test_a_countrys_cinemas_and_their_coming_showtimes(context, catalogue, monke
 
 
 def test_without_a_country_a_summary_by_country(context, catalogue, monkeypatch):
-    movie_id = catalogue.execute("SELECT movie_id FROM showtimes WHERE starts_at > ? GROUP BY 1 "
-                                 "ORDER BY count(*) DESC, 1 LIMIT 1", [MOMENT]).fetchone()[0]
+    movie_id = catalogue.execute(
+        "SELECT movie_id FROM showtimes WHERE starts_at > ? GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1", [MOMENT]
+    ).fetchone()[0]
     rows = catalogue.execute(
         "SELECT c.iso_3166_1, count(DISTINCT c.id), count(*), min(s.starts_at) FROM showtimes s JOIN cinemas c "
         "ON c.id = s.cinema_id WHERE s.movie_id = ? AND s.starts_at > ? AND s.starts_at < ? GROUP BY 1 ORDER BY 1",
-        [movie_id, MOMENT, MOMENT + timedelta(days=7)]).fetchall()
+        [movie_id, MOMENT, MOMENT + timedelta(days=7)],
+    ).fetchall()
     body = answer(context, monkeypatch, movie_id)
     assert [(c["country"], c["cinemas"], c["showtimes"]) for c in body["countries"]] == [r[:3] for r in rows]
     assert [datetime.fromisoformat(c["next_start"]) for c in body["countries"]] == [r[3] for r in rows]
@@ -73,8 +78,10 @@ def test_without_a_country_a_summary_by_country(context, catalogue, monkeypatch)
 def test_past_showtimes_never_appear_and_unknown_films_are_404(context, catalogue, monkeypatch):
     movie_id = catalogue.execute("SELECT movie_id FROM showtimes LIMIT 1").fetchone()[0]
     monkeypatch.setattr(showtimes, "now", lambda: int((MOMENT + timedelta(days=30)).timestamp()))
-    assert orjson.loads(showtimes.answer(context, f"/3/movie/{movie_id}/showtimes", {})) == {"id": movie_id,
-                                                                                              "countries": []}
+    assert orjson.loads(showtimes.answer(context, f"/3/movie/{movie_id}/showtimes", {})) == {
+        "id": movie_id,
+        "countries": [],
+    }
     with pytest.raises(ContentError) as refused:
         showtimes.answer(context, "/3/movie/999999999/showtimes", {})
     assert refused.value.error.http_status == 404
@@ -117,16 +124,25 @@ def test_now_playing_with_showtimes_keeps_the_films_on_in_that_country(sample, m
 
     context, catalogue = sample
     day = MOMENT.date()
-    on = ("SELECT DISTINCT s.movie_id FROM showtimes s JOIN cinemas c ON c.id = s.cinema_id WHERE c.iso_3166_1 = $1 "
-          "AND s.starts_at > $2 AND s.starts_at < $3")
-    playing = ("SELECT DISTINCT movie_id FROM movie_release_dates WHERE iso_3166_1 = $1 AND type IN (2, 3) AND "
-               "CAST(release_date AS DATE) BETWEEN $4 AND $5")
+    on = (
+        "SELECT DISTINCT s.movie_id FROM showtimes s JOIN cinemas c ON c.id = s.cinema_id WHERE c.iso_3166_1 = $1 "
+        "AND s.starts_at > $2 AND s.starts_at < $3"
+    )
+    playing = (
+        "SELECT DISTINCT movie_id FROM movie_release_dates WHERE iso_3166_1 = $1 AND type IN (2, 3) AND "
+        "CAST(release_date AS DATE) BETWEEN $4 AND $5"
+    )
     week = [MOMENT, MOMENT + timedelta(days=7), day - timedelta(days=42), day]
     found = {}
     for (country,) in catalogue.execute("SELECT DISTINCT iso_3166_1 FROM cinemas ORDER BY 1").fetchall():
-        found[country] = [i for (i,) in catalogue.execute(
-            f"SELECT m.id FROM movies m WHERE NOT m.adult AND NOT m.video AND m.id IN ({on}) AND m.id IN ({playing}) "
-            f"ORDER BY m.popularity DESC, m.id", [country, *week]).fetchall()]
+        found[country] = [
+            i
+            for (i,) in catalogue.execute(
+                f"SELECT m.id FROM movies m WHERE NOT m.adult AND NOT m.video AND m.id IN ({on}) AND m.id IN ({playing}) "
+                f"ORDER BY m.popularity DESC, m.id",
+                [country, *week],
+            ).fetchall()
+        ]
     country = max(found, key=lambda c: (len(found[c]), c))
     assert found[country], found
     monkeypatch.setattr(showtimes, "now", lambda: int(MOMENT.timestamp()))

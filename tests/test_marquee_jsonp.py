@@ -9,8 +9,26 @@ import pytest
 
 from marquee import jsonp
 
-NAMES = ["cb", "jQuery36005524_1700000000", "app.handlers.got$", "$", "_x", "a" * 64, "a" * 65, "alert(1)", "1abc",
-         "a b", "a-b", "cb;", "<script>", "", "é", "a%", "x.y.z", "$.ajax"]
+NAMES = [
+    "cb",
+    "jQuery36005524_1700000000",
+    "app.handlers.got$",
+    "$",
+    "_x",
+    "a" * 64,
+    "a" * 65,
+    "alert(1)",
+    "1abc",
+    "a b",
+    "a-b",
+    "cb;",
+    "<script>",
+    "",
+    "é",
+    "a%",
+    "x.y.z",
+    "$.ajax",
+]
 
 
 @pytest.mark.parametrize("name", NAMES)

@@ -23,12 +23,21 @@ def test_series_and_episode_fields_follow_omdb():
 
 def test_xml_escapes_and_names_attributes_as_omdb_does():
     xml = omdb.xml({"Title": 'Tom & "Jerry" <3', "imdbID": "tt0000001", "Ratings": [], "Response": "True"})
-    assert xml == ('<?xml version="1.0" encoding="UTF-8"?><root response="True">'
-                   '<movie title="Tom &amp; &quot;Jerry&quot; &lt;3" imdbID="tt0000001"/></root>')
-    found = omdb.xml({"Search": [{"Title": "A", "Year": "2001", "imdbID": "tt1", "Type": "movie", "Poster": "N/A"}],
-                      "totalResults": "1", "Response": "True"})
-    assert '<root totalResults="1" response="True"><result title="A" year="2001" imdbID="tt1" type="movie" ' \
-           'poster="N/A"/></root>' in found
+    assert xml == (
+        '<?xml version="1.0" encoding="UTF-8"?><root response="True">'
+        '<movie title="Tom &amp; &quot;Jerry&quot; &lt;3" imdbID="tt0000001"/></root>'
+    )
+    found = omdb.xml(
+        {
+            "Search": [{"Title": "A", "Year": "2001", "imdbID": "tt1", "Type": "movie", "Poster": "N/A"}],
+            "totalResults": "1",
+            "Response": "True",
+        }
+    )
+    assert (
+        '<root totalResults="1" response="True"><result title="A" year="2001" imdbID="tt1" type="movie" '
+        'poster="N/A"/></root>' in found
+    )
     assert omdb.xml(omdb.error_body("A <b>")).endswith('<root response="False"><error>A &lt;b&gt;</error></root>')
 
 

@@ -19,8 +19,9 @@ def test_rendered_config_passes_nginx_t(tmp_path):
     settings.log_dir.mkdir(parents=True)
     conf = settings.run_dir / "nginx.conf"
     conf.write_text(render_nginx_conf(settings))
-    result = subprocess.run([require_binary("nginx"), "-t", "-c", str(conf), "-p", str(settings.run_dir)],
-                            capture_output=True, text=True)
+    result = subprocess.run(
+        [require_binary("nginx"), "-t", "-c", str(conf), "-p", str(settings.run_dir)], capture_output=True, text=True
+    )
     assert result.returncode == 0, result.stderr
 
 
@@ -29,7 +30,15 @@ def test_log_formats_never_carry_the_query_string_or_authorization(tmp_path):
     formats = re.findall(r"log_format\s+\w+\s+(.*?);", conf, re.S)
     assert formats
     for fmt in formats:
-        for leaky in ("$request ", "$request\"", "$request_uri", "$args", "$query_string", "$arg_", "$http_authorization"):
+        for leaky in (
+            "$request ",
+            '$request"',
+            "$request_uri",
+            "$args",
+            "$query_string",
+            "$arg_",
+            "$http_authorization",
+        ):
             assert leaky not in fmt
 
 
@@ -59,8 +68,13 @@ def test_the_lua_gate_is_in_front_of_the_pack(tmp_path):
 
 
 def test_the_lua_gate_gets_the_edges_bodies_window_and_redis(tmp_path):
-    settings = from_env({"MARQUEE_HOME": str(tmp_path), "MARQUEE_RATE_WINDOW_SECONDS": "2.5",
-                         "MARQUEE_REDIS_URL": "redis://127.0.0.1:6399/3"})
+    settings = from_env(
+        {
+            "MARQUEE_HOME": str(tmp_path),
+            "MARQUEE_RATE_WINDOW_SECONDS": "2.5",
+            "MARQUEE_REDIS_URL": "redis://127.0.0.1:6399/3",
+        }
+    )
     conf = gate_conf(settings)
     assert conf["window_us"] == "[==[2500000]==]"
     assert (conf["redis_host"], conf["redis_port"], conf["redis_db"]) == ("[==[127.0.0.1]==]", "6399", "[==[3]==]")
@@ -81,7 +95,10 @@ def test_a_missing_lua_module_is_a_clear_error(tmp_path):
 def test_lua_literals_quote_safely():
     from marquee.services import lua_literal
 
-    assert lua_literal({"a": True, "b": 2, "c": "x"}) == "{[ [==[a]==] ] = true, [ [==[b]==] ] = 2, [ [==[c]==] ] = [==[x]==]}"
+    assert (
+        lua_literal({"a": True, "b": 2, "c": "x"})
+        == "{[ [==[a]==] ] = true, [ [==[b]==] ] = 2, [ [==[c]==] ] = [==[x]==]}"
+    )
     assert lua_literal({"z", "y"}) == "{[ [==[y]==] ] = true, [ [==[z]==] ] = true}"  # a set, sorted
     with pytest.raises(ValueError):
         lua_literal("a]==]b")  # would close the long string early

@@ -96,13 +96,19 @@ def test_a_pack_by_name_from_before_keys_still_reads_and_an_update_over_it_write
     old.mkdir()
     with sqlite3.connect(old / PACK_NAME) as con:  # the format before PACK_FORMAT: names, JSON, hex ETags
         con.execute("CREATE TABLE docs (name TEXT NOT NULL, body BLOB NOT NULL, etag TEXT NOT NULL)")
-        con.executemany("INSERT INTO docs VALUES (?, ?, ?)", [("a.json", b'{"a":1}', etag_of(b'{"a":1}')),
-                                                              ("b.json", b'{"b":1}', etag_of(b'{"b":1}'))])
+        con.executemany(
+            "INSERT INTO docs VALUES (?, ?, ?)",
+            [("a.json", b'{"a":1}', etag_of(b'{"a":1}')), ("b.json", b'{"b":1}', etag_of(b'{"b":1}'))],
+        )
         con.execute("CREATE UNIQUE INDEX docs_name ON docs (name)")
     con.close()
     with Pack(old) as pack:
         assert not pack.keyed and pack.names() == ["a.json", "b.json"] and pack.count() == 2
-        assert pack.get("b.json") == b'{"b":1}' and pack.etag("b.json") == etag_of(b'{"b":1}') and pack.get("c.json") is None
+        assert (
+            pack.get("b.json") == b'{"b":1}'
+            and pack.etag("b.json") == etag_of(b'{"b":1}')
+            and pack.get("c.json") is None
+        )
     (old / "MANIFEST").mkdir()  # as if it had a manifest to update: still not a base for a delta of keys
     new = _release(tmp_path / "new", {"/a": b'{"a":1}', "/b": b'{"b":2}'}, previous=old)
     assert not is_delta(new / PACK_NAME)
@@ -137,9 +143,10 @@ def test_both_lookups_of_a_delta_search_by_rowid(tmp_path: Path):
     r2 = _release(tmp_path / "r2", {"/a": b"3"}, previous=r1)
     with Pack(r2) as pack:
         plan = [row[3] for row in pack.con.execute("EXPLAIN QUERY PLAN " + pack._body, (pack.key("a.json"),))]
-        assert [step for step in plan if step.startswith(("SEARCH", "SCAN"))] == \
-            ["SEARCH main.docs USING INTEGER PRIMARY KEY (rowid=?)",
-             "SEARCH base.docs USING INTEGER PRIMARY KEY (rowid=?)"]
+        assert [step for step in plan if step.startswith(("SEARCH", "SCAN"))] == [
+            "SEARCH main.docs USING INTEGER PRIMARY KEY (rowid=?)",
+            "SEARCH base.docs USING INTEGER PRIMARY KEY (rowid=?)",
+        ]
     with Pack(r1) as pack:  # a full pack keeps its single lookup
         assert pack._body == "SELECT body FROM main.docs WHERE key = ?1"
 
@@ -159,9 +166,19 @@ FILMS, PEOPLE, REVIEWS = "/3/movie/{movie_id}", "/3/person/{person_id}", "/3/rev
 def _documents(template: str, count: int, title: str = "Film") -> dict[str, bytes]:
     """`count` documents alike as a template's are (same keys, varied text), by URI."""
     prefix = template.split("{")[0]
-    return {f"{prefix}{n}": orjson.dumps({"id": n, "title": f"{title} {n}", "genres": [{"id": 18, "name": "Drama"}],
-                                           "overview": " ".join(WORDS[(n * k) % len(WORDS)] for k in range(40)),
-                                           "vote_average": n % 10, "adult": False}) for n in range(count)}
+    return {
+        f"{prefix}{n}": orjson.dumps(
+            {
+                "id": n,
+                "title": f"{title} {n}",
+                "genres": [{"id": 18, "name": "Drama"}],
+                "overview": " ".join(WORDS[(n * k) % len(WORDS)] for k in range(40)),
+                "vote_average": n % 10,
+                "adult": False,
+            }
+        )
+        for n in range(count)
+    }
 
 
 def _write(folder: Path, templates: dict[str, dict[str, bytes | None]], previous: Path | None = None) -> Path:
@@ -184,18 +201,29 @@ def _dictionaries(release: Path) -> dict[str, int]:
 def test_a_kind_of_many_groups_is_stored_as_frames_of_a_dictionary_of_its_own(tmp_path: Path):
     films, people = _documents(FILMS, 300), _documents(PEOPLE, 300, "Person")
     credits = {uri + "/credits": orjson.dumps({"id": n, "cast": []}) for n, uri in enumerate(films)}
-    release = _write(tmp_path / "r1", {FILMS: films, PEOPLE: people, FILMS + "/credits": credits,
-                                       "/3/configuration": {"/3/configuration": b'{"a":1}'}})
+    release = _write(
+        tmp_path / "r1",
+        {
+            FILMS: films,
+            PEOPLE: people,
+            FILMS + "/credits": credits,
+            "/3/configuration": {"/3/configuration": b'{"a":1}'},
+        },
+    )
     dictionaries = _dictionaries(release)
     assert set(dictionaries) == {"3/movie/#", "3/person/#"}  # one configuration document trains nothing
     with Pack(release) as pack:
-        stored = {group: bytes(pack.con.execute("SELECT body FROM docs WHERE key = ?", (key_of(group),)).fetchone()[0])
-                  for group in ("3/configuration.json", "3/movie/7", "3/person/7")}
+        stored = {
+            group: bytes(pack.con.execute("SELECT body FROM docs WHERE key = ?", (key_of(group),)).fetchone()[0])
+            for group in ("3/configuration.json", "3/movie/7", "3/person/7")
+        }
         assert stored["3/configuration.json"] == block_of([("", b'{"a":1}')])  # no shorter as a frame: kept as is
         frame = stored["3/movie/7"]  # the film's details and credits, one frame
         assert frame[:4] == ZSTD_MAGIC and zstandard.get_frame_parameters(frame).dict_id == dictionaries["3/movie/#"]
-        assert block_documents(pack.decode(frame)) == {".json": films["/3/movie/7"],
-                                                        "/credits.json": credits["/3/movie/7/credits"]}
+        assert block_documents(pack.decode(frame)) == {
+            ".json": films["/3/movie/7"],
+            "/credits.json": credits["/3/movie/7/credits"],
+        }
         assert zstandard.get_frame_parameters(stored["3/person/7"]).dict_id == dictionaries["3/person/#"]
         film_rows = sum(len(row[0]) for row in pack.con.execute("SELECT body FROM docs"))
         assert 3 * film_rows < sum(map(len, [*films.values(), *people.values(), *credits.values()]))
@@ -211,12 +239,19 @@ def test_an_update_encodes_with_the_dictionaries_it_builds_on_and_holds_copies_o
     r2 = _write(tmp_path / "r2", {FILMS: changed, REVIEWS: reviews}, previous=r1)
     assert is_delta(r2 / PACK_NAME)
     first, second = _dictionaries(r1), _dictionaries(r2)
-    assert second["3/movie/#"] == first["3/movie/#"] and set(second) == {"3/movie/#", "3/review/#"}  # a new kind trains its own
+    assert second["3/movie/#"] == first["3/movie/#"] and set(second) == {
+        "3/movie/#",
+        "3/review/#",
+    }  # a new kind trains its own
     with Pack(r2) as pack:
-        frame = bytes(pack.con.execute("SELECT body FROM main.docs WHERE key = ?", (pack.key("3/movie/3.json"),)).fetchone()[0])
+        frame = bytes(
+            pack.con.execute("SELECT body FROM main.docs WHERE key = ?", (pack.key("3/movie/3.json"),)).fetchone()[0]
+        )
         assert zstandard.get_frame_parameters(frame).dict_id == first["3/movie/#"]
         expected = {**films, **{uri: body for uri, body in changed.items() if body}, **reviews}
-        assert {name: body for name, body, _ in pack.rows()} == {uri[1:] + ".json": body for uri, body in expected.items()}
+        assert {name: body for name, body, _ in pack.rows()} == {
+            uri[1:] + ".json": body for uri, body in expected.items()
+        }
     # The next update starts from a copy of this delta: its rows and dictionaries read as before.
     r3 = _write(tmp_path / "r3", {FILMS: dict.fromkeys(films), REVIEWS: dict.fromkeys(reviews)}, previous=r2)
     with Pack(r2) as before, Pack(r3) as after:

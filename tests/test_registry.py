@@ -89,5 +89,7 @@ def test_the_export_for_nginx_holds_digests_states_and_limits_and_changes_its_se
     snapshot.refresh()
     assert export_grants(snapshot.grants, path) is True
     assert path.with_name("gate-grants.tsv.serial").read_text() != serial
-    assert [hash_key(key), str(acme), "20", "suspended", "active"] in [line.split("\t") for line in path.read_text().splitlines()]
+    assert [hash_key(key), str(acme), "20", "suspended", "active"] in [
+        line.split("\t") for line in path.read_text().splitlines()
+    ]
     snapshot.close()

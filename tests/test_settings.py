@@ -36,8 +36,15 @@ def test_settings_round_trip_through_the_environment(tmp_path):
     assert from_env(to_env(settings)) == settings
 
 
-@pytest.mark.parametrize("env", [{"MARQUEE_PLANS": "free"}, {"MARQUEE_PLANS": "free=0"},
-                                 {"MARQUEE_API_PORT": "eighty"}, {"MARQUEE_REDIS_DOWN_POLICY": "maybe"}])
+@pytest.mark.parametrize(
+    "env",
+    [
+        {"MARQUEE_PLANS": "free"},
+        {"MARQUEE_PLANS": "free=0"},
+        {"MARQUEE_API_PORT": "eighty"},
+        {"MARQUEE_REDIS_DOWN_POLICY": "maybe"},
+    ],
+)
 def test_bad_values_name_the_variable(env):
     with pytest.raises(ValueError, match=next(iter(env))):
         from_env(env)

@@ -15,11 +15,13 @@ from site_gen.blocks import FEW_KEYS, Repeated, Staging, Written, drop_twins, ke
 
 def test_keys_of_agrees_with_key_of():
     """The writers' vectorised keys are packs.key_of's, items shifted low, whatever the mix."""
-    groups = [f"3/movie/{n}" for n in range(500)] + [f"_items/person/{n}" for n in range(500)] + ["compat/imdb/tt1.json"]
+    groups = (
+        [f"3/movie/{n}" for n in range(500)] + [f"_items/person/{n}" for n in range(500)] + ["compat/imdb/tt1.json"]
+    )
     random.Random(3).shuffle(groups)
     keys = keys_of(pa.array(groups), duckdb.connect()).tolist()
     assert keys == [key_of(group) for group in groups]
-    assert keys_of(pa.array(groups[:FEW_KEYS - 1]), duckdb.connect()).tolist() == keys[:FEW_KEYS - 1]  # by hashlib
+    assert keys_of(pa.array(groups[: FEW_KEYS - 1]), duckdb.connect()).tolist() == keys[: FEW_KEYS - 1]  # by hashlib
     items = [group.startswith("_items/") for group in groups]
     assert max(key for key, item in zip(keys, items) if item) < -(2**63) + 2**60  # the lowest sixteenth
 
@@ -29,7 +31,7 @@ def _staged(tmp_path: Path, documents: dict[str, bytes]) -> list[pa.Table]:
     names = list(documents)
     random.Random(7).shuffle(names)  # in any order, across batches
     for start in range(0, len(names), 50):
-        batch = names[start:start + 50]
+        batch = names[start : start + 50]
         staging.add("", pa.array(batch, pa.string()), pa.array([documents[n] for n in batch], pa.binary()))
     return list(staging.buckets())
 
@@ -58,8 +60,11 @@ def test_whole_blocks_are_the_blocks_an_update_makes_from_nothing(tmp_path: Path
         slow = updated_blocks(rows, updated, lambda key: None, None, None)
         assert fast == slow
         made.update({key: block for key, _, block in fast})
-    assert (whole.twins, whole.twin_bytes) == (updated.twins, updated.twin_bytes) == \
-        (150, sum(len(documents[f"3/movie/{film}.json"]) for film in range(1, 300, 2)))
+    assert (
+        (whole.twins, whole.twin_bytes)
+        == (updated.twins, updated.twin_bytes)
+        == (150, sum(len(documents[f"3/movie/{film}.json"]) for film in range(1, 300, 2)))
+    )
     assert whole.stored == len(documents) - 150
     for name, body in documents.items():
         group, suffix = group_of(name)
@@ -77,6 +82,17 @@ def test_a_name_staged_twice_is_refused(tmp_path: Path):
 
 
 def test_twins_are_untranslated_variants_equal_to_their_default_in_the_same_block():
-    documents = {".json": b"1", ".und.json": b"1", "/credits.json": b"2", "/credits.und.json": b"3", ".de-DE.json": b"1"}
-    assert drop_twins(documents) == 1 and list(documents) == [".json", "/credits.json", "/credits.und.json", ".de-DE.json"]
+    documents = {
+        ".json": b"1",
+        ".und.json": b"1",
+        "/credits.json": b"2",
+        "/credits.und.json": b"3",
+        ".de-DE.json": b"1",
+    }
+    assert drop_twins(documents) == 1 and list(documents) == [
+        ".json",
+        "/credits.json",
+        "/credits.und.json",
+        ".de-DE.json",
+    ]
     assert block_of([(".json", b"1"), ("/credits.json", b"22")]) == b".json\t1\n/credits.json\t2\n\n122"

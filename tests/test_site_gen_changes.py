@@ -31,8 +31,9 @@ def renamed(catalogue_dir, folder, table: str, column: str, suffix: str) -> tupl
     old = values[row]
     values[row] = old + suffix
     index = rows.schema.get_field_index(column)
-    pq.write_table(rows.set_column(index, rows.field(index), pa.array(values, rows.field(index).type)),
-                   folder / f"{table}.parquet")
+    pq.write_table(
+        rows.set_column(index, rows.field(index), pa.array(values, rows.field(index).type)), folder / f"{table}.parquet"
+    )
     return rows.column("id")[row].as_py(), old, values[row]
 
 
@@ -78,8 +79,10 @@ def test_the_changes_paths_answer_in_tmdbs_shape(rebuilt):
     assert orjson.loads(routes.item_changes(context, f"/3/person/{person}/changes", {}))["changes"]
     long_ago = {"start_date": "2001-01-01", "end_date": "2001-01-10"}
     assert orjson.loads(routes.item_changes(context, f"/3/movie/{film}/changes", long_ago)) == {"changes": []}
-    for params, status, code in (({"start_date": "2001-01-01", "end_date": "2001-02-01"}, 422, 20),
-                                 ({"start_date": "2001-13-01"}, 400, 23)):
+    for params, status, code in (
+        ({"start_date": "2001-01-01", "end_date": "2001-02-01"}, 422, 20),
+        ({"start_date": "2001-13-01"}, 400, 23),
+    ):
         with pytest.raises(ContentError) as refused:
             routes.changed_ids(context, "/3/movie/changes", params)
         assert (refused.value.error.http_status, refused.value.error.status_code) == (status, code)

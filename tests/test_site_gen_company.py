@@ -8,8 +8,16 @@ import duckdb
 import orjson
 import pytest
 
-COMPANY_KEYS = ["description", "headquarters", "homepage", "id", "logo_path", "name", "origin_country",
-                "parent_company"]
+COMPANY_KEYS = [
+    "description",
+    "headquarters",
+    "homepage",
+    "id",
+    "logo_path",
+    "name",
+    "origin_country",
+    "parent_company",
+]
 LOGO_KEYS = ["aspect_ratio", "file_path", "height", "id", "file_type", "vote_average", "vote_count", "width"]
 
 
@@ -52,8 +60,9 @@ def test_alternative_names_in_catalogue_order(built_release: Path, db):
     for (cid,) in db.execute("SELECT id FROM companies ORDER BY id").fetchall():
         doc = _doc(built_release, f"/3/company/{cid}/alternative_names")
         assert list(doc) == ["id", "results"] and doc["id"] == cid
-        rows = db.execute("SELECT name, type FROM company_alternative_names WHERE company_id = ? ORDER BY ord",
-                          [cid]).fetchall()
+        rows = db.execute(
+            "SELECT name, type FROM company_alternative_names WHERE company_id = ? ORDER BY ord", [cid]
+        ).fetchall()
         assert [(r["name"], r["type"]) for r in doc["results"]] == rows
 
 
@@ -61,8 +70,9 @@ def test_logos_start_with_the_logo_path_and_exist(image_store: Path, built_relea
     for cid, logo in db.execute("SELECT id, logo_path FROM companies ORDER BY id").fetchall():
         doc = _doc(built_release, f"/3/company/{cid}/images")
         assert list(doc) == ["id", "logos"] and doc["id"] == cid
-        rows = db.execute("SELECT id, file_path, width, height FROM company_images WHERE company_id = ? "
-                          "ORDER BY ord", [cid]).fetchall()
+        rows = db.execute(
+            "SELECT id, file_path, width, height FROM company_images WHERE company_id = ? ORDER BY ord", [cid]
+        ).fetchall()
         assert [(i["id"], i["file_path"], i["width"], i["height"]) for i in doc["logos"]] == rows
         if logo is None:
             assert doc["logos"] == []

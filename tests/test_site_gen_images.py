@@ -36,8 +36,9 @@ def test_each_kind_gets_its_sizes_scaled_down_never_up(tmp_path):
     draw(originals / "l.png", (400, 150), (10, 10, 200), "PNG")
     draw(originals / "f.jpg", (600, 900), (10, 10, 10))
     store = tmp_path / "store"
-    summary = sync_store(originals, store, {"p.jpg": "poster", "b.jpg": "backdrop", "l.png": "logo",
-                                            "f.jpg": "profile"}, workers=1)
+    summary = sync_store(
+        originals, store, {"p.jpg": "poster", "b.jpg": "backdrop", "l.png": "logo", "f.jpg": "profile"}, workers=1
+    )
     assert summary.originals == 4 and summary.resized == 4
     # Only sizes smaller than the original are files: the logo's w500 is not (400 wide already).
     assert summary.files_written == 4 + 6 + 3 + 5 + 3
@@ -143,14 +144,21 @@ def test_the_index_key_is_the_same_in_duckdb_and_python(tmp_path):
     names = ["a.jpg", "Zz09_-x.png", "x" * 27 + ".jpg"]
     con = duckdb.connect()
     for name in names:
-        assert con.execute(f"SELECT {INDEX_KEY_SQL} FROM (SELECT ? AS name)", [name]).fetchall()[0][0] == index_key(name)
-    con.execute("CREATE TABLE movies AS SELECT * FROM (VALUES ('/a.jpg', '/b.jpg'), (NULL, '/c.jpg')) t(poster_path, backdrop_path)")
+        assert con.execute(f"SELECT {INDEX_KEY_SQL} FROM (SELECT ? AS name)", [name]).fetchall()[0][0] == index_key(
+            name
+        )
+    con.execute(
+        "CREATE TABLE movies AS SELECT * FROM (VALUES ('/a.jpg', '/b.jpg'), (NULL, '/c.jpg')) t(poster_path, backdrop_path)"
+    )
     con.execute("CREATE TABLE movie_images AS SELECT '/d.png' AS file_path, 'logo' AS kind")
     assert write_index(con, tmp_path / "images.sqlite") == 4
     index = sqlite3.connect(tmp_path / "images.sqlite")
     assert {key: KINDS[kind] for key, kind in index.execute("SELECT key, kind FROM images")} == {
-        index_key("a.jpg"): "poster", index_key("b.jpg"): "backdrop", index_key("c.jpg"): "backdrop",
-        index_key("d.png"): "logo"}
+        index_key("a.jpg"): "poster",
+        index_key("b.jpg"): "backdrop",
+        index_key("c.jpg"): "backdrop",
+        index_key("d.png"): "logo",
+    }
 
 
 def test_a_stored_original_gone_from_the_store_is_put_back(tmp_path):

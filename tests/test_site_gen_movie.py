@@ -8,18 +8,32 @@ import pytest
 
 from marquee.packs import Pack
 
+# fmt: off
 MOVIE_KEYS = ["adult", "backdrop_path", "belongs_to_collection", "budget", "genres", "homepage", "id",
               "imdb_id", "origin_country", "original_language", "original_title", "overview", "popularity",
               "poster_path", "production_companies", "production_countries", "release_date", "revenue",
               "runtime", "spoken_languages", "status", "tagline", "title", "video", "vote_average",
               "vote_count"]
-CAST_KEYS = ["adult", "gender", "id", "known_for_department", "name", "original_name", "popularity",
-             "profile_path", "cast_id", "character", "credit_id", "order"]
+# fmt: on
+CAST_KEYS = [
+    "adult",
+    "gender",
+    "id",
+    "known_for_department",
+    "name",
+    "original_name",
+    "popularity",
+    "profile_path",
+    "cast_id",
+    "character",
+    "credit_id",
+    "order",
+]
+
 
 def _parquet(path: Path) -> str:
     """read_parquet('<path>') as SQL text (CREATE VIEW takes no prepared parameters)."""
     return "read_parquet('" + str(path).replace("'", "''") + "')"
-
 
 
 @pytest.fixture(scope="module")
@@ -50,15 +64,23 @@ def test_details_fields_in_tmdb_order_and_values(built_release: Path, db):
     movie_id, title, original_title, release_date, collection_id, imdb_id, budget, popularity = row
     doc = _doc(built_release, f"/3/movie/{movie_id}")
     assert list(doc) == MOVIE_KEYS
-    assert (doc["id"], doc["title"], doc["original_title"], doc["imdb_id"]) == (movie_id, title, original_title, imdb_id)
+    assert (doc["id"], doc["title"], doc["original_title"], doc["imdb_id"]) == (
+        movie_id,
+        title,
+        original_title,
+        imdb_id,
+    )
     assert doc["release_date"] == release_date.isoformat()
     assert doc["budget"] == budget and doc["popularity"] == pytest.approx(popularity)
     assert list(doc["belongs_to_collection"]) == ["id", "name", "poster_path", "backdrop_path"]
     assert doc["belongs_to_collection"]["id"] == collection_id
     assert all(list(lang) == ["english_name", "iso_639_1", "name"] for lang in doc["spoken_languages"])
     assert doc["spoken_languages"][0]["iso_639_1"] == doc["original_language"]
-    genres = db.execute("""SELECT g.id, g.name FROM movie_genres mg JOIN genres g ON g.id = mg.genre_id
-                           WHERE mg.movie_id = ? ORDER BY mg.ord""", [movie_id]).fetchall()
+    genres = db.execute(
+        """SELECT g.id, g.name FROM movie_genres mg JOIN genres g ON g.id = mg.genre_id
+                           WHERE mg.movie_id = ? ORDER BY mg.ord""",
+        [movie_id],
+    ).fetchall()
     assert doc["genres"] == [{"id": i, "name": n} for i, n in genres]
 
 
@@ -80,12 +102,16 @@ def test_credits_match_the_cast_and_crew_tables(built_release: Path, db):
     for (movie_id,) in db.execute("SELECT id FROM movies ORDER BY id LIMIT 25").fetchall():
         doc = _doc(built_release, f"/3/movie/{movie_id}/credits")
         assert doc["id"] == movie_id
-        cast = db.execute('SELECT person_id, "character", credit_id, cast_id, "order" FROM "cast" '
-                          'WHERE movie_id = ? ORDER BY "order"', [movie_id]).fetchall()
+        cast = db.execute(
+            'SELECT person_id, "character", credit_id, cast_id, "order" FROM "cast" '
+            'WHERE movie_id = ? ORDER BY "order"',
+            [movie_id],
+        ).fetchall()
         assert [(c["id"], c["character"], c["credit_id"], c["cast_id"], c["order"]) for c in doc["cast"]] == cast
         assert all(list(c) == CAST_KEYS for c in doc["cast"])
-        crew = db.execute("SELECT person_id, credit_id, department, job FROM crew WHERE movie_id = ?",
-                          [movie_id]).fetchall()
+        crew = db.execute(
+            "SELECT person_id, credit_id, department, job FROM crew WHERE movie_id = ?", [movie_id]
+        ).fetchall()
         assert sorted((c["id"], c["credit_id"], c["department"], c["job"]) for c in doc["crew"]) == sorted(crew)
         assert all(c["original_name"] == c["name"] for c in doc["cast"] + doc["crew"])
 

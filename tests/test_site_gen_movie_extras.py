@@ -17,12 +17,29 @@ from marquee_datasets.synthetic import TABLES
 from site_gen.templates import MOVIE, MOVIE_CREDITS, TEMPLATES
 from site_gen.validate import Validator
 
-LIST_KEYS = ["adult", "backdrop_path", "genre_ids", "id", "original_language", "original_title", "overview",
-             "popularity", "poster_path", "release_date", "title", "video", "vote_average", "vote_count"]
+LIST_KEYS = [
+    "adult",
+    "backdrop_path",
+    "genre_ids",
+    "id",
+    "original_language",
+    "original_title",
+    "overview",
+    "popularity",
+    "poster_path",
+    "release_date",
+    "title",
+    "video",
+    "vote_average",
+    "vote_count",
+]
 IMAGE_KEYS = ["aspect_ratio", "height", "iso_639_1", "file_path", "vote_average", "vote_count", "width"]
 # The sub-resources of site_gen/sql/movie_*.sql (credits and translations have tests of their own).
-PER_MOVIE = [t.path.removeprefix(MOVIE) for t in TEMPLATES if t.path.startswith(MOVIE + "/")
-             and t.path != MOVIE_CREDITS and t.source.startswith("movie_")]
+PER_MOVIE = [
+    t.path.removeprefix(MOVIE)
+    for t in TEMPLATES
+    if t.path.startswith(MOVIE + "/") and t.path != MOVIE_CREDITS and t.source.startswith("movie_")
+]
 
 
 def _parquet(path: Path) -> str:
@@ -63,24 +80,36 @@ def test_every_movie_has_every_sub_resource_with_id_first(built_release: Path, m
 
 def test_keywords_and_alternative_titles_in_catalogue_order(built_release: Path, q, movie_ids):
     for movie_id in _sample(movie_ids):
-        keywords = q("""SELECT k.id, k.name FROM movie_keywords mk JOIN keywords k ON k.id = mk.keyword_id
-                        WHERE mk.movie_id = ? ORDER BY mk.ord""", [movie_id])
-        assert _doc(built_release, f"/3/movie/{movie_id}/keywords")["keywords"] == \
-            [{"id": i, "name": n} for i, n in keywords]
-        titles = q("SELECT iso_3166_1, title, type FROM movie_alternative_titles WHERE movie_id = ? ORDER BY ord",
-                   [movie_id])
-        assert _doc(built_release, f"/3/movie/{movie_id}/alternative_titles")["titles"] == \
-            [{"iso_3166_1": c, "title": t, "type": k} for c, t, k in titles]
+        keywords = q(
+            """SELECT k.id, k.name FROM movie_keywords mk JOIN keywords k ON k.id = mk.keyword_id
+                        WHERE mk.movie_id = ? ORDER BY mk.ord""",
+            [movie_id],
+        )
+        assert _doc(built_release, f"/3/movie/{movie_id}/keywords")["keywords"] == [
+            {"id": i, "name": n} for i, n in keywords
+        ]
+        titles = q(
+            "SELECT iso_3166_1, title, type FROM movie_alternative_titles WHERE movie_id = ? ORDER BY ord", [movie_id]
+        )
+        assert _doc(built_release, f"/3/movie/{movie_id}/alternative_titles")["titles"] == [
+            {"iso_3166_1": c, "title": t, "type": k} for c, t, k in titles
+        ]
 
 
 def test_release_dates_grouped_by_country_in_date_order(built_release: Path, q, movie_ids):
     checked = 0
     for movie_id in _sample(movie_ids):
-        rows = q("""SELECT iso_3166_1, certification, note, strftime(release_date, '%Y-%m-%dT%H:%M:%S.000Z'), type
-                    FROM movie_release_dates WHERE movie_id = ? ORDER BY iso_3166_1, release_date, type""", [movie_id])
+        rows = q(
+            """SELECT iso_3166_1, certification, note, strftime(release_date, '%Y-%m-%dT%H:%M:%S.000Z'), type
+                    FROM movie_release_dates WHERE movie_id = ? ORDER BY iso_3166_1, release_date, type""",
+            [movie_id],
+        )
         doc = _doc(built_release, f"/3/movie/{movie_id}/release_dates")
-        flat = [(r["iso_3166_1"], d["certification"], d["note"], d["release_date"], d["type"])
-                for r in doc["results"] for d in r["release_dates"]]
+        flat = [
+            (r["iso_3166_1"], d["certification"], d["note"], d["release_date"], d["type"])
+            for r in doc["results"]
+            for d in r["release_dates"]
+        ]
         assert flat == rows
         assert [r["iso_3166_1"] for r in doc["results"]] == sorted({r[0] for r in rows})
         checked += bool(rows)
@@ -89,8 +118,11 @@ def test_release_dates_grouped_by_country_in_date_order(built_release: Path, q, 
 
 def test_videos_are_the_english_ones_newest_first(built_release: Path, q, movie_ids):
     for movie_id in _sample(movie_ids):
-        rows = q("""SELECT id, key, name FROM movie_videos WHERE movie_id = ? AND iso_639_1 = 'en'
-                    ORDER BY published_at DESC, id""", [movie_id])
+        rows = q(
+            """SELECT id, key, name FROM movie_videos WHERE movie_id = ? AND iso_639_1 = 'en'
+                    ORDER BY published_at DESC, id""",
+            [movie_id],
+        )
         results = _doc(built_release, f"/3/movie/{movie_id}/videos")["results"]
         assert [(v["id"], v["key"], v["name"]) for v in results] == rows
         assert all(v["iso_639_1"] == "en" for v in results)
@@ -100,10 +132,16 @@ def test_external_ids_and_ratings(built_release: Path, q, movie_ids):
     for movie_id in _sample(movie_ids):
         imdb, wikidata, facebook, kinopoisk = q(
             """SELECT m.imdb_id, e.wikidata_id, e.facebook_id, e.kinopoisk_id FROM movies m
-               JOIN movie_external_ids e ON e.movie_id = m.id WHERE m.id = ?""", [movie_id])[0]
+               JOIN movie_external_ids e ON e.movie_id = m.id WHERE m.id = ?""",
+            [movie_id],
+        )[0]
         doc = _doc(built_release, f"/3/movie/{movie_id}/external_ids")
-        assert (doc["imdb_id"], doc["wikidata_id"], doc["facebook_id"], doc["kinopoisk_id"]) == \
-            (imdb, wikidata, facebook, kinopoisk)
+        assert (doc["imdb_id"], doc["wikidata_id"], doc["facebook_id"], doc["kinopoisk_id"]) == (
+            imdb,
+            wikidata,
+            facebook,
+            kinopoisk,
+        )
         ratings = _doc(built_release, f"/3/movie/{movie_id}/ratings")
         for source, value, votes in q("SELECT source, value, votes FROM movie_ratings WHERE movie_id = ?", [movie_id]):
             assert ratings[source] == (None if value is None else {"value": value, "votes": votes})
@@ -130,9 +168,12 @@ def test_images_ranked_and_every_file_exists(image_store: Path, built_release: P
 def test_watch_providers_by_region_and_priority(built_release: Path, q, movie_ids):
     seen = 0
     for movie_id in movie_ids:
-        rows = q("""SELECT o.iso_3166_1, o.kind, o.provider_id, r.display_priority FROM movie_watch_providers o
+        rows = q(
+            """SELECT o.iso_3166_1, o.kind, o.provider_id, r.display_priority FROM movie_watch_providers o
                     JOIN watch_provider_regions r ON r.provider_id = o.provider_id AND r.iso_3166_1 = o.iso_3166_1
-                    WHERE o.movie_id = ?""", [movie_id])
+                    WHERE o.movie_id = ?""",
+            [movie_id],
+        )
         expected: dict[str, dict[str, list]] = defaultdict(lambda: defaultdict(list))
         for region, kind, provider, _priority in sorted(rows, key=lambda r: (r[3], r[2])):
             expected[region][kind].append(provider)
@@ -146,8 +187,10 @@ def test_watch_providers_by_region_and_priority(built_release: Path, q, movie_id
 
 
 def test_soundtrack_tracks_in_order(built_release: Path, q):
-    (movie_id, album_id, n), = q("SELECT s.movie_id, s.id, count(*) FROM soundtracks s "
-                                 "JOIN soundtrack_tracks t ON t.soundtrack_id = s.id GROUP BY ALL ORDER BY s.id LIMIT 1")
+    ((movie_id, album_id, n),) = q(
+        "SELECT s.movie_id, s.id, count(*) FROM soundtracks s "
+        "JOIN soundtrack_tracks t ON t.soundtrack_id = s.id GROUP BY ALL ORDER BY s.id LIMIT 1"
+    )
     doc = _doc(built_release, f"/3/movie/{movie_id}/soundtracks")
     album = doc["results"][0]
     assert album["id"] == album_id and album["total_tracks"] == n == len(album["tracks"])
@@ -165,7 +208,9 @@ def test_moods_follow_the_rules_table(built_release: Path, q, movie_ids):
     genres = defaultdict(list)
     for movie_id, name in q("SELECT mg.movie_id, g.name FROM movie_genres mg JOIN genres g ON g.id = mg.genre_id"):
         genres[movie_id].append(("genre", name))
-    for movie_id, name in q("SELECT mk.movie_id, k.name FROM movie_keywords mk JOIN keywords k ON k.id = mk.keyword_id"):
+    for movie_id, name in q(
+        "SELECT mk.movie_id, k.name FROM movie_keywords mk JOIN keywords k ON k.id = mk.keyword_id"
+    ):
         genres[movie_id].append(("keyword", name))
     nonempty = 0
     for movie_id in movie_ids:
@@ -183,8 +228,10 @@ def test_moods_follow_the_rules_table(built_release: Path, q, movie_ids):
 @pytest.mark.parametrize("kind", ["similar", "recommendations"])
 def test_related_movies_share_a_genre_or_keyword(built_release: Path, q, movie_ids, kind: str):
     features = defaultdict(set)
-    for movie_id, feature in q("SELECT movie_id, 'g' || genre_id FROM movie_genres UNION ALL "
-                               "SELECT movie_id, 'k' || keyword_id FROM movie_keywords"):
+    for movie_id, feature in q(
+        "SELECT movie_id, 'g' || genre_id FROM movie_genres UNION ALL "
+        "SELECT movie_id, 'k' || keyword_id FROM movie_keywords"
+    ):
         features[movie_id].add(feature)
     collection = dict(q("SELECT id, collection_id FROM movies"))
     items = dict(q("SELECT id, release_date FROM movies"))
@@ -209,9 +256,14 @@ def test_keyword_documents_and_pages(built_release: Path, q):
     counts = q("""SELECT k.id, count(mk.movie_id) AS n FROM keywords k LEFT JOIN movie_keywords mk ON mk.keyword_id = k.id
                   GROUP BY k.id ORDER BY n DESC, k.id""")
     for keyword_id, _count in [counts[0], counts[len(counts) // 2], counts[-1]]:
-        expected = [i for (i,) in q("""SELECT m.id FROM movie_keywords mk JOIN movies m ON m.id = mk.movie_id
+        expected = [
+            i
+            for (i,) in q(
+                """SELECT m.id FROM movie_keywords mk JOIN movies m ON m.id = mk.movie_id
                                         WHERE mk.keyword_id = ? ORDER BY m.popularity DESC, m.id LIMIT 100""",
-                                     [keyword_id])]
+                [keyword_id],
+            )
+        ]
         pages = max(1, math.ceil(len(expected) / 20))
         got = []
         for page in range(1, pages + 1):
@@ -235,8 +287,9 @@ def test_provider_list_and_regions(built_release: Path, q):
     priorities = defaultdict(dict)
     for pid, region, priority in q("SELECT provider_id, iso_3166_1, display_priority FROM watch_provider_regions"):
         priorities[pid][region] = priority
-    assert [p["provider_id"] for p in providers] == \
-        [i for (i,) in q("SELECT provider_id FROM watch_providers ORDER BY display_priority, provider_id")]
+    assert [p["provider_id"] for p in providers] == [
+        i for (i,) in q("SELECT provider_id FROM watch_providers ORDER BY display_priority, provider_id")
+    ]
     assert all(p["display_priorities"] == dict(sorted(priorities[p["provider_id"]].items())) for p in providers)
     regions = _doc(built_release, "/3/watch/providers/regions")["results"]
     assert {r["iso_3166_1"] for r in regions} == {r for per in priorities.values() for r in per}

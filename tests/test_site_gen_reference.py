@@ -13,8 +13,22 @@ from marquee_datasets import vocab
 from site_gen.reference import merged
 from site_gen.validate import ValidationError, Validator
 
-MARQUEE_LANGUAGES = ("en-US", "es-ES", "fr-FR", "de-DE", "it-IT", "pt-BR", "ru-RU", "ja-JP", "ko-KR", "zh-CN",
-                     "hi-IN", "ar-SA", "tr-TR", "pl-PL")
+MARQUEE_LANGUAGES = (
+    "en-US",
+    "es-ES",
+    "fr-FR",
+    "de-DE",
+    "it-IT",
+    "pt-BR",
+    "ru-RU",
+    "ja-JP",
+    "ko-KR",
+    "zh-CN",
+    "hi-IN",
+    "ar-SA",
+    "tr-TR",
+    "pl-PL",
+)
 
 
 def _doc(release: Path, uri: str):
@@ -55,8 +69,11 @@ def test_languages_hold_every_catalogue_row_verbatim(built_release: Path, db):
 def test_merge_prefers_catalogue_rows_and_appends_unknown_codes():
     reference = [{"k": "a", "v": "tmdb-a"}, {"k": "b", "v": "tmdb-b"}]
     catalogue = [{"v": "ours-b", "k": "b"}, {"v": "ours-z", "k": "z"}]
-    assert merged(reference, catalogue, "k") == [{"k": "a", "v": "tmdb-a"}, {"k": "b", "v": "ours-b"},
-                                                 {"k": "z", "v": "ours-z"}]
+    assert merged(reference, catalogue, "k") == [
+        {"k": "a", "v": "tmdb-a"},
+        {"k": "b", "v": "ours-b"},
+        {"k": "z", "v": "ours-z"},
+    ]
 
 
 def test_jobs_cover_every_movie_and_tv_crew_job_of_the_catalogue(built_release: Path, db):
@@ -110,8 +127,12 @@ def test_tv_content_ratings_of_the_catalogue_are_listed(built_release: Path):
 def test_bare_array_items_are_checked_by_the_validator():
     validator = Validator()
     with pytest.raises(ValidationError, match=r"\[1\]\.native_name"):
-        validator.validate("/3/configuration/countries",
-                           [{"iso_3166_1": "US", "english_name": "United States of America", "native_name": "US"},
-                            {"iso_3166_1": "FR", "english_name": "France"}])
+        validator.validate(
+            "/3/configuration/countries",
+            [
+                {"iso_3166_1": "US", "english_name": "United States of America", "native_name": "US"},
+                {"iso_3166_1": "FR", "english_name": "France"},
+            ],
+        )
     with pytest.raises(ValidationError, match=r"\[0\]\.zones"):
         validator.validate("/3/configuration/timezones", [{"iso_3166_1": "US", "zones": "America/New_York"}])

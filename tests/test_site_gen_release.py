@@ -39,7 +39,8 @@ def test_release_layout(built_pack: Path):
     # catalogue's image index among them) and the ID export files beside it. No image: the catalogue
     # has no image folder to link.
     assert sorted(p.name for p in built_pack.iterdir()) == sorted(
-        ["BUILD", ENTITIES_NAME, MANIFEST_NAME, PACK_NAME, *ARTEFACTS, EXPORTS])
+        ["BUILD", ENTITIES_NAME, MANIFEST_NAME, PACK_NAME, *ARTEFACTS, EXPORTS]
+    )
     with Pack(built_pack) as pack:
         for name in ("3/configuration.json", "3/authentication.json", "3/genre/movie/list.json"):
             body = pack.get(name)
@@ -50,8 +51,12 @@ def test_release_layout(built_pack: Path):
 def test_the_pack_names_exactly_the_templates_whose_documents_have_no_language_variant(built_pack: Path):
     """What nginx takes as `?language=` needing one lookup (marquee/packs.py VARIANTLESS), against
     the names the build wrote."""
-    varies = dict(duckdb.sql(f"SELECT template, bool_or(regexp_matches(name, '{VARIANT_NAME}')) FROM "
-                             f"read_parquet('{built_pack / MANIFEST_NAME}/*.parquet') GROUP BY template").fetchall())
+    varies = dict(
+        duckdb.sql(
+            f"SELECT template, bool_or(regexp_matches(name, '{VARIANT_NAME}')) FROM "
+            f"read_parquet('{built_pack / MANIFEST_NAME}/*.parquet') GROUP BY template"
+        ).fetchall()
+    )
     with Pack(built_pack) as pack:
         recorded = variantless(pack.con)
     assert recorded == {template_shape(template) for template, varied in varies.items() if not varied}
@@ -59,8 +64,9 @@ def test_the_pack_names_exactly_the_templates_whose_documents_have_no_language_v
     assert not {"/#/movie/#", "/#/person/#", "/#/tv/#/season/#/episode/#"} & recorded
 
 
-def test_every_referenced_image_is_in_the_index_and_made_ahead(image_store: Path, built_pack: Path,
-                                                               built_release: Path):
+def test_every_referenced_image_is_in_the_index_and_made_ahead(
+    image_store: Path, built_pack: Path, built_release: Path
+):
     from edge.image_listener import ImageIndex
 
     found: set[str] = set()
@@ -116,8 +122,9 @@ def test_summary_line(catalogue_dir: Path, release_settings, built_pack: Path, t
     lines: list[str] = []
     heard: list[tuple[str, int, int]] = []
     target = tmp_path / "r" / "20260101T000002Z"
-    summary = render_release(release_settings, catalogue_dir, target, echo=lines.append,
-                             progress=lambda *event: heard.append(event))
+    summary = render_release(
+        release_settings, catalogue_dir, target, echo=lines.append, progress=lambda *event: heard.append(event)
+    )
     # Each phase is heard beginning and ending, in order, and the templates one by one to the last.
     from site_gen.release import PHASES
 
@@ -128,8 +135,11 @@ def test_summary_line(catalogue_dir: Path, release_settings, built_pack: Path, t
     from site_gen.release import ARTEFACT_STEPS  # and each artefact as it begins, for bench-build's log
 
     steps = len(ARTEFACT_STEPS)
-    assert [(done, total) for phase, done, total in heard if phase == "artefacts"] == \
-        [(0, 1), *((done, steps) for done in range(steps)), (1, 1)]
+    assert [(done, total) for phase, done, total in heard if phase == "artefacts"] == [
+        (0, 1),
+        *((done, steps) for done in range(steps)),
+        (1, 1),
+    ]
     with Pack(target) as pack:
         bodies = [body for _, body, _ in pack.rows()]
     assert summary.documents == len(bodies) > 1000 and summary.files == 1
@@ -137,8 +147,9 @@ def test_summary_line(catalogue_dir: Path, release_settings, built_pack: Path, t
     assert len(lines) == 1 and f"{summary.documents} documents" in lines[0] and " s (" in lines[0]
 
 
-def test_a_rebuild_counts_unchanged_documents_and_equals_a_full_build(catalogue_dir: Path, release_settings,
-                                                                     built_pack: Path, tmp_path: Path, monkeypatch):
+def test_a_rebuild_counts_unchanged_documents_and_equals_a_full_build(
+    catalogue_dir: Path, release_settings, built_pack: Path, tmp_path: Path, monkeypatch
+):
     import pyarrow as pa
     import pyarrow.compute as pc
     import pyarrow.parquet as pq
@@ -148,19 +159,29 @@ def test_a_rebuild_counts_unchanged_documents_and_equals_a_full_build(catalogue_
     table = pq.read_table(changed / "movie_translations.parquet")
     english = pc.equal(table.column("iso_639_1"), "en").to_numpy(zero_copy_only=False)
     movie_ids = sorted(set(table.column("movie_id").filter(pa.array(english)).to_pylist()))[:2]  # ~1% of 150
-    renamed = pc.if_else(pc.and_(pa.array(english), pc.is_in(table.column("movie_id"), pa.array(movie_ids))),
-                         pc.binary_join_element_wise(table.column("title"), " (Restored)", ""), table.column("title"))
-    pq.write_table(table.set_column(table.schema.get_field_index("title"), "title", renamed),
-                   changed / "movie_translations.parquet")
+    renamed = pc.if_else(
+        pc.and_(pa.array(english), pc.is_in(table.column("movie_id"), pa.array(movie_ids))),
+        pc.binary_join_element_wise(table.column("title"), " (Restored)", ""),
+        table.column("title"),
+    )
+    pq.write_table(
+        table.set_column(table.schema.get_field_index("title"), "title", renamed),
+        changed / "movie_translations.parquet",
+    )
     # A person with no English biography had an untranslated variant equal to the default one, so
     # the pack dropped it; with a biography it is a document of its own again, though unchanged.
     with Pack(built_pack) as old:
-        person_id = next(int(name[len("3/person/"):-len(".json")]) for name in old.iter_names("3/person/%")
+        person_id = next(
+            int(name[len("3/person/") : -len(".json")])
+            for name in old.iter_names("3/person/%")
             if re.fullmatch(r"3/person/[0-9]+\.json", name)
-            and old.get(f"3/person/{name[len('3/person/'):-len('.json')]}.und.json") is None)
+            and old.get(f"3/person/{name[len('3/person/') : -len('.json')]}.und.json") is None
+        )
     people = pq.read_table(changed / "person_translations.parquet")
-    added = pa.table({"person_id": [person_id], "iso_639_1": ["en"], "iso_3166_1": ["US"],
-                      "biography": ["Now with a biography."]}, schema=people.schema)
+    added = pa.table(
+        {"person_id": [person_id], "iso_639_1": ["en"], "iso_3166_1": ["US"], "biography": ["Now with a biography."]},
+        schema=people.schema,
+    )
     pq.write_table(pa.concat_tables([people, added]), changed / "person_translations.parquet")
 
     pack_before = (built_pack / PACK_NAME).read_bytes()
@@ -170,7 +191,9 @@ def test_a_rebuild_counts_unchanged_documents_and_equals_a_full_build(catalogue_
     assert os.stat(tmp_path / "r/again" / BASE_NAME).st_ino == os.stat(built_pack / PACK_NAME).st_ino
     assert (built_pack / PACK_NAME).read_bytes() == pack_before
     # Small enough for the next rebuild to copy it rather than compact (below, `back`).
-    assert document_bytes(tmp_path / "r/again" / PACK_NAME) < delta_writer.COMPACT_FRACTION * document_bytes(built_pack / PACK_NAME)
+    assert document_bytes(tmp_path / "r/again" / PACK_NAME) < delta_writer.COMPACT_FRACTION * document_bytes(
+        built_pack / PACK_NAME
+    )
     assert 0.9 * again.documents < again.unchanged < again.documents and full.unchanged == 0
     with Pack(tmp_path / "r/again") as new, Pack(built_pack) as old, Pack(tmp_path / "r/full") as fresh:
         for movie_id in movie_ids:
@@ -186,8 +209,9 @@ def test_a_rebuild_counts_unchanged_documents_and_equals_a_full_build(catalogue_
 
     # Back to the first catalogue, on top of the delta: a copy of it over the same base, whose
     # documents are the first build's again (the person's untranslated twin dropped once more).
-    back = render_release(release_settings, catalogue_dir, tmp_path / "r" / "back", echo=None,
-                          previous=tmp_path / "r/again")
+    back = render_release(
+        release_settings, catalogue_dir, tmp_path / "r" / "back", echo=None, previous=tmp_path / "r/again"
+    )
     assert os.stat(tmp_path / "r/back" / BASE_NAME).st_ino == os.stat(built_pack / PACK_NAME).st_ino
     with Pack(tmp_path / "r/back") as chained, Pack(built_pack) as first:
         assert chained.delta and chained.get(f"3/person/{person_id}.und.json") is None
@@ -195,44 +219,59 @@ def test_a_rebuild_counts_unchanged_documents_and_equals_a_full_build(catalogue_
         assert list(chained.rows()) == list(first.rows())
 
 
-def test_an_invalid_document_stops_the_build_and_leaves_nothing(catalogue_dir: Path, release_settings,
-                                                                tmp_path: Path, monkeypatch):
+def test_an_invalid_document_stops_the_build_and_leaves_nothing(
+    catalogue_dir: Path, release_settings, tmp_path: Path, monkeypatch
+):
     from site_gen import release
     from site_gen.documents import from_objects
     from site_gen.validate import ValidationError
 
     good = {f"/3/genre/movie/list.x{n}": {"genres": []} for n in range(12_000)}  # batches before the bad one
-    monkeypatch.setattr(release, "collect", lambda con, settings: [
-        from_objects("/3/genre/movie/list", good),
-        from_objects("/3/movie/{movie_id}", {"/3/movie/1": {"id": 1, "title": 7}}),
-    ])
+    monkeypatch.setattr(
+        release,
+        "collect",
+        lambda con, settings: [
+            from_objects("/3/genre/movie/list", good),
+            from_objects("/3/movie/{movie_id}", {"/3/movie/1": {"id": 1, "title": 7}}),
+        ],
+    )
     target = tmp_path / "releases" / "20260101T000009Z"
     with pytest.raises(ValidationError, match="/3/movie/1: "):
         render_release(release_settings, catalogue_dir, target, echo=None)
     assert not target.exists()
 
 
-def test_a_forbidden_null_in_sql_stops_the_build_with_its_path(catalogue_dir: Path, release_settings,
-                                                               tmp_path: Path, monkeypatch):
+def test_a_forbidden_null_in_sql_stops_the_build_with_its_path(
+    catalogue_dir: Path, release_settings, tmp_path: Path, monkeypatch
+):
     from site_gen import release
     from site_gen.documents import from_query
     from site_gen.validate import ValidationError
 
     # Real credits of every series, one of which loses its first cast member's name.
-    query = ("SELECT uri, CASE WHEN uri = (SELECT max(uri) FROM docs) THEN struct_update(doc, \"cast\" := "
-             "list_transform(doc.\"cast\", lambda c, i: CASE WHEN i = 1 THEN struct_update(c, name := NULL) "
-             "ELSE c END)) ELSE doc END AS doc FROM docs")
-    monkeypatch.setattr(release, "collect", lambda con, settings: [
-        release.prepare(con, settings) and con.execute("CREATE TEMP TABLE docs AS " + load_sql("tv_credits.sql")) and
-        from_query(con, "/3/tv/{series_id}/credits", query)])
+    query = (
+        'SELECT uri, CASE WHEN uri = (SELECT max(uri) FROM docs) THEN struct_update(doc, "cast" := '
+        'list_transform(doc."cast", lambda c, i: CASE WHEN i = 1 THEN struct_update(c, name := NULL) '
+        "ELSE c END)) ELSE doc END AS doc FROM docs"
+    )
+    monkeypatch.setattr(
+        release,
+        "collect",
+        lambda con, settings: [
+            release.prepare(con, settings)
+            and con.execute("CREATE TEMP TABLE docs AS " + load_sql("tv_credits.sql"))
+            and from_query(con, "/3/tv/{series_id}/credits", query)
+        ],
+    )
     target = tmp_path / "releases" / "20260101T000010Z"
     with pytest.raises(ValidationError, match=r"/3/tv/\d+/credits: cast\[0\]\.name: null is not allowed"):
         render_release(release_settings, catalogue_dir, target, echo=None)
     assert not target.exists()
 
 
-def test_an_update_whose_image_paths_are_unchanged_links_the_image_index(catalogue_dir: Path, tmp_path: Path,
-                                                                          monkeypatch):
+def test_an_update_whose_image_paths_are_unchanged_links_the_image_index(
+    catalogue_dir: Path, tmp_path: Path, monkeypatch
+):
     import pyarrow as pa
     import pyarrow.parquet as pq
 
@@ -263,23 +302,29 @@ def test_an_update_whose_image_paths_are_unchanged_links_the_image_index(catalog
     movies = pq.read_table(catalogue / "movies.parquet")  # a film shows another film's poster
     posters = movies.column("poster_path").to_pylist()
     posters[0] = posters[1]
-    pq.write_table(movies.set_column(movies.schema.get_field_index("poster_path"), "poster_path", pa.array(posters)),
-                   catalogue / "movies.parquet")
+    pq.write_table(
+        movies.set_column(movies.schema.get_field_index("poster_path"), "poster_path", pa.array(posters)),
+        catalogue / "movies.parquet",
+    )
     render_release(settings, catalogue, tmp_path / "r3", echo=None, previous=tmp_path / "r2")
     assert written == [1]
     # A character renamed: the credit index is built again, with it.
     cast = pq.read_table(catalogue / "cast.parquet")
     characters = cast.column("character").to_pylist()
     characters[0] = "Someone Else Entirely"
-    pq.write_table(cast.set_column(cast.schema.get_field_index("character"), "character", pa.array(characters)),
-                   catalogue / "cast.parquet")
+    pq.write_table(
+        cast.set_column(cast.schema.get_field_index("character"), "character", pa.array(characters)),
+        catalogue / "cast.parquet",
+    )
     render_release(settings, catalogue, tmp_path / "r4", echo=None, previous=tmp_path / "r3")
     assert os.stat(tmp_path / "r4" / CREDIT_INDEX).st_ino != os.stat(tmp_path / "r3" / CREDIT_INDEX).st_ino
     credit = OpenPacks().read(str(tmp_path / "r4"), f"3/credit/{cast.column('credit_id')[0].as_py()}.json")
     assert orjson.loads(credit)["media"]["character"] == "Someone Else Entirely"
 
-def test_a_template_rendered_in_ranges_of_ids_equals_it_rendered_whole(catalogue_dir: Path, release_settings,
-                                                                       built_pack: Path, tmp_path: Path, monkeypatch):
+
+def test_a_template_rendered_in_ranges_of_ids_equals_it_rendered_whole(
+    catalogue_dir: Path, release_settings, built_pack: Path, tmp_path: Path, monkeypatch
+):
     """A person's credits pages (`chunked` in site_gen/templates.py) in ranges of a few people each:
     the same documents as the session's build, which renders each in one query at this size."""
     from site_gen import documents
@@ -287,8 +332,9 @@ def test_a_template_rendered_in_ranges_of_ids_equals_it_rendered_whole(catalogue
     ranges: list[int] = []
     chunk_ranges = documents.chunk_ranges
     monkeypatch.setattr(documents, "CHUNK_ENTITIES", 40)
-    monkeypatch.setattr(documents, "chunk_ranges",
-                        lambda con, kind: ranges.append(len(found := chunk_ranges(con, kind))) or found)
+    monkeypatch.setattr(
+        documents, "chunk_ranges", lambda con, kind: ranges.append(len(found := chunk_ranges(con, kind))) or found
+    )
     render_release(release_settings, catalogue_dir, tmp_path / "ranged", echo=None)
     assert len(ranges) == 3 and min(ranges) > 10  # movie, TV and combined credits, each in many ranges
     with Pack(built_pack) as whole, Pack(tmp_path / "ranged") as ranged:

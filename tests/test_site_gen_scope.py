@@ -28,12 +28,28 @@ from tests.test_edge_credit import credit_answers
 
 # Text columns a change may touch without breaking a reference (paths must name image originals,
 # codes must name languages and countries); then numbers. The first a table has is changed.
-TEXT_COLUMNS = ("title", "name", "overview", "biography", "character", "tagline", "homepage", "description",
-                "headquarters", "note", "label", "place_of_birth", "meaning", "english_name", "wikidata_id")
+TEXT_COLUMNS = (
+    "title",
+    "name",
+    "overview",
+    "biography",
+    "character",
+    "tagline",
+    "homepage",
+    "description",
+    "headquarters",
+    "note",
+    "label",
+    "place_of_birth",
+    "meaning",
+    "english_name",
+    "wikidata_id",
+)
 NUMBER_COLUMNS = ("popularity", "vote_count", "runtime", "budget", "revenue", "votes", "duration_ms", "ord")
 
 # Changes by catalogue table, in groups rebuilt together: each group's documents must all come out
 # as a full build renders them.
+# fmt: off
 GROUPS: dict[str, tuple[str, ...]] = {
     "films": ("movies", "movie_translations", "movie_alternative_titles", "movie_videos", "movie_release_dates",
               "movie_ratings", "collections", "collection_translations", "companies", "keywords",
@@ -44,6 +60,7 @@ GROUPS: dict[str, tuple[str, ...]] = {
                "series_alternative_titles"),
     "lists": ("lists", "list_items"),  # a renamed list, an entry moved: the list and its titles' `lists` pages
 }
+# fmt: on
 
 
 def change_one_row(catalogue: Path, table_name: str, row: int | None = None) -> str:
@@ -51,8 +68,9 @@ def change_one_row(catalogue: Path, table_name: str, row: int | None = None) -> 
     path = catalogue / f"{table_name}.parquet"
     table = pq.read_table(path)
     row = len(table) // 2 if row is None else row
-    picked = [name for name in TEXT_COLUMNS if name in table.column_names
-              and pc.is_valid(table.column(name)[row]).as_py()]
+    picked = [
+        name for name in TEXT_COLUMNS if name in table.column_names and pc.is_valid(table.column(name)[row]).as_py()
+    ]
     picked += [name for name in NUMBER_COLUMNS if name in table.column_names]
     assert picked, f"{table_name}: no column to change"
     column = picked[0]
@@ -77,8 +95,10 @@ def rebuild_equals_full_build(catalogue: Path, settings, previous: Path, work: P
         expected = list(full.rows())
         assert variantless(new.con) == variantless(full.con)
     if rebuilt != expected:
-        stale = sorted({row[0] for row in rebuilt} ^ {row[0] for row in expected}
-                       | {a[0] for a, b in zip(rebuilt, expected) if a != b})
+        stale = sorted(
+            {row[0] for row in rebuilt} ^ {row[0] for row in expected}
+            | {a[0] for a, b in zip(rebuilt, expected) if a != b}
+        )
         pytest.fail(f"the rebuild differs from a full build in {len(stale)} documents, e.g. {stale[:5]}")
     index_equals_full_build(work / "again" / SEARCH_INDEX, work / "fresh" / SEARCH_INDEX)
     discover_equals_full_build(work / "again" / DISCOVER_INDEX, work / "fresh" / DISCOVER_INDEX)
@@ -95,10 +115,14 @@ def index_equals_full_build(updated: Path, built: Path) -> None:
             query = f"SELECT * FROM {table}"
             a, b = (sorted(con.execute(query).fetchall(), key=repr) for con in (new, full))
             if table == "items":  # bodies as served: each index compresses with its own dictionaries
-                a, b = ([(kind, i, Decoder(con)(body), known) for kind, i, body, known in rows]
-                        for con, rows in ((new, a), (full, b)))
+                a, b = (
+                    [(kind, i, Decoder(con)(body), known) for kind, i, body, known in rows]
+                    for con, rows in ((new, a), (full, b))
+                )
             assert a == b, f"{table}: {sorted(set(a) ^ set(b), key=repr)[:3]}"
-        assert {t for (t,) in full.execute("SELECT term FROM terms")} <= {t for (t,) in new.execute("SELECT term FROM terms")}
+        assert {t for (t,) in full.execute("SELECT term FROM terms")} <= {
+            t for (t,) in new.execute("SELECT term FROM terms")
+        }
 
 
 def discover_equals_full_build(updated: Path, built: Path) -> None:
@@ -125,9 +149,12 @@ def test_template_kinds():
 
 def test_the_tables_a_query_reads_leave_out_its_common_table_expressions():
     con = duckdb.connect()
-    assert tables_read(con, "WITH a AS (SELECT * FROM movies), b AS (SELECT * FROM a) SELECT * FROM b "
-                            "JOIN (WITH c AS (SELECT 1 AS id) SELECT * FROM c) USING (id) JOIN c USING (id)", "q") \
-        == {"movies", "c"}  # the last `c` is out of its CTE's reach: a table
+    assert tables_read(
+        con,
+        "WITH a AS (SELECT * FROM movies), b AS (SELECT * FROM a) SELECT * FROM b "
+        "JOIN (WITH c AS (SELECT 1 AS id) SELECT * FROM c) USING (id) JOIN c USING (id)",
+        "q",
+    ) == {"movies", "c"}  # the last `c` is out of its CTE's reach: a table
     # A CTE named like the table it reads: the table counts, and so does a qualified name.
     assert tables_read(con, "WITH movies AS (SELECT * FROM movies) SELECT * FROM movies", "q") == {"movies"}
     assert tables_read(con, "WITH people AS (SELECT 1) SELECT * FROM main.people, people", "q") == {"people"}
@@ -161,8 +188,9 @@ def test_every_table_names_its_entities_or_is_hashed_whole(catalogue_dir: Path, 
 
 
 @pytest.mark.parametrize("group", sorted(GROUPS))
-def test_a_scoped_rebuild_equals_a_full_build(group: str, catalogue_dir: Path, release_settings, built_pack: Path,
-                                              tmp_path: Path):
+def test_a_scoped_rebuild_equals_a_full_build(
+    group: str, catalogue_dir: Path, release_settings, built_pack: Path, tmp_path: Path
+):
     changed = tmp_path / "catalogue"
     shutil.copytree(catalogue_dir, changed)
     for table_name in GROUPS[group]:
@@ -174,21 +202,24 @@ def test_a_scoped_rebuild_equals_a_full_build(group: str, catalogue_dir: Path, r
         row = pc.index(pc.is_valid(movies.column("collection_id")), True).as_py()
         ids = movies.column("collection_id").to_pylist()
         ids[row] = None
-        movies = movies.set_column(movies.schema.get_field_index("collection_id"), "collection_id",
-                                   pa.array(ids, pa.int64()))
+        movies = movies.set_column(
+            movies.schema.get_field_index("collection_id"), "collection_id", pa.array(ids, pa.int64())
+        )
         # Another film becomes far more popular: it moves in the lists similar films are drawn from.
         popularity = movies.column("popularity").to_pylist()
         popularity[row + 1] = max(popularity) * 3
-        movies = movies.set_column(movies.schema.get_field_index("popularity"), "popularity",
-                                   pa.array(popularity, pa.float64()))
+        movies = movies.set_column(
+            movies.schema.get_field_index("popularity"), "popularity", pa.array(popularity, pa.float64())
+        )
         pq.write_table(movies, changed / "movies.parquet")
     again, fresh = rebuild_equals_full_build(changed, release_settings, built_pack, tmp_path / "r")
     assert again.scoped and again.updated
     assert 0 < fresh.documents - again.unchanged < fresh.documents // 2
 
 
-def test_a_rebuild_after_its_previous_release_updates_the_kept_database(catalogue_dir: Path, release_settings,
-                                                                       tmp_path: Path):
+def test_a_rebuild_after_its_previous_release_updates_the_kept_database(
+    catalogue_dir: Path, release_settings, tmp_path: Path
+):
     releases = tmp_path / "releases"
     first = render_release(release_settings, catalogue_dir, releases / "a", echo=None)
     assert first.steps_run == first.steps > 50
@@ -198,10 +229,12 @@ def test_a_rebuild_after_its_previous_release_updates_the_kept_database(catalogu
     change_one_row(changed, "people")
     again, _ = rebuild_equals_full_build(changed, release_settings, releases / "a", releases)
     assert again.scoped and again.steps_run < again.steps // 4
+
     # Entity hashes: the tables loaded again are hashed again, the others' files are links.
     def entity_file(release: str, table: str) -> Path:
         [path] = (releases / release / scope.ENTITIES_NAME / f"tbl={table}").iterdir()
         return path
+
     assert entity_file("again", "countries").stat().st_ino == entity_file("a", "countries").stat().st_ino
     assert entity_file("again", "movies").stat().st_ino == entity_file("a", "movies").stat().st_ino
     assert entity_file("again", "people").stat().st_ino != entity_file("a", "people").stat().st_ino
@@ -218,12 +251,14 @@ def recorded_discover(monkeypatch) -> list:
     def recorded(*args, **kwargs):
         summaries.append(build(*args, **kwargs))
         return summaries[-1]
+
     monkeypatch.setattr(discover_index, "for_release", recorded)
     return summaries
 
 
-def test_a_rebuild_copies_the_discover_index_its_change_does_not_reach(catalogue_dir: Path, release_settings,
-                                                                      tmp_path: Path, monkeypatch):
+def test_a_rebuild_copies_the_discover_index_its_change_does_not_reach(
+    catalogue_dir: Path, release_settings, tmp_path: Path, monkeypatch
+):
     releases = tmp_path / "releases"
     render_release(release_settings, catalogue_dir, releases / "a", echo=None)  # keeps its database for the next
     changed = tmp_path / "catalogue"
@@ -238,9 +273,17 @@ def test_a_rebuild_copies_the_discover_index_its_change_does_not_reach(catalogue
     titles = {name for name in rebuilt.written if name.startswith("columns:movie:title")}
     assert "columns:movie:title" in titles and len(titles) == len(release_settings.languages)
     assert "columns:tv:name" in rebuilt.written
-    assert {"facets:movie", "facets:tv", "columns:movie:popularity", "columns:movie:release:*:*",
-            "columns:tv:popularity", "columns:tv:name.de-DE", "regional_releases", "activity",
-            "meta:certifications"} <= rebuilt.copied
+    assert {
+        "facets:movie",
+        "facets:tv",
+        "columns:movie:popularity",
+        "columns:movie:release:*:*",
+        "columns:tv:popularity",
+        "columns:tv:name.de-DE",
+        "regional_releases",
+        "activity",
+        "meta:certifications",
+    } <= rebuilt.copied
     # Any other part written is a column the previous index has no row for: one without values.
     with contextlib.closing(sqlite3.connect(releases / "a" / DISCOVER_INDEX)) as previous:
         held = {f"columns:{kind}:{name}" for kind, name in previous.execute("SELECT kind, name FROM columns")}
@@ -248,8 +291,9 @@ def test_a_rebuild_copies_the_discover_index_its_change_does_not_reach(catalogue
     assert any(name.startswith("columns:movie:release:") for name in rebuilt.copied)
     # No export reads a translation: each is the previous release's file, linked, and what a full build writes.
     linked, before = exported(releases / "again"), exported(releases / "a")
-    assert {stem: lines for stem, (lines, _) in linked.items()} == \
-        {stem: lines for stem, (lines, _) in exported(releases / "fresh").items()}
+    assert {stem: lines for stem, (lines, _) in linked.items()} == {
+        stem: lines for stem, (lines, _) in exported(releases / "fresh").items()
+    }
     assert len(linked) == 7 and all(inode == before[stem][1] for stem, (_, inode) in linked.items())
 
     # A film far more popular: every film's rank after it moves, so no part of the films' ranks is
@@ -257,8 +301,12 @@ def test_a_rebuild_copies_the_discover_index_its_change_does_not_reach(catalogue
     movies = pq.read_table(changed / "movies.parquet")
     popularity = movies.column("popularity").to_pylist()
     popularity[len(popularity) // 2] = max(popularity) * 3
-    pq.write_table(movies.set_column(movies.schema.get_field_index("popularity"), "popularity",
-                                     pa.array(popularity, pa.float64())), changed / "movies.parquet")
+    pq.write_table(
+        movies.set_column(
+            movies.schema.get_field_index("popularity"), "popularity", pa.array(popularity, pa.float64())
+        ),
+        changed / "movies.parquet",
+    )
     summaries.clear()
     render_release(release_settings, changed, releases / "b", echo=None, previous=releases / "fresh")
     render_release(release_settings, changed, tmp_path / "full" / "b", echo=None)
@@ -270,18 +318,22 @@ def test_a_rebuild_copies_the_discover_index_its_change_does_not_reach(catalogue
     # The films' export is written again; the people's is linked.
     again, before = exported(releases / "b"), exported(releases / "fresh")
     assert again["movie_ids"][1] != before["movie_ids"][1] and again["person_ids"][1] == before["person_ids"][1]
-    assert {stem: lines for stem, (lines, _) in again.items()} == \
-        {stem: lines for stem, (lines, _) in exported(tmp_path / "full" / "b").items()}
+    assert {stem: lines for stem, (lines, _) in again.items()} == {
+        stem: lines for stem, (lines, _) in exported(tmp_path / "full" / "b").items()
+    }
 
 
 def exported(release: Path) -> dict[str, tuple[bytes, int]]:
     """Each export file of a release by stem: its lines and its inode."""
-    return {path.name.rsplit("_", 3)[0]: (gzip.decompress(path.read_bytes()), path.stat().st_ino)
-            for path in (release / EXPORTS).iterdir()}
+    return {
+        path.name.rsplit("_", 3)[0]: (gzip.decompress(path.read_bytes()), path.stat().st_ino)
+        for path in (release / EXPORTS).iterdir()
+    }
 
 
-def test_a_change_to_a_reference_table_renders_everything(catalogue_dir: Path, release_settings, built_pack: Path,
-                                                           tmp_path: Path):
+def test_a_change_to_a_reference_table_renders_everything(
+    catalogue_dir: Path, release_settings, built_pack: Path, tmp_path: Path
+):
     changed = tmp_path / "catalogue"
     shutil.copytree(catalogue_dir, changed)
     change_one_row(changed, "countries", 0)  # a country's name appears in films of every kind
@@ -308,21 +360,29 @@ def recorded_scopes(monkeypatch) -> dict[tuple[str, int], list | None]:
     def recorded(con, previous):
         result = plan(con, previous)
         if result:  # the rebuild, not the full build it is compared with
-            scopes.update({(kind, id_): templates for kind, id_, templates in con.execute(
-                "SELECT kind, id, templates FROM render_scope").fetchall()})
+            scopes.update(
+                {
+                    (kind, id_): templates
+                    for kind, id_, templates in con.execute("SELECT kind, id, templates FROM render_scope").fetchall()
+                }
+            )
         return result
+
     monkeypatch.setattr(scope, "plan_scope", recorded)
     return scopes
 
 
 def credited_in(catalogue: Path, film: int) -> set[int]:
-    return set(pq.read_table(catalogue / "cast.parquet", filters=[("movie_id", "=", film)]).column("person_id")
-               .to_pylist()) | set(pq.read_table(catalogue / "crew.parquet", filters=[("movie_id", "=", film)])
-                                   .column("person_id").to_pylist())
+    return set(
+        pq.read_table(catalogue / "cast.parquet", filters=[("movie_id", "=", film)]).column("person_id").to_pylist()
+    ) | set(
+        pq.read_table(catalogue / "crew.parquet", filters=[("movie_id", "=", film)]).column("person_id").to_pylist()
+    )
 
 
-def test_a_renamed_film_reaches_no_person_its_item_carries_the_title(catalogue_dir: Path, release_settings,
-                                                                     built_pack: Path, tmp_path: Path, monkeypatch):
+def test_a_renamed_film_reaches_no_person_its_item_carries_the_title(
+    catalogue_dir: Path, release_settings, built_pack: Path, tmp_path: Path, monkeypatch
+):
     changed = tmp_path / "catalogue"
     shutil.copytree(catalogue_dir, changed)
     translations = pq.read_table(changed / "movie_translations.parquet")
@@ -344,8 +404,9 @@ def test_a_renamed_film_reaches_no_person_its_item_carries_the_title(catalogue_d
     assert ways["/3/list/{list_id}"] == plan.KEPT  # a public list references the film's item
 
 
-def test_a_film_s_new_release_date_reaches_its_people_s_credits_only(catalogue_dir: Path, release_settings,
-                                                                      built_pack: Path, tmp_path: Path, monkeypatch):
+def test_a_film_s_new_release_date_reaches_its_people_s_credits_only(
+    catalogue_dir: Path, release_settings, built_pack: Path, tmp_path: Path, monkeypatch
+):
     changed = tmp_path / "catalogue"
     shutil.copytree(catalogue_dir, changed)
     movies = pq.read_table(changed / "movies.parquet")
@@ -354,8 +415,10 @@ def test_a_film_s_new_release_date_reaches_its_people_s_credits_only(catalogue_d
     dates = movies.column("release_date").to_pylist()
     dates[row] = type(dates[row])(1900, 1, 2) if dates[row] is not None else None  # first of its people's credits
     index = movies.schema.get_field_index("release_date")
-    pq.write_table(movies.set_column(index, movies.field(index), pa.array(dates, movies.field(index).type)),
-                   changed / "movies.parquet")
+    pq.write_table(
+        movies.set_column(index, movies.field(index), pa.array(dates, movies.field(index).type)),
+        changed / "movies.parquet",
+    )
     credited = credited_in(changed, film)
     assert credited and dates[row] is not None
     scopes = recorded_scopes(monkeypatch)
@@ -371,11 +434,17 @@ def drop_episode(catalogue: Path) -> int:
     episodes = pq.read_table(catalogue / "tv_episodes.parquet").to_pylist()
     series = sorted({row["series_id"] for row in episodes})[len({row["series_id"] for row in episodes}) // 2]
     season = min(row["season_number"] for row in episodes if row["series_id"] == series)
-    last = max((row for row in episodes if row["series_id"] == series and row["season_number"] == season),
-               key=lambda row: row["episode_number"])
-    for table_name, column in (("tv_episodes", "id"), ("episode_crew", "episode_id"),
-                               ("episode_guest_stars", "episode_id"), ("episode_images", "episode_id"),
-                               ("episode_translations", "episode_id")):
+    last = max(
+        (row for row in episodes if row["series_id"] == series and row["season_number"] == season),
+        key=lambda row: row["episode_number"],
+    )
+    for table_name, column in (
+        ("tv_episodes", "id"),
+        ("episode_crew", "episode_id"),
+        ("episode_guest_stars", "episode_id"),
+        ("episode_images", "episode_id"),
+        ("episode_translations", "episode_id"),
+    ):
         path = catalogue / f"{table_name}.parquet"
         table = pq.read_table(path)
         pq.write_table(table.filter(pc.not_equal(table.column(column), last["id"])), path)
@@ -391,8 +460,9 @@ def manifest_of(release: Path, template: str) -> tuple[Path, Path]:
 EPISODE = "/3/tv/{series_id}/season/{season_number}/episode/{episode_number}"
 
 
-def test_updates_over_updates_write_deltas_and_equal_full_builds(catalogue_dir: Path, release_settings,
-                                                                 built_pack: Path, tmp_path: Path):
+def test_updates_over_updates_write_deltas_and_equal_full_builds(
+    catalogue_dir: Path, release_settings, built_pack: Path, tmp_path: Path
+):
     """A renamed film and a removed episode, then another renamed film and the episode back: each
     update writes the templates it reaches as a delta over the first build's manifest files (the
     episode's names removed, then restored), and each pack equals a full build's."""
@@ -404,8 +474,12 @@ def test_updates_over_updates_write_deltas_and_equal_full_builds(catalogue_dir: 
     base, delta = manifest_of(again_dir := tmp_path / "r1" / "again", "/3/movie/{movie_id}")
     assert base.stat().st_ino == manifest_of(built_pack, "/3/movie/{movie_id}")[0].stat().st_ino
     changes = pq.read_table(delta).to_pylist()
-    assert 0 < len(changes) < pq.ParquetFile(base).metadata.num_rows // 10 and all(row["digest"] is not None for row in changes)
-    removed = [row["name"] for row in pq.read_table(manifest_of(again_dir, EPISODE)[1]).to_pylist() if row["digest"] is None]
+    assert 0 < len(changes) < pq.ParquetFile(base).metadata.num_rows // 10 and all(
+        row["digest"] is not None for row in changes
+    )
+    removed = [
+        row["name"] for row in pq.read_table(manifest_of(again_dir, EPISODE)[1]).to_pylist() if row["digest"] is None
+    ]
     assert removed and all("/episode/" in name for name in removed)
 
     shutil.copytree(catalogue_dir, second)
@@ -416,13 +490,15 @@ def test_updates_over_updates_write_deltas_and_equal_full_builds(catalogue_dir: 
     assert base2.stat().st_ino == base.stat().st_ino  # still the first build's rows, never rewritten
     names = {row["name"] for row in pq.read_table(delta2).to_pylist()}
     assert {row["name"] for row in changes} < names  # the first update's changes carried over
-    restored = dict(duckdb.sql(f"SELECT name, digest FROM {manifest_rows(tmp_path / 'r2' / 'again' / MANIFEST_NAME)}")
-                    .fetchall())
+    restored = dict(
+        duckdb.sql(f"SELECT name, digest FROM {manifest_rows(tmp_path / 'r2' / 'again' / MANIFEST_NAME)}").fetchall()
+    )
     assert all(restored[name] for name in removed)
 
 
-def test_a_delta_past_its_share_of_the_base_is_written_whole_again(catalogue_dir: Path, release_settings,
-                                                                   built_pack: Path, tmp_path: Path, monkeypatch):
+def test_a_delta_past_its_share_of_the_base_is_written_whole_again(
+    catalogue_dir: Path, release_settings, built_pack: Path, tmp_path: Path, monkeypatch
+):
     from site_gen import manifests
 
     changed = tmp_path / "catalogue"
@@ -435,5 +511,7 @@ def test_a_delta_past_its_share_of_the_base_is_written_whole_again(catalogue_dir
     rebuild_equals_full_build(changed, release_settings, tmp_path / "r1" / "again", tmp_path / "r2")
     base, delta = manifest_of(tmp_path / "r2" / "again", "/3/movie/{movie_id}")
     assert not delta.exists() and base.stat().st_nlink == 1
-    assert pq.ParquetFile(base).metadata.num_rows == pq.ParquetFile(manifest_of(built_pack, "/3/movie/{movie_id}")[0]
-                                                                      ).metadata.num_rows
+    assert (
+        pq.ParquetFile(base).metadata.num_rows
+        == pq.ParquetFile(manifest_of(built_pack, "/3/movie/{movie_id}")[0]).metadata.num_rows
+    )

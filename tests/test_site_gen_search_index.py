@@ -16,8 +16,14 @@ from marquee.packs import ZSTD_MAGIC, Decoder, Pack
 from marquee.search_text import FILTER_MARK, PREFIX_MARK
 from site_gen.search_index import KINDS, deletions
 
-TABLES = {"movie": "movies", "tv": "tv_series", "person": "people", "collection": "collections",
-          "company": "companies", "keyword": "keywords"}
+TABLES = {
+    "movie": "movies",
+    "tv": "tv_series",
+    "person": "people",
+    "collection": "collections",
+    "company": "companies",
+    "keyword": "keywords",
+}
 
 
 @pytest.fixture(scope="module")
@@ -61,8 +67,9 @@ def postings(index, kind: str, term: str) -> BitMap:
 def test_postings_hold_every_name_word_prefix_and_filter(index, catalogue):
     table, con = catalogue
     rank_of = dict(index.execute("SELECT id, rank FROM ranks WHERE kind = 'movie'").fetchall())
-    names = con.execute(f"SELECT movie_id, list(title) FROM {table('movie_translations')} WHERE title <> '' "
-                        "GROUP BY movie_id LIMIT 40").fetchall()
+    names = con.execute(
+        f"SELECT movie_id, list(title) FROM {table('movie_translations')} WHERE title <> '' GROUP BY movie_id LIMIT 40"
+    ).fetchall()
     for movie_id, titles in names:
         rank = rank_of[movie_id]
         exact = {n for (n,) in index.execute("SELECT name FROM exact WHERE kind = 'movie' AND rank = ?", (rank,))}
@@ -71,7 +78,9 @@ def test_postings_hold_every_name_word_prefix_and_filter(index, catalogue):
             for word in search_text.words(title):
                 assert rank in postings(index, "movie", word)
                 assert rank in postings(index, "movie", PREFIX_MARK + word[:2])
-    for movie_id, adult, released in con.execute(f"SELECT id, adult, year(release_date) FROM {table('movies')} LIMIT 60").fetchall():
+    for movie_id, adult, released in con.execute(
+        f"SELECT id, adult, year(release_date) FROM {table('movies')} LIMIT 60"
+    ).fetchall():
         assert (rank_of[movie_id] in postings(index, "movie", FILTER_MARK + "adult")) == adult
         if released:
             assert rank_of[movie_id] in postings(index, "movie", f"{FILTER_MARK}y{released}")
@@ -87,8 +96,9 @@ def test_items_and_translations_are_the_documents_own(index, built_pack: Path):
             assert orjson.loads(decode(body)) == orjson.loads(pack.get(f"_items/movie/{movie_id}.json"))
         checked = 0
         for kind, entity, suffix, title, overview in index.execute(
-                "SELECT kind, id, suffix, title, overview FROM texts WHERE kind IN ('movie', 'tv', 'collection') "
-                "ORDER BY kind, id LIMIT 200"):
+            "SELECT kind, id, suffix, title, overview FROM texts WHERE kind IN ('movie', 'tv', 'collection') "
+            "ORDER BY kind, id LIMIT 200"
+        ):
             document = orjson.loads(pack.get(f"3/{kind}/{entity}{suffix}.json"))
             assert (document["title" if kind == "movie" else "name"], document["overview"]) == (title, overview)
             checked += 1
@@ -97,8 +107,15 @@ def test_items_and_translations_are_the_documents_own(index, built_pack: Path):
 
 def test_external_ids_cover_every_imdb_id(index, catalogue):
     table, con = catalogue
-    for kind, source_table in (("movie", "movies"), ("person", "people"), ("tv", "tv_series"), ("episode", "tv_episodes")):
-        expected = set(con.execute(f"SELECT imdb_id, id FROM {table(source_table)} WHERE imdb_id IS NOT NULL").fetchall())
+    for kind, source_table in (
+        ("movie", "movies"),
+        ("person", "people"),
+        ("tv", "tv_series"),
+        ("episode", "tv_episodes"),
+    ):
+        expected = set(
+            con.execute(f"SELECT imdb_id, id FROM {table(source_table)} WHERE imdb_id IS NOT NULL").fetchall()
+        )
         found = set(index.execute("SELECT value, id FROM external_ids WHERE source = 'imdb_id' AND kind = ?", (kind,)))
         assert found == expected and expected, kind
 

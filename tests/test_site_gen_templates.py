@@ -37,10 +37,14 @@ def test_every_template_has_its_sql_and_a_schema():
         if template.objects_module is not None:
             assert template.objects_module in release.OBJECTS, template.path
     every_file = {p.name for p in SQL_DIR.glob("*.sql")}
-    used = ({t.source for t in sql_rows()} | {f for p in release.PREPARATIONS for f in p.sql}
-            | {name for path in SITE_GEN.glob("*.py") for name in re.findall(r'load_sql\("([^"]+)"\)', path.read_text())})
-    prefixes = {prefix for path in SITE_GEN.glob("*.py")
-                for prefix in re.findall(r'load_sql\(f"([a-z_]+)\{', path.read_text())}  # search_{kind}.sql
+    used = (
+        {t.source for t in sql_rows()}
+        | {f for p in release.PREPARATIONS for f in p.sql}
+        | {name for path in SITE_GEN.glob("*.py") for name in re.findall(r'load_sql\("([^"]+)"\)', path.read_text())}
+    )
+    prefixes = {
+        prefix for path in SITE_GEN.glob("*.py") for prefix in re.findall(r'load_sql\(f"([a-z_]+)\{', path.read_text())
+    }  # search_{kind}.sql
     left = {name for name in every_file - used if not name.startswith(tuple(prefixes))}
     assert not left, left  # no SQL file left behind by a removed template
 
@@ -61,7 +65,9 @@ def test_reads_are_what_the_sql_reads():
         assert named <= set(template.needs), (template.path, named - set(template.needs))
         assert set(template.reads) <= named | {"render_variants"}, template.path  # nothing declared for show
     for preparation in release.PREPARATIONS:
-        named = set().union(*(names_in((SQL_DIR / f).read_text()) for f in preparation.sql)) if preparation.sql else set()
+        named = (
+            set().union(*(names_in((SQL_DIR / f).read_text()) for f in preparation.sql)) if preparation.sql else set()
+        )
         undeclared = named - set(preparation.reads) - set(preparation.makes)
         assert not undeclared, (preparation.name, undeclared)
         assert set(preparation.optional) <= set(preparation.makes)
@@ -97,4 +103,5 @@ def test_a_full_build_renders_exactly_the_table(built_pack):
     assert rendered <= {manifest_key(t.path) for t in TEMPLATES}
     # Only the OMDb full plots may be empty: the sample's plots are one sentence (tests/test_site_gen_compat.py).
     assert {t.path for t in TEMPLATES if manifest_key(t.path) not in rendered} <= {
-        t.path for t in TEMPLATES if t.path.startswith("/compat/") and t.path.endswith("/full")}
+        t.path for t in TEMPLATES if t.path.startswith("/compat/") and t.path.endswith("/full")
+    }

@@ -15,29 +15,84 @@ from site_gen.templates import TEMPLATES, TV, TV_EPISODE, TV_SEASON
 from site_gen.validate import Validator
 
 REF = REFERENCE_DATE.astype(object).isoformat()
+# fmt: off
 SERIES_KEYS = ["adult", "backdrop_path", "created_by", "episode_run_time", "first_air_date", "genres", "homepage",
                "id", "in_production", "languages", "last_air_date", "last_episode_to_air", "name",
                "next_episode_to_air", "networks", "number_of_episodes", "number_of_seasons", "origin_country",
                "original_language", "original_name", "overview", "popularity", "poster_path",
                "production_companies", "production_countries", "seasons", "spoken_languages", "status", "tagline",
                "type", "vote_average", "vote_count"]
-EPISODE_SUMMARY_KEYS = ["id", "name", "overview", "vote_average", "vote_count", "air_date", "episode_number",
-                        "episode_type", "production_code", "runtime", "season_number", "show_id", "still_path"]
-CREW_KEYS = ["department", "job", "credit_id", "adult", "gender", "id", "known_for_department", "name",
-             "original_name", "popularity", "profile_path"]
-GUEST_KEYS = ["character", "credit_id", "order", "adult", "gender", "id", "known_for_department", "name",
-              "original_name", "popularity", "profile_path"]
-TV_TABLES = ("tv_series", "tv_seasons", "tv_episodes", "series_cast", "series_crew", "episode_crew",
-             "episode_guest_stars", "created_by", "series_genres", "tv_genres", "networks", "series_networks",
-             "series_content_ratings", "tv_videos", "series_keywords", "tv_keywords")
+# fmt: on
+EPISODE_SUMMARY_KEYS = [
+    "id",
+    "name",
+    "overview",
+    "vote_average",
+    "vote_count",
+    "air_date",
+    "episode_number",
+    "episode_type",
+    "production_code",
+    "runtime",
+    "season_number",
+    "show_id",
+    "still_path",
+]
+CREW_KEYS = [
+    "department",
+    "job",
+    "credit_id",
+    "adult",
+    "gender",
+    "id",
+    "known_for_department",
+    "name",
+    "original_name",
+    "popularity",
+    "profile_path",
+]
+GUEST_KEYS = [
+    "character",
+    "credit_id",
+    "order",
+    "adult",
+    "gender",
+    "id",
+    "known_for_department",
+    "name",
+    "original_name",
+    "popularity",
+    "profile_path",
+]
+TV_TABLES = (
+    "tv_series",
+    "tv_seasons",
+    "tv_episodes",
+    "series_cast",
+    "series_crew",
+    "episode_crew",
+    "episode_guest_stars",
+    "created_by",
+    "series_genres",
+    "tv_genres",
+    "networks",
+    "series_networks",
+    "series_content_ratings",
+    "tv_videos",
+    "series_keywords",
+    "tv_keywords",
+)
 
 
 @pytest.fixture(scope="module")
 def db(catalogue_dir: Path):
     con = duckdb.connect()
     for table in TV_TABLES:
-        con.execute(f'CREATE VIEW "{table}" AS SELECT * FROM read_parquet(\''
-                    + str(catalogue_dir / f"{table}.parquet").replace("'", "''") + "')")
+        con.execute(
+            f'CREATE VIEW "{table}" AS SELECT * FROM read_parquet(\''
+            + str(catalogue_dir / f"{table}.parquet").replace("'", "''")
+            + "')"
+        )
     yield con
     con.close()
 
@@ -55,8 +110,12 @@ def test_every_document_exists(built_release: Path, db):
         for template in [t.path for t in TEMPLATES if t.path.startswith(TV) and not t.path.startswith(TV_SEASON)]:
             assert (built_release / (_uri(template, series_id=series_id).lstrip("/") + ".json")).is_file()
     for series_id, number in db.execute("SELECT series_id, season_number FROM tv_seasons").fetchall():
-        for template in [t.path for t in TEMPLATES if t.path.startswith(TV_SEASON) and not t.path.startswith(TV_EPISODE)]:
-            assert (built_release / (_uri(template, series_id=series_id, season_number=number).lstrip("/") + ".json")).is_file()
+        for template in [
+            t.path for t in TEMPLATES if t.path.startswith(TV_SEASON) and not t.path.startswith(TV_EPISODE)
+        ]:
+            assert (
+                built_release / (_uri(template, series_id=series_id, season_number=number).lstrip("/") + ".json")
+            ).is_file()
     rows = db.execute("SELECT series_id, season_number, episode_number FROM tv_episodes").fetchall()
     for series_id, number, ep in rows:
         for template in [t.path for t in TEMPLATES if t.path.startswith(TV_EPISODE)]:
@@ -77,7 +136,7 @@ def test_every_tv_document_validates_and_sub_resources_lead_with_id(built_releas
             body = path.read_bytes()
             validator.validate(uri, body, validator.template_for(base))
             parts = base.split("/")
-            is_details = ((len(parts) == 4 or parts[-2] in ("season", "episode", "episode_group")) and parts[2] == "tv")
+            is_details = (len(parts) == 4 or parts[-2] in ("season", "episode", "episode_group")) and parts[2] == "tv"
             if parts[2] == "tv" and not is_details and not base.endswith(("/similar", "/recommendations")):
                 assert body.startswith(b'{"id":'), uri
             checked += 1
@@ -104,9 +163,12 @@ def test_series_details_trace_to_the_catalogue(built_release: Path, db):
         assert list(doc) == SERIES_KEYS
         assert (doc["id"], doc["name"], doc["status"], doc["type"]) == (series_id, name, status, kind)
         assert doc["first_air_date"] == first_air.isoformat()
-        seasons = db.execute("""SELECT s.season_number, s.id, count(e.id) FROM tv_seasons s
+        seasons = db.execute(
+            """SELECT s.season_number, s.id, count(e.id) FROM tv_seasons s
                                 JOIN tv_episodes e ON e.series_id = s.series_id AND e.season_number = s.season_number
-                                WHERE s.series_id = ? GROUP BY ALL ORDER BY 1""", [series_id]).fetchall()
+                                WHERE s.series_id = ? GROUP BY ALL ORDER BY 1""",
+            [series_id],
+        ).fetchall()
         assert [(s["season_number"], s["id"], s["episode_count"]) for s in doc["seasons"]] == seasons
         assert doc["number_of_seasons"] == sum(1 for n, _, _ in seasons if n > 0)
         assert doc["number_of_episodes"] == sum(c for n, _, c in seasons if n > 0)
@@ -119,14 +181,19 @@ def test_series_details_trace_to_the_catalogue(built_release: Path, db):
             assert doc["last_air_date"] is None
         if nxt is not None:
             assert nxt["air_date"] > REF
-        genres = db.execute("""SELECT g.id, g.name FROM series_genres sg JOIN tv_genres g ON g.id = sg.genre_id
-                               WHERE sg.series_id = ? ORDER BY sg.ord""", [series_id]).fetchall()
+        genres = db.execute(
+            """SELECT g.id, g.name FROM series_genres sg JOIN tv_genres g ON g.id = sg.genre_id
+                               WHERE sg.series_id = ? ORDER BY sg.ord""",
+            [series_id],
+        ).fetchall()
         assert [(g["id"], g["name"]) for g in doc["genres"]] == genres
-        networks = db.execute("SELECT network_id FROM series_networks WHERE series_id = ? ORDER BY ord",
-                              [series_id]).fetchall()
+        networks = db.execute(
+            "SELECT network_id FROM series_networks WHERE series_id = ? ORDER BY ord", [series_id]
+        ).fetchall()
         assert [n["id"] for n in doc["networks"]] == [n for (n,) in networks]
-        created = db.execute("SELECT person_id, credit_id FROM created_by WHERE series_id = ? ORDER BY ord",
-                             [series_id]).fetchall()
+        created = db.execute(
+            "SELECT person_id, credit_id FROM created_by WHERE series_id = ? ORDER BY ord", [series_id]
+        ).fetchall()
         assert [(c["id"], c["credit_id"]) for c in doc["created_by"]] == created
     assert any(_doc(built_release, f"/3/tv/{r[0]}")["next_episode_to_air"] is None for r in rows)
 
@@ -135,8 +202,11 @@ def test_season_documents(built_release: Path, db):
     for series_id, number, season_id in db.execute("SELECT series_id, season_number, id FROM tv_seasons").fetchall():
         doc = _doc(built_release, f"/3/tv/{series_id}/season/{number}")
         assert doc["id"] == season_id and doc["season_number"] == number
-        episodes = db.execute("""SELECT id, episode_number FROM tv_episodes WHERE series_id = ? AND season_number = ?
-                                 ORDER BY episode_number""", [series_id, number]).fetchall()
+        episodes = db.execute(
+            """SELECT id, episode_number FROM tv_episodes WHERE series_id = ? AND season_number = ?
+                                 ORDER BY episode_number""",
+            [series_id, number],
+        ).fetchall()
         assert [(e["id"], e["episode_number"]) for e in doc["episodes"]] == episodes
         assert all(e["show_id"] == series_id and e["season_number"] == number for e in doc["episodes"])
         for e in doc["episodes"]:
@@ -153,17 +223,23 @@ def test_episode_credits_trace_to_the_catalogue(built_release: Path, db):
         base = f"/3/tv/{series_id}/season/{number}/episode/{ep}"
         details, credits = _doc(built_release, base), _doc(built_release, base + "/credits")
         assert details["id"] == episode_id and credits["id"] == episode_id
-        crew = db.execute("SELECT person_id, credit_id, department, job FROM episode_crew WHERE episode_id = ?",
-                          [episode_id]).fetchall()
+        crew = db.execute(
+            "SELECT person_id, credit_id, department, job FROM episode_crew WHERE episode_id = ?", [episode_id]
+        ).fetchall()
         assert sorted((c["id"], c["credit_id"], c["department"], c["job"]) for c in credits["crew"]) == sorted(crew)
         assert credits["crew"] == details["crew"]
-        guests = db.execute("""SELECT person_id, credit_id, "character", "order" FROM episode_guest_stars
-                               WHERE episode_id = ? ORDER BY "order" """, [episode_id]).fetchall()
+        guests = db.execute(
+            """SELECT person_id, credit_id, "character", "order" FROM episode_guest_stars
+                               WHERE episode_id = ? ORDER BY "order" """,
+            [episode_id],
+        ).fetchall()
         assert [(g["id"], g["credit_id"], g["character"], g["order"]) for g in credits["guest_stars"]] == guests
         assert credits["guest_stars"] == details["guest_stars"]
-        cast = db.execute("""SELECT person_id, credit_id, "order" FROM series_cast WHERE series_id = ?
+        cast = db.execute(
+            """SELECT person_id, credit_id, "order" FROM series_cast WHERE series_id = ?
                              AND ? BETWEEN first_season AND last_season ORDER BY "order" """,
-                          [series_id, number]).fetchall()
+            [series_id, number],
+        ).fetchall()
         assert [(c["id"], c["credit_id"], c["order"]) for c in credits["cast"]] == cast
 
 
@@ -178,12 +254,19 @@ def test_episode_credit_lists_are_stored_once_and_referenced(built_pack: Path, b
     with Pack(built_pack) as pack:
         for episode_id, series_id, number, ep, has_crew, has_guests in rows[:60]:
             base = f"3/tv/{series_id}/season/{number}"
-            names = [name for name in pack.names(f"{base}%") if fnmatch.fnmatchcase(name, f"{base}.*json")
-                     or fnmatch.fnmatchcase(name, f"{base}/episode/{ep}.*json") or name == f"{base}/episode/{ep}/credits.json"]
+            names = [
+                name
+                for name in pack.names(f"{base}%")
+                if fnmatch.fnmatchcase(name, f"{base}.*json")
+                or fnmatch.fnmatchcase(name, f"{base}/episode/{ep}.*json")
+                or name == f"{base}/episode/{ep}/credits.json"
+            ]
             assert len(names) >= 4
             served = orjson.loads(pack.get(f"{base}/episode/{ep}.json"))
-            for field, kind, present in (("crew", "episode_crew", has_crew),
-                                         ("guest_stars", "episode_guest_stars", has_guests)):
+            for field, kind, present in (
+                ("crew", "episode_crew", has_crew),
+                ("guest_stars", "episode_guest_stars", has_guests),
+            ):
                 item = pack.raw(f"_items/{kind}/{series_id}/{episode_id}.json")
                 reference = ('"' + field + '":{"\\u0001":"' + f'{kind}/{series_id}/{episode_id}"' + "}").encode()
                 if present:
@@ -201,16 +284,25 @@ def test_aggregate_credits_count_episodes(built_release: Path, db):
         doc = _doc(built_release, f"/3/tv/{series_id}/aggregate_credits")
         assert [c["order"] for c in doc["cast"]] == sorted(c["order"] for c in doc["cast"])
         for person in doc["crew"]:
-            want = db.execute("""SELECT credit_id, job, count(*) FROM episode_crew WHERE series_id = ? AND person_id = ?
-                                 GROUP BY ALL""", [series_id, person["id"]]).fetchall()
+            want = db.execute(
+                """SELECT credit_id, job, count(*) FROM episode_crew WHERE series_id = ? AND person_id = ?
+                                 GROUP BY ALL""",
+                [series_id, person["id"]],
+            ).fetchall()
             assert sorted((j["credit_id"], j["job"], j["episode_count"]) for j in person["jobs"]) == sorted(want)
-            distinct = db.execute("""SELECT count(DISTINCT episode_id) FROM episode_crew
-                                     WHERE series_id = ? AND person_id = ?""", [series_id, person["id"]]).fetchone()[0]
+            distinct = db.execute(
+                """SELECT count(DISTINCT episode_id) FROM episode_crew
+                                     WHERE series_id = ? AND person_id = ?""",
+                [series_id, person["id"]],
+            ).fetchone()[0]
             assert person["total_episode_count"] == distinct
         for person in doc["cast"]:
-            want = db.execute("""SELECT count(*) FROM tv_episodes e JOIN series_cast sc ON sc.series_id = e.series_id
+            want = db.execute(
+                """SELECT count(*) FROM tv_episodes e JOIN series_cast sc ON sc.series_id = e.series_id
                                  WHERE sc.series_id = ? AND sc.person_id = ? AND e.season_number
-                                 BETWEEN sc.first_season AND sc.last_season""", [series_id, person["id"]]).fetchone()[0]
+                                 BETWEEN sc.first_season AND sc.last_season""",
+                [series_id, person["id"]],
+            ).fetchone()[0]
             assert person["total_episode_count"] == want == person["roles"][0]["episode_count"]
 
 
@@ -221,7 +313,9 @@ def test_similar_pages_and_ordering(built_release: Path, db):
         assert series_id not in [r["id"] for r in first["results"]]
         page2 = built_release / f"3/tv/{series_id}/similar.page2.json"
         assert page2.is_file() == (first["total_results"] > 20) == (first["total_pages"] == 2)
-        own = {g for (g,) in db.execute("SELECT genre_id FROM series_genres WHERE series_id = ?", [series_id]).fetchall()}
+        own = {
+            g for (g,) in db.execute("SELECT genre_id FROM series_genres WHERE series_id = ?", [series_id]).fetchall()
+        }
         shared = [len(own & set(r["genre_ids"])) for r in first["results"]]
         assert all(s > 0 for s in shared) and shared == sorted(shared, reverse=True)
         recs = _doc(built_release, f"/3/tv/{series_id}/recommendations")
@@ -232,8 +326,11 @@ def test_genre_list_and_content_ratings(built_release: Path, db):
     genres = _doc(built_release, "/3/genre/tv/list")["genres"]
     assert [g["name"] for g in genres] == sorted(g["name"] for g in genres) and len(genres) == 16
     (series_id,) = db.execute("SELECT series_id FROM series_content_ratings LIMIT 1").fetchone()
-    ratings = db.execute("""SELECT iso_3166_1, rating FROM series_content_ratings WHERE series_id = ?
-                            ORDER BY ord""", [series_id]).fetchall()
+    ratings = db.execute(
+        """SELECT iso_3166_1, rating FROM series_content_ratings WHERE series_id = ?
+                            ORDER BY ord""",
+        [series_id],
+    ).fetchall()
     doc = _doc(built_release, f"/3/tv/{series_id}/content_ratings")
     assert [(r["iso_3166_1"], r["rating"]) for r in doc["results"]] == ratings
 
@@ -247,8 +344,12 @@ def test_videos_per_level_and_language(built_release: Path, db):
                          FROM tv_videos GROUP BY ALL""").fetchall()
     local = 0
     for series_id, number, ep, language, ids in rows:
-        uri = f"/3/tv/{series_id}" + ("" if number is None else f"/season/{number}") \
-            + ("" if ep is None else f"/episode/{ep}") + "/videos"
+        uri = (
+            f"/3/tv/{series_id}"
+            + ("" if number is None else f"/season/{number}")
+            + ("" if ep is None else f"/episode/{ep}")
+            + "/videos"
+        )
         if language == "en":
             variant = uri
         elif language in served:
@@ -268,7 +369,9 @@ def test_videos_per_level_and_language(built_release: Path, db):
 def test_committed_tv_schema_corrections_are_current():
     from site_gen.schemas import tv_patches
 
-    assert tv_patches.OUT.read_text() == tv_patches.render(tv_patches.patched(orjson.loads(tv_patches.TMDB.read_bytes())))
+    assert tv_patches.OUT.read_text() == tv_patches.render(
+        tv_patches.patched(orjson.loads(tv_patches.TMDB.read_bytes()))
+    )
 
 
 def test_per_path_nullable_is_honoured_only_where_declared(built_release: Path, db):
@@ -289,9 +392,14 @@ def test_per_path_nullable_is_honoured_only_where_declared(built_release: Path, 
 
 
 def test_watch_providers_trace_to_the_offers(built_release: Path, db, catalogue_dir: Path):
-    offers = duckdb.connect().execute(
-        "SELECT series_id, iso_3166_1, kind, list(provider_id ORDER BY provider_id) FROM read_parquet(?) GROUP BY ALL",
-        [str(catalogue_dir / "series_watch_providers.parquet")]).fetchall()
+    offers = (
+        duckdb.connect()
+        .execute(
+            "SELECT series_id, iso_3166_1, kind, list(provider_id ORDER BY provider_id) FROM read_parquet(?) GROUP BY ALL",
+            [str(catalogue_dir / "series_watch_providers.parquet")],
+        )
+        .fetchall()
+    )
     assert offers
     for series_id, region, kind, providers in offers:
         doc = _doc(built_release, f"/3/tv/{series_id}/watch/providers")

@@ -22,8 +22,11 @@ def validator() -> Validator:
 
 @pytest.fixture(scope="module")
 def credits(built_release: Path) -> tuple[str, dict]:
-    path = next(p for p in sorted((built_release / "3/movie").glob("*/credits.json"))
-                if len(orjson.loads(p.read_bytes())["cast"]) >= 4)
+    path = next(
+        p
+        for p in sorted((built_release / "3/movie").glob("*/credits.json"))
+        if len(orjson.loads(p.read_bytes())["cast"]) >= 4
+    )
     return "/" + str(path.relative_to(built_release))[: -len(".json")], orjson.loads(path.read_bytes())
 
 
@@ -39,10 +42,13 @@ def test_every_rendered_file_validates(built_release: Path, validator: Validator
     # the release's indexes and documents (tests/e2e/test_search.py, test_discover.py, test_public_lists.py,
     # test_fuzz.py and tests/test_edge_credit.py validate those answers); every other schema's path is a
     # rendered document.
-    answered = {t for t in validator.templates if t.startswith(("/3/search/", "/3/find/", "/3/discover/", "/3/trending/",
-                                                                "/3/credit/"))
-                or t.rsplit("/", 1)[1] in ("popular", "top_rated", "now_playing", "upcoming", "airing_today",
-                                           "on_the_air", "changes", "item_status")}
+    answered = {
+        t
+        for t in validator.templates
+        if t.startswith(("/3/search/", "/3/find/", "/3/discover/", "/3/trending/", "/3/credit/"))
+        or t.rsplit("/", 1)[1]
+        in ("popular", "top_rated", "now_playing", "upcoming", "airing_today", "on_the_air", "changes", "item_status")
+    }
     # OMDb's full plots exist only for plots of more than one sentence, which the sample has none of
     # (tests/test_site_gen_compat.py tests the rule).
     full_plots = {t for t in validator.templates if t.startswith("/compat/") and t.endswith("/full")}
@@ -109,8 +115,19 @@ def test_committed_schemas_match_the_spec(tmp_path: Path):
         pytest.skip(f"{SPEC} not available")
     out = tmp_path / "schemas.json"
     operations = tmp_path / "operations.json"
-    subprocess.run([sys.executable, str(REPO / "site_gen/schemas/extract.py"), str(SPEC), "--out", str(out),
-                    "--operations-out", str(operations)], check=True, capture_output=True)
+    subprocess.run(
+        [
+            sys.executable,
+            str(REPO / "site_gen/schemas/extract.py"),
+            str(SPEC),
+            "--out",
+            str(out),
+            "--operations-out",
+            str(operations),
+        ],
+        check=True,
+        capture_output=True,
+    )
     assert out.read_text() == SCHEMA_FILE.read_text()
     assert operations.read_text() == (SCHEMA_FILE.parent / "tmdb_v3_operations.json").read_text()
     # Our own schemas (marquee_*.json) may add paths TMDB does not have (e.g. /3/movie/{id}/moods).

@@ -32,8 +32,7 @@ def test_maps_uris_to_pack_rows_with_etags(tmp_path: Path):
         assert pack.etag("3/movie/603/credits.json") == etag_of(credits) != pack.etag("3/movie/603.json")
         assert orjson.loads(pack.get("3/movie/603.de-DE.json"))["title"] == "Matrix"
         assert pack.get("3/movie/604.json") is None
-        assert pack.names("3/movie/603%") == ["3/movie/603.de-DE.json", "3/movie/603.json",
-                                                "3/movie/603/credits.json"]
+        assert pack.names("3/movie/603%") == ["3/movie/603.de-DE.json", "3/movie/603.json", "3/movie/603/credits.json"]
 
 
 def test_summary_counts_documents_and_bytes(tmp_path: Path):
@@ -81,10 +80,23 @@ def test_refuses_to_replace_an_existing_pack(tmp_path: Path):
         Writer(tmp_path)
 
 
-@pytest.mark.parametrize("uri", [
-    "/3/../../etc/passwd", "/3/movie/..", "3/movie/1", "/3//movie", "/3/./x", "/3/movie/1?x=1",
-    "/3/movie/ 1", "/3/movié", "/3/movie/1\x00", "", "/", "/3/movie/1/",
-])
+@pytest.mark.parametrize(
+    "uri",
+    [
+        "/3/../../etc/passwd",
+        "/3/movie/..",
+        "3/movie/1",
+        "/3//movie",
+        "/3/./x",
+        "/3/movie/1?x=1",
+        "/3/movie/ 1",
+        "/3/movié",
+        "/3/movie/1\x00",
+        "",
+        "/",
+        "/3/movie/1/",
+    ],
+)
 def test_refuses_unsafe_uris(tmp_path: Path, uri: str):
     writer = Writer(tmp_path)
     with pytest.raises(WriterError):
@@ -103,15 +115,17 @@ def test_an_update_keeps_unchanged_rows_replaces_changed_ones_and_drops_vanished
     assert not first.updating
     second = Writer(tmp_path / "r2", previous=tmp_path / "r1")
     assert second.updating
-    second.write("/3/movie/1", None, digest_of(orjson.dumps(BIG)))         # unchanged: only its name
-    second.write("/3/movie/2", {"id": 2, "title": "Two, changed"})        # replaced
-    second.write("/3/movie/4", {"id": 4})                                # new; 3 is no longer rendered
+    second.write("/3/movie/1", None, digest_of(orjson.dumps(BIG)))  # unchanged: only its name
+    second.write("/3/movie/2", {"id": 2, "title": "Two, changed"})  # replaced
+    second.write("/3/movie/4", {"id": 4})  # new; 3 is no longer rendered
     second.finish()
     assert second.unchanged == 1 and second.summary().documents == 3
     assert second.summary().bytes == len(orjson.dumps({"id": 2, "title": "Two, changed"})) + len(b'{"id":4}')
     with Pack(tmp_path / "r1") as old, Pack(tmp_path / "r2") as new:
         assert new.names() == ["3/movie/1.json", "3/movie/2.json", "3/movie/4.json"]
-        assert new.get("3/movie/1.json") == orjson.dumps(BIG) and new.etag("3/movie/1.json") == old.etag("3/movie/1.json")
+        assert new.get("3/movie/1.json") == orjson.dumps(BIG) and new.etag("3/movie/1.json") == old.etag(
+            "3/movie/1.json"
+        )
         assert orjson.loads(new.get("3/movie/2.json"))["title"] == "Two, changed"
         assert new.etag("3/movie/2.json") == etag_of(new.get("3/movie/2.json")) != old.etag("3/movie/2.json")
         assert old.names() == ["3/movie/1.json", "3/movie/2.json", "3/movie/3.json"]  # the old pack is untouched
@@ -140,7 +154,9 @@ def test_a_full_build_beside_a_previous_pack_without_manifest_counts_unchanged(t
     shutil.rmtree(tmp_path / "r1" / MANIFEST_NAME)
     assert not Writer(tmp_path / "r0", previous=tmp_path / "r1").updating
     # Manifests of older layouts (one file; no template column) are not compared against either.
-    pq.write_table(pa.table({"template": [""], "name": ["a.json"], "etag": ["x"]}), tmp_path / "r1" / "MANIFEST.parquet")
+    pq.write_table(
+        pa.table({"template": [""], "name": ["a.json"], "etag": ["x"]}), tmp_path / "r1" / "MANIFEST.parquet"
+    )
     assert not Writer(tmp_path / "r00", previous=tmp_path / "r1").updating
     (tmp_path / "r1" / MANIFEST_NAME).mkdir()
     pq.write_table(pa.table({"name": ["a.json"], "etag": ["x"]}), tmp_path / "r1" / MANIFEST_NAME / "x.parquet")
@@ -163,16 +179,18 @@ def test_a_previous_release_without_a_pack_counts_nothing(tmp_path: Path):
 def test_untranslated_variants_equal_to_their_default_are_dropped(tmp_path: Path):
     writer = Writer(tmp_path)
     writer.write("/3/movie/1", {"id": 1, "title": "One"})
-    writer.write("/3/movie/1.und", {"id": 1, "title": "One"})         # the same: dropped
+    writer.write("/3/movie/1.und", {"id": 1, "title": "One"})  # the same: dropped
     writer.write("/3/movie/2", {"id": 2, "title": "Two"})
-    writer.write("/3/movie/2.und", {"id": 2, "title": "Deux"})        # differs: kept
-    writer.write("/3/movie/3.und", {"id": 3})                         # no default: kept
+    writer.write("/3/movie/2.und", {"id": 2, "title": "Deux"})  # differs: kept
+    writer.write("/3/movie/3.und", {"id": 3})  # no default: kept
     writer.finish()
     with Pack(tmp_path) as pack:
         assert pack.names() == ["3/movie/1.json", "3/movie/2.json", "3/movie/2.und.json", "3/movie/3.und.json"]
     assert writer.summary().documents == 4
-    assert writer.summary().bytes == sum(len(orjson.dumps(d)) for d in (
-        {"id": 1, "title": "One"}, {"id": 2, "title": "Two"}, {"id": 2, "title": "Deux"}, {"id": 3}))
+    assert writer.summary().bytes == sum(
+        len(orjson.dumps(d))
+        for d in ({"id": 1, "title": "One"}, {"id": 2, "title": "Two"}, {"id": 2, "title": "Deux"}, {"id": 3})
+    )
 
 
 def test_untranslated_twins_are_found_across_batches(tmp_path: Path):
@@ -181,18 +199,43 @@ def test_untranslated_twins_are_found_across_batches(tmp_path: Path):
 
     def batch(documents: dict[str, Any]) -> pa.RecordBatch:
         bodies = [orjson.dumps(d) for d in documents.values()]
-        return pa.RecordBatch.from_arrays([pa.array(list(documents)), pa.array(bodies, pa.binary()),
-                                           pa.array([digest_of(b) for b in bodies], pa.uint64()), pa.array([True] * len(bodies))],
-                                          schema=BATCH_SCHEMA)
+        return pa.RecordBatch.from_arrays(
+            [
+                pa.array(list(documents)),
+                pa.array(bodies, pa.binary()),
+                pa.array([digest_of(b) for b in bodies], pa.uint64()),
+                pa.array([True] * len(bodies)),
+            ],
+            schema=BATCH_SCHEMA,
+        )
+
     writer = Writer(tmp_path)
-    writer.write_batch("/3/movie/{id}", batch({"/3/movie/1.und": {"id": 1}, "/3/movie/2": {"id": 2, "t": "Two"},
-                                               "/3/movie/3.und": {"id": 3, "t": "x"}}))
-    writer.write_batch("/3/movie/{id}", batch({"/3/movie/1": {"id": 1}, "/3/movie/2.und": {"id": 2, "t": "Two"},
-                                               "/3/movie/3": {"id": 3}, "/3/movie/4.und": {"id": 4}}))
+    writer.write_batch(
+        "/3/movie/{id}",
+        batch(
+            {"/3/movie/1.und": {"id": 1}, "/3/movie/2": {"id": 2, "t": "Two"}, "/3/movie/3.und": {"id": 3, "t": "x"}}
+        ),
+    )
+    writer.write_batch(
+        "/3/movie/{id}",
+        batch(
+            {
+                "/3/movie/1": {"id": 1},
+                "/3/movie/2.und": {"id": 2, "t": "Two"},
+                "/3/movie/3": {"id": 3},
+                "/3/movie/4.und": {"id": 4},
+            }
+        ),
+    )
     writer.finish()
     with Pack(tmp_path) as pack:
-        assert pack.names() == ["3/movie/1.json", "3/movie/2.json", "3/movie/3.json", "3/movie/3.und.json",
-                                "3/movie/4.und.json"]
+        assert pack.names() == [
+            "3/movie/1.json",
+            "3/movie/2.json",
+            "3/movie/3.json",
+            "3/movie/3.und.json",
+            "3/movie/4.und.json",
+        ]
     kept = [{"id": 1}, {"id": 2, "t": "Two"}, {"id": 3}, {"id": 3, "t": "x"}, {"id": 4}]
     assert writer.summary().documents == 5
     assert writer.summary().bytes == sum(len(orjson.dumps(d)) for d in kept)
@@ -230,8 +273,7 @@ def _check_like_a_full_build(tmp_path: Path, release: Path, writer: Writer, docu
     assert writer.summary().documents == full.summary().documents
 
 
-V1 = {"/3/movie/1": {"id": 1, "t": "One"}, "/3/movie/2": {"id": 2}, "/3/movie/3": {"id": 3},
-      "/3/movie/4": {"id": 4}}
+V1 = {"/3/movie/1": {"id": 1, "t": "One"}, "/3/movie/2": {"id": 2}, "/3/movie/3": {"id": 3}, "/3/movie/4": {"id": 4}}
 
 
 def test_an_update_writes_a_delta_over_a_hard_link_and_a_second_one_stays_one_deep(tmp_path: Path, monkeypatch):
@@ -258,7 +300,10 @@ def test_an_update_writes_a_delta_over_a_hard_link_and_a_second_one_stays_one_de
     assert _rows(tmp_path / "r2") == _rows(tmp_path / "r2-full")  # the releases below still read as before
     with Pack(tmp_path / "r3") as pack:
         assert pack.get("3/movie/4.json") is None  # deleted in r3, though the base has it
-        assert pack.con.execute("SELECT body FROM base.docs WHERE key = ?", (pack.key("3/movie/4.json"),)).fetchone() is not None
+        assert (
+            pack.con.execute("SELECT body FROM base.docs WHERE key = ?", (pack.key("3/movie/4.json"),)).fetchone()
+            is not None
+        )
         assert pack.get("3/movie/3.json") == b'{"id":3}'  # gone in r2, back in r3
 
 
@@ -287,13 +332,22 @@ def test_a_delta_past_the_threshold_is_compacted_into_a_full_pack(tmp_path: Path
 def test_untranslated_twins_are_dropped_and_restored_across_a_delta(tmp_path: Path, monkeypatch):
     monkeypatch.setattr(delta_writer, "COMPACT_FRACTION", 100.0)
     one, deux = {"id": 1, "title": "One"}, {"id": 1, "title": "Un"}
-    v1 = {"/3/movie/1": one, "/3/movie/1.und": deux,                     # differs: kept
-          "/3/movie/2": {"id": 2}, "/3/movie/2.und": {"id": 2}}           # a twin: dropped
+    v1 = {
+        "/3/movie/1": one,
+        "/3/movie/1.und": deux,  # differs: kept
+        "/3/movie/2": {"id": 2},
+        "/3/movie/2.und": {"id": 2},
+    }  # a twin: dropped
     _build(tmp_path / "r1", v1)
     assert [name for name, _, _ in _rows(tmp_path / "r1")] == ["3/movie/1.json", "3/movie/1.und.json", "3/movie/2.json"]
-    v2 = {"/3/movie/1": one, "/3/movie/1.und": one,                      # becomes a twin: hidden in the base
-          "/3/movie/2": {"id": 2, "x": 1}, "/3/movie/2.und": {"id": 2},  # stops being one: restored
-          "/3/movie/3": {"id": 3}, "/3/movie/3.und": {"id": 3}}           # new twin: never stored
+    v2 = {
+        "/3/movie/1": one,
+        "/3/movie/1.und": one,  # becomes a twin: hidden in the base
+        "/3/movie/2": {"id": 2, "x": 1},
+        "/3/movie/2.und": {"id": 2},  # stops being one: restored
+        "/3/movie/3": {"id": 3},
+        "/3/movie/3.und": {"id": 3},
+    }  # new twin: never stored
     second = _build(tmp_path / "r2", v2, previous=tmp_path / "r1")
     assert second.delta
     _check_like_a_full_build(tmp_path, tmp_path / "r2", second, v2)
@@ -301,7 +355,9 @@ def test_untranslated_twins_are_dropped_and_restored_across_a_delta(tmp_path: Pa
     with Pack(tmp_path / "r2") as pack:
         assert pack.get("3/movie/1.und.json") is None and pack.get("3/movie/3.und.json") is None
         assert pack.get("3/movie/2.und.json") == b'{"id":2}'
-        (block,) = pack.con.execute("SELECT body FROM main.docs WHERE key = ?", (pack.key("3/movie/1.und.json"),)).fetchone()
+        (block,) = pack.con.execute(
+            "SELECT body FROM main.docs WHERE key = ?", (pack.key("3/movie/1.und.json"),)
+        ).fetchone()
         assert list(block_documents(pack.decode(block))) == [".json"]  # the film's block again, without the twin
     # And back, on top of the delta: 1.und differs again (over its own tombstone), 2.und is a twin again.
     v3 = {**v1, "/3/movie/3": {"id": 3}, "/3/movie/3.und": {"id": 3, "t": "Trois"}}
@@ -316,31 +372,51 @@ def test_unchanged_batches_reach_only_the_manifest_in_order(tmp_path: Path):
     from site_gen.documents import BATCH_SCHEMA
 
     def batch(uris, bodies, etags):
-        return pa.RecordBatch.from_arrays([pa.array(uris, pa.string()), pa.array(bodies, pa.binary()),
-                                           pa.array(etags, pa.uint64()), pa.nulls(len(uris), pa.bool_())],
-                                          schema=BATCH_SCHEMA)
+        return pa.RecordBatch.from_arrays(
+            [
+                pa.array(uris, pa.string()),
+                pa.array(bodies, pa.binary()),
+                pa.array(etags, pa.uint64()),
+                pa.nulls(len(uris), pa.bool_()),
+            ],
+            schema=BATCH_SCHEMA,
+        )
 
     first = Writer(tmp_path / "r1")
-    first.write_batch("/3/movie/{id}", batch([f"/3/movie/{n}" for n in range(7_000)],
-                                             [b'{"n":%d}' % n for n in range(7_000)], [None] * 7_000))
+    first.write_batch(
+        "/3/movie/{id}",
+        batch([f"/3/movie/{n}" for n in range(7_000)], [b'{"n":%d}' % n for n in range(7_000)], [None] * 7_000),
+    )
     first.finish()
     etags = [digest_of(b'{"n":%d}' % n) for n in range(7_000)]
     second = Writer(tmp_path / "r2", previous=tmp_path / "r1")
     second.write("/3/a", {"a": 1}, template="/3/a")
     second.write_batch("/3/movie/{id}", batch([f"/3/movie/{n}" for n in range(6_000)], [None] * 6_000, etags[:6_000]))
     second.write("/3/b", {"b": 1}, template="/3/b")
-    second.write_batch("/3/movie/{id}", batch([f"/3/movie/{n}" for n in range(6_000, 7_000)],
-                                              [None, b'{"n":"changed"}'] * 500,
-                                              [etags[n] if n % 2 == 0 else None for n in range(6_000, 7_000)]))
+    second.write_batch(
+        "/3/movie/{id}",
+        batch(
+            [f"/3/movie/{n}" for n in range(6_000, 7_000)],
+            [None, b'{"n":"changed"}'] * 500,
+            [etags[n] if n % 2 == 0 else None for n in range(6_000, 7_000)],
+        ),
+    )
     second.finish()
     folder = tmp_path / "r2" / MANIFEST_NAME
-    assert sorted(p.name for p in folder.iterdir()) == sorted(manifest_file(t) for t in ("/3/a", "/3/b", "/3/movie/{id}"))
+    assert sorted(p.name for p in folder.iterdir()) == sorted(
+        manifest_file(t) for t in ("/3/a", "/3/b", "/3/movie/{id}")
+    )
     manifest = pq.read_table(folder / manifest_file("/3/movie/{id}")).to_pydict()  # one file per template
-    assert manifest["name"] == [f"3/movie/{n}.json" for n in range(7_000)] and set(manifest["template"]) == {"/3/movie/{id}"}
+    assert manifest["name"] == [f"3/movie/{n}.json" for n in range(7_000)] and set(manifest["template"]) == {
+        "/3/movie/{id}"
+    }
     assert manifest["digest"][:6_000] == etags[:6_000] and manifest["digest"][6_001] == digest_of(b'{"n":"changed"}')
     assert manifest["digest"][6_000] == etags[6_000]
-    assert pq.read_table(folder / manifest_file("/3/b")).to_pydict() == {"template": ["/3/b"], "name": ["3/b.json"],
-                                                                        "digest": [digest_of(b'{"b":1}')]}
+    assert pq.read_table(folder / manifest_file("/3/b")).to_pydict() == {
+        "template": ["/3/b"],
+        "name": ["3/b.json"],
+        "digest": [digest_of(b'{"b":1}')],
+    }
     assert (second.unchanged, second.summary().documents) == (6_500, 7_002)
     assert second.summary().bytes == len(b'{"a":1}') + len(b'{"b":1}') + 500 * len(b'{"n":"changed"}')
     with Pack(tmp_path / "r2") as pack:
@@ -375,7 +451,9 @@ def test_a_template_kept_whole_is_a_link_to_the_previous_manifest_file_and_no_ro
         second.keep_template("/3/a")
     second.finish()
     kept = manifest_file("/3/movie/{id}")
-    assert os.stat(tmp_path / "r2" / MANIFEST_NAME / kept).st_ino == os.stat(tmp_path / "r1" / MANIFEST_NAME / kept).st_ino
+    assert (
+        os.stat(tmp_path / "r2" / MANIFEST_NAME / kept).st_ino == os.stat(tmp_path / "r1" / MANIFEST_NAME / kept).st_ino
+    )
     assert (second.unchanged, second.summary().documents) == (3, 4)
     with Pack(tmp_path / "r2") as pack:
         assert pack.get("3/movie/2.json") == b'{"n":2}' and pack.get("3/a.json") == b'{"a":2}'
@@ -400,9 +478,15 @@ def test_a_name_written_under_another_template_than_the_one_kept_whole_is_refuse
 def _batch(uris: list[str], bodies: list[bytes | None], etags: list[int | None]) -> pa.RecordBatch:
     from site_gen.documents import BATCH_SCHEMA
 
-    return pa.RecordBatch.from_arrays([pa.array(uris, pa.string()), pa.array(bodies, pa.binary()),
-                                       pa.array(etags, pa.uint64()), pa.nulls(len(uris), pa.bool_())],
-                                      schema=BATCH_SCHEMA)
+    return pa.RecordBatch.from_arrays(
+        [
+            pa.array(uris, pa.string()),
+            pa.array(bodies, pa.binary()),
+            pa.array(etags, pa.uint64()),
+            pa.nulls(len(uris), pa.bool_()),
+        ],
+        schema=BATCH_SCHEMA,
+    )
 
 
 def _effective(release: Path) -> dict[str, str]:
@@ -431,19 +515,34 @@ def test_changes_over_the_previous_manifest_are_a_delta_beside_a_link_to_its_fil
     second.keep_template("/3/a")
     second.over_previous(movie)
     # 3 changed, 4 unchanged, 5 removed, 10 new
-    second.write_batch(movie, _batch(["/3/movie/3", "/3/movie/4", "/3/movie/5", "/3/movie/10"],
-                                     [b'{"n":"three"}', None, None, b'{"n":10}'],
-                                     [None, etags[4], None, None]))
+    second.write_batch(
+        movie,
+        _batch(
+            ["/3/movie/3", "/3/movie/4", "/3/movie/5", "/3/movie/10"],
+            [b'{"n":"three"}', None, None, b'{"n":10}'],
+            [None, etags[4], None, None],
+        ),
+    )
     with pytest.raises(WriterError, match="after documents were written"):
         second.over_previous(movie)
     second.finish()
     folder = tmp_path / "r2" / MANIFEST_NAME
-    assert os.stat(folder / manifest_file(movie)).st_ino == os.stat(tmp_path / "r1" / MANIFEST_NAME / manifest_file(movie)).st_ino
+    assert (
+        os.stat(folder / manifest_file(movie)).st_ino
+        == os.stat(tmp_path / "r1" / MANIFEST_NAME / manifest_file(movie)).st_ino
+    )
     assert [row["name"] for row in pq.read_table(folder / delta_file(movie)).to_pylist()] == [
-        "3/movie/3.json", "3/movie/4.json", "3/movie/5.json", "3/movie/10.json"]
+        "3/movie/3.json",
+        "3/movie/4.json",
+        "3/movie/5.json",
+        "3/movie/10.json",
+    ]
     expected = {f"3/movie/{n}.json": etags[n] for n in range(10) if n != 5}
-    expected |= {"3/movie/3.json": digest_of(b'{"n":"three"}'), "3/movie/10.json": digest_of(b'{"n":10}'),
-                 "3/a.json": digest_of(b'{"a":1}')}
+    expected |= {
+        "3/movie/3.json": digest_of(b'{"n":"three"}'),
+        "3/movie/10.json": digest_of(b'{"n":10}'),
+        "3/a.json": digest_of(b'{"a":1}'),
+    }
     assert _effective(tmp_path / "r2") == expected
     with Pack(tmp_path / "r2") as pack:
         assert pack.get("3/movie/5.json") is None and pack.get("3/movie/3.json") == b'{"n":"three"}'
@@ -454,8 +553,14 @@ def test_changes_over_the_previous_manifest_are_a_delta_beside_a_link_to_its_fil
     # On top of it: the removed name back, and the earlier changes carried as unchanged rows.
     third = Writer(tmp_path / "r3", previous=tmp_path / "r2")
     third.over_previous(movie)
-    third.write_batch(movie, _batch(["/3/movie/3", "/3/movie/10", "/3/movie/5"], [None, None, b'{"n":5}'],
-                                    [digest_of(b'{"n":"three"}'), digest_of(b'{"n":10}'), None]))
+    third.write_batch(
+        movie,
+        _batch(
+            ["/3/movie/3", "/3/movie/10", "/3/movie/5"],
+            [None, None, b'{"n":5}'],
+            [digest_of(b'{"n":"three"}'), digest_of(b'{"n":10}'), None],
+        ),
+    )
     third.keep_template("/3/a")
     third.finish()
     assert _effective(tmp_path / "r3") == expected | {"3/movie/5.json": etags[5]}

@@ -39,14 +39,21 @@ class ChangeLog:
         self.con.close()
 
     def changed(self, kind: str, start: int, end: int) -> list[tuple[int, bool]]:
-        return [(i, bool(adult)) for i, adult, _ in self.con.execute(
-            "SELECT c.id, coalesce(e.adult, 0), max(c.time) AS last FROM changes c LEFT JOIN entities e "
-            "ON e.kind = c.kind AND e.id = c.id WHERE c.kind = ? AND c.time >= ? AND c.time < ? "
-            "GROUP BY c.id, e.adult ORDER BY last DESC, c.id", (kind, start, end))]
+        return [
+            (i, bool(adult))
+            for i, adult, _ in self.con.execute(
+                "SELECT c.id, coalesce(e.adult, 0), max(c.time) AS last FROM changes c LEFT JOIN entities e "
+                "ON e.kind = c.kind AND e.id = c.id WHERE c.kind = ? AND c.time >= ? AND c.time < ? "
+                "GROUP BY c.id, e.adult ORDER BY last DESC, c.id",
+                (kind, start, end),
+            )
+        ]
 
     def of(self, kind: str, entity: int, start: int, end: int) -> list[tuple[str, str]]:
-        return self.con.execute("SELECT key, item FROM changes WHERE kind = ? AND id = ? AND time >= ? AND time < ? "
-                                "ORDER BY key, time", (kind, entity, start, end)).fetchall()
+        return self.con.execute(
+            "SELECT key, item FROM changes WHERE kind = ? AND id = ? AND time >= ? AND time < ? ORDER BY key, time",
+            (kind, entity, start, end),
+        ).fetchall()
 
 
 def now() -> float:
@@ -78,7 +85,7 @@ def changed_ids(context: Context, path: str, params: dict[str, str]) -> bytes:
     page = page_number(params.get("page"))
     start, end = window(params)
     changed = log_of(context).changed(kind, start, end)
-    results = [{"id": i, "adult": adult} for i, adult in changed[(page - 1) * PAGE:page * PAGE]]
+    results = [{"id": i, "adult": adult} for i, adult in changed[(page - 1) * PAGE : page * PAGE]]
     return orjson.dumps(list_page(page, results, len(changed), PAGE))
 
 
@@ -94,9 +101,11 @@ def item_changes(context: Context, path: str, params: dict[str, str]) -> bytes:
     return orjson.dumps({"changes": [{"key": key, "items": items} for key, items in grouped.items()]})
 
 
+# fmt: off
 ROUTES = [
     Route("changes", r"^/3/(movie|tv|person)/changes/?$", changed_ids, cacheable=True, apart=True,
           cache_control="lists"),
     Route("item_changes", r"^/3/((movie|tv|person)|tv/(season|episode))/[0-9]+/changes/?$", item_changes,
           cacheable=True, apart=True, cache_control="lists"),
 ]
+# fmt: on

@@ -141,7 +141,7 @@ def search(context: Context, query: str, year: str, kind: str, page_value: str) 
     index_page = start // PAGE_SIZE + 1
     found, total = index.page(KINDS[kind], query, search_filters(year), index_page)
     offset = start - (index_page - 1) * PAGE_SIZE
-    chosen = found[offset:offset + SEARCH_PAGE]
+    chosen = found[offset : offset + SEARCH_PAGE]
     if not chosen:
         raise NotFound(omdb.MOVIE_NOT_FOUND)
     items = []
@@ -164,5 +164,8 @@ def answer(context: Context, path: str, params: dict[str, str]) -> tuple[bytes, 
     return omdb.render(body, form, callback)
 
 
-ROUTES = [Route("compat", r"^/compat/?$", answer, cacheable=True, apart=True, dialect="omdb",
-                precomputed="marquee_compat.serve")]
+ROUTES = [
+    Route(
+        "compat", r"^/compat/?$", answer, cacheable=True, apart=True, dialect="omdb", precomputed="marquee_compat.serve"
+    )
+]

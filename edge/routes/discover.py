@@ -34,11 +34,13 @@ from edge.search_index import PAGE_SIZE
 from marquee.artefacts import DISCOVER_INDEX
 from marquee.packs import UNTRANSLATED
 
+# fmt: off
 SORTS = {
     "movie": ("popularity", "revenue", "primary_release_date", "title", "original_title", "vote_average",
               "vote_count"),
     "tv": ("popularity", "first_air_date", "name", "original_name", "vote_average", "vote_count"),
 }
+# fmt: on
 SORT_ALIASES = {"release_date": "primary_release_date"}  # what TMDB's older documentation named it
 # TMDB's numbers for a series' status and type.
 STATUSES = ("Returning Series", "Planned", "In Production", "Ended", "Canceled", "Pilot")
@@ -64,6 +66,7 @@ def coded(pattern: re.Pattern[str], what: str, transform: Callable[[str], str]) 
         if not pattern.match(value):
             raise invalid(name, what)
         return transform(value)
+
     return parse
 
 
@@ -72,10 +75,12 @@ def numbered(names: tuple[str, ...]) -> Callable[[str, str], str]:
         if not _INT.match(value) or int(value) >= len(names):
             raise invalid(name, f"numbers from 0 to {len(names) - 1}")
         return names[int(value)]
+
     return parse
 
 
 # parameter -> (kinds it applies to, facet prefix, value parser)
+# fmt: off
 LISTS: dict[str, tuple[tuple[str, ...], str, Callable[[str, str], str]]] = {
     "with_genres": (("movie", "tv"), "genre:", integer),
     "with_keywords": (("movie", "tv"), "keyword:", integer),
@@ -90,9 +95,10 @@ LISTS: dict[str, tuple[tuple[str, ...], str, Callable[[str, str], str]]] = {
     "with_status": (("tv",), "status:", numbered(STATUSES)),
     "with_type": (("tv",), "type:", numbered(TYPES)),
 }
-EXCLUDES = {"without_genres": "with_genres", "without_keywords": "with_keywords",
-            "without_companies": "with_companies"}
+# fmt: on
+EXCLUDES = {"without_genres": "with_genres", "without_keywords": "with_keywords", "without_companies": "with_companies"}
 # parameter stem -> (kinds, column, value parser): `stem.gte` and `stem.lte`
+# fmt: off
 RANGES = {
     "vote_average": (("movie", "tv"), "vote_average", "number"),
     "vote_count": (("movie", "tv"), "vote_count", "number"),
@@ -101,8 +107,12 @@ RANGES = {
     "first_air_date": (("tv",), "first_air_date", "date"),
     "air_date": (("tv",), "air_date", "date"),
 }
-YEARS = {"primary_release_year": ("movie", "year:"), "year": ("movie", "release_year:"),
-         "first_air_date_year": ("tv", "year:")}
+# fmt: on
+YEARS = {
+    "primary_release_year": ("movie", "year:"),
+    "year": ("movie", "release_year:"),
+    "first_air_date_year": ("tv", "year:"),
+}
 
 
 def groups(params: dict[str, str], name: str) -> list[list[str]]:

@@ -18,14 +18,42 @@ from edge.routes.route import Context, Route
 from edge.routes.search import Localizer, index_of, invalid, result_items, variant_suffixes
 
 # TMDB's external_source values (its spec's enum and the older ones its docs listed), and ours.
-SOURCES = ("imdb_id", "facebook_id", "instagram_id", "tvdb_id", "tiktok_id", "twitter_id", "wikidata_id",
-           "youtube_id", "freebase_mid", "freebase_id", "tvrage_id", "kinopoisk_id")
-ARRAYS = {"movie": "movie_results", "person": "person_results", "tv": "tv_results",
-          "episode": "tv_episode_results", "season": "tv_season_results"}
-SEASON_FIELDS = ("air_date", "episode_count", "id", "name", "overview", "poster_path", "season_number",
-                 "vote_average")
-EPISODE_FIELDS = ("air_date", "episode_number", "episode_type", "id", "name", "overview", "production_code",
-                  "runtime", "season_number", "still_path", "vote_average", "vote_count")
+SOURCES = (
+    "imdb_id",
+    "facebook_id",
+    "instagram_id",
+    "tvdb_id",
+    "tiktok_id",
+    "twitter_id",
+    "wikidata_id",
+    "youtube_id",
+    "freebase_mid",
+    "freebase_id",
+    "tvrage_id",
+    "kinopoisk_id",
+)
+ARRAYS = {
+    "movie": "movie_results",
+    "person": "person_results",
+    "tv": "tv_results",
+    "episode": "tv_episode_results",
+    "season": "tv_season_results",
+}
+SEASON_FIELDS = ("air_date", "episode_count", "id", "name", "overview", "poster_path", "season_number", "vote_average")
+EPISODE_FIELDS = (
+    "air_date",
+    "episode_number",
+    "episode_type",
+    "id",
+    "name",
+    "overview",
+    "production_code",
+    "runtime",
+    "season_number",
+    "still_path",
+    "vote_average",
+    "vote_count",
+)
 
 
 def season_item(document: dict, series_id: int) -> dict:
@@ -42,7 +70,7 @@ def answer(context: Context, path: str, params: dict[str, str]) -> bytes:
     source = params.get("external_source", "")
     if source not in SOURCES:
         raise invalid("external_source", "one of " + ", ".join(SOURCES))
-    external_id = path[len("/3/find/"):].rstrip("/")
+    external_id = path[len("/3/find/") :].rstrip("/")
     if source.startswith("freebase") and not external_id.startswith("/"):
         # Freebase ids are paths (`/m/0dl9sf`): `/3/find//m/0dl9sf` reaches here with its slashes merged.
         external_id = "/" + external_id
@@ -74,7 +102,9 @@ def by_imdb_id(context: Context, path: str, params: dict[str, str]) -> bytes:
     return append.answer(context, "/".join(["", "3", "movie", str(found[0]), *rest]), params)
 
 
+# fmt: off
 ROUTES = [
     Route("find", r"^/3/find/.+$", answer, cacheable=True, apart=True),
     Route("find", r"^/3/movie/tt[0-9]+(/[a-z_/]+)?/?$", by_imdb_id),
 ]
+# fmt: on

@@ -33,8 +33,9 @@ def answer(context: Context, path: str, params: dict[str, str]) -> bytes:
             break
         document = orjson.loads(body)
         pages = document.get("total_pages") or 1
-        present = bool(movie) and any(item.get("media_type") == "movie" and item.get("id") == int(movie)
-                                      for item in document.get("items") or ())
+        present = bool(movie) and any(
+            item.get("media_type") == "movie" and item.get("id") == int(movie) for item in document.get("items") or ()
+        )
         page += 1
     return orjson.dumps({"id": int(list_id) if list_id.isdigit() else list_id, "item_present": present})
 

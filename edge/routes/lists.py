@@ -61,6 +61,7 @@ def released_in(region: str) -> dict[str, str]:
 
 
 # path -> (kind, the discover parameters for (today, region, index), whether it answers `dates`)
+# fmt: off
 LISTS = {
     "/3/movie/popular": ("movie", lambda day, region, index: released_in(region), None),
     "/3/movie/top_rated": ("movie", lambda day, region, index: {
@@ -78,6 +79,7 @@ LISTS = {
         "air_date.gte": day.isoformat(), "air_date.lte": (day + timedelta(days=ON_THE_AIR_DAYS - 1)).isoformat()},
         None),
 }
+# fmt: on
 
 
 def title_list(context: Context, path: str, params: dict[str, str]) -> bytes:
@@ -110,16 +112,30 @@ def playing_with_showtimes(context: Context, index, query: dict[str, str], regio
     on = listings.films(start + 1, start + showtimes.WEEK, region)
     ranks = list(discover.matches_for(index, "movie", query))
     films = [film for film in index.ids("movie", ranks) if film in on]  # in popularity order
-    shown = films[(page - 1) * PAGE_SIZE:page * PAGE_SIZE]
+    shown = films[(page - 1) * PAGE_SIZE : page * PAGE_SIZE]
     search = index_of(context)
-    items = result_items(search, [("movie", film) for film in shown], Localizer(search, variant_suffixes(context, query)),
-                         media_type=False)
+    items = result_items(
+        search,
+        [("movie", film) for film in shown],
+        Localizer(search, variant_suffixes(context, query)),
+        media_type=False,
+    )
     for item in items:
-        coming = [s for s in listings.between(item["id"], start + 1, start + showtimes.WEEK)
-                  if region is None or s[1]["country"] == region][:NEXT_SHOWTIMES]
-        item["showtimes"] = [{"start": showtimes.local(at, cinema["timezone"]), "cinema_id": cinema["id"],
-                              "cinema": cinema["name"], "city": cinema["city"], "format": fmt}
-                             for at, cinema, fmt, _, _ in coming]
+        coming = [
+            s
+            for s in listings.between(item["id"], start + 1, start + showtimes.WEEK)
+            if region is None or s[1]["country"] == region
+        ][:NEXT_SHOWTIMES]
+        item["showtimes"] = [
+            {
+                "start": showtimes.local(at, cinema["timezone"]),
+                "cinema_id": cinema["id"],
+                "cinema": cinema["name"],
+                "city": cinema["city"],
+                "format": fmt,
+            }
+            for at, cinema, fmt, _, _ in coming
+        ]
     return list_page(page, items, len(films), PAGE_SIZE)
 
 
@@ -127,7 +143,7 @@ def popular_people_page(search: SearchIndex, start: int) -> tuple[list[tuple[str
     """(("person", id) of the PAGE_SIZE people from `start` in popularity order, how many there are),
     people of adult films left out: person/popular, and trending people without activity."""
     everyone = search.everyone("person") - search.posting("person", search_text.FILTER_MARK + "adult")
-    ranks = list(everyone[start:start + PAGE_SIZE]) if start < len(everyone) else []
+    ranks = list(everyone[start : start + PAGE_SIZE]) if start < len(everyone) else []
     return [("person", entity) for _, entity, _ in search.ranked("person", ranks)], len(everyone)
 
 
@@ -156,9 +172,11 @@ def answer(context: Context, path: str, params: dict[str, str]) -> bytes:
     return title_list(context, path, params)
 
 
+# fmt: off
 ROUTES = [
     Route("lists", r"^/3/(movie/(popular|top_rated|now_playing|upcoming)|tv/(popular|top_rated|airing_today|on_the_air)"
                    r"|person/popular)/?$", answer, cacheable=True, apart=True, cache_control="lists",
           precomputed="marquee_docs.serve_list"),
     Route("latest", r"^/3/(movie|tv|person)/latest/?$", answer, cacheable=True, apart=True),
 ]
+# fmt: on

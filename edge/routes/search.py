@@ -24,14 +24,24 @@ from edge.search_index import PAGE_SIZE, Filters, SearchIndex
 from marquee.artefacts import DISCOVER_INDEX, SEARCH_INDEX, MissingArtefact
 from marquee.packs import UNTRANSLATED
 
-KINDS = {"movie": ("movie",), "tv": ("tv",), "person": ("person",), "collection": ("collection",),
-         "company": ("company",), "keyword": ("keyword",), "multi": ("movie", "tv", "person")}
+KINDS = {
+    "movie": ("movie",),
+    "tv": ("tv",),
+    "person": ("person",),
+    "collection": ("collection",),
+    "company": ("company",),
+    "keyword": ("keyword",),
+    "multi": ("movie", "tv", "person"),
+}
 # The year parameters of each path and the filter token each becomes (site_gen/search_index.py).
 YEARS = {"movie": {"primary_release_year": "y", "year": "r"}, "tv": {"first_air_date_year": "y", "year": "r"}}
 ADULT = frozenset({"movie", "tv", "person", "collection", "multi"})  # the paths that take include_adult
 # The translatable text of each kind's item: (title field, original field), and its overview.
-TEXT_FIELDS = {"movie": ("title", "original_title"), "tv": ("name", "original_name"),
-               "collection": ("name", "original_name")}
+TEXT_FIELDS = {
+    "movie": ("title", "original_title"),
+    "tv": ("name", "original_name"),
+    "collection": ("name", "original_name"),
+}
 _YEAR = re.compile(r"^\d{4}$")
 
 
@@ -57,7 +67,7 @@ def variant_suffixes(context: Context, params: dict[str, str]) -> list[str]:
     """The variants a document would be read from for these `language` and `fallback_language`, in
     order (edge/languages.py's candidates, whose names are `x<suffix>.json`)."""
     names = candidates("/x", params.get("language"), params.get("fallback_language"), context.languages)
-    return [name[1:-len(".json")] for name in names]
+    return [name[1 : -len(".json")] for name in names]
 
 
 class Localizer:
@@ -94,12 +104,16 @@ class Localizer:
 
 def refs(known_for: str | None) -> list[tuple[str, int]]:
     """The titles a person is known for, `movie:603,tv:1` in the index, as (kind, id)."""
-    return [(kind, int(entity)) for kind, _, entity in (ref.partition(":") for ref in known_for.split(","))] \
-        if known_for else []
+    return (
+        [(kind, int(entity)) for kind, _, entity in (ref.partition(":") for ref in known_for.split(","))]
+        if known_for
+        else []
+    )
 
 
-def result_items(index: SearchIndex, found: list[tuple[str, int]], localizer: Localizer,
-                 media_type: bool) -> list[dict]:
+def result_items(
+    index: SearchIndex, found: list[tuple[str, int]], localizer: Localizer, media_type: bool
+) -> list[dict]:
     """Each (kind, id) as its result object, people with their `known_for`, in the language asked."""
     bodies = index.items(found)
     titles = {found_kind: refs(known_for) for found_kind, (_, known_for) in bodies.items() if found_kind[0] == "person"}
@@ -142,5 +156,12 @@ def answer(context: Context, path: str, params: dict[str, str]) -> bytes:
     return orjson.dumps(list_page(page, items, total, PAGE_SIZE))
 
 
-ROUTES = [Route("search", r"^/3/search/(movie|tv|person|collection|company|keyword|multi)/?$", answer,
-                cacheable=True, apart=True)]
+ROUTES = [
+    Route(
+        "search",
+        r"^/3/search/(movie|tv|person|collection|company|keyword|multi)/?$",
+        answer,
+        cacheable=True,
+        apart=True,
+    )
+]

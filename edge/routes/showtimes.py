@@ -50,16 +50,29 @@ def showtimes(context: Context, movie_id: int, params: dict[str, str]) -> dict:
         for at, cinema, fmt, audio, subtitles in upcoming:
             if cinema["country"] != wanted:
                 continue
-            entry = cinemas.setdefault(cinema["id"], {**{k: v for k, v in cinema.items() if k != "country"},
-                                                      "showtimes": []})
-            entry["showtimes"].append({"start": local(at, cinema["timezone"]), "format": fmt,
-                                       "audio_language": audio, "subtitle_language": subtitles})
-        return {"country": wanted, "cinemas": sorted(cinemas.values(), key=lambda c: (c["city"], c["name"],
-                                                                                                 c["id"]))}
+            entry = cinemas.setdefault(
+                cinema["id"], {**{k: v for k, v in cinema.items() if k != "country"}, "showtimes": []}
+            )
+            entry["showtimes"].append(
+                {
+                    "start": local(at, cinema["timezone"]),
+                    "format": fmt,
+                    "audio_language": audio,
+                    "subtitle_language": subtitles,
+                }
+            )
+        return {"country": wanted, "cinemas": sorted(cinemas.values(), key=lambda c: (c["city"], c["name"], c["id"]))}
     countries: dict[str, dict] = {}
     for at, cinema, _, _, _ in upcoming:
-        entry = countries.setdefault(cinema["country"], {"country": cinema["country"], "cinemas": set(), "showtimes": 0,
-                                                         "next_start": local(at, cinema["timezone"])})
+        entry = countries.setdefault(
+            cinema["country"],
+            {
+                "country": cinema["country"],
+                "cinemas": set(),
+                "showtimes": 0,
+                "next_start": local(at, cinema["timezone"]),
+            },
+        )
         entry["cinemas"].add(cinema["id"])
         entry["showtimes"] += 1
     return {"countries": [dict(c, cinemas=len(c["cinemas"])) for _, c in sorted(countries.items())]}

@@ -96,12 +96,21 @@ def answer(context: Context, path: str, params: dict[str, str]) -> bytes:
     ranked = trending(context, discover.discover_index_of(context), kinds, window, today())
     if ranked or media_type != "person":
         total = len(ranked)
-        found = [(kind, entity) for _, kind, entity in ranked[start:start + PAGE_SIZE]]
+        found = [(kind, entity) for _, kind, entity in ranked[start : start + PAGE_SIZE]]
     else:  # people without activity: in popularity order (person/popular)
         found, total = lists.popular_people_page(search, start)
     items = result_items(search, found, Localizer(search, variant_suffixes(context, params)), media_type=True)
     return orjson.dumps(list_page(page, items, total, PAGE_SIZE))
 
 
-ROUTES = [Route("trending", r"^/3/trending/(all|movie|tv|person)/(day|week)/?$", answer, cacheable=True,
-                apart=True, cache_control="lists", precomputed="marquee_docs.serve_list")]
+ROUTES = [
+    Route(
+        "trending",
+        r"^/3/trending/(all|movie|tv|person)/(day|week)/?$",
+        answer,
+        cacheable=True,
+        apart=True,
+        cache_control="lists",
+        precomputed="marquee_docs.serve_list",
+    )
+]

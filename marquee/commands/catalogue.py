@@ -23,19 +23,30 @@ from marquee.settings import Settings, to_env
 
 
 @click.command()
-@click.option("--movies", type=click.IntRange(min=1), default=None,
-              help="Number of movies (default: MARQUEE_SAMPLE_MOVIES).")
-@click.option("--series", type=click.IntRange(min=1), default=None,
-              help="Number of TV series (default: one per ten movies).")
+@click.option(
+    "--movies", type=click.IntRange(min=1), default=None, help="Number of movies (default: MARQUEE_SAMPLE_MOVIES)."
+)
+@click.option(
+    "--series", type=click.IntRange(min=1), default=None, help="Number of TV series (default: one per ten movies)."
+)
 @click.option("--seed", type=int, default=None, help="Random seed (default: MARQUEE_SAMPLE_SEED).")
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Output folder (default: MARQUEE_CATALOGUE_DIR).")
-@click.option("--today", type=click.DateTime(formats=["%Y-%m-%d"]), default=None,
-              help="The day the catalogue is dated around (default: today, UTC): films come out and "
-                   "episodes air around it, so the dated lists have titles.")
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Output folder (default: MARQUEE_CATALOGUE_DIR).",
+)
+@click.option(
+    "--today",
+    type=click.DateTime(formats=["%Y-%m-%d"]),
+    default=None,
+    help="The day the catalogue is dated around (default: today, UTC): films come out and "
+    "episodes air around it, so the dated lists have titles.",
+)
 @click.pass_obj
-def generate(settings: Settings, movies: int | None, series: int | None, seed: int | None, out: Path | None,
-             today) -> None:
+def generate(
+    settings: Settings, movies: int | None, series: int | None, seed: int | None, out: Path | None, today
+) -> None:
     """Generate a deterministic synthetic catalogue (for a seed and a day) as Parquet files; its images
     are drawn from their paths when first asked for, never written."""
     from datetime import datetime
@@ -53,13 +64,28 @@ def generate(settings: Settings, movies: int | None, series: int | None, seed: i
 
 
 @click.command()
-@click.option("--catalogue", "--dataset", "catalogue_dir", type=click.Path(file_okay=False, path_type=Path),
-              default=None, help="Parquet catalogue to render, generated or imported (default: MARQUEE_CATALOGUE_DIR).")
-@click.option("--publish/--no-publish", "do_publish", default=True, show_default=True,
-              help="Publish the new release once it is rendered.")
-@click.option("--incremental/--full", default=True, show_default=True,
-              help="Update a copy of the published release's pack with the documents whose content "
-                   "hash changed, or write every document anew.")
+@click.option(
+    "--catalogue",
+    "--dataset",
+    "catalogue_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Parquet catalogue to render, generated or imported (default: MARQUEE_CATALOGUE_DIR).",
+)
+@click.option(
+    "--publish/--no-publish",
+    "do_publish",
+    default=True,
+    show_default=True,
+    help="Publish the new release once it is rendered.",
+)
+@click.option(
+    "--incremental/--full",
+    default=True,
+    show_default=True,
+    help="Update a copy of the published release's pack with the documents whose content "
+    "hash changed, or write every document anew.",
+)
 @click.pass_obj
 def build(settings: Settings, catalogue_dir: Path | None, do_publish: bool, incremental: bool) -> None:
     """Render a new release from the catalogue (and publish it)."""
@@ -74,8 +100,15 @@ def build(settings: Settings, catalogue_dir: Path | None, do_publish: bool, incr
         release_dir = release_store.new_release_dir(settings)
         served = settings.current_link.resolve() if settings.current_link.exists() else None
         with shown_progress() as progress:
-            render_release(settings, catalogue_dir, release_dir, echo=click.echo,
-                           previous=served if incremental else None, history=served, progress=progress)
+            render_release(
+                settings,
+                catalogue_dir,
+                release_dir,
+                echo=click.echo,
+                previous=served if incremental else None,
+                history=served,
+                progress=progress,
+            )
         if do_publish:
             warm_up(settings, release_dir.name)
             release_store.publish(settings, release_dir.name)
@@ -91,8 +124,9 @@ def build(settings: Settings, catalogue_dir: Path | None, do_publish: bool, incr
     except (ValidationError, WriterError) as exc:
         raise click.ClickException(f"render failed, nothing published: {exc}") from None
     except Exception as exc:  # a full disk, a bug: the half-built release is gone (render_release)
-        raise click.ClickException(f"build failed, nothing published, the current release still serves: "
-                                   f"{type(exc).__name__}: {exc}") from None
+        raise click.ClickException(
+            f"build failed, nothing published, the current release still serves: {type(exc).__name__}: {exc}"
+        ) from None
 
 
 def start_image_job(settings: Settings, catalogue_dir: Path) -> tuple[int, Path]:
@@ -102,14 +136,26 @@ def start_image_job(settings: Settings, catalogue_dir: Path) -> tuple[int, Path]
     log = settings.log_dir / "images.log"
     with open(log, "ab") as out:
         command = [sys.executable, "-m", "marquee", "images", "--catalogue", str(Path(catalogue_dir).resolve())]
-        job = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
-                               start_new_session=True, env={**os.environ, **to_env(settings)})
+        job = subprocess.Popen(
+            command,
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+            env={**os.environ, **to_env(settings)},
+        )
     return job.pid, log
 
 
 @click.command()
-@click.option("--catalogue", "--dataset", "catalogue_dir", type=click.Path(file_okay=False, path_type=Path),
-              default=None, help="Catalogue whose images to make (default: MARQUEE_CATALOGUE_DIR).")
+@click.option(
+    "--catalogue",
+    "--dataset",
+    "catalogue_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Catalogue whose images to make (default: MARQUEE_CATALOGUE_DIR).",
+)
 @click.pass_obj
 def images(settings: Settings, catalogue_dir: Path | None) -> None:
     """Make every image original and size of the catalogue in the image store ahead of requests
@@ -123,17 +169,22 @@ def images(settings: Settings, catalogue_dir: Path | None) -> None:
     except CatalogueError as exc:
         raise click.ClickException(str(exc)) from None
     started = time.perf_counter()
-    click.echo(f"{time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime())} images of {catalogue_dir} into "
-               f"{settings.image_dir}")
+    click.echo(
+        f"{time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime())} images of {catalogue_dir} into {settings.image_dir}"
+    )
     summary = make_ahead(catalogue_dir, settings.image_dir)
-    click.echo(f"images: {summary.originals} originals, {summary.resized} new or changed, "
-               f"{summary.files_written} files written in {time.perf_counter() - started:.2f} s")
+    click.echo(
+        f"images: {summary.originals} originals, {summary.resized} new or changed, "
+        f"{summary.files_written} files written in {time.perf_counter() - started:.2f} s"
+    )
 
 
+# fmt: off
 PHASES = {"database": "loading and normalising the catalogue", "collect": "planning the documents",
           "templates": "rendering, validating and writing", "search": "building the search index",
           "artefacts": "discover, showtimes, exports, credits and changes (the pack finished beside them)",
           "images_after": "checking the images"}
+# fmt: on
 
 
 @contextlib.contextmanager
@@ -145,8 +196,9 @@ def shown_progress():
         return
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  transient=False) as shown:
+    with Progress(
+        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), transient=False
+    ) as shown:
         tasks: dict[str, int] = {}
 
         def progress(phase: str, done: int, total: int) -> None:

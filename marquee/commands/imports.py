@@ -12,8 +12,11 @@ from marquee.settings import Settings
 
 # The catalogue an import writes: a new one renamed over the old when the import succeeds.
 replaced_catalogue = click.option(
-    "--out", type=click.Path(file_okay=False, path_type=Path), default=None,
-    help="Catalogue folder to write (default: MARQUEE_CATALOGUE_DIR); replaced only when the import succeeds.")
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Catalogue folder to write (default: MARQUEE_CATALOGUE_DIR); replaced only when the import succeeds.",
+)
 
 
 @click.group("import")
@@ -23,8 +26,13 @@ def import_group() -> None:
 
 @import_group.command("tmdb5000")
 @click.argument("movies_csv", type=click.Path(dir_okay=False, exists=True, path_type=Path))
-@click.option("--credits", "credits_csv", type=click.Path(dir_okay=False, exists=True, path_type=Path), default=None,
-              help="tmdb_5000_credits.csv: the films' cast and crew.")
+@click.option(
+    "--credits",
+    "credits_csv",
+    type=click.Path(dir_okay=False, exists=True, path_type=Path),
+    default=None,
+    help="tmdb_5000_credits.csv: the films' cast and crew.",
+)
 @replaced_catalogue
 @click.pass_obj
 def tmdb5000(settings: Settings, movies_csv: Path, credits_csv: Path | None, out: Path | None) -> None:
@@ -58,8 +66,12 @@ def imdb_tsv(settings: Settings, folder: Path, out: Path | None) -> None:
 
 @import_group.command("tv-networks")
 @click.argument("file", type=click.Path(dir_okay=False, exists=True, path_type=Path))
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Catalogue folder to add to (default: MARQUEE_CATALOGUE_DIR).")
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Catalogue folder to add to (default: MARQUEE_CATALOGUE_DIR).",
+)
 @click.pass_obj
 def tv_networks(settings: Settings, file: Path, out: Path | None) -> None:
     """TMDB's series-network pairs (JSON, gzipped or not): the networks /3/network/{id} answers."""

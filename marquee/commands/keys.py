@@ -27,9 +27,12 @@ def registry(settings: Settings) -> Iterator[Registry]:
     finally:
         reg.close()
     for problem in reg.unpublished:
-        click.echo(f"warning: the change is saved, but Redis ({settings.redis_url}) could not take it ({problem}); "
-                   f"the gates check keys against their own copy of the registry until an edge reaches Redis "
-                   f"(within {settings.registry_poll_seconds:g} s of Redis answering again)", err=True)
+        click.echo(
+            f"warning: the change is saved, but Redis ({settings.redis_url}) could not take it ({problem}); "
+            f"the gates check keys against their own copy of the registry until an edge reaches Redis "
+            f"(within {settings.registry_poll_seconds:g} s of Redis answering again)",
+            err=True,
+        )
 
 
 @click.group()
@@ -45,8 +48,10 @@ def accounts_create(settings: Settings, account: str, plan: str) -> None:
     """Create ACCOUNT on a plan."""
     with registry(settings) as reg:
         created = reg.create_account(account, plan)
-    click.echo(f"account {created.name} created on plan {created.plan} ({settings.plans[plan]} requests "
-               f"per {settings.rate_window_seconds:g} s)")
+    click.echo(
+        f"account {created.name} created on plan {created.plan} ({settings.plans[plan]} requests "
+        f"per {settings.rate_window_seconds:g} s)"
+    )
 
 
 @accounts.command("set-plan")
@@ -133,9 +138,14 @@ _key_state_command("unsuspend", "active", "Lift the suspension of key KEY_ID.")
 
 @keys.command("delete")
 @click.argument("key_id", type=int, required=False)
-@click.option("--key", "key_from", type=click.Choice(["-"]), metavar="-",
-              help="Read the key itself from standard input (`--key -`): a leaked key deletes itself. "
-                   "Never pass a key as an argument: it would stay in shell history and `ps`.")
+@click.option(
+    "--key",
+    "key_from",
+    type=click.Choice(["-"]),
+    metavar="-",
+    help="Read the key itself from standard input (`--key -`): a leaked key deletes itself. "
+    "Never pass a key as an argument: it would stay in shell history and `ps`.",
+)
 @click.pass_obj
 def keys_delete(settings: Settings, key_id: int | None, key_from: str | None) -> None:
     """Delete key KEY_ID (or the key read with `--key -`) for good; it is refused when this returns."""

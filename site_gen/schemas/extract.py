@@ -29,6 +29,7 @@ SESSION_PATHS = re.compile(r"^/3/(account|guest_session)/|^/3/authentication/.|/
 _PARAMETER_KEEP = ("type", "format", "enum")
 
 # Every path template site_gen renders; extend it together with the renderer that adds a path.
+# fmt: off
 RENDERED_PATHS: tuple[str, ...] = (
     "/3/authentication",
     "/3/certification/tv/list",
@@ -140,6 +141,7 @@ RENDERED_PATHS: tuple[str, ...] = (
     "/3/tv/season/{season_id}/changes",
     "/3/tv/episode/{episode_id}/changes",
 )
+# fmt: on
 _KEEP = ("type", "properties", "items")
 
 
@@ -180,9 +182,15 @@ def keyed_operations(spec: dict[str, Any]) -> dict[str, Any]:
         if "get" not in methods or SESSION_PATHS.search(path):
             continue
         get = methods["get"]
-        parameters = [{"name": p["name"], "in": p["in"], "required": bool(p.get("required")),
-                       "schema": {k: v for k, v in p.get("schema", {}).items() if k in _PARAMETER_KEEP}}
-                      for p in get.get("parameters", [])]
+        parameters = [
+            {
+                "name": p["name"],
+                "in": p["in"],
+                "required": bool(p.get("required")),
+                "schema": {k: v for k, v in p.get("schema", {}).items() if k in _PARAMETER_KEEP},
+            }
+            for p in get.get("parameters", [])
+        ]
         operations[path] = {"operationId": get.get("operationId", ""), "parameters": parameters}
     return operations
 
@@ -195,8 +203,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("spec", type=Path, help="TMDB's OpenAPI 3.1 JSON file")
     parser.add_argument("--out", type=Path, default=OUT, help=f"output file (default: {OUT})")
-    parser.add_argument("--operations-out", type=Path, default=OPERATIONS_OUT,
-                        help=f"keyed GET operations file (default: {OPERATIONS_OUT})")
+    parser.add_argument(
+        "--operations-out",
+        type=Path,
+        default=OPERATIONS_OUT,
+        help=f"keyed GET operations file (default: {OPERATIONS_OUT})",
+    )
     args = parser.parse_args(argv)
     spec = json.loads(args.spec.read_text())
     args.out.write_text(render(extract(spec)))

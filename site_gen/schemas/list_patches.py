@@ -24,15 +24,34 @@ HERE = Path(__file__).resolve().parent
 TMDB = HERE / "tmdb_v3_responses.json"
 OUT = HERE / "marquee_lists.json"
 SEARCH = HERE / "marquee_search.json"
-LISTS = ("/3/movie/popular", "/3/movie/top_rated", "/3/movie/now_playing", "/3/movie/upcoming", "/3/tv/popular",
-         "/3/tv/top_rated", "/3/tv/airing_today", "/3/tv/on_the_air", "/3/discover/movie", "/3/discover/tv",
-         "/3/trending/movie/{time_window}", "/3/trending/tv/{time_window}")
+LISTS = (
+    "/3/movie/popular",
+    "/3/movie/top_rated",
+    "/3/movie/now_playing",
+    "/3/movie/upcoming",
+    "/3/tv/popular",
+    "/3/tv/top_rated",
+    "/3/tv/airing_today",
+    "/3/tv/on_the_air",
+    "/3/discover/movie",
+    "/3/discover/tv",
+    "/3/trending/movie/{time_window}",
+    "/3/trending/tv/{time_window}",
+)
 # A change's value is whatever the key holds (a title, a list of genres, a number): any type.
-ITEM_CHANGES = ("/3/movie/{movie_id}/changes", "/3/tv/{series_id}/changes", "/3/person/{person_id}/changes",
-                "/3/tv/season/{season_id}/changes", "/3/tv/episode/{episode_id}/changes")
+ITEM_CHANGES = (
+    "/3/movie/{movie_id}/changes",
+    "/3/tv/{series_id}/changes",
+    "/3/person/{person_id}/changes",
+    "/3/tv/season/{season_id}/changes",
+    "/3/tv/episode/{episode_id}/changes",
+)
 # Lists of several kinds or of people take the shape of our search answers with the same items.
-LIKE_SEARCH = {"/3/person/popular": "/3/search/person", "/3/trending/person/{time_window}": "/3/search/person",
-               "/3/trending/all/{time_window}": "/3/search/multi"}
+LIKE_SEARCH = {
+    "/3/person/popular": "/3/search/person",
+    "/3/trending/person/{time_window}": "/3/search/person",
+    "/3/trending/all/{time_window}": "/3/search/multi",
+}
 
 
 def patched(tmdb: dict[str, Any], ours: dict[str, Any]) -> dict[str, Any]:
@@ -50,7 +69,10 @@ def patched(tmdb: dict[str, Any], ours: dict[str, Any]) -> dict[str, Any]:
 
 
 def main() -> int:
-    OUT.write_text(json.dumps(patched(json.loads(TMDB.read_text()), json.loads(SEARCH.read_text())), indent=1, ensure_ascii=False) + "\n")
+    OUT.write_text(
+        json.dumps(patched(json.loads(TMDB.read_text()), json.loads(SEARCH.read_text())), indent=1, ensure_ascii=False)
+        + "\n"
+    )
     print(f"wrote {OUT}")
     return 0
 

@@ -31,12 +31,14 @@ OUT = HERE / "marquee_tv.json"
 SERIES = "/3/tv/{series_id}"
 SEASON = SERIES + "/season/{season_number}"
 EPISODE = SEASON + "/episode/{episode_number}"
+# fmt: off
 _NULLABLE_IDS = {
     SERIES + "/external_ids": ("imdb_id", "freebase_mid", "freebase_id", "tvdb_id", "tvrage_id", "wikidata_id",
                                "facebook_id", "instagram_id", "twitter_id"),
     SEASON + "/external_ids": ("freebase_mid", "freebase_id", "tvdb_id", "tvrage_id", "wikidata_id"),
     EPISODE + "/external_ids": ("imdb_id", "freebase_mid", "freebase_id", "tvdb_id", "tvrage_id", "wikidata_id"),
 }
+# fmt: on
 
 
 def patched(tmdb: dict[str, Any]) -> dict[str, Any]:
@@ -64,10 +66,16 @@ def patched(tmdb: dict[str, Any]) -> dict[str, Any]:
     providers = copy.deepcopy(tmdb["/3/watch/providers/tv"])
     providers["properties"]["results"]["items"]["properties"]["display_priorities"] = {"type": "object"}
     out["/3/watch/providers/tv"] = providers
-    out[SERIES + "/moods"] = {"type": "object", "properties": {
-        "id": {"type": "integer"},
-        "moods": {"type": "array", "items": {"type": "object", "properties": {
-            "name": {"type": "string"}, "score": {"type": "integer"}}}}}}
+    out[SERIES + "/moods"] = {
+        "type": "object",
+        "properties": {
+            "id": {"type": "integer"},
+            "moods": {
+                "type": "array",
+                "items": {"type": "object", "properties": {"name": {"type": "string"}, "score": {"type": "integer"}}},
+            },
+        },
+    }
     return out
 
 

@@ -138,6 +138,7 @@ def rotating_get(api: Running, prefix: str, key_name: str = "api_key") -> Callab
             key[0] = next(keys)
             response = api.client.get(path, params={key_name: key[0], **params})
         return response
+
     return get
 
 
@@ -149,6 +150,7 @@ def rotating_json(api: Running, prefix: str) -> Callable[..., dict]:
         response = get(path, **params)
         assert response.status_code == expect, response.text
         return response.json()
+
     return answer
 
 
@@ -183,23 +185,26 @@ def e2e_release(catalogue_dir: Path, e2e_ports: dict[str, str], tmp_path_factory
 
 
 @pytest.fixture(scope="session")
-def start_stack(e2e_release: Path, e2e_ports: dict[str, str],
-                tmp_path_factory: pytest.TempPathFactory) -> Iterator[Callable[..., Running]]:
+def start_stack(
+    e2e_release: Path, e2e_ports: dict[str, str], tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Callable[..., Running]]:
     """Start a stack with extra MARQUEE_* settings; every stack is stopped at the end of the session."""
     started: list[Running] = []
 
     def start(ports: dict[str, str] | None = None, release: Path | None = None, **env: str) -> Running:
         home = tmp_path_factory.mktemp("home")
-        settings = from_env({
-            "MARQUEE_HOME": str(home),
-            "MARQUEE_REGISTRY_POLL_SECONDS": "0.1",
-            "MARQUEE_PLANS": "free=5,standard=10,pro=30",
-            # The image store the e2e release was rendered into (shared by every release and stack).
-            "MARQUEE_IMAGE_DIR": str(e2e_release.parent.parent / "images"),
-            **(ports or {"MARQUEE_API_PORT": str(free_port()), "MARQUEE_IMAGE_PORT": str(free_port())}),
-            "MARQUEE_ADMIN_PORT": str(free_port()),
-            **env,
-        })
+        settings = from_env(
+            {
+                "MARQUEE_HOME": str(home),
+                "MARQUEE_REGISTRY_POLL_SECONDS": "0.1",
+                "MARQUEE_PLANS": "free=5,standard=10,pro=30",
+                # The image store the e2e release was rendered into (shared by every release and stack).
+                "MARQUEE_IMAGE_DIR": str(e2e_release.parent.parent / "images"),
+                **(ports or {"MARQUEE_API_PORT": str(free_port()), "MARQUEE_IMAGE_PORT": str(free_port())}),
+                "MARQUEE_ADMIN_PORT": str(free_port()),
+                **env,
+            }
+        )
         if release is not None and not (release / PACK_NAME).exists():
             release = pack_tree(release)  # a handmade folder of documents: pack it as site_gen would
         home.joinpath("current").symlink_to(release or e2e_release)

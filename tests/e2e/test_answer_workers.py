@@ -65,8 +65,12 @@ def test_searches_are_spread_over_every_worker(two_workers):
     assert all(p.exists() for p in two_workers.settings.answer_sockets)
     before = {pid: cpu_ticks(pid) for pid in workers}
     with concurrent.futures.ThreadPoolExecutor(8) as pool:
-        answers = list(pool.map(lambda n: two_workers.client.get(
-            "/3/search/multi", params={"api_key": key, "query": f"the {n} x"}), range(300)))
+        answers = list(
+            pool.map(
+                lambda n: two_workers.client.get("/3/search/multi", params={"api_key": key, "query": f"the {n} x"}),
+                range(300),
+            )
+        )
     assert all(r.status_code == 200 for r in answers)
     assert all(cpu_ticks(pid) > before[pid] for pid in before), before
 
@@ -91,8 +95,11 @@ def test_a_worker_answers_only_what_nginx_admitted(two_workers):
     refused = raw_get(socket_path, "GET /3/search/movie?query=a&api_key=x HTTP/1.1\r\nHost: edge\r\n\r\n")
     status, _, body = refused.partition(b"\r\n\r\n")
     assert status.startswith(b"HTTP/1.1 401")
-    assert body == b'{"success":false,"status_code":7,"status_message":"Invalid API key: You must be granted a ' \
-                   b'valid key.","message":"Invalid API key: You must be granted a valid key."}'
-    admitted = raw_get(socket_path, "GET /3/search/movie?query=a HTTP/1.1\r\nHost: edge\r\n"
-                                    "X-Marquee-Admitted: 40 39 60\r\n\r\n")
+    assert (
+        body == b'{"success":false,"status_code":7,"status_message":"Invalid API key: You must be granted a '
+        b'valid key.","message":"Invalid API key: You must be granted a valid key."}'
+    )
+    admitted = raw_get(
+        socket_path, "GET /3/search/movie?query=a HTTP/1.1\r\nHost: edge\r\nX-Marquee-Admitted: 40 39 60\r\n\r\n"
+    )
     assert admitted.startswith(b"HTTP/1.1 200") and b'"results":[' in admitted

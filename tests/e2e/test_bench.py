@@ -16,8 +16,14 @@ pytestmark = pytest.mark.e2e
 
 
 def bench(module: str, *args: str, timeout: int = 280, **env: str) -> str:
-    run = subprocess.run([sys.executable, "-m", module, *args], cwd=PROJECT_ROOT, capture_output=True, text=True,
-                         timeout=timeout, env={**os.environ, **env})
+    run = subprocess.run(
+        [sys.executable, "-m", module, *args],
+        cwd=PROJECT_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env={**os.environ, **env},
+    )
     assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-3000:]
     return run.stdout
 
@@ -29,8 +35,23 @@ def figure(output: str, line: str) -> float:
 
 
 def test_hot_path_metrics_cost_and_zipf(tmp_path):
-    out = bench("bench.hot_path", "--seconds", "1", "--rounds", "1", "--accounts", "10", "--connections", "20",
-                "--metrics-cost", "--zipf", "--movies", "150", "--cache", str(tmp_path))
+    out = bench(
+        "bench.hot_path",
+        "--seconds",
+        "1",
+        "--rounds",
+        "1",
+        "--accounts",
+        "10",
+        "--connections",
+        "20",
+        "--metrics-cost",
+        "--zipf",
+        "--movies",
+        "150",
+        "--cache",
+        str(tmp_path),
+    )
     assert 0 < figure(out, "authenticated/static ratio") and 0 < figure(out, "metrics cost")
     assert 0 < figure(out, "zipf details/static ratio")
     assert "zipf mix: 150 films" in out
@@ -55,8 +76,13 @@ def test_build_scale(tmp_path):
     out = bench("bench.build_scale", "150", "300", "--cache", str(tmp_path))
     assert "projected for" in out and "incremental rebuild after" in out
     lines = out.strip().splitlines()
-    assert [line.split(":")[0] for line in lines[-5:]] == ["phases (s)", "full build seconds", "release GB",
-                                                          "peak memory GB", "incremental rebuild ratio"]
+    assert [line.split(":")[0] for line in lines[-5:]] == [
+        "phases (s)",
+        "full build seconds",
+        "release GB",
+        "peak memory GB",
+        "incremental rebuild ratio",
+    ]
     assert figure(out, "full build seconds") > 0 and figure(out, "peak memory GB") > 0.1
     assert 0 < figure(out, "incremental rebuild ratio") < 1
     # A second run reuses the generated catalogues.
@@ -73,11 +99,25 @@ def index_cache(tmp_path_factory):
 
 def test_search(index_cache):
     # The publish round lasts 2 s + the warm's budget + --seconds: a second's budget for a smoke run.
-    out = bench("bench.search", "--movies", "300", "--seconds", "1", "--rounds", "1", "--cache", str(index_cache),
-                MARQUEE_WARM_SECONDS="1")
+    out = bench(
+        "bench.search",
+        "--movies",
+        "300",
+        "--seconds",
+        "1",
+        "--rounds",
+        "1",
+        "--cache",
+        str(index_cache),
+        MARQUEE_WARM_SECONDS="1",
+    )
     lines = out.strip().splitlines()
-    assert [line.split(":")[0] for line in lines[-4:]] == ["edge memory MB", "search p99 ms", "search/static ratio",
-                                                            "find/static ratio"]
+    assert [line.split(":")[0] for line in lines[-4:]] == [
+        "edge memory MB",
+        "search p99 ms",
+        "search/static ratio",
+        "find/static ratio",
+    ]
     assert figure(out, "search/static ratio") > 0 and figure(out, "find/static ratio") > 0
     assert figure(out, "edge memory MB") > 0 and "at 50 connections: search/static" in out
     assert figure(out, "publish p99 ms") > 0 and "round with a publish" in out and "(warmed " in out
@@ -86,12 +126,28 @@ def test_search(index_cache):
 def test_discover(index_cache):
     # After test_search the catalogue's indexes are there, and reused rather than built again.
     built = any(index_cache.glob("indexes-catalogue-300-*/.complete"))
-    out = bench("bench.discover", "--movies", "300", "--seconds", "1", "--rounds", "1", "--distinct", "300",
-                "--cache", str(index_cache), MARQUEE_WARM_SECONDS="1")
+    out = bench(
+        "bench.discover",
+        "--movies",
+        "300",
+        "--seconds",
+        "1",
+        "--rounds",
+        "1",
+        "--distinct",
+        "300",
+        "--cache",
+        str(index_cache),
+        MARQUEE_WARM_SECONDS="1",
+    )
     assert ("indexes of catalogue-300 reused" in out) == built and ("indexed catalogue-300" in out) != built
     lines = out.strip().splitlines()
-    assert [line.split(":")[0] for line in lines[-4:]] == ["edge memory MB", "discover p99 ms", "discover/static ratio",
-                                                            "lists/static ratio"]
+    assert [line.split(":")[0] for line in lines[-4:]] == [
+        "edge memory MB",
+        "discover p99 ms",
+        "discover/static ratio",
+        "lists/static ratio",
+    ]
     assert figure(out, "discover/static ratio") > 0 and figure(out, "lists/static ratio") > 0
     assert figure(out, "gzip lists/static ratio") > 0 and figure(out, "cold discover/static ratio") > 0
     assert "at 50 connections: discover/static" in out

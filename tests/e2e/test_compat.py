@@ -36,17 +36,21 @@ def all_strings(found: dict) -> bool:
 
 def a_movie(catalogue) -> tuple[int, str, str, int]:
     """(id, IMDb id, English title, year) of a popular film with an IMDb id and an English title."""
-    return catalogue.execute("SELECT m.id, m.imdb_id, t.title, year(m.release_date) FROM movies m JOIN movie_translations t "
-                      "ON t.movie_id = m.id AND t.iso_639_1 = 'en' AND t.iso_3166_1 = 'US' AND t.title <> '' "
-                      "WHERE m.imdb_id LIKE 'tt%' AND m.release_date IS NOT NULL AND NOT m.adult "
-                      "ORDER BY m.popularity DESC LIMIT 1").fetchone()
+    return catalogue.execute(
+        "SELECT m.id, m.imdb_id, t.title, year(m.release_date) FROM movies m JOIN movie_translations t "
+        "ON t.movie_id = m.id AND t.iso_639_1 = 'en' AND t.iso_3166_1 = 'US' AND t.title <> '' "
+        "WHERE m.imdb_id LIKE 'tt%' AND m.release_date IS NOT NULL AND NOT m.adult "
+        "ORDER BY m.popularity DESC LIMIT 1"
+    ).fetchone()
 
 
 def a_series(catalogue) -> tuple[int, str, str, int]:
     """(id, IMDb id, name, seasons) of a series with an IMDb id and two seasons or more."""
-    return catalogue.execute("SELECT s.id, s.imdb_id, s.name, count(*) FROM tv_series s JOIN tv_seasons x ON x.series_id = s.id "
-                      "AND x.season_number > 0 WHERE s.imdb_id LIKE 'tt%' GROUP BY s.id, s.imdb_id, s.name, s.popularity "
-                      "HAVING count(*) >= 2 ORDER BY s.popularity DESC LIMIT 1").fetchone()
+    return catalogue.execute(
+        "SELECT s.id, s.imdb_id, s.name, count(*) FROM tv_series s JOIN tv_seasons x ON x.series_id = s.id "
+        "AND x.season_number > 0 WHERE s.imdb_id LIKE 'tt%' GROUP BY s.id, s.imdb_id, s.name, s.popularity "
+        "HAVING count(*) >= 2 ORDER BY s.popularity DESC LIMIT 1"
+    ).fetchone()
 
 
 def test_a_film_by_imdb_id_is_omdbs_title_object_from_the_catalogue(compat, catalogue):
@@ -55,10 +59,18 @@ def test_a_film_by_imdb_id_is_omdbs_title_object_from_the_catalogue(compat, cata
     found = body(response)
     assert "x-marquee-cache" not in response.headers  # nginx answered from the release's documents
     assert tuple(found) == omdb.MOVIE_FIELDS and all_strings(found)
-    assert (found["Title"], found["Year"], found["imdbID"], found["Type"], found["Response"]) == \
-        (title, str(year), imdb_id, "movie", "True")
-    ratings = dict(catalogue.execute("SELECT source, value FROM movie_ratings WHERE movie_id = ? AND value IS NOT NULL",
-                              [movie_id]).fetchall())
+    assert (found["Title"], found["Year"], found["imdbID"], found["Type"], found["Response"]) == (
+        title,
+        str(year),
+        imdb_id,
+        "movie",
+        "True",
+    )
+    ratings = dict(
+        catalogue.execute(
+            "SELECT source, value FROM movie_ratings WHERE movie_id = ? AND value IS NOT NULL", [movie_id]
+        ).fetchall()
+    )
     if "imdb" in ratings:
         assert found["imdbRating"] == f"{ratings['imdb']:.1f}"
         assert {"Source": "Internet Movie Database", "Value": f"{ratings['imdb']:.1f}/10"} in found["Ratings"]
@@ -78,8 +90,11 @@ def test_a_series_its_season_and_an_episode(compat, catalogue):
     assert tuple(found) == omdb.SERIES_FIELDS and all_strings(found)
     assert (found["Title"], found["Type"], found["totalSeasons"]) == (name, "series", str(seasons))
     assert re.fullmatch(r"\d{4}(–(\d{4})?)?", found["Year"])
-    episodes = catalogue.execute("SELECT episode_number, name, imdb_id, air_date FROM tv_episodes WHERE series_id = ? "
-                          "AND season_number = 1 ORDER BY episode_number", [series_id]).fetchall()
+    episodes = catalogue.execute(
+        "SELECT episode_number, name, imdb_id, air_date FROM tv_episodes WHERE series_id = ? "
+        "AND season_number = 1 ORDER BY episode_number",
+        [series_id],
+    ).fetchall()
     listing = body(compat(i=imdb_id, Season="1"))
     assert tuple(listing) == omdb.SEASON_FIELDS
     assert (listing["Title"], listing["Season"], listing["totalSeasons"]) == (name, "1", str(seasons))
@@ -89,8 +104,12 @@ def test_a_series_its_season_and_an_episode(compat, catalogue):
     number, title, episode_imdb, _ = episodes[-1]
     episode = body(compat(t=name, season="1", EPISODE=str(number)))
     assert tuple(episode) == omdb.EPISODE_FIELDS and all_strings(episode)
-    assert (episode["Season"], episode["Episode"], episode["seriesID"], episode["Type"]) == \
-        ("1", str(number), imdb_id, "episode")
+    assert (episode["Season"], episode["Episode"], episode["seriesID"], episode["Type"]) == (
+        "1",
+        str(number),
+        imdb_id,
+        "episode",
+    )
     assert episode["imdbID"] == (episode_imdb or "N/A")
     if episode_imdb:
         assert body(compat(i=episode_imdb)) == episode  # an episode by its own id, from nginx
@@ -99,9 +118,10 @@ def test_a_series_its_season_and_an_episode(compat, catalogue):
 
 
 def test_search_pages_of_ten_filtered_by_type_and_year(compat, catalogue):
-    word = catalogue.execute("SELECT w FROM (SELECT unnest(string_split(lower(t.title), ' ')) AS w FROM movie_translations t "
-                      "WHERE t.iso_639_1 = 'en') WHERE length(w) >= 5 GROUP BY w ORDER BY count(*) DESC, w LIMIT 1"
-                      ).fetchone()[0]
+    word = catalogue.execute(
+        "SELECT w FROM (SELECT unnest(string_split(lower(t.title), ' ')) AS w FROM movie_translations t "
+        "WHERE t.iso_639_1 = 'en') WHERE length(w) >= 5 GROUP BY w ORDER BY count(*) DESC, w LIMIT 1"
+    ).fetchone()[0]
     first, second = body(compat(s=word)), body(compat(s=word, page="2"))
     assert tuple(first) == omdb.SEARCH_FIELDS and int(first["totalResults"]) > 10
     assert len(first["Search"]) == 10 and all(tuple(item) == omdb.SEARCH_ITEM_FIELDS for item in first["Search"])
@@ -116,11 +136,19 @@ def test_search_pages_of_ten_filtered_by_type_and_year(compat, catalogue):
     assert series.get("Error") == omdb.MOVIE_NOT_FOUND or all(i["Type"] == "series" for i in series["Search"])
 
 
-@pytest.mark.parametrize("params, error", [
-    ({"i": "603"}, omdb.INCORRECT_ID), ({"i": "tt0000001"}, omdb.INCORRECT_ID), ({"t": "zzqxv nothing"}, omdb.MOVIE_NOT_FOUND),
-    ({"s": "ab"}, omdb.TOO_MANY), ({}, omdb.SOMETHING_WRONG), ({"v": "1"}, omdb.SOMETHING_WRONG),
-    ({"s": "night", "page": "101"}, omdb.SOMETHING_WRONG), ({"t": "zzqxv", "Season": "1"}, omdb.SERIES_NOT_FOUND),
-])
+@pytest.mark.parametrize(
+    "params, error",
+    [
+        ({"i": "603"}, omdb.INCORRECT_ID),
+        ({"i": "tt0000001"}, omdb.INCORRECT_ID),
+        ({"t": "zzqxv nothing"}, omdb.MOVIE_NOT_FOUND),
+        ({"s": "ab"}, omdb.TOO_MANY),
+        ({}, omdb.SOMETHING_WRONG),
+        ({"v": "1"}, omdb.SOMETHING_WRONG),
+        ({"s": "night", "page": "101"}, omdb.SOMETHING_WRONG),
+        ({"t": "zzqxv", "Season": "1"}, omdb.SERIES_NOT_FOUND),
+    ],
+)
 def test_errors_are_omdbs_texts_with_http_200(compat, params, error):
     assert body(compat(**params)) == {"Response": "False", "Error": error}
 
@@ -192,10 +220,19 @@ def test_hostile_input_gets_an_omdb_answer(compat, api):
 def plots(start_stack, tmp_path_factory):
     """A handmade release with a film whose plot has two sentences: its short and full documents."""
     root = tmp_path_factory.mktemp("omdb-release")
-    short = {field: "N/A" for field in omdb.MOVIE_FIELDS} | {"Title": "Two Plots", "Plot": "One.", "Ratings": [],
-                                                              "imdbID": "tt0000042", "Type": "movie", "Response": "True"}
-    for name, body in (("compat/imdb/tt0000042", {"name": "compat/movie/42"}), ("compat/movie/42", short),
-                       ("compat/movie/42/full", short | {"Plot": "One. Two."})):
+    short = {field: "N/A" for field in omdb.MOVIE_FIELDS} | {
+        "Title": "Two Plots",
+        "Plot": "One.",
+        "Ratings": [],
+        "imdbID": "tt0000042",
+        "Type": "movie",
+        "Response": "True",
+    }
+    for name, body in (
+        ("compat/imdb/tt0000042", {"name": "compat/movie/42"}),
+        ("compat/movie/42", short),
+        ("compat/movie/42/full", short | {"Plot": "One. Two."}),
+    ):
         (root / f"{name}.json").parent.mkdir(parents=True, exist_ok=True)
         (root / f"{name}.json").write_bytes(orjson.dumps(body))
     (root / "BUILD").write_text("omdb\n")

@@ -29,22 +29,29 @@ def sample_ids(catalogue) -> dict[str, str]:
     """A value for each placeholder: the sample's most popular film, series (its first episode), person
     and what they link to."""
     one = lambda sql: str(catalogue.execute(sql).fetchone()[0])  # noqa: E731
-    movie = one("SELECT m.id FROM movies m WHERE NOT adult AND collection_id IS NOT NULL AND imdb_id LIKE 'tt%' "
-                "AND id IN (SELECT media_id FROM reviews WHERE media_type = 'movie') "
-                "AND id IN (SELECT media_id FROM list_items WHERE media_type = 'movie') "
-                "AND id IN (SELECT movie_id FROM movie_keywords) AND id IN (SELECT movie_id FROM movie_companies) "
-                "ORDER BY popularity DESC LIMIT 1")
+    movie = one(
+        "SELECT m.id FROM movies m WHERE NOT adult AND collection_id IS NOT NULL AND imdb_id LIKE 'tt%' "
+        "AND id IN (SELECT media_id FROM reviews WHERE media_type = 'movie') "
+        "AND id IN (SELECT media_id FROM list_items WHERE media_type = 'movie') "
+        "AND id IN (SELECT movie_id FROM movie_keywords) AND id IN (SELECT movie_id FROM movie_companies) "
+        "ORDER BY popularity DESC LIMIT 1"
+    )
     series, season, episode, episode_id, season_id = catalogue.execute(
         "SELECT e.series_id, e.season_number, e.episode_number, e.id, s.id FROM tv_episodes e JOIN tv_seasons s "
         "ON s.series_id = e.series_id AND s.season_number = e.season_number JOIN tv_series t ON t.id = e.series_id "
         "WHERE e.season_number = 1 AND e.episode_number = 1 AND t.id IN (SELECT series_id FROM series_networks) "
         "AND t.id IN (SELECT series_id FROM episode_groups) "
-        "ORDER BY t.popularity DESC LIMIT 1").fetchone()
+        "ORDER BY t.popularity DESC LIMIT 1"
+    ).fetchone()
     return {
-        "movie_id": movie, "series_id": str(series), "season_number": str(season), "episode_number": str(episode),
-        "season_id": str(season_id), "episode_id": str(episode_id),
-        "person_id": one(f"SELECT person_id FROM \"cast\" WHERE movie_id = {movie} ORDER BY \"order\" LIMIT 1"),
-        "credit_id": one(f"SELECT credit_id FROM \"cast\" WHERE movie_id = {movie} ORDER BY \"order\" LIMIT 1"),
+        "movie_id": movie,
+        "series_id": str(series),
+        "season_number": str(season),
+        "episode_number": str(episode),
+        "season_id": str(season_id),
+        "episode_id": str(episode_id),
+        "person_id": one(f'SELECT person_id FROM "cast" WHERE movie_id = {movie} ORDER BY "order" LIMIT 1'),
+        "credit_id": one(f'SELECT credit_id FROM "cast" WHERE movie_id = {movie} ORDER BY "order" LIMIT 1'),
         "external_id": one(f"SELECT imdb_id FROM movies WHERE id = {movie}"),
         "collection_id": one(f"SELECT collection_id FROM movies WHERE id = {movie}"),
         "company_id": one(f"SELECT company_id FROM movie_companies WHERE movie_id = {movie} ORDER BY ord LIMIT 1"),
@@ -67,8 +74,11 @@ def test_every_keyed_path_answers_in_its_schema(api, catalogue):
     missing, wrong = set(), {}
     for template in templates:
         path = re.sub(r"\{(\w+)\}", lambda m: ids[m.group(1)], template)
-        required = [p["name"] for p in operations.get(template, {}).get("parameters", [])
-                    if p.get("required") and p["in"] == "query"]
+        required = [
+            p["name"]
+            for p in operations.get(template, {}).get("parameters", [])
+            if p.get("required") and p["in"] == "query"
+        ]
         response = get(path, **{name: QUERY[name] for name in required})
         if response.status_code == 404:
             missing.add(template)

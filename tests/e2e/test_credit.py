@@ -14,15 +14,55 @@ pytestmark = pytest.mark.e2e
 
 # TMDB's spec lists these for a series credit's media (and the person's); a film's media is a movie
 # list item. Every one must be there once nginx has spliced the items in.
-TV_MEDIA = {"adult", "backdrop_path", "id", "name", "original_language", "original_name", "overview", "poster_path",
-            "media_type", "genre_ids", "popularity", "first_air_date", "vote_average", "vote_count", "origin_country",
-            "episodes", "seasons"}
-MOVIE_MEDIA = {"adult", "backdrop_path", "id", "title", "original_language", "original_title", "overview",
-               "poster_path", "media_type", "genre_ids", "popularity", "release_date", "video", "vote_average",
-               "vote_count"}
-PERSON = {"adult", "id", "name", "original_name", "media_type", "popularity", "gender", "known_for_department",
-          "profile_path"}
+TV_MEDIA = {
+    "adult",
+    "backdrop_path",
+    "id",
+    "name",
+    "original_language",
+    "original_name",
+    "overview",
+    "poster_path",
+    "media_type",
+    "genre_ids",
+    "popularity",
+    "first_air_date",
+    "vote_average",
+    "vote_count",
+    "origin_country",
+    "episodes",
+    "seasons",
+}
+MOVIE_MEDIA = {
+    "adult",
+    "backdrop_path",
+    "id",
+    "title",
+    "original_language",
+    "original_title",
+    "overview",
+    "poster_path",
+    "media_type",
+    "genre_ids",
+    "popularity",
+    "release_date",
+    "video",
+    "vote_average",
+    "vote_count",
+}
+PERSON = {
+    "adult",
+    "id",
+    "name",
+    "original_name",
+    "media_type",
+    "popularity",
+    "gender",
+    "known_for_department",
+    "profile_path",
+}
 
+# fmt: off
 KINDS = {
     "movie cast": ("SELECT credit_id, movie_id, person_id, \"character\", NULL, NULL FROM \"cast\" ORDER BY movie_id LIMIT 1",
                    "cast", "Actors", "Actor", "movie"),
@@ -40,6 +80,7 @@ KINDS = {
                      "WHERE credit_id IN (SELECT credit_id FROM episode_crew GROUP BY 1 HAVING count(*) > 1) LIMIT 1",
                      "crew", None, None, "tv"),
 }
+# fmt: on
 
 
 @pytest.fixture(scope="module")
@@ -64,16 +105,22 @@ def test_each_kind_of_credit_is_the_catalogues(answer, catalogue, kind):
         assert media["character"] == character
     if len(row) > 6:  # an episode's credit names its episodes (a director's credit may span several)
         table = "episode_guest_stars" if credit_type == "cast" else "episode_crew"
-        episodes = [e for (e,) in catalogue.execute(f"SELECT c.episode_id FROM {table} c JOIN tv_episodes e ON "
-                                                    "e.id = c.episode_id WHERE c.credit_id = ? ORDER BY e.season_number, "
-                                                    "e.episode_number", [credit_id]).fetchall()]
+        episodes = [
+            e
+            for (e,) in catalogue.execute(
+                f"SELECT c.episode_id FROM {table} c JOIN tv_episodes e ON "
+                "e.id = c.episode_id WHERE c.credit_id = ? ORDER BY e.season_number, "
+                "e.episode_number",
+                [credit_id],
+            ).fetchall()
+        ]
         assert [e["id"] for e in media["episodes"]] == episodes and row[6] in episodes
     name = catalogue.execute("SELECT name FROM people WHERE id = ?", [person_id]).fetchone()[0]
     assert (person["id"], person["name"], person["media_type"]) == (person_id, name, "person") and set(person) >= PERSON
 
 
 def test_every_credit_of_a_films_credits_resolves(answer, catalogue):
-    movie = catalogue.execute("SELECT movie_id FROM \"cast\" GROUP BY 1 ORDER BY count(*) DESC LIMIT 1").fetchone()[0]
+    movie = catalogue.execute('SELECT movie_id FROM "cast" GROUP BY 1 ORDER BY count(*) DESC LIMIT 1').fetchone()[0]
     credits = answer(f"/3/movie/{movie}/credits")
     for entry in credits["cast"] + credits["crew"]:
         credit = answer(f"/3/credit/{entry['credit_id']}")
@@ -86,9 +133,11 @@ def test_an_unknown_credit_is_tmdbs_404(api):
 
 
 def test_a_credit_in_another_language_names_its_title_in_it(answer, catalogue):
-    credit_id, movie = catalogue.execute("SELECT c.credit_id, c.movie_id FROM \"cast\" c JOIN movie_translations t ON "
-                                         "t.movie_id = c.movie_id AND t.iso_639_1 = 'de' AND t.title <> '' "
-                                         "ORDER BY c.movie_id LIMIT 1").fetchone()
+    credit_id, movie = catalogue.execute(
+        'SELECT c.credit_id, c.movie_id FROM "cast" c JOIN movie_translations t ON '
+        "t.movie_id = c.movie_id AND t.iso_639_1 = 'de' AND t.title <> '' "
+        "ORDER BY c.movie_id LIMIT 1"
+    ).fetchone()
     german = answer(f"/3/credit/{credit_id}", language="de-DE")
     assert german["media"]["title"] == answer(f"/3/movie/{movie}", language="de-DE")["title"]
     assert german["media"]["character"] == answer(f"/3/credit/{credit_id}")["media"]["character"]
@@ -103,9 +152,13 @@ def test_a_credit_is_the_edges_bytes_with_its_etag_and_revalidates(api, e2e_rele
     answers = credit_answers(e2e_release)
     key = api.account("credit-etag", "pro")
     plain = {"Accept-Encoding": "identity"}
-    chosen = [credit_id for (credit_id,) in catalogue.execute(
-        "(SELECT credit_id FROM \"cast\" ORDER BY movie_id LIMIT 1) UNION ALL "
-        "(SELECT credit_id FROM episode_crew GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1)").fetchall()]
+    chosen = [
+        credit_id
+        for (credit_id,) in catalogue.execute(
+            '(SELECT credit_id FROM "cast" ORDER BY movie_id LIMIT 1) UNION ALL '
+            "(SELECT credit_id FROM episode_crew GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1)"
+        ).fetchall()
+    ]
     for credit_id in chosen:
         path = f"/3/credit/{credit_id}"
         response = api.client.get(path, params={"api_key": key}, headers=plain)

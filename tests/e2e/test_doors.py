@@ -23,8 +23,11 @@ pytestmark = pytest.mark.e2e
 def doors(stack) -> dict[str, tuple[str, dict[str, str]]]:
     """One request per door: (path, params)."""
     movie = detail_paths(unpacked(stack.settings.current_link))["movie"]
-    return {"static": (movie, {}), "spliced": (movie, {"append_to_response": "credits"}),
-            "edge": (movie, {"append_to_response": "trailers"})}
+    return {
+        "static": (movie, {}),
+        "spliced": (movie, {"append_to_response": "credits"}),
+        "edge": (movie, {"append_to_response": "trailers"}),
+    }
 
 
 @pytest.mark.parametrize("bearer", [False, True], ids=["api_key", "bearer"])
@@ -109,13 +112,21 @@ def test_static_and_dynamic_doors_count_in_one_window(api):
 
 def detail_paths(release) -> dict[str, str]:
     """One detail path of each namespace that takes appends, from the release on disk."""
+
     def first(pattern: str) -> str:
         found = sorted(p for p in release.glob(pattern) if p.name.count(".") == 1)[0]
         return "/" + str(found.relative_to(release)).removesuffix(".json")
-    return {"movie": first("3/movie/*.json"), "tv": first("3/tv/*.json"), "person": first("3/person/*.json"),
-            "season": first("3/tv/*/season/*.json"), "episode": first("3/tv/*/season/*/episode/*.json")}
+
+    return {
+        "movie": first("3/movie/*.json"),
+        "tv": first("3/tv/*.json"),
+        "person": first("3/person/*.json"),
+        "season": first("3/tv/*/season/*.json"),
+        "episode": first("3/tv/*/season/*/episode/*.json"),
+    }
 
 
+# fmt: off
 APPEND_QUERIES = [
     ("movie", {"append_to_response": "credits,videos,images,keywords,external_ids"}),
     ("movie", {"append_to_response": "casts,similar_movies,release_dates", "language": "de-DE"}),
@@ -130,6 +141,7 @@ APPEND_QUERIES = [
     ("person", {"append_to_response": "movie_credits,external_ids"}),
     ("person", {"append_to_response": "combined_credits", "language": "zh-CN"}),
 ]
+# fmt: on
 
 
 def test_nginx_splices_appends_byte_for_byte_as_the_edge_does(api):

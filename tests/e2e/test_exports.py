@@ -16,10 +16,12 @@ def test_every_id_is_in_its_export_file(api, e2e_release, catalogue):
     files = {p.name.split("_ids_")[0]: p.name for p in (e2e_release / "exports").iterdir()}
     assert set(files) == {"movie", "tv_series", "person", "collection", "keyword", "tv_network", "production_company"}
     host = f"http://{api.settings.listen_host}:{api.settings.image_port}"
-    checks = {"movie": ("movies", ["adult", "id", "original_title", "popularity", "video"]),
-              "tv_series": ("tv_series", ["id", "original_name", "popularity"]),
-              "person": ("people", ["adult", "id", "name", "popularity"]),
-              "tv_network": ("networks", ["id", "name"])}
+    checks = {
+        "movie": ("movies", ["adult", "id", "original_title", "popularity", "video"]),
+        "tv_series": ("tv_series", ["id", "original_name", "popularity"]),
+        "person": ("people", ["adult", "id", "name", "popularity"]),
+        "tv_network": ("networks", ["id", "name"]),
+    }
     for stem, (table, fields) in checks.items():
         response = httpx.get(f"{host}/p/exports/{files[stem]}")  # no key, as TMDB's
         assert response.status_code == 200 and response.headers["content-type"] == "application/gzip"

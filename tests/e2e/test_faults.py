@@ -64,20 +64,24 @@ class Load:
 
 def a_movie(release: Path) -> str:
     with Pack(release) as pack:
-        return "/" + sorted(n for n in pack.names("3/movie/%.json") if n.count("/") == 2
-                            and n.count(".") == 1)[0].removesuffix(".json")
+        return "/" + sorted(n for n in pack.names("3/movie/%.json") if n.count("/") == 2 and n.count(".") == 1)[
+            0
+        ].removesuffix(".json")
 
 
 @pytest.mark.parametrize("policy", ["refuse", "admit"])
 def test_redis_killed_under_load_then_back(start_stack, policy):
-    stack = start_stack(MARQUEE_REDIS_DOWN_POLICY=policy, MARQUEE_REGISTRY_POLL_SECONDS="1",
-                        MARQUEE_PLANS="free=5,wide=1000000")
+    stack = start_stack(
+        MARQUEE_REDIS_DOWN_POLICY=policy, MARQUEE_REGISTRY_POLL_SECONDS="1", MARQUEE_PLANS="free=5,wide=1000000"
+    )
     key = stack.account("survivor", "wide")
     doomed = stack.new_key("survivor", label="doomed")
     stack.exported(doomed)
     movie = a_movie(stack.settings.current_link)
-    with Load(stack.settings.api_base_url, [(movie, {"api_key": key}),
-                                           (movie, {"api_key": key, "append_to_response": "credits"})]) as load:
+    with Load(
+        stack.settings.api_base_url,
+        [(movie, {"api_key": key}), (movie, {"api_key": key, "append_to_response": "credits"})],
+    ) as load:
         time.sleep(0.5)
         down = time.monotonic()
         stack.stack.process("redis").kill()
@@ -115,10 +119,18 @@ def test_redis_killed_under_load_then_back(start_stack, policy):
 def test_the_edge_killed_under_load_is_started_again_by_marquee_serve(e2e_release: Path, tmp_path_factory):
     home = tmp_path_factory.mktemp("revive")
     (home / "current").symlink_to(e2e_release)
-    env = dict(os.environ, MARQUEE_HOME=str(home), MARQUEE_API_PORT=str(free_port()), MARQUEE_ADMIN_PORT=str(free_port()), MARQUEE_PLANS="pro=1000000",
-               MARQUEE_IMAGE_PORT=str(free_port()), MARQUEE_IMAGE_DIR=str(e2e_release.parent.parent / "images"))
-    proc = subprocess.Popen([sys.executable, "-m", "marquee", "serve"], env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True)
+    env = dict(
+        os.environ,
+        MARQUEE_HOME=str(home),
+        MARQUEE_API_PORT=str(free_port()),
+        MARQUEE_ADMIN_PORT=str(free_port()),
+        MARQUEE_PLANS="pro=1000000",
+        MARQUEE_IMAGE_PORT=str(free_port()),
+        MARQUEE_IMAGE_DIR=str(e2e_release.parent.parent / "images"),
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "marquee", "serve"], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+    )
     try:
         lines = []
         while not any("Ctrl-C" in line for line in lines) and proc.poll() is None:
@@ -141,8 +153,9 @@ def test_the_edge_killed_under_load_is_started_again_by_marquee_serve(e2e_releas
             assert isinstance(answer, httpx.Response)
             if answer.status_code != 200:
                 assert_tmdb_error(answer, 503, 9)
-        assert [a.status_code for at, a in edge_answers if at >= killed + 5.0] == \
-            [200] * len([1 for at, _ in edge_answers if at >= killed + 5.0])
+        assert [a.status_code for at, a in edge_answers if at >= killed + 5.0] == [200] * len(
+            [1 for at, _ in edge_answers if at >= killed + 5.0]
+        )
         assert any(at < killed + 5.0 and a.status_code == 200 and "trailers" in a.json() for at, a in edge_answers)
     finally:
         proc.send_signal(signal.SIGTERM)
@@ -155,14 +168,17 @@ def test_the_edge_killed_under_load_is_started_again_by_marquee_serve(e2e_releas
 
 
 def test_a_build_that_fails_half_way_leaves_the_current_release_serving_and_nothing_behind(
-        start_stack, catalogue_dir, monkeypatch, tmp_path):
+    start_stack, catalogue_dir, monkeypatch, tmp_path
+):
     from site_gen.writer import PackWriter
 
     # An image store of its own: nothing this test does may reach the session's shared one.
     stack = start_stack(MARQUEE_IMAGE_SIZES="request", MARQUEE_IMAGE_DIR=str(tmp_path / "images"))
     key = stack.account("builder", "pro")
     movie = a_movie(stack.settings.current_link)
-    before = sorted(p.name for p in stack.settings.releases_dir.glob("*")) if stack.settings.releases_dir.exists() else []
+    before = (
+        sorted(p.name for p in stack.settings.releases_dir.glob("*")) if stack.settings.releases_dir.exists() else []
+    )
     calls = [0]
     original = PackWriter.write_batch
 
@@ -173,8 +189,7 @@ def test_a_build_that_fails_half_way_leaves_the_current_release_serving_and_noth
         return original(self, template, batch)
 
     monkeypatch.setattr(PackWriter, "write_batch", failing)
-    result = CliRunner().invoke(cli, ["build", "--full", "--catalogue", str(catalogue_dir)],
-                                env=to_env(stack.settings))
+    result = CliRunner().invoke(cli, ["build", "--full", "--catalogue", str(catalogue_dir)], env=to_env(stack.settings))
     assert result.exit_code == 1 and calls[0] == 10, result.output
     assert "build failed, nothing published" in result.output and "injected" in result.output
     assert "Traceback" not in result.output
@@ -189,13 +204,15 @@ def test_a_build_that_fills_the_disk_leaves_nothing_behind(start_stack, catalogu
     key = stack.account("fuller", "pro")
     releases = stack.settings.releases_dir
     releases.mkdir(parents=True, exist_ok=True)
-    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=3m", "tmpfs", str(releases)],
-                             capture_output=True, text=True)
+    mounted = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=3m", "tmpfs", str(releases)], capture_output=True, text=True
+    )
     if mounted.returncode != 0:
         pytest.skip(f"cannot mount a tmpfs here: {mounted.stderr.strip()}")
     try:
-        result = CliRunner().invoke(cli, ["build", "--full", "--catalogue", str(catalogue_dir)],
-                                    env=to_env(stack.settings))
+        result = CliRunner().invoke(
+            cli, ["build", "--full", "--catalogue", str(catalogue_dir)], env=to_env(stack.settings)
+        )
         assert result.exit_code == 1, result.output
         assert "nothing published" in result.output and "Traceback" not in result.output
         assert [p.name for p in releases.iterdir() if not p.name.startswith(".")] == []

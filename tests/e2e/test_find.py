@@ -10,6 +10,7 @@ pytestmark = pytest.mark.e2e
 
 ARRAYS = ("movie_results", "person_results", "tv_results", "tv_episode_results", "tv_season_results")
 # (source, catalogue table, column, id column, the array it lands in)
+# fmt: off
 KNOWN = [
     ("imdb_id", "movies", "imdb_id", "id", "movie_results"),
     ("wikidata_id", "movie_external_ids", "wikidata_id", "movie_id", "movie_results"),
@@ -24,6 +25,7 @@ KNOWN = [
     ("imdb_id", "tv_episodes", "imdb_id", "id", "tv_episode_results"),
     ("tvdb_id", "tv_episodes", "tvdb_id", "id", "tv_episode_results"),
 ]
+# fmt: on
 
 
 @pytest.fixture(scope="module")
@@ -33,8 +35,10 @@ def find(api):
 
 @pytest.mark.parametrize("source, table, column, id_column, array", KNOWN, ids=[f"{k[0]}-{k[1]}" for k in KNOWN])
 def test_every_source_resolves_a_known_id(find, catalogue, source, table, column, id_column, array):
-    rows = catalogue.execute(f"SELECT {column}::VARCHAR, {id_column} FROM {table} WHERE {column} IS NOT NULL "
-                             f"AND {column}::VARCHAR <> '' ORDER BY {id_column} LIMIT 3").fetchall()
+    rows = catalogue.execute(
+        f"SELECT {column}::VARCHAR, {id_column} FROM {table} WHERE {column} IS NOT NULL "
+        f"AND {column}::VARCHAR <> '' ORDER BY {id_column} LIMIT 3"
+    ).fetchall()
     assert rows, f"the catalogue has no {source} in {table}"
     for value, entity in rows:
         response = find(f"/3/find/{value}", external_source=source)
@@ -48,7 +52,8 @@ def test_every_source_resolves_a_known_id(find, catalogue, source, table, column
 def test_find_speaks_the_language_asked(find, catalogue):
     movie_id, imdb_id, title = catalogue.execute(
         "SELECT m.id, m.imdb_id, t.title FROM movies m JOIN movie_translations t ON t.movie_id = m.id "
-        "WHERE t.iso_639_1 = 'de' AND t.title <> '' ORDER BY m.id LIMIT 1").fetchone()
+        "WHERE t.iso_639_1 = 'de' AND t.title <> '' ORDER BY m.id LIMIT 1"
+    ).fetchone()
     body = find(f"/3/find/{imdb_id}", external_source="imdb_id", language="de-DE").json()
     assert body["movie_results"][0]["id"] == movie_id and body["movie_results"][0]["title"] == title
 
@@ -62,8 +67,9 @@ def test_unknown_ids_and_bad_sources(find):
 
 
 def test_a_film_by_its_imdb_id_where_its_id_goes(find, catalogue):
-    movie_id, imdb_id = catalogue.execute("SELECT id, imdb_id FROM movies WHERE imdb_id IS NOT NULL "
-                                          "ORDER BY id LIMIT 1").fetchone()
+    movie_id, imdb_id = catalogue.execute(
+        "SELECT id, imdb_id FROM movies WHERE imdb_id IS NOT NULL ORDER BY id LIMIT 1"
+    ).fetchone()
     by_id = find(f"/3/movie/{movie_id}", append_to_response="credits", language="ja-JP")
     by_imdb = find(f"/3/movie/{imdb_id}", append_to_response="credits", language="ja-JP")
     assert by_imdb.status_code == by_id.status_code == 200 and by_imdb.json() == by_id.json()

@@ -20,9 +20,11 @@ FREE = 20
 @pytest.fixture(scope="module")
 def fleet(start_stack):
     first = start_stack(MARQUEE_PLANS=f"free={FREE},pro=120")
-    second = start_stack(MARQUEE_PLANS=f"free={FREE},pro=120",
-                         MARQUEE_REGISTRY_PATH=str(first.settings.registry_path),
-                         MARQUEE_REDIS_URL=first.settings.redis_url)
+    second = start_stack(
+        MARQUEE_PLANS=f"free={FREE},pro=120",
+        MARQUEE_REGISTRY_PATH=str(first.settings.registry_path),
+        MARQUEE_REDIS_URL=first.settings.redis_url,
+    )
     assert "redis" not in second.stack.alive()  # it uses the first one's Redis
     return first, second
 

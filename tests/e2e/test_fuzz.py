@@ -36,15 +36,26 @@ ENVELOPE = {"success", "status_code", "status_message", "message"}
 def openapi(operations: dict) -> dict:
     """A minimal OpenAPI document of the operations: parameters only (answers are checked below,
     by our own rule), and no security scheme (the key is sent by the test, never generated)."""
-    paths = {path: {"get": {"operationId": op["operationId"] or path, "parameters": op["parameters"],
-                            "responses": {"default": {"description": "any"}}}}
-             for path, op in operations.items()}
+    paths = {
+        path: {
+            "get": {
+                "operationId": op["operationId"] or path,
+                "parameters": op["parameters"],
+                "responses": {"default": {"description": "any"}},
+            }
+        }
+        for path, op in operations.items()
+    }
     return {"openapi": "3.0.3", "info": {"title": "TMDB v3, keyed GET paths", "version": "3"}, "paths": paths}
 
 
 SCHEMA = schemathesis.openapi.from_dict(openapi(orjson.loads(OPERATIONS.read_bytes())))
-SCHEMA.config.generation.update(modes=[schemathesis.GenerationMode.POSITIVE, schemathesis.GenerationMode.NEGATIVE],
-                                max_examples=FUZZ_EXAMPLES, deterministic=True, allow_x00=True)
+SCHEMA.config.generation.update(
+    modes=[schemathesis.GenerationMode.POSITIVE, schemathesis.GenerationMode.NEGATIVE],
+    max_examples=FUZZ_EXAMPLES,
+    deterministic=True,
+    allow_x00=True,
+)
 VALIDATOR = Validator()
 ANSWERS: dict[str, list[int]] = {}  # template -> statuses answered, for the coverage check at the end
 
@@ -52,8 +63,10 @@ ANSWERS: dict[str, list[int]] = {}  # template -> statuses answered, for the cov
 def template_regex(template: str) -> re.Pattern[str]:
     """`/3/tv/{series_id}/season/{season_number}` -> a pattern naming each parameter, over release
     document names (`3/tv/1/season/2.de-DE.json` without `.json`: variant suffixes allowed)."""
-    pattern = "".join(f"(?P<{part[1:-1]}>[^/.]+)" if part.startswith("{") else re.escape(part)
-                      for part in re.split(r"(\{[^}]+\})", template.lstrip("/")))
+    pattern = "".join(
+        f"(?P<{part[1:-1]}>[^/.]+)" if part.startswith("{") else re.escape(part)
+        for part in re.split(r"(\{[^}]+\})", template.lstrip("/"))
+    )
     return re.compile(f"^{pattern}(?:\\.[A-Za-z0-9-]+)*$")
 
 
@@ -63,7 +76,7 @@ def fuzz_target(start_stack):
     stack = start_stack(MARQUEE_PLANS="free=5,standard=10,pro=30,fuzz=100000000")
     key = stack.account("fuzz", "fuzz")
     release = unpacked(stack.settings.current_link)
-    names = [str(p.relative_to(release))[:-len(".json")] for p in release.rglob("*.json")]
+    names = [str(p.relative_to(release))[: -len(".json")] for p in release.rglob("*.json")]
     real: dict[str, list[dict[str, str]]] = {}
     for template in orjson.loads(OPERATIONS.read_bytes()):
         if "{" in template:
@@ -99,8 +112,9 @@ def assert_answer(path: str, status: int, content_type: str, body: bytes) -> Non
 
 
 @SCHEMA.parametrize()
-@settings(deadline=None, database=None, derandomize=True, max_examples=FUZZ_EXAMPLES,
-          suppress_health_check=list(HealthCheck))
+@settings(
+    deadline=None, database=None, derandomize=True, max_examples=FUZZ_EXAMPLES, suppress_health_check=list(HealthCheck)
+)
 def test_every_keyed_path_answers_in_schema_or_in_the_envelope(case, fuzz_target):
     base_url, key, real, session = fuzz_target
     with_real_ids(case, real)

@@ -26,6 +26,7 @@ def fetch(api):
         params.update(pair.split("=", 1) for pair in query.split("&") if pair)
         with api.client.stream("GET", path, params=params, headers={"Accept-Encoding": accept, **headers}) as response:
             return response, b"".join(response.iter_raw())
+
     return get
 
 
@@ -83,8 +84,9 @@ def test_an_appended_answer_goes_gzipped_once_made(fetch, e2e_release, catalogue
 
 
 def test_an_omdb_title_goes_gzipped_as_a_document_does(api, e2e_release, catalogue):
-    movie, imdb_id = catalogue.execute("SELECT id, imdb_id FROM movies WHERE imdb_id LIKE 'tt%' AND NOT adult "
-                                       "ORDER BY popularity DESC LIMIT 1").fetchone()
+    movie, imdb_id = catalogue.execute(
+        "SELECT id, imdb_id FROM movies WHERE imdb_id LIKE 'tt%' AND NOT adult ORDER BY popularity DESC LIMIT 1"
+    ).fetchone()
     with Pack(e2e_release) as pack:
         stored = pack.get(f"compat/movie/{movie}.json")
     params = {"apikey": api.account("gzip-omdb", "pro"), "i": imdb_id}
@@ -98,8 +100,10 @@ def test_an_omdb_title_goes_gzipped_as_a_document_does(api, e2e_release, catalog
 
 
 def test_a_cached_edge_answer_is_gzipped_once_by_the_edge_and_kept_gzipped(fetch, catalogue):
-    title = catalogue.execute("SELECT original_title FROM movies WHERE NOT adult AND length(original_title) > 3 "
-                              "ORDER BY popularity DESC LIMIT 1").fetchone()[0]
+    title = catalogue.execute(
+        "SELECT original_title FROM movies WHERE NOT adult AND length(original_title) > 3 "
+        "ORDER BY popularity DESC LIMIT 1"
+    ).fetchone()[0]
     searched = f"/3/search/movie?query={title[:3]}&page=1"
     _, json = fetch(searched, "identity")
     assert len(json) >= GZIP_MIN_LENGTH

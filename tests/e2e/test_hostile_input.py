@@ -41,7 +41,7 @@ def dechunked(data: bytes) -> bytes:
         n = int(size, 16)
         if n == 0:
             break
-        out, data = out + data[:n], data[n + 2:]
+        out, data = out + data[:n], data[n + 2 :]
     return out
 
 
@@ -112,9 +112,16 @@ def test_hostile_paths_and_parameters(hostile):
     assert_envelope(get(port, f"{movie}?api_key={key}&append_to_response={names}"), 400, 27)
     assert get(port, f"{movie}?api_key={key}&append_to_response={','.join(['credits'] * 20)}")[0] == 200
     # Bad UTF-8 and NULs in values: a missing translation, an ignored name, never an error.
-    for query in ("language=%ff%fe", "language=%00", "append_to_response=%ff,credits", "include_image_language=%ff,%00",
-                  "append_to_response=trailers&language=%ff", "append_to_response=images&include_image_language=%c3%28",
-                  "append_to_response=../../x,credits", "append_to_response=videos&include_video_language=" + "," * 3000):
+    for query in (
+        "language=%ff%fe",
+        "language=%00",
+        "append_to_response=%ff,credits",
+        "include_image_language=%ff,%00",
+        "append_to_response=trailers&language=%ff",
+        "append_to_response=images&include_image_language=%c3%28",
+        "append_to_response=../../x,credits",
+        "append_to_response=videos&include_video_language=" + "," * 3000,
+    ):
         status, headers, body = get(port, f"{movie}?api_key={key}&{query}")
         assert status == 200 and headers["content-type"].startswith("application/json"), (query, status, body[:200])
         assert orjson.loads(body)["id"] == orjson.loads(plain[2])["id"]
@@ -133,4 +140,3 @@ def test_repeated_parameters_take_the_first_value_on_every_door(hostile):
             assert status == 200 and orjson.loads(body)["title"] == german, (door, query)
         status, _, body = get(port, f"{movie}?api_key={key}&language=&language=de-DE{door}")
         assert status == 200 and orjson.loads(body)["title"] != german, door  # the first, empty, is no language
-

@@ -36,8 +36,10 @@ def poster_names(release, count: int) -> list[str]:
 def edge_images(running) -> dict[str, float]:
     """The edge's image answers by outcome, from the admin listener's /metrics."""
     text = httpx.get(f"http://{running.settings.admin_host}:{running.settings.admin_port}/metrics").text
-    return {outcome: float(n) for outcome, n in
-            re.findall(r'^marquee_edge_image_sizes_total\{outcome="(\w+)"\} ([\d.e+]+)$', text, re.M)}
+    return {
+        outcome: float(n)
+        for outcome, n in re.findall(r'^marquee_edge_image_sizes_total\{outcome="(\w+)"\} ([\d.e+]+)$', text, re.M)
+    }
 
 
 def test_a_generated_poster_is_made_once_at_every_size_then_served_from_its_file(api):
@@ -69,8 +71,17 @@ def test_a_generated_poster_is_made_once_at_every_size_then_served_from_its_file
     assert edge_images(api) == made  # every one a plain file now: the edge was not asked again
 
 
-@pytest.mark.parametrize("path", ["/t/p/w999/x.jpg", "/t/p/original/../../BUILD", "/t/p/original/nope.jpg",
-                                  "/t/p/w92/nope.jpg", "/3/configuration", "/t/p/original/"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/t/p/w999/x.jpg",
+        "/t/p/original/../../BUILD",
+        "/t/p/original/nope.jpg",
+        "/t/p/w92/nope.jpg",
+        "/3/configuration",
+        "/t/p/original/",
+    ],
+)
 def test_image_host_serves_nothing_else(api, path):
     assert httpx.get(f"{api.images}{path}").status_code == 404
     assert not (api.settings.image_dir / path.lstrip("/")).is_file()  # a 404 is never kept

@@ -59,8 +59,9 @@ def test_served_details_match_the_csv(served):
         assert (details["release_date"] or "") == row["release_date"]
         assert details["vote_average"] == pytest.approx(float(row["vote_average"]))
         assert [g["name"] for g in details["genres"]] == [g["name"] for g in json.loads(row["genres"])]
-        assert [c["name"] for c in details["production_companies"]] == \
-            [c["name"] for c in json.loads(row["production_companies"])]
+        assert [c["name"] for c in details["production_companies"]] == [
+            c["name"] for c in json.loads(row["production_companies"])
+        ]
         keywords = get(f"/3/movie/{row['id']}/keywords").json()
         assert sorted(k["name"] for k in keywords["keywords"]) == sorted(k["name"] for k in json.loads(row["keywords"]))
 

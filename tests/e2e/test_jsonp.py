@@ -33,17 +33,20 @@ def a_movie(catalogue) -> int:
     return catalogue.execute("SELECT id FROM movies WHERE NOT adult ORDER BY popularity DESC LIMIT 1").fetchone()[0]
 
 
-@pytest.mark.parametrize("path, params", [
-    ("/3/movie/{id}", {}),  # a release document, from nginx
-    ("/3/movie/{id}", {"language": "de-DE"}),
-    ("/3/movie/{id}", {"append_to_response": "credits,keywords"}),  # the appends, spliced in nginx
-    ("/3/movie/{id}", {"append_to_response": "trailers"}),  # an append the edge answers
-    ("/3/movie/{id}/images", {"language": "fr"}),  # a list filtered by the edge
-    ("/3/search/movie", {"query": "the"}),  # an edge route, through nginx's cache of its answers
-    ("/3/movie/popular", {}),  # a precomputed list
-    ("/3/discover/movie", {"with_genres": "18"}),
-    ("/3/genre/movie/list", {}),
-])
+@pytest.mark.parametrize(
+    "path, params",
+    [
+        ("/3/movie/{id}", {}),  # a release document, from nginx
+        ("/3/movie/{id}", {"language": "de-DE"}),
+        ("/3/movie/{id}", {"append_to_response": "credits,keywords"}),  # the appends, spliced in nginx
+        ("/3/movie/{id}", {"append_to_response": "trailers"}),  # an append the edge answers
+        ("/3/movie/{id}/images", {"language": "fr"}),  # a list filtered by the edge
+        ("/3/search/movie", {"query": "the"}),  # an edge route, through nginx's cache of its answers
+        ("/3/movie/popular", {}),  # a precomputed list
+        ("/3/discover/movie", {"with_genres": "18"}),
+        ("/3/genre/movie/list", {}),
+    ],
+)
 def test_every_door_wraps_the_same_json(get, catalogue, path, params):
     path = path.format(id=a_movie(catalogue))
     plain = get(path, **params)

@@ -34,18 +34,23 @@ def test_documents_are_gzipped_for_clients_that_accept_it(api):
     key = api.account("gzip")
     # nginx compresses pack bodies on the fly (level 1) from 1 KB up; smaller ones go as they are.
     tree = unpacked(api.settings.current_link)
-    movie_id = next(int(p.parent.name) for p in sorted((tree / "3/movie").glob("*/credits.json"))
-                    if p.stat().st_size > 4096)
-    response = api.client.get(f"/3/movie/{movie_id}/credits", params={"api_key": key},
-                              headers={"Accept-Encoding": "gzip"})
+    movie_id = next(
+        int(p.parent.name) for p in sorted((tree / "3/movie").glob("*/credits.json")) if p.stat().st_size > 4096
+    )
+    response = api.client.get(
+        f"/3/movie/{movie_id}/credits", params={"api_key": key}, headers={"Accept-Encoding": "gzip"}
+    )
     assert response.status_code == 200
     assert response.headers["Content-Encoding"] == "gzip"
     assert "Accept-Encoding" in response.headers["Vary"]
     assert response.content == (tree / f"3/movie/{movie_id}/credits.json").read_bytes()  # httpx decoded it
     assert int(response.headers.get("Content-Length", 0)) < len(response.content)
     small = next(p for p in sorted((tree / "3/movie").glob("*/external_ids.json")))
-    plain = api.client.get("/" + str(small.relative_to(tree)).removesuffix(".json"), params={"api_key": key},
-                           headers={"Accept-Encoding": "gzip"})
+    plain = api.client.get(
+        "/" + str(small.relative_to(tree)).removesuffix(".json"),
+        params={"api_key": key},
+        headers={"Accept-Encoding": "gzip"},
+    )
     assert plain.status_code == 200 and "Content-Encoding" not in plain.headers
     assert plain.content == small.read_bytes()
 
@@ -57,8 +62,9 @@ def test_etags_are_content_hashes_and_answer_304(api):
     # W/ when nginx gzipped the body on the way out (the bytes differ, the document does not).
     assert first.headers["ETag"].removeprefix("W/") == f'"{etag_of(first.content)}"'
     assert first.headers["Content-Type"] == "application/json; charset=utf-8"
-    again = api.client.get(f"/3/movie/{movie_id}", params={"api_key": key},
-                           headers={"If-None-Match": first.headers["ETag"]})
+    again = api.client.get(
+        f"/3/movie/{movie_id}", params={"api_key": key}, headers={"If-None-Match": first.headers["ETag"]}
+    )
     assert again.status_code == 304 and again.content == b""
     assert again.headers["Cache-Control"] == first.headers["Cache-Control"]
     other = api.client.get(f"/3/movie/{movie_id}", params={"api_key": key}, headers={"If-None-Match": '"0"'})

@@ -25,8 +25,12 @@ def get(api):
 @pytest.fixture(scope="module")
 def edge(api):
     """GET straight from an answer worker, as nginx sends what its gate admitted."""
-    client = httpx.Client(transport=httpx.HTTPTransport(uds=str(api.settings.answer_sockets[0])),
-                          base_url="http://edge", headers={"X-Marquee-Admitted": "40 39 60"}, timeout=10)
+    client = httpx.Client(
+        transport=httpx.HTTPTransport(uds=str(api.settings.answer_sockets[0])),
+        base_url="http://edge",
+        headers={"X-Marquee-Admitted": "40 39 60"},
+        timeout=10,
+    )
     yield lambda path, **params: client.get(path, params=params)
     client.close()
 
@@ -65,8 +69,12 @@ def test_every_list_page_is_in_the_pack_and_served_as_the_edge_answers_it(api, g
             assert body["page"] == page
             assert last[path] == min(body["total_pages"], 500)
     # The first language by name (what most clients send), and the first pages in every other one.
-    for params in ({"language": "en-US"}, {"language": "de-DE", "page": "2"}, {"language": "ja"},
-                   {"language": "pt-BR", "page": str(list_pack.LOCALIZED_PAGES)}):
+    for params in (
+        {"language": "en-US"},
+        {"language": "de-DE", "page": "2"},
+        {"language": "ja"},
+        {"language": "pt-BR", "page": str(list_pack.LOCALIZED_PAGES)},
+    ):
         for path in ("/3/person/popular", "/3/trending/all/week", "/3/movie/top_rated"):
             if int(params.get("page", 1)) > last[path]:
                 continue
@@ -78,8 +86,13 @@ def test_every_list_page_is_in_the_pack_and_served_as_the_edge_answers_it(api, g
 def test_what_changes_an_answer_goes_to_the_edge(api, get, edge, e2e_release):
     last = pages_in_pack(e2e_release)["/3/movie/popular"]
     deep = str(list_pack.LOCALIZED_PAGES + 1)
-    for params in ({"language": "de-DE", "page": deep}, {"language": "xx-XX"}, {"region": "US"},
-                   {"fallback_language": "fr-FR"}, {"page": str(last + 1)}):
+    for params in (
+        {"language": "de-DE", "page": deep},
+        {"language": "xx-XX"},
+        {"region": "US"},
+        {"fallback_language": "fr-FR"},
+        {"page": str(last + 1)},
+    ):
         response = get("/3/movie/popular", **params)
         assert response.status_code == 200 and not from_pack(response), params
         assert response.content == edge("/3/movie/popular", **params).content
@@ -94,8 +107,11 @@ def test_what_changes_an_answer_goes_to_the_edge(api, get, edge, e2e_release):
 def test_a_client_holding_the_page_gets_a_304(get, api):
     first = get("/3/trending/movie/week")
     assert from_pack(first)
-    again = api.client.get("/3/trending/movie/week", params={"api_key": api.account("list-pack-etag", "pro")},
-                           headers={"If-None-Match": first.headers["etag"]})
+    again = api.client.get(
+        "/3/trending/movie/week",
+        params={"api_key": api.account("list-pack-etag", "pro")},
+        headers={"If-None-Match": first.headers["etag"]},
+    )
     assert again.status_code == 304
 
 
@@ -104,13 +120,20 @@ def test_a_client_that_takes_gzip_gets_the_stored_gzip_of_the_edge_answer(api, e
 
     def fetch(accept: str, **params: str) -> tuple[httpx.Response, bytes]:
         """The answer, and its bytes as sent (httpx's `content` is them decoded)."""
-        with api.client.stream("GET", "/3/movie/popular", params={"api_key": key, "page": "2", **params},
-                               headers={"Accept-Encoding": accept}) as response:
+        with api.client.stream(
+            "GET",
+            "/3/movie/popular",
+            params={"api_key": key, "page": "2", **params},
+            headers={"Accept-Encoding": accept},
+        ) as response:
             return response, b"".join(response.iter_raw())
+
     expected = edge("/3/movie/popular", page="2").content
     with sqlite3.connect(list_pack.current(e2e_release)) as con:
-        stored = con.execute("SELECT body FROM docs WHERE name = ?",
-                             (list_pack.page_name("/3/movie/popular", 2) + list_pack.GZIP_SUFFIX,)).fetchone()[0]
+        stored = con.execute(
+            "SELECT body FROM docs WHERE name = ?",
+            (list_pack.page_name("/3/movie/popular", 2) + list_pack.GZIP_SUFFIX,),
+        ).fetchone()[0]
     assert gzip.decompress(stored) == expected
     for accept in ("gzip", "br, gzip;q=0.5, deflate", "GZIP", "*"):
         response, sent = fetch(accept)  # the stored bytes, not nginx compressing the page again
@@ -122,8 +145,11 @@ def test_a_client_that_takes_gzip_gets_the_stored_gzip_of_the_edge_answer(api, e
         assert from_pack(response) and "content-encoding" not in response.headers, accept
         assert sent == expected, accept
     held, _ = fetch("gzip")
-    again = api.client.get("/3/movie/popular", params={"api_key": key, "page": "2"},
-                           headers={"Accept-Encoding": "gzip", "If-None-Match": held.headers["etag"]})
+    again = api.client.get(
+        "/3/movie/popular",
+        params={"api_key": key, "page": "2"},
+        headers={"Accept-Encoding": "gzip", "If-None-Match": held.headers["etag"]},
+    )
     assert again.status_code == 304
     assert held.headers["etag"] == "W/" + fetch("identity")[0].headers["etag"]  # the JSON's, weak: as nginx's filter
     script = api.client.get("/3/movie/popular", params={"api_key": key, "page": "2", "callback": "show"})

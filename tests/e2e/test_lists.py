@@ -29,17 +29,25 @@ def today() -> date:
 
 def test_popular_lists_are_the_catalogue_by_popularity(lists, catalogue, get):
     assert ids(lists("/3/movie/popular")["results"]) == movie_ids(catalogue)[:20]
-    series = [i for (i,) in catalogue.execute("SELECT id FROM tv_series WHERE NOT adult AND first_air_date IS NOT NULL "
-                                              "ORDER BY popularity DESC, id").fetchall()]
+    series = [
+        i
+        for (i,) in catalogue.execute(
+            "SELECT id FROM tv_series WHERE NOT adult AND first_air_date IS NOT NULL ORDER BY popularity DESC, id"
+        ).fetchall()
+    ]
     assert ids(lists("/3/tv/popular")["results"]) == series[:20]
-    people = [i for (i,) in catalogue.execute("SELECT id FROM people WHERE NOT adult ORDER BY popularity DESC, id"
-                                              ).fetchall()]
+    people = [
+        i for (i,) in catalogue.execute("SELECT id FROM people WHERE NOT adult ORDER BY popularity DESC, id").fetchall()
+    ]
     page = lists("/3/person/popular", page="2")
     assert ids(page["results"]) == people[20:40] and page["total_results"] == len(people)
     assert all("known_for" in person for person in page["results"])
-    region = catalogue.execute("SELECT iso_3166_1 FROM movie_release_dates GROUP BY 1 ORDER BY count(*) LIMIT 1"
-                               ).fetchone()[0]
-    there = movie_ids(catalogue, "m.id IN (SELECT movie_id FROM movie_release_dates WHERE iso_3166_1 = ?)", args=[region])
+    region = catalogue.execute(
+        "SELECT iso_3166_1 FROM movie_release_dates GROUP BY 1 ORDER BY count(*) LIMIT 1"
+    ).fetchone()[0]
+    there = movie_ids(
+        catalogue, "m.id IN (SELECT movie_id FROM movie_release_dates WHERE iso_3166_1 = ?)", args=[region]
+    )
     assert ids(all_pages(lists, "/3/movie/popular", region=region)) == there
     response = get("/3/movie/popular")
     assert response.headers["cache-control"] == "public, max-age=1800"
@@ -54,10 +62,16 @@ def test_top_rated_ranks_by_votes_among_well_voted_titles(lists, catalogue):
 
 def test_now_playing_and_upcoming_follow_today(lists, catalogue):
     day = today()
-    for path, first, last in (("/3/movie/now_playing", day - timedelta(days=42), day),
-                              ("/3/movie/upcoming", day + timedelta(days=1), day + timedelta(days=28))):
-        expected = movie_ids(catalogue, "m.id IN (SELECT movie_id FROM movie_release_dates WHERE type IN (2, 3) AND "
-                                        "CAST(release_date AS DATE) BETWEEN ? AND ?)", args=[first, last])
+    for path, first, last in (
+        ("/3/movie/now_playing", day - timedelta(days=42), day),
+        ("/3/movie/upcoming", day + timedelta(days=1), day + timedelta(days=28)),
+    ):
+        expected = movie_ids(
+            catalogue,
+            "m.id IN (SELECT movie_id FROM movie_release_dates WHERE type IN (2, 3) AND "
+            "CAST(release_date AS DATE) BETWEEN ? AND ?)",
+            args=[first, last],
+        )
         answer = lists(path)
         assert answer["dates"] == {"maximum": last.isoformat(), "minimum": first.isoformat()}
         assert ids(all_pages(lists, path)) == expected, path
@@ -67,10 +81,14 @@ def test_airing_today_and_on_the_air_follow_today_in_the_time_zone_asked(lists, 
     for zone in ("", "Pacific/Kiritimati"):
         day = today() if not zone else datetime.now(timezone(timedelta(hours=14))).date()
         for path, days in (("/3/tv/airing_today", 1), ("/3/tv/on_the_air", 7)):
-            expected = [i for (i,) in catalogue.execute(
-                "SELECT s.id FROM tv_series s WHERE NOT s.adult AND s.first_air_date IS NOT NULL AND s.id IN "
-                "(SELECT series_id FROM tv_episodes WHERE air_date BETWEEN ? AND ?) ORDER BY s.popularity DESC, s.id",
-                [day, day + timedelta(days=days - 1)]).fetchall()]
+            expected = [
+                i
+                for (i,) in catalogue.execute(
+                    "SELECT s.id FROM tv_series s WHERE NOT s.adult AND s.first_air_date IS NOT NULL AND s.id IN "
+                    "(SELECT series_id FROM tv_episodes WHERE air_date BETWEEN ? AND ?) ORDER BY s.popularity DESC, s.id",
+                    [day, day + timedelta(days=days - 1)],
+                ).fetchall()
+            ]
             params = {"timezone": zone} if zone else {}
             assert ids(all_pages(lists, path, **params)) == expected, (path, zone)
 

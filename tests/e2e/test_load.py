@@ -21,6 +21,7 @@ pytestmark = pytest.mark.e2e
 
 FREE_RATE = 5  # the free plan here: the over-rate client (5 a second) is past it within 2 s
 # Every kind of request the mix sends (locust's names); each must be in the stats.
+# fmt: off
 KINDS = (
     "/3/movie/{id}", "/3/movie/{id}?language", "/3/movie/{id}?append_to_response", "/3/movie/{id}/credits",
     "/3/movie/{id}/similar?page", "/3/movie/{id}/recommendations?page", "/3/tv/{id}?append_to_response",
@@ -30,6 +31,7 @@ KINDS = (
     "/3/discover/{kind}", "/3/{kind}/{list}", "/compat/",
     FREE_200, FREE_429,
 )
+# fmt: on
 
 
 @pytest.fixture(scope="module")
@@ -45,13 +47,22 @@ def loaded(start_stack, catalogue_dir, tmp_path_factory):
     render = from_env({"MARQUEE_HOME": str(tmp_path_factory.mktemp("load-render")), **ports})
     release = render.releases_dir / "load"
     render_release(render, catalogue_dir, release, echo=None)
-    stack = start_stack(ports=ports, release=release, MARQUEE_IMAGE_DIR=str(render.image_dir),
-                        MARQUEE_PLANS=f"free={FREE_RATE},loadtest=1000000")
+    stack = start_stack(
+        ports=ports,
+        release=release,
+        MARQUEE_IMAGE_DIR=str(render.image_dir),
+        MARQUEE_PLANS=f"free={FREE_RATE},loadtest=1000000",
+    )
     # 20 clients for 6 s: ~350 requests, so the rarest kinds (similar and recommendations pages,
     # 1.5 of 50 by weight each) are asked for about ten times; not at all, a 1 in 20,000 chance.
-    run = subprocess.run([sys.executable, "-m", "loadtests.run", "--users", "20", "--rate", "20", "--time", "6s"],
-                         env={**os.environ, **to_env(stack.settings)}, cwd=PROJECT_ROOT,
-                         capture_output=True, text=True, timeout=120)
+    run = subprocess.run(
+        [sys.executable, "-m", "loadtests.run", "--users", "20", "--rate", "20", "--time", "6s"],
+        env={**os.environ, **to_env(stack.settings)},
+        cwd=PROJECT_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     return stack, run
 
 
@@ -67,8 +78,9 @@ def test_every_kind_of_request_is_sent_and_none_fails(loaded):
     missing = [kind for kind in KINDS if int(rows.get(kind, {}).get("Request Count", 0)) == 0]
     assert not missing, f"no requests of {missing}"
     assert rows["Aggregated"]["Failure Count"] == "0"
-    assert int(rows["Aggregated"]["Request Count"]) == sum(int(rows[kind]["Request Count"]) for kind in KINDS), \
-        sorted(set(rows) - set(KINDS))
+    assert int(rows["Aggregated"]["Request Count"]) == sum(int(rows[kind]["Request Count"]) for kind in KINDS), sorted(
+        set(rows) - set(KINDS)
+    )
     assert "0 failures" in run.stdout and "report: " in run.stdout
 
 
@@ -107,8 +119,14 @@ def test_a_server_without_the_loadtest_plan_is_named_before_the_run(start_stack)
     # must say so, not measure a minute of 429s.
     stack = start_stack(MARQUEE_PLANS="free=5,pro=30")
     env = {**os.environ, **to_env(stack.settings), "MARQUEE_PLANS": "free=5,pro=30,loadtest=1000000"}
-    run = subprocess.run([sys.executable, "-m", "loadtests.run", "--time", "5s"], env=env, cwd=PROJECT_ROOT,
-                         capture_output=True, text=True, timeout=60)
+    run = subprocess.run(
+        [sys.executable, "-m", "loadtests.run", "--time", "5s"],
+        env=env,
+        cwd=PROJECT_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert run.returncode == 1
     assert "admits the `loadtest` plan at 5 requests a window, not 1000000" in run.stderr
     assert not (stack.settings.home / "load" / "locust_stats.csv").exists()

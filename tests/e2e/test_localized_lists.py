@@ -80,8 +80,10 @@ def test_texts_from_the_search_index_are_the_details_bytes(api, e2e_release, tmp
         film = next(i for i in listed if pack.get(f"3/movie/{i}.de-DE.json"))
         title, overview = 'Der "Film" \\ a/b\tc\x01 é', "Zeile 1\r\nZeile\x1f 2\x7f"
         details = orjson.loads(pack.get(f"3/movie/{film}.de-DE.json")) | {"title": title, "overview": overview}
-        updated = con.execute("UPDATE texts SET title = ?, overview = ? WHERE kind = 'movie' AND id = ? AND suffix = '.de-DE'",
-                              (title, overview, film)).rowcount
+        updated = con.execute(
+            "UPDATE texts SET title = ?, overview = ? WHERE kind = 'movie' AND id = ? AND suffix = '.de-DE'",
+            (title, overview, film),
+        ).rowcount
         assert updated == 1
     con.close()
     add_document(escaped, f"3/movie/{film}.de-DE.json", orjson.dumps(details))
@@ -97,7 +99,8 @@ def test_texts_from_the_search_index_are_the_details_bytes(api, e2e_release, tmp
             point_current(api.settings, release)
             expected = assemble(str(release), Query(path, language="de-DE"), api.settings.languages)
             assert {"title": title, "overview": overview}.items() <= next(
-                item for item in orjson.loads(expected)["results"] if item["id"] == film).items()
+                item for item in orjson.loads(expected)["results"] if item["id"] == film
+            ).items()
             for _ in range(2):  # both workers
                 assert get(path, language="de-DE").content == expected, release.name
     finally:

@@ -40,8 +40,9 @@ def metered(start_stack):
 
 def a_movie(stack) -> str:
     with Pack(stack.settings.current_link) as pack:
-        return "/" + sorted(n for n in pack.names("3/movie/%.json") if n.count("/") == 2
-                            and n.count(".") == 1)[0].removesuffix(".json")
+        return "/" + sorted(n for n in pack.names("3/movie/%.json") if n.count("/") == 2 and n.count(".") == 1)[
+            0
+        ].removesuffix(".json")
 
 
 def test_metrics_count_doors_decisions_and_latency(metered):
@@ -61,10 +62,14 @@ def test_metrics_count_doors_decisions_and_latency(metered):
 
     def counted() -> bool:
         after = scrape(stack)
-        return value(after, "marquee_gate_decisions_total", decision="admitted") - \
-            value(before, "marquee_gate_decisions_total", decision="admitted") >= 8 \
-            and value(after, "marquee_edge_event_loop_lag_seconds_count") > 0 \
-            and value(after, "marquee_registry_keys") >= 2  # the lag probed every 0.25 s, the registry polled
+        return (
+            value(after, "marquee_gate_decisions_total", decision="admitted")
+            - value(before, "marquee_gate_decisions_total", decision="admitted")
+            >= 8
+            and value(after, "marquee_edge_event_loop_lag_seconds_count") > 0
+            and value(after, "marquee_registry_keys") >= 2
+        )  # the lag probed every 0.25 s, the registry polled
+
     eventually(counted, timeout=5)  # each worker adds its counts once a second
     after = scrape(stack)
 
@@ -80,8 +85,12 @@ def test_metrics_count_doors_decisions_and_latency(metered):
     assert delta("marquee_requests_total", door="append", **{"class": "2xx"}) == 1
     assert delta("marquee_requests_total", door="edge", **{"class": "2xx"}) == 1
     assert delta("marquee_key_check_seconds_count") == 10  # every hit that went to Redis
-    assert value(after, "marquee_key_check_seconds_bucket", le="+Inf") == value(after, "marquee_key_check_seconds_count")
-    assert delta("marquee_document_cache_total", result="hit") + delta("marquee_document_cache_total", result="miss") > 0
+    assert value(after, "marquee_key_check_seconds_bucket", le="+Inf") == value(
+        after, "marquee_key_check_seconds_count"
+    )
+    assert (
+        delta("marquee_document_cache_total", result="hit") + delta("marquee_document_cache_total", result="miss") > 0
+    )
     release = stack.settings.current_link.resolve().name
     assert value(after, "marquee_release_info", release=release) == 1
     # The edge's part: its answer, its loop-lag probe, its registry copy.
@@ -120,8 +129,18 @@ def test_access_logs_are_json_lines_with_no_key(metered):
     mine = [e for e in entries if e["path"] == movie and e["account"] == str(account_id)]
     assert len(mine) >= 4
     for entry in mine:
-        assert set(entry) >= {"time", "request_id", "method", "path", "query", "status", "duration", "bytes",
-                              "account", "door"}
+        assert set(entry) >= {
+            "time",
+            "request_id",
+            "method",
+            "path",
+            "query",
+            "status",
+            "duration",
+            "bytes",
+            "account",
+            "door",
+        }
         assert re.fullmatch(r"[0-9a-f]{32}", entry["request_id"])
         assert entry["status"] == 200 and entry["bytes"] > 0 and isinstance(entry["duration"], float)
         assert "api_key" not in entry["query"].lower()
@@ -138,26 +157,39 @@ def test_a_path_without_language_variants_is_one_lookup_in_any_language(metered)
     key = stack.account("metered-variantless", "pro")
     with Pack(stack.settings.current_link) as pack:
         # The last ones: no other test here asks for them, so they are cold in both workers.
-        paths = ["/" + sorted(pack.names(like))[-1].removesuffix(".json")
-                 for like in ("3/movie/%/credits.json", "3/tv/%/season/%/credits.json")]
+        paths = [
+            "/" + sorted(pack.names(like))[-1].removesuffix(".json")
+            for like in ("3/movie/%/credits.json", "3/tv/%/season/%/credits.json")
+        ]
         names = set(pack.names("3/movie/%.json"))
         # A film with neither a Korean nor an untranslated variant: details try both before the default.
-        details = "/" + sorted(n for n in names if n.count(".") == 1 and n.count("/") == 2
-                               and not {n.replace(".json", v) for v in (".ko-KR.json", ".und.json")} & names
-                               )[-1].removesuffix(".json")
+        details = "/" + sorted(
+            n
+            for n in names
+            if n.count(".") == 1
+            and n.count("/") == 2
+            and not {n.replace(".json", v) for v in (".ko-KR.json", ".und.json")} & names
+        )[-1].removesuffix(".json")
     for path, lookups in ((paths[0], 1), (paths[1], 1), (details, 3)):
         before = scrape(stack)
         answer = stack.client.get(path, params={"api_key": key, "language": "ko-KR"})
         assert answer.status_code == 200, answer.text
 
         def missed(wanted: float = lookups) -> bool:
-            return value(scrape(stack), "marquee_document_cache_total", result="miss") - \
-                value(before, "marquee_document_cache_total", result="miss") >= wanted
+            return (
+                value(scrape(stack), "marquee_document_cache_total", result="miss")
+                - value(before, "marquee_document_cache_total", result="miss")
+                >= wanted
+            )
+
         eventually(missed, timeout=5)  # each worker adds its counts once a second
         time.sleep(1.2)
         after = scrape(stack)
-        assert value(after, "marquee_document_cache_total", result="miss") - \
-            value(before, "marquee_document_cache_total", result="miss") == lookups, path
+        assert (
+            value(after, "marquee_document_cache_total", result="miss")
+            - value(before, "marquee_document_cache_total", result="miss")
+            == lookups
+        ), path
         plain = stack.client.get(path, params={"api_key": key})
         assert plain.content == answer.content and plain.headers["etag"] == answer.headers["etag"]
 
@@ -174,10 +206,15 @@ def test_a_title_list_in_a_language_is_answered_by_nginx(metered):
     assert answer.status_code == 200, answer.text
 
     def counted() -> bool:
-        return value(scrape(stack), "marquee_requests_total", door="document", **{"class": "2xx"}) - \
-            value(before, "marquee_requests_total", door="document", **{"class": "2xx"}) >= 1
+        return (
+            value(scrape(stack), "marquee_requests_total", door="document", **{"class": "2xx"})
+            - value(before, "marquee_requests_total", door="document", **{"class": "2xx"})
+            >= 1
+        )
+
     eventually(counted, timeout=5)
     time.sleep(1.2)  # a worker's counts of the edge's answers would be in by now too
     after = scrape(stack)
-    assert value(after, "marquee_edge_answers_total", **{"class": "2xx"}) == \
-        value(before, "marquee_edge_answers_total", **{"class": "2xx"})
+    assert value(after, "marquee_edge_answers_total", **{"class": "2xx"}) == value(
+        before, "marquee_edge_answers_total", **{"class": "2xx"}
+    )

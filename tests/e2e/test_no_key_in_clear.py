@@ -31,11 +31,17 @@ def test_no_key_in_registry_redis_or_logs(start_stack):
 
     # Redis: every key name and value.
     client = redis.Redis.from_url(stack.settings.redis_url)
-    dump = b"".join(k + (b"".join(client.lrange(k, 0, -1)) if client.type(k) == b"list" else client.get(k))
-                    for k in client.keys("*"))
+    dump = b"".join(
+        k + (b"".join(client.lrange(k, 0, -1)) if client.type(k) == b"list" else client.get(k))
+        for k in client.keys("*")
+    )
     client.close()
-    files = [stack.settings.registry_path, *stack.settings.home.glob("registry.sqlite3*"),
-             *stack.settings.log_dir.glob("*"), *stack.settings.run_dir.glob("gate-grants*")]
+    files = [
+        stack.settings.registry_path,
+        *stack.settings.home.glob("registry.sqlite3*"),
+        *stack.settings.log_dir.glob("*"),
+        *stack.settings.run_dir.glob("gate-grants*"),
+    ]
     assert any(f.name == "nginx-access.log" and f.stat().st_size > 0 for f in files)
     assert any(f.name == "gate-grants.tsv" and f.stat().st_size > 0 for f in files)
     for secret in (key, bad):

@@ -52,8 +52,13 @@ def children(pid: int) -> list[int]:
 
 def test_a_stack_stops_when_the_process_that_started_it_is_killed(tmp_path_factory):
     home = tmp_path_factory.mktemp("orphans")  # short: the stack's sockets live under it
-    starter = subprocess.Popen([sys.executable, "-c", STARTER, str(home)], cwd=PROJECT_ROOT, text=True,
-                               stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    starter = subprocess.Popen(
+        [sys.executable, "-c", STARTER, str(home)],
+        cwd=PROJECT_ROOT,
+        text=True,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+    )
     stack: list[int] = []
     try:
         pids = [int(pid) for pid in starter.stdout.readline().split()]

@@ -106,11 +106,21 @@ def test_delta_releases_serve_through_to_their_base_and_leave_it_as_it_was(packs
         assert os.stat(release / BASE_NAME).st_ino == inode
     assert (full / PACK_NAME).read_bytes() == before
     with Pack(second) as pack:  # /3/movie/8 is in the base, hidden by a tombstone
-        assert pack.con.execute("SELECT count(*) FROM base.docs WHERE key = ?", (pack.key("3/movie/8.json"),)).fetchone()[0] == 1
+        assert (
+            pack.con.execute("SELECT count(*) FROM base.docs WHERE key = ?", (pack.key("3/movie/8.json"),)).fetchone()[
+                0
+            ]
+            == 1
+        )
         assert pack.get("3/movie/8.json") is None
 
-    expected = [(full, "Full", "Full", True), (first, "First", "Full", False), (second, "Second", "Second", False),
-                (first, "First", "Full", False), (full, "Full", "Full", True)]
+    expected = [
+        (full, "Full", "Full", True),
+        (first, "First", "Full", False),
+        (second, "Second", "Second", False),
+        (first, "First", "Full", False),
+        (full, "Full", "Full", True),
+    ]
     for step, (release, title, cast, has_8) in enumerate(expected):  # publish, publish, publish, roll back twice
         key = api.account(f"deltas-{step}", "pro")  # eight requests a step, well inside one window
 
@@ -140,7 +150,7 @@ def composite_release(folder, title: str, previous=None):
         "/3/configuration": {"images": {}, "change_keys": []},
         "/3/movie/7": {"id": 7, "title": "Seven", "overview": ""},
         "/3/movie/7/similar": b'{"id":7,"page":1,"results":[{"\\u0001":"movie/9"},'
-                              b'{"\\u0001":"movie/9","character":"Nine"}],"total_pages":1,"total_results":2}',
+        b'{"\\u0001":"movie/9","character":"Nine"}],"total_pages":1,"total_results":2}',
         "/3/movie/8/similar": b'{"id":8,"page":1,"results":[{"\\u0001":"movie/404"}]}',
     }
     writer = Writer(folder, previous=previous)
@@ -168,12 +178,18 @@ def test_composite_documents_are_served_with_their_items_spliced(packs_api, tmp_
         for _ in range(2):  # reach both workers
             response = api.client.get("/3/movie/7/similar", params={"api_key": key})
             assert response.status_code == 200
-            assert response.json()["results"] == [{"id": 9, "title": title},
-                                                  {"id": 9, "title": title, "character": "Nine"}]
+            assert response.json()["results"] == [
+                {"id": 9, "title": title},
+                {"id": 9, "title": title, "character": "Nine"},
+            ]
             etag = response.headers["etag"]
             assert etag == '"' + etag_of(response.content) + '"'  # the assembled bytes', not the skeleton's
-            assert api.client.get("/3/movie/7/similar", params={"api_key": key},
-                                  headers={"If-None-Match": etag}).status_code == 304
+            assert (
+                api.client.get(
+                    "/3/movie/7/similar", params={"api_key": key}, headers={"If-None-Match": etag}
+                ).status_code
+                == 304
+            )
             with Pack(release) as pack:
                 assert response.content == pack.get("3/movie/7/similar.json")
                 assert pack.etag("3/movie/7/similar.json") == etag_of(pack.raw("3/movie/7/similar.json"))
@@ -224,9 +240,13 @@ def blob_key_copy(release, folder):
     with con:
         con.execute("ALTER TABLE docs RENAME TO rows")
         con.execute("CREATE TABLE docs (key BLOB PRIMARY KEY, body BLOB NOT NULL)")
-        con.executemany("INSERT INTO docs SELECT ?, body FROM rows WHERE key = ?",
-                        [(hash_key(group), key_of(group)) for group in groups])
-        assert con.execute("SELECT count(*) FROM docs").fetchone() == con.execute("SELECT count(*) FROM rows").fetchone()
+        con.executemany(
+            "INSERT INTO docs SELECT ?, body FROM rows WHERE key = ?",
+            [(hash_key(group), key_of(group)) for group in groups],
+        )
+        assert (
+            con.execute("SELECT count(*) FROM docs").fetchone() == con.execute("SELECT count(*) FROM rows").fetchone()
+        )
         con.execute("DROP TABLE rows")
         con.execute(f"PRAGMA user_version = {BLOB_KEY_FORMAT}")
     con.close()
@@ -239,14 +259,20 @@ def test_keyed_compressed_documents_answer_what_named_plain_json_ones_did(start_
     before (rows by name, plain JSON; the blocks keyed by a BLOB): the same bytes on the wire, ETag
     and encoding, in the default language, a variant and the untranslated one, plain and gzip."""
     with Pack(e2e_release) as pack:
-        assert pack.grouped and not pack.con.execute("SELECT 1 FROM pragma_table_info('docs') WHERE name = 'name'").fetchone()
-        framed, blocks = pack.con.execute("SELECT count(*) FILTER (WHERE substr(body, 1, 4) = ?), count(*) FROM docs",
-                                          (b"\x28\xb5\x2f\xfd",)).fetchone()
+        assert (
+            pack.grouped
+            and not pack.con.execute("SELECT 1 FROM pragma_table_info('docs') WHERE name = 'name'").fetchone()
+        )
+        framed, blocks = pack.con.execute(
+            "SELECT count(*) FILTER (WHERE substr(body, 1, 4) = ?), count(*) FROM docs", (b"\x28\xb5\x2f\xfd",)
+        ).fetchone()
         assert framed > blocks // 2 and blocks < pack.count() // 2  # most blocks compressed, several documents each
         names = [name for name in pack.names("3/%") if "?" not in name]
     old = old_format_copy(e2e_release, tmp_path / "old")
     with Pack(old) as pack:
-        assert not pack.keyed and [name for name in pack.names("3/%") if "?" not in name] == names  # the edge's reader too
+        assert (
+            not pack.keyed and [name for name in pack.names("3/%") if "?" not in name] == names
+        )  # the edge's reader too
     blob_keyed = blob_key_copy(e2e_release, tmp_path / "blob")
     with Pack(blob_keyed) as pack:
         assert pack.format == BLOB_KEY_FORMAT and [name for name in pack.names("3/%") if "?" not in name] == names
@@ -259,13 +285,14 @@ def test_keyed_compressed_documents_answer_what_named_plain_json_ones_did(start_
             return response.status_code, response.headers.get("ETag"), response.headers.get("Content-Encoding"), raw
 
     checked = 0
-    for name in names[::max(1, len(names) // 1500)]:
+    for name in names[:: max(1, len(names) // 1500)]:
         uri, _, suffix = name.removesuffix(".json").partition(".")
         language = {"": None, "und": "xx"}.get(suffix, suffix)
         params = {"language": language} if language else {}
         for encoding in ("identity", "gzip"):
-            after, before, blob = (wire(stack, key, "/" + uri, params, {"Accept-Encoding": encoding})
-                                   for stack, key in zip(stacks, keys))
+            after, before, blob = (
+                wire(stack, key, "/" + uri, params, {"Accept-Encoding": encoding}) for stack, key in zip(stacks, keys)
+            )
             assert after == before == blob and after[0] == 200, name
             checked += 1
     assert checked > 1000

@@ -17,10 +17,12 @@ def answer(api):
 
 
 def longest_list(catalogue) -> tuple[int, list[tuple[str, int]]]:
-    list_id = catalogue.execute("SELECT list_id FROM list_items GROUP BY 1 HAVING bool_or(media_type = 'tv') "
-                                "ORDER BY count(*) DESC LIMIT 1").fetchone()[0]
-    items = catalogue.execute("SELECT media_type, media_id FROM list_items WHERE list_id = ? ORDER BY ord",
-                              [list_id]).fetchall()
+    list_id = catalogue.execute(
+        "SELECT list_id FROM list_items GROUP BY 1 HAVING bool_or(media_type = 'tv') ORDER BY count(*) DESC LIMIT 1"
+    ).fetchone()[0]
+    items = catalogue.execute(
+        "SELECT media_type, media_id FROM list_items WHERE list_id = ? ORDER BY ord", [list_id]
+    ).fetchall()
     return list_id, items
 
 
@@ -29,8 +31,12 @@ def test_a_list_holds_its_titles_in_order_page_by_page(answer, catalogue):
     assert len(items) > 20
     name, created_by = catalogue.execute("SELECT name, created_by FROM lists WHERE id = ?", [list_id]).fetchone()
     first = answer(f"/3/list/{list_id}")
-    assert (first["id"], first["name"], first["created_by"], first["item_count"]) == (str(list_id), name, created_by,
-                                                                                    len(items))
+    assert (first["id"], first["name"], first["created_by"], first["item_count"]) == (
+        str(list_id),
+        name,
+        created_by,
+        len(items),
+    )
     found = list(first["items"])
     for page in range(2, first["total_pages"] + 1):
         found += answer(f"/3/list/{list_id}", page=str(page))["items"]
@@ -53,11 +59,20 @@ def test_a_list_in_another_language_names_its_titles_in_it(answer, catalogue):
 def test_the_lists_a_title_is_on_in_its_language(answer, catalogue, media_type):
     media_id, language = catalogue.execute(
         "SELECT i.media_id, l.iso_639_1 FROM list_items i JOIN lists l ON l.id = i.list_id WHERE i.media_type = ? "
-        "GROUP BY 1, 2 ORDER BY count(*) DESC, 1 LIMIT 1", [media_type]).fetchone()
-    expected = [i for (i,) in catalogue.execute(
-        "SELECT l.id FROM lists l WHERE l.iso_639_1 = ? AND l.id IN (SELECT list_id FROM list_items WHERE media_type = ? "
-        "AND media_id = ?) ORDER BY l.favorite_count DESC, l.id", [language, media_type, media_id]).fetchall()]
-    tag = {"en": "en-US", "de": "de-DE", "fr": "fr-FR", "es": "es-ES", "it": "it-IT", "pt": "pt-BR", "ja": "ja-JP"}[language]
+        "GROUP BY 1, 2 ORDER BY count(*) DESC, 1 LIMIT 1",
+        [media_type],
+    ).fetchone()
+    expected = [
+        i
+        for (i,) in catalogue.execute(
+            "SELECT l.id FROM lists l WHERE l.iso_639_1 = ? AND l.id IN (SELECT list_id FROM list_items WHERE media_type = ? "
+            "AND media_id = ?) ORDER BY l.favorite_count DESC, l.id",
+            [language, media_type, media_id],
+        ).fetchall()
+    ]
+    tag = {"en": "en-US", "de": "de-DE", "fr": "fr-FR", "es": "es-ES", "it": "it-IT", "pt": "pt-BR", "ja": "ja-JP"}[
+        language
+    ]
     page = answer(f"/3/{media_type}/{media_id}/lists", **({} if language == "en" else {"language": tag}))
     assert [r["id"] for r in page["results"]] == expected[:20] and page["total_results"] == len(expected)
     first = page["results"][0]
@@ -66,8 +81,10 @@ def test_the_lists_a_title_is_on_in_its_language(answer, catalogue, media_type):
 
 
 def test_lists_append_to_a_film(answer, catalogue):
-    movie = catalogue.execute("SELECT media_id FROM list_items i JOIN lists l ON l.id = i.list_id WHERE media_type = "
-                              "'movie' AND l.iso_639_1 = 'en' GROUP BY 1 ORDER BY count(*) DESC LIMIT 1").fetchone()[0]
+    movie = catalogue.execute(
+        "SELECT media_id FROM list_items i JOIN lists l ON l.id = i.list_id WHERE media_type = "
+        "'movie' AND l.iso_639_1 = 'en' GROUP BY 1 ORDER BY count(*) DESC LIMIT 1"
+    ).fetchone()[0]
     details = answer(f"/3/movie/{movie}", append_to_response="lists,reviews")
     own = answer(f"/3/movie/{movie}/lists")
     assert details["lists"] == {k: v for k, v in own.items() if k != "id"} and details["lists"]["results"]
@@ -77,8 +94,11 @@ def test_item_status_says_whether_a_film_is_on_the_list(answer, catalogue):
     list_id, items = longest_list(catalogue)
     films = [media_id for media_type, media_id in items if media_type == "movie"]
     last = films[-1]  # on the list's last page: every page is read
-    absent = catalogue.execute("SELECT min(id) FROM movies WHERE id NOT IN (SELECT media_id FROM list_items "
-                               "WHERE list_id = ? AND media_type = 'movie')", [list_id]).fetchone()[0]
+    absent = catalogue.execute(
+        "SELECT min(id) FROM movies WHERE id NOT IN (SELECT media_id FROM list_items "
+        "WHERE list_id = ? AND media_type = 'movie')",
+        [list_id],
+    ).fetchone()[0]
     series = next(media_id for media_type, media_id in items if media_type == "tv")
     target = f"/3/list/{list_id}/item_status"
     assert answer(target, movie_id=str(last)) == {"id": list_id, "item_present": True}

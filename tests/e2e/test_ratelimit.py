@@ -81,8 +81,9 @@ def test_concurrent_requests_from_many_connections_never_over_admit(start_stack)
     async def hammer() -> list[int]:
         limits = httpx.Limits(max_connections=200, max_keepalive_connections=200)
         async with httpx.AsyncClient(base_url=stack.settings.api_base_url, limits=limits, timeout=30) as client:
-            responses = await asyncio.gather(*(client.get("/3/configuration", params={"api_key": key})
-                                               for _ in range(400)))
+            responses = await asyncio.gather(
+                *(client.get("/3/configuration", params={"api_key": key}) for _ in range(400))
+            )
         return [r.status_code for r in responses]
 
     codes = asyncio.run(hammer())

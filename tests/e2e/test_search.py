@@ -17,9 +17,12 @@ def search(api):
 
 
 def english_title(catalogue, movie_id: int) -> str:
-    row = catalogue.execute("SELECT coalesce(nullif(t.title, ''), m.original_title) FROM movies m "
-                            "LEFT JOIN movie_translations t ON t.movie_id = m.id AND t.iso_639_1 = 'en' "
-                            "AND t.iso_3166_1 = 'US' WHERE m.id = ?", [movie_id]).fetchone()
+    row = catalogue.execute(
+        "SELECT coalesce(nullif(t.title, ''), m.original_title) FROM movies m "
+        "LEFT JOIN movie_translations t ON t.movie_id = m.id AND t.iso_639_1 = 'en' "
+        "AND t.iso_3166_1 = 'US' WHERE m.id = ?",
+        [movie_id],
+    ).fetchone()
     return row[0]
 
 
@@ -35,30 +38,38 @@ def first_page_finds(search, movie_id: int, query: str, kind: str = "movie", **p
 
 def names_of(catalogue, movie_id: int) -> set[str]:
     """Every name a film is found by, folded: original, translated and alternative titles."""
-    rows = catalogue.execute("SELECT original_title FROM movies WHERE id = ? UNION ALL "
-                             "SELECT title FROM movie_translations WHERE movie_id = ?", [movie_id, movie_id]).fetchall()
+    rows = catalogue.execute(
+        "SELECT original_title FROM movies WHERE id = ? UNION ALL "
+        "SELECT title FROM movie_translations WHERE movie_id = ?",
+        [movie_id, movie_id],
+    ).fetchall()
     return {search_text.normalized(name) for (name,) in rows if name}
 
 
 def test_exact_title_comes_first(search, catalogue):
     checked = 0
-    for movie_id, in catalogue.execute("SELECT id FROM movies WHERE NOT adult ORDER BY popularity LIMIT 15").fetchall():
+    for (movie_id,) in catalogue.execute(
+        "SELECT id FROM movies WHERE NOT adult ORDER BY popularity LIMIT 15"
+    ).fetchall():
         title = english_title(catalogue, movie_id)
         page = first_page_finds(search, movie_id, title)
         # Every film before it has that very name too, in some language (the exact tier).
         position = ids(page).index(movie_id)
         for before in page["results"][:position]:
             assert search_text.normalized(title) in names_of(catalogue, before["id"]) | {
-                search_text.normalized(before["title"])}, (title, before["title"])
+                search_text.normalized(before["title"])
+            }, (title, before["title"])
         checked += 1
     assert checked == 15
 
 
 def test_a_prefix_lower_case_without_accents_and_word_order(search, catalogue):
     # Latin titles with accents (strip_accents also drops Devanagari's vowel signs, which are letters).
-    accented = catalogue.execute("SELECT id, original_title FROM movies WHERE original_title <> strip_accents(original_title) "
-                                 "AND regexp_matches(original_title, '^[\\x{20}-\\x{24F}]+$') AND NOT adult "
-                                 "ORDER BY id LIMIT 5").fetchall()
+    accented = catalogue.execute(
+        "SELECT id, original_title FROM movies WHERE original_title <> strip_accents(original_title) "
+        "AND regexp_matches(original_title, '^[\\x{20}-\\x{24F}]+$') AND NOT adult "
+        "ORDER BY id LIMIT 5"
+    ).fetchall()
     assert accented
     for movie_id, title in accented:
         plain = catalogue.execute("SELECT lower(strip_accents(?))", [title]).fetchone()[0]
@@ -69,13 +80,20 @@ def test_a_prefix_lower_case_without_accents_and_word_order(search, catalogue):
             first_page_finds(search, movie_id, " ".join(reversed(words)))  # order does not matter
         longest = max(search_text.words(title), key=len)
         if len(longest) >= 4:
-            first_page_finds(search, movie_id, " ".join(search_text.words(title)[:-1] + [longest[:3]])
-                             if search_text.words(title)[-1] == longest else title[:-1])
+            first_page_finds(
+                search,
+                movie_id,
+                " ".join(search_text.words(title)[:-1] + [longest[:3]])
+                if search_text.words(title)[-1] == longest
+                else title[:-1],
+            )
 
 
 def test_one_typo_in_a_long_word_still_finds_the_title_below_exact_matches(search, catalogue):
-    rows = catalogue.execute("SELECT id, original_title FROM movies WHERE NOT adult AND length(original_title) >= 8 "
-                             "AND original_title = strip_accents(original_title) ORDER BY popularity DESC LIMIT 10").fetchall()
+    rows = catalogue.execute(
+        "SELECT id, original_title FROM movies WHERE NOT adult AND length(original_title) >= 8 "
+        "AND original_title = strip_accents(original_title) ORDER BY popularity DESC LIMIT 10"
+    ).fetchall()
     tried = 0
     for movie_id, title in rows:
         words = search_text.words(title)
@@ -95,9 +113,11 @@ def test_one_typo_in_a_long_word_still_finds_the_title_below_exact_matches(searc
 
 @pytest.mark.parametrize("language", ["ja", "ru"])
 def test_titles_in_japanese_and_russian_find_their_film(search, catalogue, language):
-    rows = catalogue.execute("SELECT t.movie_id, t.title FROM movie_translations t JOIN movies m ON m.id = t.movie_id "
-                             "WHERE t.iso_639_1 = ? AND t.title <> '' AND NOT m.adult ORDER BY t.movie_id LIMIT 6",
-                             [language]).fetchall()
+    rows = catalogue.execute(
+        "SELECT t.movie_id, t.title FROM movie_translations t JOIN movies m ON m.id = t.movie_id "
+        "WHERE t.iso_639_1 = ? AND t.title <> '' AND NOT m.adult ORDER BY t.movie_id LIMIT 6",
+        [language],
+    ).fetchall()
     assert rows
     for movie_id, title in rows:
         first_page_finds(search, movie_id, title)
@@ -106,15 +126,20 @@ def test_titles_in_japanese_and_russian_find_their_film(search, catalogue, langu
 
 
 def test_year_filters_narrow(search, catalogue):
-    year = catalogue.execute("SELECT year(release_date) y FROM movies WHERE release_date IS NOT NULL "
-                             "GROUP BY y ORDER BY count(*) DESC LIMIT 1").fetchone()[0]
+    year = catalogue.execute(
+        "SELECT year(release_date) y FROM movies WHERE release_date IS NOT NULL "
+        "GROUP BY y ORDER BY count(*) DESC LIMIT 1"
+    ).fetchone()[0]
     everything = search("movie", query="a")
     primary = search("movie", query="a", primary_release_year=str(year))
     assert 0 < primary["total_results"] < everything["total_results"]
     assert all(r["release_date"].startswith(str(year)) for r in primary["results"])
     released = search("movie", query="a", year=str(year))
-    years = dict(catalogue.execute("SELECT movie_id, list(DISTINCT year(release_date)) FROM movie_release_dates "
-                                   "GROUP BY movie_id").fetchall())
+    years = dict(
+        catalogue.execute(
+            "SELECT movie_id, list(DISTINCT year(release_date)) FROM movie_release_dates GROUP BY movie_id"
+        ).fetchall()
+    )
     assert released["total_results"] >= primary["total_results"]
     for r in released["results"]:
         assert year in years.get(r["id"], []) or r["release_date"].startswith(str(year))
@@ -145,14 +170,26 @@ def test_multi_mixes_movies_series_and_people(search):
 
 def test_people_come_with_what_they_are_known_for(search, catalogue):
     person_id, name = catalogue.execute(
-        "SELECT p.id, p.name FROM people p JOIN \"cast\" c ON c.person_id = p.id WHERE NOT p.adult "
-        "GROUP BY p.id, p.name, p.popularity ORDER BY p.popularity DESC LIMIT 1").fetchone()
+        'SELECT p.id, p.name FROM people p JOIN "cast" c ON c.person_id = p.id WHERE NOT p.adult '
+        "GROUP BY p.id, p.name, p.popularity ORDER BY p.popularity DESC LIMIT 1"
+    ).fetchone()
     page = search("person", query=name)
     person = next(r for r in page["results"] if r["id"] == person_id)
-    films = {m for (m,) in catalogue.execute("SELECT movie_id FROM \"cast\" WHERE person_id = ? UNION "
-                                             "SELECT movie_id FROM crew WHERE person_id = ?", [person_id, person_id]).fetchall()}
-    shows = {s for (s,) in catalogue.execute("SELECT series_id FROM series_cast WHERE person_id = ? UNION "
-                                             "SELECT series_id FROM series_crew WHERE person_id = ?", [person_id, person_id]).fetchall()}
+    films = {
+        m
+        for (m,) in catalogue.execute(
+            'SELECT movie_id FROM "cast" WHERE person_id = ? UNION SELECT movie_id FROM crew WHERE person_id = ?',
+            [person_id, person_id],
+        ).fetchall()
+    }
+    shows = {
+        s
+        for (s,) in catalogue.execute(
+            "SELECT series_id FROM series_cast WHERE person_id = ? UNION "
+            "SELECT series_id FROM series_crew WHERE person_id = ?",
+            [person_id, person_id],
+        ).fetchall()
+    }
     assert 1 <= len(person["known_for"]) <= 3
     for item in person["known_for"]:
         assert item["id"] in (films if item["media_type"] == "movie" else shows)
@@ -176,23 +213,32 @@ def test_adult_titles_only_when_asked(search, catalogue):
 
 
 def test_other_kinds_find_their_entities(search, catalogue):
-    for kind, table in (("tv", "tv_series"), ("collection", "collections"), ("company", "companies"),
-                        ("keyword", "keywords")):
+    for kind, table in (
+        ("tv", "tv_series"),
+        ("collection", "collections"),
+        ("company", "companies"),
+        ("keyword", "keywords"),
+    ):
         entity_id, name = catalogue.execute(f"SELECT id, name FROM {table} ORDER BY id LIMIT 1").fetchone()
         first_page_finds(search, entity_id, name, kind=kind)
 
 
 def test_bad_input_gets_the_envelope(api, search):
     key = api.account("search-errors", "pro")
-    for params, status, code in ((("page", "0"), 400, 22), (("page", "501"), 400, 22), (("page", "x"), 400, 22),
-                                 (("year", "abc"), 422, 5), (("primary_release_year", "99"), 422, 5),
-                                 (("include_adult", "maybe"), 422, 5)):
+    for params, status, code in (
+        (("page", "0"), 400, 22),
+        (("page", "501"), 400, 22),
+        (("page", "x"), 400, 22),
+        (("year", "abc"), 422, 5),
+        (("primary_release_year", "99"), 422, 5),
+        (("include_adult", "maybe"), 422, 5),
+    ):
         response = api.client.get("/3/search/movie", params={"api_key": key, "query": "a", params[0]: params[1]})
         body = assert_tmdb_error(response, status, code)
         if status == 422:
             assert params[0] in body["status_message"]
     assert search("movie")["results"] == [] and search("movie", query="  ")["total_results"] == 0
-    assert search("tv", query="\u0000%%\"*NOT OR(")["page"] == 1  # FTS5 syntax in a query is only text
+    assert search("tv", query='\u0000%%"*NOT OR(')["page"] == 1  # FTS5 syntax in a query is only text
 
 
 def test_repeated_searches_come_from_nginx_and_still_count(api):
@@ -208,8 +254,9 @@ def test_repeated_searches_come_from_nginx_and_still_count(api):
     assert api.client.get("/3/search/movie", params={**params, "api_key": other}).headers["x-marquee-cache"] == "HIT"
 
 
-def test_the_index_is_the_current_releases_through_publish_and_rollback(start_stack, e2e_release, tmp_path_factory,
-                                                                        catalogue):
+def test_the_index_is_the_current_releases_through_publish_and_rollback(
+    start_stack, e2e_release, tmp_path_factory, catalogue
+):
     """Two releases whose indexes differ by one film: each answer is its current release's, cached
     answers included (nginx keys them by release), with no restart."""
     from tests.e2e.conftest import copy_release, point_current

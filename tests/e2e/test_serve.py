@@ -25,10 +25,22 @@ def _ignore_sigint() -> None:
 def test_serve_prints_a_working_key_and_stops_on_ctrl_c(e2e_release: Path, tmp_path_factory):
     home = tmp_path_factory.mktemp("serve")  # short: unix socket paths must fit in 108 bytes
     (home / "current").symlink_to(e2e_release)
-    env = dict(os.environ, MARQUEE_HOME=str(home), MARQUEE_API_PORT=str(free_port()), MARQUEE_ADMIN_PORT=str(free_port()),
-               MARQUEE_IMAGE_PORT=str(free_port()), MARQUEE_IMAGE_DIR=str(e2e_release.parent.parent / "images"))
-    proc = subprocess.Popen([sys.executable, "-m", "marquee", "serve"], env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True, preexec_fn=_ignore_sigint)
+    env = dict(
+        os.environ,
+        MARQUEE_HOME=str(home),
+        MARQUEE_API_PORT=str(free_port()),
+        MARQUEE_ADMIN_PORT=str(free_port()),
+        MARQUEE_IMAGE_PORT=str(free_port()),
+        MARQUEE_IMAGE_DIR=str(e2e_release.parent.parent / "images"),
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "marquee", "serve"],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        preexec_fn=_ignore_sigint,
+    )
     try:
         lines = []
         deadline = time.monotonic() + 60

@@ -19,10 +19,11 @@ def test_showtimes_through_nginx(api, catalogue):
     assert set(summary.json()) == {"id", "countries"} and summary.json()["id"] == movie_id
     here = api.client.get(f"/3/movie/{movie_id}/showtimes", params={"api_key": key, "country": "de"}).json()
     assert here["country"] == "DE" and isinstance(here["cinemas"], list)
-    assert api.client.get(f"/3/movie/{movie_id}/showtimes", params={"api_key": key, "country": "XX"}).json()[
-        "cinemas"] == []
-    details = api.client.get(f"/3/movie/{movie_id}", params={"api_key": key,
-                                                            "append_to_response": "credits,showtimes"})
+    assert (
+        api.client.get(f"/3/movie/{movie_id}/showtimes", params={"api_key": key, "country": "XX"}).json()["cinemas"]
+        == []
+    )
+    details = api.client.get(f"/3/movie/{movie_id}", params={"api_key": key, "append_to_response": "credits,showtimes"})
     assert details.status_code == 200 and details.headers["cache-control"] == "public, max-age=60"
     body = details.json()
     assert body["id"] == movie_id and "cast" in body["credits"] and set(body["showtimes"]) == {"countries"}
@@ -37,8 +38,9 @@ def test_showtimes_errors(api):
     assert_tmdb_error(api.client.get("/3/movie/999999999/showtimes", params={"api_key": key}), 404, 34)
     assert_tmdb_error(api.client.get("/3/movie/1/showtimes", params={"api_key": key, "country": "123"}), 422, 5)
     assert_tmdb_error(api.client.get("/3/movie/1/showtimes", params={"api_key": "0" * 32}), 401, 7)
-    assert_tmdb_error(api.client.get("/3/movie/now_playing", params={"api_key": key, "with_showtimes": "maybe"}),
-                      422, 5)
+    assert_tmdb_error(
+        api.client.get("/3/movie/now_playing", params={"api_key": key, "with_showtimes": "maybe"}), 422, 5
+    )
 
 
 def test_an_id_past_64_bits_is_unknown_not_an_error(api):

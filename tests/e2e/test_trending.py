@@ -31,8 +31,12 @@ def expected(catalogue, queries: list[str], half_life: float) -> list[tuple[str,
     day = datetime.now(UTC).date()
     union = " UNION ALL ".join(queries)
     args = [a for _ in queries for a in (day, half_life, day, day)]
-    return [(kind, i) for kind, i in catalogue.execute(f"SELECT kind, id FROM ({union}) ORDER BY score DESC, kind, id",
-                                                       args).fetchall()]
+    return [
+        (kind, i)
+        for kind, i in catalogue.execute(
+            f"SELECT kind, id FROM ({union}) ORDER BY score DESC, kind, id", args
+        ).fetchall()
+    ]
 
 
 @pytest.mark.parametrize("window, half_life", [("day", 7.0), ("week", 28.0)])
@@ -43,8 +47,12 @@ def test_films_and_series_trend_by_recent_popularity(lists, catalogue, window, h
 
 
 def test_people_trend_by_popularity(lists, catalogue):
-    people = [i for (i,) in catalogue.execute("SELECT id FROM people WHERE NOT adult ORDER BY popularity DESC, id "
-                                              "LIMIT 20").fetchall()]
+    people = [
+        i
+        for (i,) in catalogue.execute(
+            "SELECT id FROM people WHERE NOT adult ORDER BY popularity DESC, id LIMIT 20"
+        ).fetchall()
+    ]
     page = lists("/3/trending/person/week")
     assert [r["id"] for r in page["results"]] == people
     assert all(r["media_type"] == "person" and "known_for" in r for r in page["results"])

@@ -15,11 +15,11 @@ def ids(answer: httpx.Response) -> list[int]:
     return [r["id"] for r in answer.json()["results"]]
 
 
-def test_a_publish_returns_with_the_most_asked_answers_cached_from_the_new_release(start_stack, e2e_release,
-                                                                                   catalogue):
+def test_a_publish_returns_with_the_most_asked_answers_cached_from_the_new_release(start_stack, e2e_release, catalogue):
     movie_id, title = catalogue.execute(
         "SELECT m.id, t.title FROM movies m JOIN movie_translations t ON t.movie_id = m.id AND t.iso_639_1 = 'en' "
-        "AND t.iso_3166_1 = 'US' WHERE NOT m.adult AND t.title <> '' ORDER BY m.popularity DESC LIMIT 1").fetchone()
+        "AND t.iso_3166_1 = 'US' WHERE NOT m.adult AND t.title <> '' ORDER BY m.popularity DESC LIMIT 1"
+    ).fetchone()
     stack = start_stack(MARQUEE_WARM_REQUESTS="3")
     releases = stack.settings.releases_dir
     with_film, without_film = "20261127T000001Z", "20261127T000002Z"
@@ -51,8 +51,12 @@ def test_a_publish_returns_with_the_most_asked_answers_cached_from_the_new_relea
     first = stack.client.get("/3/search/movie", params={"api_key": key, "query": title})
     assert first.headers["x-marquee-cache"] == "HIT"
     assert movie_id not in ids(first)
-    assert stack.client.get("/3/discover/movie", params={"api_key": key, "sort_by": "vote_count.desc",
-                                                         "page": "2"}).headers["x-marquee-cache"] == "HIT"
+    assert (
+        stack.client.get(
+            "/3/discover/movie", params={"api_key": key, "sort_by": "vote_count.desc", "page": "2"}
+        ).headers["x-marquee-cache"]
+        == "HIT"
+    )
     # Not among the most asked: the edge answers it, from the new release too.
     cold = stack.client.get("/3/search/movie", params={"api_key": key, "query": title, "page": "1"})
     assert cold.headers["x-marquee-cache"] == "MISS" and movie_id not in ids(cold)
@@ -74,7 +78,16 @@ def test_warm_headers_without_the_service_s_token_go_through_the_gate(start_stac
     assert answered.status_code == 200 and int(answered.headers["x-ratelimit-remaining"]) == 29  # counted
     # With the token, a name that is not a release folder's is refused, never a path out of the releases.
     token = {warm.TOKEN_HEADER: warm.token(stack.settings)}
-    assert stack.client.get("/3/search/movie", params={"query": "a"},
-                            headers={**token, warm.RELEASE_HEADER: f"../{other}"}).status_code == 400
-    assert_tmdb_error(stack.client.get("/3/search/movie", params={"query": "a"},
-                                       headers={**token, warm.RELEASE_HEADER: "20261127T000009Z"}), 404, 34)
+    assert (
+        stack.client.get(
+            "/3/search/movie", params={"query": "a"}, headers={**token, warm.RELEASE_HEADER: f"../{other}"}
+        ).status_code
+        == 400
+    )
+    assert_tmdb_error(
+        stack.client.get(
+            "/3/search/movie", params={"query": "a"}, headers={**token, warm.RELEASE_HEADER: "20261127T000009Z"}
+        ),
+        404,
+        34,
+    )
