@@ -50,8 +50,12 @@ rollback: venv ## Serve the previously published release again
 run: sample ## Install, build the sample and serve it on loopback (Ctrl-C stops)
 	$(MARQUEE) serve
 
-test: deps venv ## Run the whole test suite (starts real redis-server and nginx on free ports)
+test: deps venv lint ## Lint, then run the whole test suite (starts real redis-server and nginx on free ports)
 	$(BIN)/python -m pytest -q
+
+lint: venv ## ruff: the lint rules and the format of pyproject.toml (ruff format . rewrites what fails)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 
 bench: deps venv ## First image requests, append and composite costs, then the hot path against bare nginx and a Zipf mix (BENCH_MOVIES, BENCH_RELEASE)
 	$(BIN)/python -m bench.images
