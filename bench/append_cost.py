@@ -24,9 +24,9 @@ import tempfile
 from pathlib import Path
 
 from bench import wrk
+from control.services import Stack, free_port
 from marquee.packs import Pack
 from marquee.releases import publish
-from marquee.services import Stack, free_port
 from marquee.settings import from_env
 from marquee_datasets.synthetic import generate
 from site_gen.release import render_release

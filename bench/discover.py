@@ -49,9 +49,9 @@ import duckdb
 from bench import wrk
 from bench.catalogues import CACHE, catalogue_for, indexes_for
 from bench.search import after_publish, bench_home, edge_memory, memory_line
+from control.services import Stack
 from edge import list_pack
 from marquee.packs import add_document
-from marquee.services import Stack
 
 
 def build_indexes(catalogue: Path, settings, release: Path, cache: Path) -> list[str]:

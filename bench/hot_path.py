@@ -30,7 +30,7 @@ import duckdb
 
 from bench import wrk
 from bench.catalogues import CACHE, catalogue_for
-from marquee.services import Stack, free_port, port_open, require_binary, wait_for
+from control.services import Stack, free_port, port_open, require_binary, wait_for
 from marquee.settings import Settings, from_env
 from site_gen.release import render_release
 from site_gen.writer import Writer

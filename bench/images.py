@@ -26,11 +26,11 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from bench.catalogues import generate_apart
+from control.services import Stack, free_port
+from marquee.image_sizes import SIZES_BY_KIND
 from marquee.releases import publish
-from marquee.services import Stack, free_port
 from marquee.settings import Settings, from_env
 from site_gen.image_job import catalogue_images
-from site_gen.images import SIZES_BY_KIND
 from site_gen.release import render_release
 
 SIZES = (*SIZES_BY_KIND["poster"], "original")

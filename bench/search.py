@@ -39,9 +39,9 @@ from urllib.parse import quote
 from bench import wrk
 from bench.catalogues import CACHE, catalogue_for, indexes_for
 from bench.hot_path import make_release
+from control.services import Stack, free_port
 from marquee import releases, warm
 from marquee.artefacts import SEARCH_INDEX
-from marquee.services import Stack, free_port
 from marquee.settings import Settings, from_env
 
 KINDS = ("movie",) * 6 + ("multi", "multi", "tv", "person")

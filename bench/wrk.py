@@ -10,8 +10,8 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from control.services import require_binary
 from marquee.registry import Registry
-from marquee.services import require_binary
 from marquee.settings import Settings
 
 # Requests are formatted once in init() from a file of targets: a wrk.format() per request would

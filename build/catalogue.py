@@ -1,6 +1,6 @@
 """Load a Parquet catalogue into DuckDB and normalise it for the renderers.
 
-The SQL lives in marquee_build/sql/*.sql and runs in file-name order; the catalogue folder reaches it
+The SQL lives in build/sql/*.sql (installed as marquee_build/sql) and runs in file-name order; the catalogue folder reaches it
 as the DuckDB variable `catalogue_dir` (bound as a parameter, so odd folder names cannot inject SQL).
 """
 

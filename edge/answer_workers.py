@@ -12,7 +12,7 @@ workers share its pages.
 nginx's gate has admitted and counted every request that reaches a worker (`X-Marquee-Admitted`).
 Only nginx can reach these sockets, so a request without that header is refused, not checked again.
 
-`python -m marquee edge` starts them (AnswerWorkers) and starts again any that exits; each one
+`python -m control edge` starts them (AnswerWorkers) and starts again any that exits; each one
 exits when the edge does.
 """
 

@@ -20,7 +20,7 @@ MAX_APPEND = 20  # https://developer.themoviedb.org/docs/append-to-response
 MAX_PAGE = 500
 
 # Detail paths that take append_to_response, by namespace, and the names each accepts; nginx's
-# splice gets both (marquee/services.py), the patterns as PCRE, tried in this order.
+# splice gets both (control/services.py), the patterns as PCRE, tried in this order.
 # fmt: off
 DETAIL_PATHS = (
     ("movie", re.compile(r"^/3/movie/\d+$")),
@@ -48,7 +48,7 @@ APPENDABLE = {
 # Names real clients still send; the answer keeps the name they asked for.
 LEGACY = {"casts": "credits", "trailers": "videos", "similar_movies": "similar"}
 # Paths real clients still call (tmdbsimple's similar_movies()): nginx answers each as the path it was
-# renamed to, its query kept (marquee/services.py renders a location each).
+# renamed to, its query kept (control/services.py renders a location each).
 LEGACY_PATHS = {"^/3/movie/(?<mq_legacy_id>[0-9]+)/similar_movies$": "/3/movie/$mq_legacy_id/similar"}
 
 # A sub-resource's leading id (`{"id":603,` or `{"id":"tt1",`), cut off when it is appended. A PCRE

@@ -2,7 +2,7 @@
 
 The body carries both `status_message` (TMDB's name) and `message` (the name some clients and our
 seed interface read), with the same text. nginx renders the same bodies for the errors it answers
-itself; marquee/services.py hands them to nginx/marquee.conf.j2 and the Lua gate through
+itself; control/services.py hands them to nginx/marquee.conf.j2 and the Lua gate through
 `tmdb_error_body`.
 """
 
@@ -73,7 +73,7 @@ LIMIT_PLACEHOLDER = "@LIMIT@"  # nginx's gate writes the account's limit here
 
 def refusal_answers() -> dict[str, dict[str, object]]:
     """Every refusal as nginx's gate answers it in this dialect: HTTP status and body (the 429's with
-    LIMIT_PLACEHOLDER for the limit), handed to Lua by marquee/services.py."""
+    LIMIT_PLACEHOLDER for the limit), handed to Lua by control/services.py."""
     answers: dict[str, dict[str, object]] = {
         name: {"status": e.http_status, "body": tmdb_error_body(e)} for name, e in REFUSALS.items()
     }

@@ -6,7 +6,7 @@ send the same script call (edge/gate.lua), which reads the key's grant and count
 window in Redis, so a key change is in effect on both at once and a request is counted once.
 
 A decision names its refusal (`INVALID_KEY`, …) and carries the rate headers; each dialect
-renders it: TMDB's envelope (edge/errors.py) now, OMDb's later.
+renders it: TMDB's envelope (edge/errors.py), OMDb's `Response`/`Error` (marquee/omdb.py).
 """
 
 from __future__ import annotations

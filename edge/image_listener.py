@@ -5,7 +5,7 @@ nginx serves the image store (HOME/images/t/p/<size>/<file>) and, for an origina
 file through the release's `originals` link; a request neither answers comes here. The edge finds the
 original (the store's, the catalogue's, or for a generated catalogue one its release indexes, drawn
 from the name: marquee_datasets/images.py), makes the size asked with the code `marquee images` uses
-(site_gen/images.py `sized`) in a thread (Pillow releases the GIL), and answers 200 with the bytes.
+(marquee/image_sizes.py `sized`) in a thread (Pillow releases the GIL), and answers 200 with the bytes.
 nginx stores them under the path asked (proxy_store), so every later request for it is a plain file,
 whatever the scale and whether or not a build made anything. A size the original fits in is answered
 with the original's bytes, and kept the same way.
@@ -28,8 +28,8 @@ from edge.content_listener import CurrentRelease
 from edge.metrics import IMAGE_ANSWERS
 from edge.upstream_protocol import UpstreamProtocol
 from marquee.artefacts import IMAGE_INDEX, ORIGINALS, MissingArtefact, OpenArtefacts
+from marquee.image_sizes import ALL_SIZES, KINDS, index_key, sized
 from marquee_datasets.images import draw
-from site_gen.images import ALL_SIZES, KINDS, index_key, sized
 
 log = logging.getLogger("marquee.edge")
 

@@ -5,7 +5,7 @@ not depend on language), `X.<tag>.json` for each other language it is translated
 `X.und.json`, TMDB's answer when a translation is missing (original title, empty overview): the
 names marquee/packs.py defines. `candidates` lists the names to try, in order.
 
-nginx picks the same document in Lua (nginx/lua/marquee_docs.lua): marquee/services.py hands it
+nginx picks the same document in Lua (nginx/lua/marquee_docs.lua): control/services.py hands it
 LANGUAGE_CODE and `suffixes()` as data, so both sides parse a value with one pattern and look its
 code up in one table; tests compare the two sides' answers byte for byte.
 

@@ -1,4 +1,4 @@
-"""Cache policy per path family, as data; marquee/services.py renders the same numbers into
+"""Cache policy per path family, as data; control/services.py renders the same numbers into
 nginx/marquee.conf.j2, and the edge's answers and nginx's Lua splices use them from here.
 
 Precomputed answers change only when a release is published, so clients may keep them for

@@ -3,7 +3,7 @@
 TMDB documents it for every /3 path ("JSON & JSONP"), OMDb for its one. A name is a JavaScript
 identifier path (`cb`, `jQuery3600_17`, `app.handlers.got`), so the wrapper cannot carry script. At
 /3 a name that is not one is refused with 400 (edge/errors.py BAD_CALLBACK); OMDb ignores it, as
-OMDb does. nginx takes the pattern and the content type from here (marquee/services.py), and wraps
+OMDb does. nginx takes the pattern and the content type from here (control/services.py), and wraps
 what it serves and what the edge answers (nginx/lua/marquee_docs.lua), so the edge never wraps /3.
 """
 

@@ -2,7 +2,7 @@
 JSONP forms of a body (../shared/reference/omdb.md). site_gen renders the title documents in these
 orders (site_gen/sql/compat_*.sql, checked against site_gen/schemas/marquee_omdb.json, which
 `schemas()` writes), the edge answers /compat/ with them (edge/routes/compat.py) and nginx's Lua
-serves the precomputed ones and words the gate's refusals from them (marquee/services.py).
+serves the precomputed ones and words the gate's refusals from them (control/services.py).
 
 Every value is a string ("N/A" when we have nothing) except `Ratings`, a list of {Source, Value}.
 """

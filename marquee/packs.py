@@ -24,7 +24,7 @@ One table, `docs(key INTEGER PRIMARY KEY, body BLOB)`, one row per group (PACK_F
   shifted into the lowest sixteenth of the range, so items come first in the file, where nginx
   maps it (MAP_BYTES). Two groups of one key (at 25M groups, about one build in 60,000) refuse the
   build, as a name written twice does. The names themselves live only in the release's manifest
-  (site_gen/manifests.py), which `Pack.names` reads;
+  (marquee/manifests.py), which `Pack.names` reads;
 - `body` the group's block (`block_of`): a directory, a line `suffix<TAB>length` per document (the
   suffix is the name past the group: `.json`, `.de-DE.json`, `/credits.json`; all of a lone
   document's name is its group, its suffix empty), an empty line, then each document's JSON in
@@ -96,7 +96,7 @@ ITEMS = "_items/"  # where the items of composite documents live
 COMPOSITE_MARK = b'{"\\u0001":"'
 # One item reference: its name under ITEMS (REFERENCE_NAME's characters), then `}` (the item alone)
 # or `,` (the entry's own fields follow). nginx/lua/marquee_docs.lua gets the mark, the characters
-# and ITEMS through marquee/services.py and checks each mark it finds by this rule, so both sides
+# and ITEMS through control/services.py and checks each mark it finds by this rule, so both sides
 # splice the same bytes (tests/e2e/test_packs_served.py).
 REFERENCE_NAME = "A-Za-z0-9_/"
 REFERENCE = re.compile(rb'\{"\\u0001":"([' + REFERENCE_NAME.encode() + rb']+)"([,}])')
@@ -540,7 +540,7 @@ class Pack:
             return
         import duckdb  # the manifest is Parquet, read as the build reads it
 
-        from site_gen.manifests import MANIFEST_NAME, manifest_rows
+        from marquee.manifests import MANIFEST_NAME, manifest_rows
 
         folder = self.release / MANIFEST_NAME
         if not folder.is_dir():

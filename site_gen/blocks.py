@@ -34,6 +34,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import zstandard
 
+from marquee.manifests import digest_of
 from marquee.packs import (
     GROUP_ENTITY,
     ITEM_SHIFT,
@@ -45,7 +46,6 @@ from marquee.packs import (
     kept_dictionary,
     kind_of,
 )
-from site_gen.manifests import digest_of
 
 BUCKETS = 256
 T = TypeVar("T")

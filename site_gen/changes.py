@@ -29,8 +29,8 @@ import duckdb
 import orjson
 
 from marquee.artefacts import CHANGES
+from marquee.manifests import MANIFEST_NAME, manifest_key, manifest_rows
 from marquee.packs import Pack
-from site_gen.manifests import MANIFEST_NAME, manifest_key, manifest_rows
 
 KEEP_DAYS = 90
 # kind -> (path template, the default-language document names of its details)

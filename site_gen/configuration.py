@@ -10,13 +10,13 @@ from typing import Any
 
 import duckdb
 
+from marquee.image_sizes import SIZES_BY_KIND
 from marquee.settings import Settings
-from site_gen.images import SIZES_BY_KIND
 
 CONFIGURATION = "/3/configuration"
 AUTHENTICATION = "/3/authentication"
 
-# TMDB's lists, in its order: the sizes site_gen/images.py makes for each kind, then "original".
+# TMDB's lists, in its order: the sizes marquee/image_sizes.py lists for each kind, then "original".
 IMAGE_SIZES: dict[str, list[str]] = {f"{kind}_sizes": [*sizes, "original"] for kind, sizes in SIZES_BY_KIND.items()}
 # fmt: off
 CHANGE_KEYS: list[str] = [

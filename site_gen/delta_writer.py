@@ -28,6 +28,7 @@ from pathlib import Path
 
 import pyarrow as pa
 
+from marquee.manifests import MANIFEST_NAME, delta_file, manifest_file, manifest_key, settle_update
 from marquee.packs import (
     DELTA_APPLICATION_ID,
     DOCUMENTS,
@@ -44,7 +45,6 @@ from marquee.packs import (
     variantless,
 )
 from site_gen.blocks import UND, documents_of
-from site_gen.manifests import MANIFEST_NAME, delta_file, manifest_file, manifest_key, settle_update
 from site_gen.writer import PackWriter, WriterError
 
 # An update on top of a delta bigger than this share of its base's bytes writes a full pack: a

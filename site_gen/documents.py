@@ -23,9 +23,9 @@ import duckdb
 import orjson
 import pyarrow as pa
 
+from marquee.manifests import DIGEST_SQL, delta_file, manifest_key, manifest_rows, manifest_sql
 from marquee.packs import COMPOSITE_MARK
 from site_gen import plan, scope
-from site_gen.manifests import DIGEST_SQL, delta_file, manifest_key, manifest_rows, manifest_sql
 from site_gen.templates import PLACEHOLDER, template_kind
 from site_gen.validate import ValidationError, check_value, load_schemas
 from site_gen.validate_sql import check_type, null_check

@@ -4,7 +4,7 @@ For operators who want no image made on request (MARQUEE_IMAGE_SIZES=build): `ma
 it detached once it has published, logging to HOME/log/images.log, and an operator may run it
 whenever. It runs beside the build, not inside it: the release is served from the moment it is
 published, and until the job reaches an image the image host makes it on request as always
-(site_gen/images.py), the same bytes the job then writes. At 100k movies the ten sizes had been
+(edge/image_listener.py, with marquee/image_sizes.py `sized`), the same bytes the job then writes. At 100k movies the ten sizes had been
 720 s of a 1,003 s build.
 
 One job at a time per store (a lock file in it): a job started while another runs waits for it, then

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import io
 import json
 import os
 import shutil
@@ -34,23 +33,11 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
-from PIL import Image
 
+from marquee.image_sizes import ALL_SIZES, INDEX_KEY_SQL, KINDS, sized, sizes_of
 from marquee_datasets.images import draw
 from site_gen.documents import tables_read
 
-# TMDB's /3/configuration lists (images.*_sizes), without "original". Ten distinct sizes in all.
-# fmt: off
-SIZES_BY_KIND: dict[str, tuple[str, ...]] = {
-    "backdrop": ("w300", "w780", "w1280"),
-    "logo": ("w45", "w92", "w154", "w185", "w300", "w500"),
-    "poster": ("w92", "w154", "w185", "w342", "w500", "w780"),
-    "profile": ("w45", "w185", "h632"),
-    "still": ("w92", "w185", "w300"),
-}
-# fmt: on
-ALL_SIZES = tuple(sorted({s for sizes in SIZES_BY_KIND.values() for s in sizes}, key=lambda s: (s[0], int(s[1:]))))
-KINDS = tuple(SIZES_BY_KIND)  # an image's kind in the index is its place here
 MANIFEST = ".manifest.parquet"
 LEGACY_MANIFEST = ".manifest.json"  # the JSON manifest of earlier builds: read once, then replaced
 MANIFEST_SCHEMA = pa.schema(
@@ -58,11 +45,6 @@ MANIFEST_SCHEMA = pa.schema(
 )
 STAT_CHUNK = 100_000  # originals stat'ed per task, and per worker process beyond the first
 GENERATED = "generated"  # the manifest's digest and stamp of a drawn original: its bytes follow from its name
-# The index's key: a name's MD5, its first 8 bytes little-endian, shifted to fit SQLite's signed
-# integers. A hash rather than the name keeps the index at ~12 bytes a row (17M names at a million
-# titles); two names sharing a key (about one chance in 10^5 there) only mean a name no document
-# uses could be drawn as the other's kind.
-INDEX_KEY_SQL = "(md5_number_upper(name) >> 1)::BIGINT"
 
 
 @dataclass(frozen=True)
@@ -70,12 +52,6 @@ class ImageSummary:
     originals: int
     resized: int  # originals new or changed since the last sync
     files_written: int
-
-
-def bound(size: str) -> tuple[int, int]:
-    """`w342` -> at most 342 wide; `h632` -> at most 632 high (thumbnail never enlarges)."""
-    n = int(size[1:])
-    return (n, 100_000) if size[0] == "w" else (100_000, n)
 
 
 def _place(source: str, target: str) -> None:
@@ -86,31 +62,6 @@ def _place(source: str, target: str) -> None:
         os.link(source, target)
     except OSError:
         shutil.copyfile(source, target)
-
-
-def _format(image: Image.Image, name: str) -> str:
-    return image.format or ("PNG" if name.endswith(".png") else "JPEG")
-
-
-def sized(original: bytes, name: str, size: str) -> bytes:
-    """Size `size` ("original" too) of the original `name` whose bytes are `original`: what the image
-    host answers and keeps, and `marquee images` writes. A size the original fits in is the original's
-    bytes (thumbnail never enlarges), the same object.
-
-    The picture is scaled from the file as read, not from a decoded copy: a JPEG then decodes at 1/2,
-    1/4 or 1/8 scale when that is still twice the size asked (Pillow's draft), which for a 2000x3000
-    poster here took a first w92 from 36 to 17 ms (w780 stays ~65 ms: a full decode)."""
-    if size == "original":
-        return original
-    width, height = bound(size)
-    with Image.open(io.BytesIO(original)) as image:
-        if image.width <= width and image.height <= height:
-            return original
-        fmt = _format(image, name)
-        image.thumbnail((width, height))
-        buffer = io.BytesIO()
-        image.save(buffer, fmt, **({"quality": 80} if fmt == "JPEG" else {}))
-        return buffer.getvalue()
 
 
 def _write(target: str, data: bytes) -> None:
@@ -152,11 +103,6 @@ def _resize_one(job: tuple[str, str | None, str, str, tuple[str, ...], bool]) ->
         except FileNotFoundError:
             pass
     return written
-
-
-def sizes_of(kind: str) -> tuple[str, ...]:
-    """The sizes /3/configuration lists for an image of this kind."""
-    return SIZES_BY_KIND.get(kind, SIZES_BY_KIND["poster"])
 
 
 def _sync_one(job: tuple[str, str | None, str, str, tuple[str, str] | None, str]) -> tuple[str, str, str, str, int]:
@@ -288,11 +234,6 @@ def sync_store(
         os.replace(tmp, store / MANIFEST)
         (store / LEGACY_MANIFEST).unlink(missing_ok=True)
     return ImageSummary(len(kinds), sum(1 for *_, count in results if count), sum(count for *_, count in results))
-
-
-def index_key(name: str) -> int:
-    """A file name's key in IMAGE_INDEX: INDEX_KEY_SQL, computed in Python."""
-    return int.from_bytes(hashlib.md5(name.encode()).digest()[:8], "little") >> 1
 
 
 def write_index(con: duckdb.DuckDBPyConnection, path: Path) -> int:

@@ -1,7 +1,7 @@
 """The build plan: how each template is written, decided for all of them before anything renders.
 
 A full build writes every template in full (FULL). An update (a previous release with a manifest,
-site_gen/manifests.py) decides per template, from the render scope (site_gen/scope.py plan_scope:
+marquee/manifests.py) decides per template, from the render scope (site_gen/scope.py plan_scope:
 which entities changed or are linked to a change) and the previous manifest:
 
 - KEPT: nothing of its kind is in scope, so every previous document is kept and none is rendered
@@ -26,8 +26,8 @@ from pathlib import Path
 
 import duckdb
 
+from marquee.manifests import delta_fits
 from site_gen import scope
-from site_gen.manifests import delta_fits
 
 FULL, WHOLE, SCOPED, DELTA, KEPT = "full", "whole", "scoped", "delta", "kept"
 WAYS = (FULL, WHOLE, SCOPED, DELTA, KEPT)

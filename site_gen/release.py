@@ -28,6 +28,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from marquee.artefacts import IMAGE_INDEX, ORIGINALS
+from marquee.manifests import previous_manifest
 from marquee.settings import Settings
 from marquee_build import contract
 from marquee_build.catalogue import load_database
@@ -64,7 +65,6 @@ from site_gen.documents import (
     load_sql,
     use_previous_manifest,
 )
-from site_gen.manifests import previous_manifest
 from site_gen.templates import TEMPLATES, Preparation, Template, preparation_order
 from site_gen.validate import ValidationError, Validator
 from site_gen.writer import Writer
@@ -266,7 +266,7 @@ def documents_for(
 
 
 # Told of the build's progress: (phase, done, total), e.g. ("templates", 12, 85); `marquee build`
-# shows it on a terminal (marquee/commands/catalogue.py), since a million titles take half an hour.
+# shows it on a terminal (control/commands/catalogue.py), since a million titles take half an hour.
 Progress = Callable[[str, int, int], None]
 PHASES = ("database", "collect", "write", "search", "artefacts", "images_after")  # in the order they run
 ARTEFACT_STEPS = ("discover", "showtimes", "exports", "credits", "changes")  # the artefacts phase, in order

@@ -14,7 +14,7 @@ Two writers share the rest (PackWriter): a full build's (FullWriter, here), whic
 pack from every document, and an update's (DeltaWriter, site_gen/delta_writer.py), which receives
 only changed documents' bodies and writes the blocks they change as a delta pack over the previous
 release's. `Writer(root, previous)` gives the one the previous release calls for. Both write the
-manifest (site_gen/manifests.py): a file per template of every rendered name and ETag, which the
+manifest (marquee/manifests.py): a file per template of every rendered name and ETag, which the
 next update compares with. An untranslated variant equal to its default document (`X.und.json`
 and `X.json`: a title with no English text) is left out, and its readers fall back to X: both are
 in one group, so the blocks find these twins (site_gen/blocks.py `drop_twins`, `whole_blocks`).
@@ -39,6 +39,17 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
+from marquee.manifests import (
+    MANIFEST_COMPRESSION,
+    MANIFEST_NAME,
+    MANIFEST_SCHEMA,
+    delta_file,
+    digest_of,
+    manifest_file,
+    previous_manifest,
+    repeated_names,
+    unchanged_count,
+)
 from marquee.packs import (
     DICTS_TABLE,
     DOCUMENTS,
@@ -55,17 +66,6 @@ from marquee.packs import (
     read_only_uri,
 )
 from site_gen.blocks import BlockEncoders, Repeated, Staging, Written, staged_buckets, write_blocks
-from site_gen.manifests import (
-    MANIFEST_COMPRESSION,
-    MANIFEST_NAME,
-    MANIFEST_SCHEMA,
-    delta_file,
-    digest_of,
-    manifest_file,
-    previous_manifest,
-    repeated_names,
-    unchanged_count,
-)
 from site_gen.templates import template_shape
 
 _URI = re.compile(r"^/[A-Za-z0-9_./-]+$")
@@ -425,7 +425,7 @@ class FullWriter(PackWriter):
             return unchanged_count(self.root / MANIFEST_NAME, manifest)
         if not pack_path(previous).is_file():
             return 0
-        from site_gen.manifests import manifest_rows
+        from marquee.manifests import manifest_rows
 
         with Pack(previous) as old, duckdb.connect() as con:
             rows = con.execute(f"SELECT name, digest FROM {manifest_rows(self.root / MANIFEST_NAME)}").fetchall()

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from marquee.services import free_port, port_open, require_binary
+from control.services import free_port, port_open, require_binary
 
 
 class RedisProcess:

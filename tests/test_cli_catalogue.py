@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from marquee.cli import cli
+from control.cli import cli
 
 
 @pytest.fixture

@@ -13,7 +13,7 @@ import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
 
-from marquee.cli import cli
+from control.cli import cli
 from marquee.packs import Pack
 from marquee.settings import from_env, to_env
 from marquee_build.catalogue import check_catalogue

@@ -233,7 +233,7 @@ def test_generation_is_vectorised_enough(catalogue_dir: Path):
 def test_cli_series_option(tmp_path: Path):
     from click.testing import CliRunner
 
-    from marquee.cli import cli
+    from control.cli import cli
 
     out = tmp_path / "cat"
     result = CliRunner().invoke(

@@ -11,8 +11,9 @@ from PIL import Image
 
 from edge.image_listener import ImageProtocol, image_release
 from marquee.artefacts import IMAGE_INDEX, ORIGINALS
+from marquee.image_sizes import sized
 from marquee_datasets.images import draw
-from site_gen.images import sized, write_index
+from site_gen.images import write_index
 
 
 class Transport:

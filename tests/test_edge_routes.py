@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
+from control.services import render_nginx_conf
 from edge.routes import ROUTES
-from marquee.services import render_nginx_conf
 from marquee.settings import from_env
 
 

@@ -7,9 +7,9 @@ import subprocess
 
 import pytest
 
+from control.services import ServiceError, gate_conf, render_nginx_conf, require_binary
 from edge.policy import CACHE_CONTROL
 from marquee.packs import PACK_NAME
-from marquee.services import ServiceError, gate_conf, render_nginx_conf, require_binary
 from marquee.settings import from_env
 
 
@@ -93,7 +93,7 @@ def test_a_missing_lua_module_is_a_clear_error(tmp_path):
 
 
 def test_lua_literals_quote_safely():
-    from marquee.services import lua_literal
+    from control.services import lua_literal
 
     assert (
         lua_literal({"a": True, "b": 2, "c": "x"})

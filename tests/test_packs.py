@@ -12,6 +12,7 @@ import orjson
 import pytest
 import zstandard
 
+from marquee.manifests import digest_of
 from marquee.packs import (
     BASE_NAME,
     PACK_NAME,
@@ -24,7 +25,6 @@ from marquee.packs import (
     key_of,
     open_pack,
 )
-from site_gen.manifests import digest_of
 from site_gen.writer import Writer, WriterError
 
 

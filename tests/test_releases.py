@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 
 from marquee import releases
+from marquee.manifests import digest_of
 from marquee.packs import BASE_NAME, PACK_NAME, Pack
 from marquee.releases import ReleaseError
 from marquee.settings import from_env
-from site_gen.manifests import digest_of
 
 
 def _fake_release(settings, name: str, complete: bool = True, packed: bool = True) -> str:

@@ -6,7 +6,8 @@ import io
 
 from PIL import Image
 
-from site_gen.images import ALL_SIZES, SIZES_BY_KIND, bound, sync_store
+from marquee.image_sizes import ALL_SIZES, SIZES_BY_KIND, bound
+from site_gen.images import sync_store
 
 
 def draw(path, size, colour, fmt="JPEG"):
@@ -117,7 +118,7 @@ def test_generated_originals_are_drawn_into_the_store_once(tmp_path):
 
 
 def test_a_size_made_on_request_equals_the_stored_one(tmp_path):
-    from site_gen.images import sized
+    from marquee.image_sizes import sized
 
     originals = tmp_path / "originals"
     originals.mkdir()
@@ -139,7 +140,8 @@ def test_the_index_key_is_the_same_in_duckdb_and_python(tmp_path):
 
     import duckdb
 
-    from site_gen.images import INDEX_KEY_SQL, KINDS, index_key, write_index
+    from marquee.image_sizes import INDEX_KEY_SQL, KINDS, index_key
+    from site_gen.images import write_index
 
     names = ["a.jpg", "Zz09_-x.png", "x" * 27 + ".jpg"]
     con = duckdb.connect()

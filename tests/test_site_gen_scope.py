@@ -16,12 +16,12 @@ import pyarrow.parquet as pq
 import pytest
 
 from marquee.artefacts import DISCOVER_COLUMNS, DISCOVER_INDEX, SEARCH_INDEX
+from marquee.manifests import MANIFEST_NAME, manifest_rows
 from marquee.packs import Decoder, Pack, variantless
 from marquee_build.catalogue import load_database
 from site_gen import discover_index, plan, scope
 from site_gen.documents import tables_read
 from site_gen.exports import EXPORTS
-from site_gen.manifests import MANIFEST_NAME, manifest_rows
 from site_gen.release import render_release
 from site_gen.templates import template_kind
 from tests.test_edge_credit import credit_answers
@@ -452,7 +452,7 @@ def drop_episode(catalogue: Path) -> int:
 
 
 def manifest_of(release: Path, template: str) -> tuple[Path, Path]:
-    from site_gen.manifests import delta_file, manifest_file
+    from marquee.manifests import delta_file, manifest_file
 
     return release / MANIFEST_NAME / manifest_file(template), release / MANIFEST_NAME / delta_file(template)
 
@@ -499,7 +499,7 @@ def test_updates_over_updates_write_deltas_and_equal_full_builds(
 def test_a_delta_past_its_share_of_the_base_is_written_whole_again(
     catalogue_dir: Path, release_settings, built_pack: Path, tmp_path: Path, monkeypatch
 ):
-    from site_gen import manifests
+    from marquee import manifests
 
     changed = tmp_path / "catalogue"
     shutil.copytree(catalogue_dir, changed)

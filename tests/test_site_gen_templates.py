@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from marquee.manifests import manifest_key, manifest_keys
 from site_gen import release
 from site_gen.documents import SQL_DIR, schema_for
-from site_gen.manifests import manifest_key, manifest_keys
 from site_gen.templates import TEMPLATES, Preparation, preparation_order, template_kind
 
 SITE_GEN = Path(release.__file__).parent

@@ -11,9 +11,9 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
+from marquee.manifests import digest_of
 from marquee.packs import BASE_NAME, PACK_NAME, Pack, block_documents, etag_of, is_delta, variantless
 from site_gen import delta_writer
-from site_gen.manifests import digest_of
 from site_gen.writer import MANIFEST_NAME, Writer, WriterError, manifest_file
 
 BIG = {"id": 603, "title": "The Matrix", "overview": "x" * 2000}
@@ -492,13 +492,13 @@ def _batch(uris: list[str], bodies: list[bytes | None], etags: list[int | None])
 def _effective(release: Path) -> dict[str, str]:
     import duckdb
 
-    from site_gen.manifests import manifest_rows
+    from marquee.manifests import manifest_rows
 
     return dict(duckdb.sql(f"SELECT name, digest FROM {manifest_rows(release / MANIFEST_NAME)}").fetchall())
 
 
 def test_changes_over_the_previous_manifest_are_a_delta_beside_a_link_to_its_file(tmp_path: Path):
-    from site_gen.manifests import delta_file
+    from marquee.manifests import delta_file
 
     movie = "/3/movie/{id}"
     first = Writer(tmp_path / "r1")

@@ -4,7 +4,7 @@ A family is one module here (append, search, find, discover, lists, trending, sh
 compat, list_item_status, credit) with
 ROUTES rows whose `answer(context, path, params) -> bytes` raises ContentError for its dialect's
 errors. A route with a location of its own gets an nginx location rendered from its row
-(marquee/services.py): the same gate, its dialect's refusals, nginx's rate headers and, for a
+(control/services.py): the same gate, its dialect's refusals, nginx's rate headers and, for a
 cacheable route, nginx's cache of its 200 answers keyed by release, so a repeated query costs the
 edge nothing until the next publish. `append` has no location: nginx sends it the /3 requests one
 document cannot answer (appends, pages, filters).

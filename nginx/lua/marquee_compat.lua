@@ -14,7 +14,7 @@ local M = {}
 
 -- Parameters the precomputed answer does not depend on (`r` only as `json`).
 local IGNORED = {apikey = true, v = true, tomatoes = true, type = true}
-local conf  -- marquee/omdb.py's callback pattern and content types (marquee/services.py compat_conf)
+local conf  -- marquee/omdb.py's callback pattern and content types (control/services.py compat_conf)
 
 function M.init(config)
     conf = config

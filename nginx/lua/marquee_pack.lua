@@ -64,7 +64,7 @@ local conf
 local db_out = ffi.new("sqlite3*[1]")
 local stmt_out = ffi.new("sqlite3_stmt*[1]")
 
--- marquee_docs.init's table (marquee/services.py docs_conf).
+-- marquee_docs.init's table (control/services.py docs_conf).
 function M.init(config)
     conf = config
 end

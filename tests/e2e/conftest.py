@@ -12,11 +12,11 @@ import httpx
 import pytest
 from click.testing import CliRunner
 
+from control.cli import cli
+from control.services import Stack, free_port, require_binary
 from edge import list_pack
-from marquee.cli import cli
 from marquee.packs import PACK_NAME
 from marquee.registry import hash_key
-from marquee.services import Stack, free_port, require_binary
 from marquee.settings import Settings, from_env, to_env
 from tests.release_files import pack_tree
 

@@ -20,9 +20,9 @@ import httpx
 import pytest
 from click.testing import CliRunner
 
-from marquee.cli import cli
+from control.cli import cli
+from control.services import free_port
 from marquee.packs import Pack
-from marquee.services import free_port
 from marquee.settings import to_env
 from tests.e2e.conftest import assert_tmdb_error
 
@@ -129,7 +129,7 @@ def test_the_edge_killed_under_load_is_started_again_by_marquee_serve(e2e_releas
         MARQUEE_IMAGE_DIR=str(e2e_release.parent.parent / "images"),
     )
     proc = subprocess.Popen(
-        [sys.executable, "-m", "marquee", "serve"], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+        [sys.executable, "-m", "control", "serve"], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
     )
     try:
         lines = []

@@ -9,9 +9,9 @@ import httpx
 import pytest
 
 from marquee.artefacts import IMAGE_INDEX, ORIGINALS
+from marquee.image_sizes import sized
 from marquee.packs import Pack
 from marquee_datasets.images import draw
-from site_gen.images import sized
 from tests.e2e.conftest import eventually
 
 pytestmark = pytest.mark.e2e

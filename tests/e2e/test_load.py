@@ -12,9 +12,9 @@ import sys
 import pytest
 from PIL import Image
 
+from control.services import free_port
 from loadtests import FREE_200, FREE_429
 from marquee.registry import Registry
-from marquee.services import free_port
 from marquee.settings import PROJECT_ROOT, from_env, to_env
 
 pytestmark = pytest.mark.e2e

@@ -1,5 +1,5 @@
 """A stack never outlives the process that started it (issue 31, part 4): a test run or `marquee
-serve` killed half way leaves no redis-server, nginx or edge behind (marquee/services.py `stop_with`)."""
+serve` killed half way leaves no redis-server, nginx or edge behind (control/services.py `stop_with`)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ pytestmark = pytest.mark.e2e
 
 STARTER = textwrap.dedent("""
     import sys
-    from marquee.services import Stack, free_port
+    from control.services import Stack, free_port
     from marquee.settings import from_env
 
     settings = from_env({"MARQUEE_HOME": sys.argv[1], "MARQUEE_API_PORT": str(free_port()),

@@ -8,6 +8,7 @@ import os
 
 import pytest
 
+from marquee.manifests import digest_of
 from marquee.packs import (
     BASE_NAME,
     BLOB_KEY_FORMAT,
@@ -20,7 +21,6 @@ from marquee.packs import (
     key_of,
 )
 from site_gen import delta_writer
-from site_gen.manifests import digest_of
 from site_gen.writer import Writer
 from tests.e2e.conftest import assert_tmdb_error, point_current, rotating_get
 

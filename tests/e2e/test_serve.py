@@ -13,7 +13,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from marquee.services import free_port
+from control.services import free_port
 
 pytestmark = pytest.mark.e2e
 
@@ -34,7 +34,7 @@ def test_serve_prints_a_working_key_and_stops_on_ctrl_c(e2e_release: Path, tmp_p
         MARQUEE_IMAGE_DIR=str(e2e_release.parent.parent / "images"),
     )
     proc = subprocess.Popen(
-        [sys.executable, "-m", "marquee", "serve"],
+        [sys.executable, "-m", "control", "serve"],
         env=env,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,

@@ -34,6 +34,7 @@ from edge.routes.search import TEXT_FIELDS
 from marquee import jsonp, omdb, releases, warm
 from marquee.artefacts import SEARCH_INDEX
 from marquee.grants import GRANT_PREFIX
+from marquee.image_sizes import ALL_SIZES
 from marquee.packs import (
     BASE_NAME,
     BLOB_KEY_FORMAT,
@@ -55,7 +56,6 @@ from marquee.packs import (
 )
 from marquee.registry import grants_serial
 from marquee.settings import PROJECT_ROOT, Settings, to_env
-from site_gen.images import ALL_SIZES
 
 NGINX_TEMPLATE = PROJECT_ROOT / "nginx" / "marquee.conf.j2"
 DIALECTS = {"tmdb": errors, "omdb": omdb}  # each renders the gate's refusals in its own envelope
@@ -434,7 +434,7 @@ class Stack:
 
     def start_edge(self) -> None:
         env = dict(os.environ, **to_env(self.settings))
-        proc, log = self._spawn("edge", [sys.executable, "-m", "marquee", "edge"], env)
+        proc, log = self._spawn("edge", [sys.executable, "-m", "control", "edge"], env)
         sockets = (self.settings.edge_socket, self.settings.content_socket, *self.settings.answer_sockets)
         wait_for(lambda: all(unix_socket_open(p) for p in sockets), "edge", 20, proc, log)
 

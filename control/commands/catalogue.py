@@ -135,7 +135,7 @@ def start_image_job(settings: Settings, catalogue_dir: Path) -> tuple[int, Path]
     settings.log_dir.mkdir(parents=True, exist_ok=True)
     log = settings.log_dir / "images.log"
     with open(log, "ab") as out:
-        command = [sys.executable, "-m", "marquee", "images", "--catalogue", str(Path(catalogue_dir).resolve())]
+        command = [sys.executable, "-m", "control", "images", "--catalogue", str(Path(catalogue_dir).resolve())]
         job = subprocess.Popen(
             command,
             stdin=subprocess.DEVNULL,

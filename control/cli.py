@@ -1,4 +1,4 @@
-"""The `marquee` command group (also `python -m marquee`)."""
+"""The `marquee` command group (also `python -m control`)."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ def cli(ctx: click.Context) -> None:
 
 
 def _register() -> None:
-    from marquee.commands import catalogue, imports, keys, serve
+    from control.commands import catalogue, imports, keys, serve
 
     for module in (catalogue, imports, keys, serve):
         for command in module.COMMANDS:

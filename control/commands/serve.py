@@ -7,8 +7,8 @@ import time
 
 import click
 
+from control.services import ServiceError, Stack
 from marquee.registry import Registry
-from marquee.services import ServiceError, Stack
 from marquee.settings import Settings
 
 DEMO_ACCOUNT = "demo"

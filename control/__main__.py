@@ -1,0 +1,3 @@
+from control.cli import main
+
+main()

@@ -1,3 +1,0 @@
-from marquee.cli import main
-
-main()
