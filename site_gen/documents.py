@@ -228,7 +228,8 @@ def _batches(
         if way == plan.KEPT:  # nothing of its kind changed: every previous document is kept, unrendered
             yield KEPT_WHOLE
             return
-        con.execute("SET VARIABLE scope_template = ?", [template])  # which entities in_scope() admits
+        # which entities in_scope() admits; and the path rendered, for SQL shared by two (watch_provider_list.sql)
+        con.execute("SET VARIABLE scope_template = ?", [template])
         hashed, valid = rendered()
         folder = _previous_folder(con) if way != plan.FULL else None
         key = {manifest_key(template)}

@@ -178,7 +178,7 @@ TEMPLATES: tuple[Template, ...] = (
     Template("/3/keyword/{keyword_id}", "movie_keyword_details.sql"),
     Template(KEYWORD_MOVIES, "movie_keyword_movies.sql", reads=("item_ref", "movie_related_page"), splices=_MOVIE_LIST),
     Template("/3/certification/movie/list", "movie_certification_list.sql"),
-    Template("/3/watch/providers/movie", "movie_watch_provider_list.sql"),
+    Template("/3/watch/providers/movie", "watch_provider_list.sql"),
     Template("/3/watch/providers/regions", "movie_watch_provider_regions.sql"),
     Template(MOVIE + "/translations", "languages_movie_translations.sql", scoped=True),
     # collections, genres, fixed documents
@@ -245,7 +245,7 @@ TEMPLATES: tuple[Template, ...] = (
     Template("/3/network/{network_id}/alternative_names", "tv_network_alternative_names.sql",
              reads=("organisation_names",)),
     Template("/3/network/{network_id}/images", "tv_network_images.sql", reads=("organisation_logos",)),
-    Template("/3/watch/providers/tv", "tv_watch_provider_list.sql"),
+    Template("/3/watch/providers/tv", "watch_provider_list.sql"),
     Template(TV_SEASON, "tv_season_details.sql", scoped=True, reads=("render_variants", "episode_credit_json"),
              splices=_SEASON_CREDITS),
     Template(TV_SEASON + "/aggregate_credits", "tv_season_aggregate_credits.sql", scoped=True),
