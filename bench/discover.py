@@ -35,11 +35,8 @@ warms it: bench/search.py `after_publish`). The last lines are `publish p99 ms: 
 
 from __future__ import annotations
 
-import argparse
 import random
-import shutil
 import sqlite3
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import urlencode
@@ -47,9 +44,8 @@ from urllib.parse import urlencode
 import duckdb
 
 from bench import wrk
-from bench.catalogues import CACHE, catalogue_for, indexes_for
-from bench.search import after_publish, bench_home, edge_memory, memory_line
-from control.services import Stack
+from bench.catalogues import indexes_for
+from bench.index_stack import after_publish, arguments, edge_memory, memory_line, served
 from edge import list_pack
 from marquee.packs import add_document
 
@@ -196,39 +192,22 @@ def cold_lists(
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--movies", type=int, default=100_000)
-    parser.add_argument("--seconds", type=int, default=8)
-    parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--connections", type=int, default=8, help="the rounds' connections (the p99 target's)")
-    parser.add_argument("--wide", type=int, default=50, help="connections of one more round of details and discover")
+    parser = arguments(__doc__, "discover")
     parser.add_argument("--distinct", type=int, default=20_000, help="distinct discover requests in the mix")
-    parser.add_argument("--cache", type=Path, default=CACHE, help="where generated catalogues and indexes are kept")
     args = parser.parse_args()
-
     rng = random.Random(11)
-    home = Path(tempfile.mkdtemp(prefix="marquee-bench-discover-"))
-    stack = None
-    try:
-        catalogue = catalogue_for(args.movies, args.cache.resolve())
-        settings, details_path = bench_home(home)
-        for line in build_indexes(catalogue, settings, home / "releases" / "bench", args.cache.resolve()):
-            print(line, flush=True)
-        keys = wrk.bench_keys(settings, 200, "bench")
-        stack = Stack(settings).start()
-
-        known = facts(catalogue)
+    with served(args, "marquee-bench-discover-", build_indexes) as bench:
+        settings, keys, work = bench.settings, bench.keys, bench.work
+        known = facts(bench.catalogue)
         distinct = list(dict.fromkeys(browse(rng, known, settings.languages) for _ in range(args.distinct)))
         requests = args.seconds * 6000
         mix = [
             f"{distinct[i]}&api_key={keys[n % len(keys)]}"
             for n, i in enumerate(wrk.zipf_choices(rng, len(distinct), requests))
         ]
-        details = [f"{details_path}?api_key={key}" for key in keys]
-        sized_path = list_sized(home / "releases" / "bench")
+        details = [f"{bench.details_path}?api_key={key}" for key in keys]
+        sized_path = list_sized(bench.release)
         sized = [f"{sized_path}?api_key={key}" for key in keys]
-        work = home / "wrk"
-        work.mkdir()
         listed = [
             f"{target}&api_key={keys[n % len(keys)]}"
             for n, target in enumerate(title_lists(rng, settings.languages, requests))
@@ -284,11 +263,7 @@ def main() -> None:
         published = after_publish(
             settings, args.seconds, args.connections, "discover, browsing mix", scripts["discover"]
         )
-        edge_memory_found = edge_memory(stack)
-    finally:
-        if stack is not None:
-            stack.stop()
-        shutil.rmtree(home, ignore_errors=True)
+        edge_memory_found = edge_memory(bench.stack)
     p99 = {name: [r["p99"] for r in results[runs[i][0]]] for name, i in (("browsing", 1), ("cold", 2))}
     if max(r["rps"] for r in results[runs[2][0]]) * args.seconds > cold_count:
         print(f"warning: a cold round sent more than its {cold_count:,} new requests: some were repeats")

@@ -23,26 +23,17 @@ middle (of a copy of the release, warmed as `marquee publish` warms it: `after_p
 
 from __future__ import annotations
 
-import argparse
-import math
-import os
 import random
 import resource
-import shutil
 import sqlite3
-import tempfile
-import time
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from urllib.parse import quote
 
 from bench import wrk
-from bench.catalogues import CACHE, catalogue_for, indexes_for
-from bench.hot_path import make_release
-from control.services import Stack, free_port
-from marquee import releases, warm
+from bench.catalogues import indexes_for
+from bench.index_stack import after_publish, arguments, edge_memory, memory_line, served
 from marquee.artefacts import SEARCH_INDEX
-from marquee.settings import Settings, from_env
+from marquee.settings import Settings
 
 KINDS = ("movie",) * 6 + ("multi", "multi", "tv", "person")
 
@@ -87,44 +78,17 @@ def search_path(kind: str, query: str, language: str, key: str) -> str:
     return f"/3/search/{kind}?query={quote(query)}&language={language}&api_key={key}"
 
 
-def bench_home(home: Path) -> tuple[Settings, str]:
-    """Settings for a stack in `home` on free ports, with a plan no run exhausts, and the path of the
-    3 KB details document of a release published there: what the search and discover benches
-    measure against."""
-    settings = from_env(
-        {
-            **os.environ,
-            "MARQUEE_HOME": str(home),
-            "MARQUEE_API_PORT": str(free_port()),
-            "MARQUEE_ADMIN_PORT": str(free_port()),
-            "MARQUEE_IMAGE_PORT": str(free_port()),
-            "MARQUEE_PLANS": wrk.BENCH_PLANS,
-        }
-    )
-    return settings, make_release(home, b'{"id":1,"title":"Bench","overview":"' + b"x" * 3000 + b'"}')
-
-
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--movies", type=int, default=100_000)
-    parser.add_argument("--seconds", type=int, default=8)
-    parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--connections", type=int, default=8, help="the rounds' connections (the p99 target's)")
-    parser.add_argument("--wide", type=int, default=50, help="connections of one more round of details and search")
-    parser.add_argument("--cache", type=Path, default=CACHE, help="where generated catalogues and indexes are kept")
-    args = parser.parse_args()
-
+    args = arguments(__doc__, "search").parse_args()
     rng = random.Random(7)
-    home = Path(tempfile.mkdtemp(prefix="marquee-bench-search-"))
-    stack = None
-    try:
-        catalogue = catalogue_for(args.movies, args.cache.resolve())
-        settings, details_path = bench_home(home)
-        indexes_for(catalogue, settings, home / "releases" / "bench", args.cache.resolve())
-        index = home / "releases" / "bench" / SEARCH_INDEX
-        keys = wrk.bench_keys(settings, 200, "bench")
-        stack = Stack(settings).start()
 
+    def prepare(catalogue: Path, settings: Settings, release: Path, cache: Path) -> list[str]:
+        indexes_for(catalogue, settings, release, cache)
+        return []
+
+    with served(args, "marquee-bench-search-", prepare) as bench:
+        settings, keys, work = bench.settings, bench.keys, bench.work
+        index = bench.release / SEARCH_INDEX
         names, imdb = names_from(index, 40_000)
         languages = settings.languages
         vocabulary = [
@@ -141,9 +105,7 @@ def main() -> None:
             f"/3/find/{imdb[i]}?external_source=imdb_id&api_key={keys[n % len(keys)]}"
             for n, i in enumerate(wrk.zipf_choices(rng, len(imdb), requests))
         ]
-        details = [f"{details_path}?api_key={key}" for key in keys]
-        work = home / "wrk"
-        work.mkdir()
+        details = [f"{bench.details_path}?api_key={key}" for key in keys]
         scripts = {
             "details": wrk.script_for(work, "details", details),
             "realistic": wrk.script_for(work, "realistic", realistic),
@@ -197,12 +159,8 @@ def main() -> None:
         published = after_publish(
             settings, args.seconds, args.connections, "search, realistic mix", scripts["realistic"]
         )
-        edge_memory_found = edge_memory(stack)
+        edge_memory_found = edge_memory(bench.stack)
         index_bytes = index.stat().st_size
-    finally:
-        if stack is not None:
-            stack.stop()
-        shutil.rmtree(home, ignore_errors=True)
     print(
         f"index: {index_bytes / 1e6:,.1f} MB; {memory_line(edge_memory_found)}; "
         f"this process {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e3:,.0f} MB"
@@ -227,63 +185,6 @@ def main() -> None:
     print(f"search p99 ms: {max(p99['realistic'] + p99['cold']):.1f}")  # the worst round's, realistic or cold
     print(f"search/static ratio: {wrk.median(ratios[0]):.2f}")
     print(f"find/static ratio: {wrk.median(ratios[2]):.2f}")
-
-
-def edge_memory(stack: Stack) -> dict[str, int]:
-    """Proportional bytes (PSS) of the edge and its answer workers: the index's pages that the
-    workers share are counted once between them, not once each as their resident sizes would.
-    `Pss` in all, of which `Pss_Anon` the processes' own memory and `Pss_File` mapped files (the
-    indexes' pages, which are the page cache's)."""
-
-    def pss(pid: int) -> dict[str, int]:
-        fields = {}
-        for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
-            name, _, value = line.partition(":")
-            if name in ("Pss", "Pss_Anon", "Pss_File"):
-                fields[name] = int(value.split()[0]) * 1024
-        return fields
-
-    def tree(pid: int) -> list[int]:
-        children = Path(f"/proc/{pid}/task/{pid}/children")
-        kids = [int(c) for c in children.read_text().split()] if children.exists() else []
-        return [pid] + [p for kid in kids for p in tree(kid)]
-
-    each = [pss(pid) for pid in tree(stack.process("edge").pid)]
-    return {name: sum(fields.get(name, 0) for fields in each) for name in ("Pss", "Pss_Anon", "Pss_File")}
-
-
-def after_publish(settings: Settings, seconds: int, connections: int, name: str, script: Path) -> dict:
-    """`script` (the run `name`) in a round with a publish in its middle: 2 s in, `publish` of a copy
-    of the current release (hard links, a folder of its own: the same documents and indexes under a
-    new root, so every cache keyed by the release, nginx's of answers and the edge's, starts empty,
-    as after a real publish), warmed first as the command does (marquee/warm.py: the round's own
-    requests, counted by nginx in the rounds before, are what it replays). The round runs on for at
-    least `seconds` after the publish returns. Its p99 is the bench's `publish p99 ms` (issue 30 part
-    3: a publish costs clients nothing they feel)."""
-    folder = releases.new_release_dir(settings)
-    shutil.copytree(settings.current_link.resolve(), folder, symlinks=True, copy_function=os.link, dirs_exist_ok=True)
-    lead = 2
-    with ThreadPoolExecutor(1) as pool:
-        timed = pool.submit(
-            wrk.run, settings.api_base_url, lead + math.ceil(settings.warm_seconds) + seconds, connections, script
-        )
-        time.sleep(lead)
-        warmed = warm.warm(settings, folder.name)
-        releases.publish(settings, folder.name)
-        result = timed.result()
-    print(
-        f"round with a publish   {name:30s} {result['rps']:9,.0f} req/s   p99 {result['p99']:6.2f} ms   "
-        f"non-2xx {result['non2xx']}   ({warmed.line()})",
-        flush=True,
-    )
-    return result
-
-
-def memory_line(memory: dict[str, int]) -> str:
-    return (
-        f"edge memory (PSS, its answer workers included) {memory['Pss'] / 1e6:,.0f} MB: its own "
-        f"{memory['Pss_Anon'] / 1e6:,.0f} MB, mapped index pages {memory['Pss_File'] / 1e6:,.0f} MB"
-    )
 
 
 if __name__ == "__main__":
