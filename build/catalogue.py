@@ -1,7 +1,10 @@
 """Load a Parquet catalogue into DuckDB and normalise it for the renderers.
 
-The SQL lives in build/sql/*.sql (installed as marquee_build/sql) and runs in file-name order; the catalogue folder reaches it
-as the DuckDB variable `catalogue_dir` (bound as a parameter, so odd folder names cannot inject SQL).
+Every table of the contract (build/contract.py) is loaded as-is from its Parquet file, one statement
+each, unless a file of build/sql reads that file itself (to reshape it as it loads); then the SQL of
+build/sql/*.sql (installed as marquee_build/sql) runs in file-name order. The catalogue folder
+reaches it as the DuckDB variable `catalogue_dir` (bound as a parameter, so odd folder names cannot
+inject SQL).
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ from pathlib import Path
 import duckdb
 
 from marquee_build import contract
-from marquee_build.steps import parse_steps, steps_to_run
+from marquee_build.steps import Step, parse_steps, steps_to_run
 
 SQL_DIR = Path(__file__).resolve().parent / "sql"
 
@@ -26,8 +29,20 @@ class CatalogueError(Exception):
     """The catalogue folder is missing, incomplete or inconsistent."""
 
 
+LOAD_AS_IS = "CREATE OR REPLACE TABLE \"{table}\" AS SELECT * FROM read_parquet(getvariable('catalogue_dir') || '/{table}.parquet');"
+
+
 def sql_files() -> list[Path]:
     return sorted(SQL_DIR.glob("*.sql"))
+
+
+def build_steps() -> list[Step]:
+    """The build's statements: the contract's tables loaded as-is (those no SQL file reads itself),
+    then every file of build/sql."""
+    files = [(path.name, path.read_text()) for path in sql_files()]
+    reshaped = {table for step in parse_steps(files) for table in step.files}
+    loads = "\n".join(LOAD_AS_IS.format(table=table) for table in REQUIRED_TABLES if table not in reshaped)
+    return parse_steps([("build/contract.py", loads), *files])
 
 
 def check_catalogue(catalogue_dir: Path) -> None:
@@ -82,7 +97,7 @@ def load_database(
         if previous_digests is None
         else {name for name, digest in digests.items() if previous_digests.get(name) != digest}
     )
-    steps = parse_steps(sql_files())
+    steps = build_steps()
     run, created = steps_to_run(steps, changed)
     con = duckdb.connect(str(db_path))
     try:

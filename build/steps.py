@@ -1,6 +1,7 @@
 """The build SQL as steps, and which of them a rebuild must run again.
 
-Each statement of build/sql/*.sql is one step: it creates one object (a table, or a temp table the
+Each statement of the build SQL is one step (marquee_build.catalogue `build_steps`: a load of each
+contract table as-is, then build/sql/*.sql): it creates one object (a table, or a temp table the
 next steps read) from Parquet files of the catalogue and objects earlier steps created. When the
 database of the previous build is kept (marquee_build.catalogue.load_database), a rebuild runs only
 the steps that read a changed Parquet file or an object a step of this run created again, like
@@ -12,7 +13,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from pathlib import Path
 
 import duckdb
 
@@ -39,12 +39,12 @@ def _without_comments(sql: str) -> str:
     return "\n".join(line.split("--", 1)[0] for line in sql.splitlines())
 
 
-def parse_steps(paths: list[Path]) -> list[Step]:
-    """The statements of the SQL files, in order, with what each creates and reads."""
+def parse_steps(sources: list[tuple[str, str]]) -> list[Step]:
+    """The statements of the SQL sources ((name, text), in order), with what each creates and reads."""
     steps: list[Step] = []
     created: set[str] = set()
-    for path in paths:
-        for statement in duckdb.extract_statements(path.read_text()):
+    for name, text in sources:
+        for statement in duckdb.extract_statements(text):
             sql = statement.query
             plain = _without_comments(sql)
             match = _CREATE.search(plain)
@@ -52,7 +52,7 @@ def parse_steps(paths: list[Path]) -> list[Step]:
             words = set(_WORD.findall(plain))
             steps.append(
                 Step(
-                    path.name,
+                    name,
                     sql,
                     creates,
                     bool(match and match.group(1)),

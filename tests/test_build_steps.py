@@ -10,19 +10,19 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from marquee_build.catalogue import load_database, sql_files
+from marquee_build.catalogue import build_steps, load_database
 from marquee_build.state import kept_database
-from marquee_build.steps import parse_steps, steps_to_run
+from marquee_build.steps import steps_to_run
 
 
 def created_by_run(changed: set[str] | None) -> set[str]:
-    steps = parse_steps(sql_files())
+    steps = build_steps()
     run, _ = steps_to_run(steps, changed)
     return {step.creates for step, runs in zip(steps, run) if runs}
 
 
 def test_steps_name_what_they_create_and_read():
-    steps = {step.creates: step for step in parse_steps(sql_files())}
+    steps = {step.creates: step for step in build_steps()}
     assert steps["movies"].files == {"movies"} and not steps["movies"].temp
     assert steps["related_pairs"].temp and "related_pairs" in steps["movie_related"].reads
     assert "movies" in steps["build_problems"].reads and "cast" in steps["build_problems"].reads

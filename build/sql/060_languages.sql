@@ -1,8 +1,6 @@
--- Translations beyond movie_translations (loaded by 010), lookups the language variants share, and
+-- Translations beyond movie_translations, lookups the language variants share, and
 -- consistency checks. A failed check stops the build through error(): a duplicate translation would
 -- otherwise render two variants for one URI, a dangling id a variant of nothing.
-CREATE OR REPLACE TABLE collection_translations AS SELECT * FROM read_parquet(getvariable('catalogue_dir') || '/collection_translations.parquet');
-CREATE OR REPLACE TABLE genre_translations AS SELECT * FROM read_parquet(getvariable('catalogue_dir') || '/genre_translations.parquet');
 
 -- Genre names by language as a map (genre id -> name); a language missing a genre keeps the
 -- catalogue's (English) name. The renderers look names up per variant instead of joining per genre.

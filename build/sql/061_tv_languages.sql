@@ -1,11 +1,6 @@
 -- Translations of series, seasons, episodes and people (marquee_datasets.tv_translations) and the TV
 -- genre names by language. A failed check stops the build: a duplicate would render two variants
 -- for one URI, a dangling id a variant of nothing.
-CREATE OR REPLACE TABLE series_translations AS SELECT * FROM read_parquet(getvariable('catalogue_dir') || '/series_translations.parquet');
-CREATE OR REPLACE TABLE season_translations AS SELECT * FROM read_parquet(getvariable('catalogue_dir') || '/season_translations.parquet');
-CREATE OR REPLACE TABLE episode_translations AS SELECT * FROM read_parquet(getvariable('catalogue_dir') || '/episode_translations.parquet');
-CREATE OR REPLACE TABLE person_translations AS SELECT * FROM read_parquet(getvariable('catalogue_dir') || '/person_translations.parquet');
-CREATE OR REPLACE TABLE tv_genre_translations AS SELECT * FROM read_parquet(getvariable('catalogue_dir') || '/tv_genre_translations.parquet');
 
 -- TV genre names by language (genre id -> name), as genre_name_maps is for films.
 CREATE OR REPLACE TABLE tv_genre_name_maps AS
