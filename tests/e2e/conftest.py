@@ -185,11 +185,10 @@ def e2e_release(catalogue_dir: Path, e2e_ports: dict[str, str], tmp_path_factory
 
 
 @pytest.fixture(scope="session")
-def start_stack(
+def launch_stack(
     e2e_release: Path, e2e_ports: dict[str, str], tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[Callable[..., Running]]:
-    """Start a stack with extra MARQUEE_* settings; every stack is stopped at the end of the session."""
-    started: list[Running] = []
+) -> Callable[..., Running]:
+    """Start a stack with extra MARQUEE_* settings (its owner stops it: `start_stack`, `api`)."""
 
     def start(ports: dict[str, str] | None = None, release: Path | None = None, **env: str) -> Running:
         home = tmp_path_factory.mktemp("home")
@@ -209,17 +208,34 @@ def start_stack(
             release = pack_tree(release)  # a handmade folder of documents: pack it as site_gen would
         home.joinpath("current").symlink_to(release or e2e_release)
         stack = Stack(settings).start()
-        running = Running(settings, stack, httpx.Client(base_url=settings.api_base_url, timeout=10))
-        started.append(running)
-        return running
+        return Running(settings, stack, httpx.Client(base_url=settings.api_base_url, timeout=10))
+
+    return start
+
+
+def stop(running: Running) -> None:
+    running.client.close()
+    running.stack.stop()
+
+
+@pytest.fixture(scope="module")
+def start_stack(launch_stack: Callable[..., Running]) -> Iterator[Callable[..., Running]]:
+    """Start a stack with extra MARQUEE_* settings; the stacks a module starts stop when it ends, so
+    the next modules do not share two cores with their idle processes."""
+    started: list[Running] = []
+
+    def start(ports: dict[str, str] | None = None, release: Path | None = None, **env: str) -> Running:
+        started.append(launch_stack(ports, release, **env))
+        return started[-1]
 
     yield start
     for running in started:
-        running.client.close()
-        running.stack.stop()
+        stop(running)
 
 
 @pytest.fixture(scope="session")
-def api(start_stack: Callable[..., Running], e2e_ports: dict[str, str]) -> Running:
+def api(launch_stack: Callable[..., Running], e2e_ports: dict[str, str]) -> Iterator[Running]:
     """The session's main stack, on the ports the e2e release was rendered for."""
-    return start_stack(ports=e2e_ports)
+    running = launch_stack(ports=e2e_ports)
+    yield running
+    stop(running)
