@@ -34,7 +34,9 @@ def figure(output: str, line: str) -> float:
     return float(match.group(1))
 
 
-def test_hot_path_metrics_cost_and_zipf(tmp_path):
+def test_hot_path_metrics_cost_and_zipf(built_pack):
+    # The session's release for the Zipf mix (--release, as BENCH_RELEASE passes one): the bench's own
+    # build of one is render_release, which bench.images runs here.
     out = bench(
         "bench.hot_path",
         "--seconds",
@@ -47,10 +49,8 @@ def test_hot_path_metrics_cost_and_zipf(tmp_path):
         "20",
         "--metrics-cost",
         "--zipf",
-        "--movies",
-        "150",
-        "--cache",
-        str(tmp_path),
+        "--release",
+        str(built_pack),
     )
     assert 0 < figure(out, "authenticated/static ratio") and 0 < figure(out, "metrics cost")
     assert 0 < figure(out, "zipf details/static ratio")
@@ -58,8 +58,10 @@ def test_hot_path_metrics_cost_and_zipf(tmp_path):
     assert out.strip().splitlines()[-1].startswith("authenticated/static ratio")
 
 
-def test_append_cost():
-    out = bench("bench.append_cost", "--seconds", "1", "--rounds", "1", "--movies", "150", "--connections", "20")
+def test_append_cost(built_pack):
+    out = bench(
+        "bench.append_cost", "--seconds", "1", "--rounds", "1", "--release", str(built_pack), "--connections", "20"
+    )
     assert 0 < figure(out, "append cost ratio")
     assert 0 < figure(out, "compat/details ratio")
     assert 0 < figure(out, "gzip append cost ratio")
