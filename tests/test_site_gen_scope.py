@@ -337,8 +337,11 @@ def test_a_change_to_a_reference_table_renders_everything(
     changed = tmp_path / "catalogue"
     shutil.copytree(catalogue_dir, changed)
     change_one_row(changed, "countries", 0)  # a country's name appears in films of every kind
-    again, _ = rebuild_equals_full_build(changed, release_settings, built_pack, tmp_path / "r")
+    # The plan says it before anything renders (and test_a_scoped_rebuild_equals_a_full_build renders
+    # whole templates to a full build's bytes): no scope, every template written whole.
+    again = render_release(release_settings, changed, tmp_path / "again", echo=None, previous=built_pack)
     assert again.updated and not again.scoped
+    assert set(again.plan.values()) == {plan.WHOLE}
 
 
 def test_nothing_changed_renders_nothing(catalogue_dir: Path, release_settings, built_pack: Path, tmp_path: Path):
@@ -390,7 +393,9 @@ def test_a_renamed_film_reaches_no_person_its_item_carries_the_title(
     assert change_one_row(changed, "movie_translations") == "title"
     assert credited_in(changed, film)
     scopes = recorded_scopes(monkeypatch)
-    again, _ = rebuild_equals_full_build(changed, release_settings, built_pack, tmp_path / "r")
+    # The scope and the plan, from the update alone: a title changed in place renders to a full
+    # build's bytes in test_a_scoped_rebuild_equals_a_full_build[films].
+    again = render_release(release_settings, changed, tmp_path / "again", echo=None, previous=built_pack)
     assert again.scoped
     # Its new title moves no rank: the index keeps every kind's ranks and changes the film's terms in place.
     assert "ranks derived again: none" in again.search
