@@ -22,31 +22,12 @@ import sys
 import tempfile
 from pathlib import Path
 
+from marquee_datasets import tmdb5000
+
 
 def tmdb5000_files(folder: Path, n: int) -> list[str]:
     path = folder / "movies.csv.gz"
-    header = [
-        "budget",
-        "genres",
-        "homepage",
-        "id",
-        "keywords",
-        "original_language",
-        "original_title",
-        "overview",
-        "popularity",
-        "production_companies",
-        "production_countries",
-        "release_date",
-        "revenue",
-        "runtime",
-        "spoken_languages",
-        "status",
-        "tagline",
-        "title",
-        "vote_average",
-        "vote_count",
-    ]
+    header = tmdb5000.MOVIE_COLUMNS
     with gzip.open(path, "wt", encoding="utf-8", newline="", compresslevel=1) as f:
         writer = csv.writer(f)
         writer.writerow(header)

@@ -20,28 +20,7 @@ from marquee_build.catalogue import check_catalogue
 from marquee_datasets import tmdb5000
 from marquee_datasets.importing import ImportFailed
 
-HEADER = [
-    "budget",
-    "genres",
-    "homepage",
-    "id",
-    "keywords",
-    "original_language",
-    "original_title",
-    "overview",
-    "popularity",
-    "production_companies",
-    "production_countries",
-    "release_date",
-    "revenue",
-    "runtime",
-    "spoken_languages",
-    "status",
-    "tagline",
-    "title",
-    "vote_average",
-    "vote_count",
-]
+HEADER = tmdb5000.MOVIE_COLUMNS  # the file's columns, as the importer reads them
 
 
 def row(movie_id: object, title: str, **values: object) -> list[str]:
