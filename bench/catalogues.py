@@ -54,18 +54,11 @@ def catalogue_for(movies: int, cache: Path = CACHE) -> Path:
 
 # What writes a catalogue's search and discover indexes (the load, the languages, both index
 # writers and what they import): a change to any of it makes a cached pair stale.
-INDEX_SOURCES = (
-    "marquee_build",
-    "site_gen/sql",
-    "site_gen/search_index.py",
-    "site_gen/discover_index.py",
-    "site_gen/languages.py",
-    "site_gen/documents.py",
-    "marquee/search_text.py",
-    "marquee/packs.py",
-    "marquee/artefacts.py",
-    "marquee/discover_columns.py",
-)
+# fmt: off
+INDEX_SOURCES = ("marquee_build", "site_gen/sql", "site_gen/search_index.py", "site_gen/discover_index.py",
+                 "site_gen/languages.py", "site_gen/documents.py", "marquee/search_text.py", "marquee/packs.py",
+                 "marquee/artefacts.py", "marquee/discover_columns.py")
+# fmt: on
 INDEXES = (SEARCH_INDEX, DISCOVER_INDEX, DISCOVER_COLUMNS)
 
 

@@ -132,21 +132,11 @@ def browse(rng: random.Random, known: dict[str, list], languages: list[str]) -> 
     return f"{path}?{urlencode(params)}"
 
 
-LIST_PATHS = (
-    "/3/movie/popular",
-    "/3/movie/top_rated",
-    "/3/movie/now_playing",
-    "/3/movie/upcoming",
-    "/3/tv/popular",
-    "/3/tv/top_rated",
-    "/3/tv/airing_today",
-    "/3/tv/on_the_air",
-    "/3/person/popular",
-    "/3/trending/all/day",
-    "/3/trending/movie/week",
-    "/3/trending/tv/day",
-    "/3/trending/person/week",
-)
+# fmt: off
+LIST_PATHS = ("/3/movie/popular", "/3/movie/top_rated", "/3/movie/now_playing", "/3/movie/upcoming", "/3/tv/popular",
+              "/3/tv/top_rated", "/3/tv/airing_today", "/3/tv/on_the_air", "/3/person/popular",
+              "/3/trending/all/day", "/3/trending/movie/week", "/3/trending/tv/day", "/3/trending/person/week")
+# fmt: on
 
 
 def title_lists(rng: random.Random, languages: list[str], count: int) -> list[str]:

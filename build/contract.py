@@ -216,16 +216,10 @@ def conform(name: str, table: pa.Table) -> pa.Table:
 
 # DuckDB's spelling of each contract type, for importers that write Parquet from SQL (COPY … TO): a
 # table never passes through Python, so an import's memory does not grow with the dump.
-SQL_TYPES = {
-    INT: "BIGINT",
-    TEXT: "VARCHAR",
-    FLOAT: "DOUBLE",
-    BOOL: "BOOLEAN",
-    DATE: "DATE",
-    TIMESTAMP: "TIMESTAMP_MS",
-    pa.list_(TEXT): "VARCHAR[]",
-    pa.list_(INT): "BIGINT[]",
-}
+# fmt: off
+SQL_TYPES = {INT: "BIGINT", TEXT: "VARCHAR", FLOAT: "DOUBLE", BOOL: "BOOLEAN", DATE: "DATE", TIMESTAMP: "TIMESTAMP_MS",
+             pa.list_(TEXT): "VARCHAR[]", pa.list_(INT): "BIGINT[]"}
+# fmt: on
 
 
 def writable_by_sql(name: str) -> bool:

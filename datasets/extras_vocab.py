@@ -92,14 +92,11 @@ FESTIVALS: tuple[str, ...] = (
 HOME_RELEASE_NOTES: tuple[str, ...] = ("", "", "", "Blu-ray", "DVD", "4K Ultra HD", "Digital")
 
 # Alternative title types TMDB uses (the empty string is its most common one).
+# fmt: off
 ALTERNATIVE_TITLE_TYPES: tuple[str, ...] = (
-    "",
-    "working title",
-    "short title",
-    "informal title",
-    "DVD title",
-    "alternative spelling",
+    "", "working title", "short title", "informal title", "DVD title", "alternative spelling",
 )
+# fmt: on
 
 # Watch providers: (TMDB provider_id, name, base display priority, offer kinds, regions or () for all).
 # fmt: off

@@ -20,13 +20,11 @@ from PIL import Image
 
 # Placeholder sizes by kind (site_gen/images.py SIZES_BY_KIND's kinds): small, so most listed sizes
 # are the original itself and a first request costs a millisecond or two.
+# fmt: off
 DIMENSIONS: dict[str, tuple[int, int]] = {
-    "backdrop": (240, 135),
-    "logo": (160, 60),
-    "poster": (120, 180),
-    "profile": (90, 135),
-    "still": (240, 135),
+    "backdrop": (240, 135), "logo": (160, 60), "poster": (120, 180), "profile": (90, 135), "still": (240, 135),
 }
+# fmt: on
 
 
 def colour(name: str) -> tuple[int, int, int]:

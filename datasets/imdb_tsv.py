@@ -34,15 +34,11 @@ import pyarrow as pa
 from marquee_datasets import tv_vocab, vocab
 from marquee_datasets.importing import ImportFailed, ImportSummary, connect, read_dump, staged, write_tables
 
-FILES = {
-    "basics": "title.basics.tsv.gz",
-    "akas": "title.akas.tsv.gz",
-    "ratings": "title.ratings.tsv.gz",
-    "crew": "title.crew.tsv.gz",
-    "principals": "title.principals.tsv.gz",
-    "names": "name.basics.tsv.gz",
-    "episodes": "title.episode.tsv.gz",
-}
+# fmt: off
+FILES = {"basics": "title.basics.tsv.gz", "akas": "title.akas.tsv.gz", "ratings": "title.ratings.tsv.gz",
+         "crew": "title.crew.tsv.gz", "principals": "title.principals.tsv.gz", "names": "name.basics.tsv.gz",
+         "episodes": "title.episode.tsv.gz"}
+# fmt: on
 # fmt: off
 COLUMNS = {
     "basics": ("tconst", "titleType", "primaryTitle", "originalTitle", "isAdult", "startYear", "endYear",

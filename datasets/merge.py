@@ -35,39 +35,22 @@ from marquee_datasets.importing import ImportFailed, ImportSummary, connect, id_
 
 ID_OFFSET = 1_000_000_000  # added to an id of the other's that the base uses for another title
 # The entities whose ids tables refer to (`<family>_id`), their table, and what makes two the same.
-FAMILIES = {
-    "movie": "movies",
-    "person": "people",
-    "series": "tv_series",
-    "season": "tv_seasons",
-    "episode": "tv_episodes",
-    "soundtrack": "soundtracks",
-}
+# fmt: off
+FAMILIES = {"movie": "movies", "person": "people", "series": "tv_series", "season": "tv_seasons",
+            "episode": "tv_episodes", "soundtrack": "soundtracks"}
+# fmt: on
 REFERRING = {f"{family}_id": family for family in FAMILIES}
 MATCHED_BY_ID = ("movie", "person", "series")  # by IMDb id, or by id when both number by TMDB's
 MATCHED_BY_NUMBER = {"season": ("season_number",), "episode": ("season_number", "episode_number")}
 # The entity a row hangs under, most specific first: episode_crew's row belongs to its episode.
-OWNER_ORDER = (
-    "episode_id",
-    "season_id",
-    "series_id",
-    "movie_id",
-    "soundtrack_id",
-    "person_id",
-    "company_id",
-    "network_id",
-    "collection_id",
-    "genre_id",
-    "provider_id",
-)
-KEYS = {
-    "countries": ("iso_3166_1",),
-    "languages": ("iso_639_1",),
-    "certifications": ("iso_3166_1", "certification"),
-    "activity": ("kind", "id"),
-    "reviews": ("media_type", "media_id"),
-    "list_items": ("list_id",),
-}
+# fmt: off
+OWNER_ORDER = ("episode_id", "season_id", "series_id", "movie_id", "soundtrack_id", "person_id", "company_id", "network_id",
+               "collection_id", "genre_id", "provider_id")
+# fmt: on
+# fmt: off
+KEYS = {"countries": ("iso_3166_1",), "languages": ("iso_639_1",), "certifications": ("iso_3166_1", "certification"),
+        "activity": ("kind", "id"), "reviews": ("media_type", "media_id"), "list_items": ("list_id",)}
+# fmt: on
 # Tables whose rows name their title by (kind column, id column): the kind's value → family.
 # fmt: off
 KINDED = {"activity": ("kind", "id", {"movie": "movie", "tv": "series", "person": "person"}),

@@ -30,24 +30,15 @@ LIST_NAMES = {
 }
 # fmt: on
 # A list of no genre (one in five) draws from every film: a watchlist.
-WATCHLISTS = {
-    "en": "My watchlist",
-    "de": "Meine Watchlist",
-    "fr": "Ma liste à voir",
-    "es": "Mi lista para ver",
-    "it": "Da vedere",
-    "pt": "Minha lista",
-    "ja": "見たい映画",
-}
-DESCRIPTIONS = {
-    "en": "A list of {genre} titles I keep coming back to.",
-    "de": "Meine {genre}-Sammlung.",
-    "fr": "Ma sélection {genre}.",
-    "es": "Mi selección de {genre}.",
-    "it": "La mia selezione {genre}.",
-    "pt": "Minha seleção de {genre}.",
-    "ja": "{genre}のリスト。",
-}
+# fmt: off
+WATCHLISTS = {"en": "My watchlist", "de": "Meine Watchlist", "fr": "Ma liste à voir", "es": "Mi lista para ver",
+              "it": "Da vedere", "pt": "Minha lista", "ja": "見たい映画"}
+# fmt: on
+# fmt: off
+DESCRIPTIONS = {"en": "A list of {genre} titles I keep coming back to.", "de": "Meine {genre}-Sammlung.",
+                "fr": "Ma sélection {genre}.", "es": "Mi selección de {genre}.", "it": "La mia selezione {genre}.",
+                "pt": "Minha seleção de {genre}.", "ja": "{genre}のリスト。"}
+# fmt: on
 
 
 def list_tables(tables: dict[str, pa.Table], seed: int, today: np.datetime64) -> dict[str, pa.Table]:

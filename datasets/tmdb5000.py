@@ -41,47 +41,19 @@ _CREW = (
 CSV = "delim = ',', quote = '\"', escape = '\"', max_line_size = 10000000"  # Kaggle's CSV: quoted JSON inside
 
 
-MOVIE_COLUMNS = (
-    "budget",
-    "genres",
-    "homepage",
-    "id",
-    "keywords",
-    "original_language",
-    "original_title",
-    "overview",
-    "popularity",
-    "production_companies",
-    "production_countries",
-    "release_date",
-    "revenue",
-    "runtime",
-    "spoken_languages",
-    "status",
-    "tagline",
-    "title",
-    "vote_average",
-    "vote_count",
-)
+# fmt: off
+MOVIE_COLUMNS = ("budget", "genres", "homepage", "id", "keywords", "original_language", "original_title", "overview",
+                 "popularity", "production_companies", "production_countries", "release_date", "revenue", "runtime",
+                 "spoken_languages", "status", "tagline", "title", "vote_average", "vote_count")
+# fmt: on
 CREDIT_COLUMNS = ("movie_id", "title", "cast", "crew")
 
 # A movie row that cannot be imported: no id, no title, or a JSON column that does not parse.
-UNUSABLE = " OR ".join(
-    [
-        "id IS NULL",
-        "coalesce(title, '') = ''",
-        *(
-            f"({column} <> '' AND {parsed} IS NULL)"
-            for column, parsed in (
-                ("genres", "genre_list"),
-                ("keywords", "keyword_list"),
-                ("production_companies", "company_list"),
-                ("production_countries", "country_list"),
-                ("spoken_languages", "language_list"),
-            )
-        ),
-    ]
-)
+# fmt: off
+UNUSABLE = " OR ".join(["id IS NULL", "coalesce(title, '') = ''", *(f"({column} <> '' AND {parsed} IS NULL)" for column, parsed in (
+    ("genres", "genre_list"), ("keywords", "keyword_list"), ("production_companies", "company_list"),
+    ("production_countries", "country_list"), ("spoken_languages", "language_list")))])
+# fmt: on
 
 # Each table the files fill, as SQL over the temp table `m` (the movies read) and `c` (the credits).
 # fmt: off

@@ -15,18 +15,10 @@ import pyarrow as pa
 
 from marquee_datasets.columns import hex_ids, rng_for
 
-ARC_WORDS = (
-    "Awakening",
-    "Reckoning",
-    "Exile",
-    "Homecoming",
-    "The Long Night",
-    "Ashes",
-    "Crossroads",
-    "Legacy",
-    "Fracture",
-    "Dawn",
-)
+# fmt: off
+ARC_WORDS = ("Awakening", "Reckoning", "Exile", "Homecoming", "The Long Night", "Ashes", "Crossroads", "Legacy",
+             "Fracture", "Dawn")
+# fmt: on
 TYPES = {"absolute": 2, "dvd": 3, "arcs": 5}  # TMDB's group types: 1 original air date ... 7 TV
 
 

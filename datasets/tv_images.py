@@ -17,11 +17,10 @@ from marquee_datasets.movie_media import owner_images
 TABLES: tuple[str, ...] = ("series_images", "season_images", "episode_images", "collection_images")
 # Extra images per owner beyond its main path (TMDB lists several posters per series, a few per
 # season, and usually one still per episode).
-SERIES_EXTRAS = {
-    "poster": lambda rng, n: rng.integers(0, 4, n),
-    "backdrop": lambda rng, n: rng.integers(0, 4, n),
-    "logo": lambda rng, n: rng.integers(0, 3, n),
-}
+# fmt: off
+SERIES_EXTRAS = {"poster": lambda rng, n: rng.integers(0, 4, n), "backdrop": lambda rng, n: rng.integers(0, 4, n),
+                 "logo": lambda rng, n: rng.integers(0, 3, n)}
+# fmt: on
 SEASON_EXTRAS = {"poster": lambda rng, n: rng.integers(0, 3, n)}
 EPISODE_EXTRAS = {"still": lambda rng, n: (rng.random(n) < 0.3).astype(np.int64)}
 COLLECTION_EXTRAS = {"poster": lambda rng, n: rng.integers(0, 3, n), "backdrop": lambda rng, n: rng.integers(0, 3, n)}

@@ -27,13 +27,10 @@ from marquee_datasets import languages as lang_module
 from marquee_datasets import tv_vocab, vocab
 from marquee_datasets.columns import cat, rng_for, rows_of
 
-TABLES: tuple[str, ...] = (
-    "series_translations",
-    "season_translations",
-    "episode_translations",
-    "person_translations",
-    "tv_genre_translations",
-)
+# fmt: off
+TABLES: tuple[str, ...] = ("series_translations", "season_translations", "episode_translations",
+                           "person_translations", "tv_genre_translations")
+# fmt: on
 
 # Per language: "Season {n}", the specials season, "Episode {n}", a one-line biography over {name},
 # and the names of TV-only genres in TV_ONLY_GENRES order.

@@ -19,13 +19,11 @@ TV_GENRES: tuple[tuple[int, str], ...] = (
 TV_GENRE_WEIGHTS: tuple[float, ...] = (6, 5, 12, 7, 3, 16, 3, 2, 4, 0.5, 1, 6, 2, 0.5, 1.5, 0.5)
 
 # (status, weight) and (type, weight, genre id forced first or 0, typical runtime minutes).
+# fmt: off
 STATUSES: tuple[tuple[str, float], ...] = (
-    ("Returning Series", 30),
-    ("Ended", 45),
-    ("Canceled", 12),
-    ("In Production", 7),
-    ("Planned", 6),
+    ("Returning Series", 30), ("Ended", 45), ("Canceled", 12), ("In Production", 7), ("Planned", 6),
 )
+# fmt: on
 # fmt: off
 TYPES: tuple[tuple[str, float, int, int], ...] = (
     ("Scripted", 62, 0, 45), ("Reality", 12, 10764, 42), ("Documentary", 9, 99, 50),

@@ -17,27 +17,11 @@ GENRES: tuple[tuple[int, str], ...] = (
 )
 # fmt: on
 # Relative frequency of each genre above (Drama and Comedy dominate TMDB, Western and TV Movie are rare).
+# fmt: off
 GENRE_WEIGHTS: tuple[float, ...] = (
-    8,
-    5,
-    4,
-    10,
-    5,
-    4,
-    14,
-    4,
-    4,
-    2,
-    6,
-    2,
-    3,
-    6,
-    4,
-    1.5,
-    7,
-    1.5,
-    1,
+    8, 5, 4, 10, 5, 4, 14, 4, 4, 2, 6, 2, 3, 6, 4, 1.5, 7, 1.5, 1,
 )
+# fmt: on
 
 # (iso_3166_1, english_name, native_name) — TMDB's /configuration/countries shape.
 # fmt: off
@@ -266,12 +250,8 @@ COMPANY_WORDS = (
     "Orion", "Pinewood Lane", "Kestrel", "Harbinger", "Tidewater", "Monolith", "Lumière", "Zenith",
 )
 # fmt: on
+# fmt: off
 COMPANY_SUFFIXES = (
-    "Pictures",
-    "Films",
-    "Studios",
-    "Entertainment",
-    "Productions",
-    "Media",
-    "Film Partners",
+    "Pictures", "Films", "Studios", "Entertainment", "Productions", "Media", "Film Partners",
 )
+# fmt: on

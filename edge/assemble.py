@@ -160,16 +160,11 @@ def merged_videos(documents: ReleaseDocuments, uri: str, body: bytes, query: Que
 
 # List documents whose items are titles (similar, recommendations, a keyword's movies, a person's
 # credits, a public list), rendered once in the default language, and the item lists inside each.
-LOCALIZED_LISTS = {
-    "similar": ("results",),
-    "recommendations": ("results",),
-    "movies": ("results",),
-    "movie_credits": ("cast", "crew"),
-    "tv_credits": ("cast", "crew"),
-    "combined_credits": ("cast", "crew"),
-    "list": ("items",),
-    "credit": ("media",),
-}
+# fmt: off
+LOCALIZED_LISTS = {"similar": ("results",), "recommendations": ("results",), "movies": ("results",),
+                   "movie_credits": ("cast", "crew"), "tv_credits": ("cast", "crew"),
+                   "combined_credits": ("cast", "crew"), "list": ("items",), "credit": ("media",)}
+# fmt: on
 # Documents named by an id of their own, not by a last segment: /3/list/{list_id}, /3/credit/{credit_id}
 # (whose `media` is one title, not a list of them; edge/credit_index.py makes it, as OpenPacks reads it).
 ID_DOCUMENTS = {"list": re.compile(r"^/3/list/[^/]+$"), "credit": re.compile(r"^/3/credit/[^/]+$")}

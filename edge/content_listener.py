@@ -68,18 +68,11 @@ def artefact_readers(cache_mb: int = DEFAULT_MB) -> dict[str, Callable[[Path], A
 ARTEFACT_READERS = artefact_readers()
 
 JSON = b"application/json;charset=utf-8"
-REASONS = {
-    200: "OK",
-    304: "Not Modified",
-    400: "Bad Request",
-    401: "Unauthorized",
-    402: "Payment Required",
-    404: "Not Found",
-    405: "Method Not Allowed",
-    429: "Too Many Requests",
-    500: "Internal Server Error",
-    503: "Service Unavailable",
-}
+# fmt: off
+REASONS = {200: "OK", 304: "Not Modified", 400: "Bad Request", 401: "Unauthorized", 402: "Payment Required",
+           404: "Not Found", 405: "Method Not Allowed", 429: "Too Many Requests", 500: "Internal Server Error",
+           503: "Service Unavailable"}
+# fmt: on
 
 
 STATUS_CLASS = {2: "2xx", 3: "3xx", 4: "4xx", 5: "5xx"}

@@ -62,12 +62,10 @@ def for_refusal(refusal: str, limit: int) -> TmdbError:
     return REFUSALS[refusal]
 
 
-REFUSALS = {
-    "invalid_key": INVALID_KEY,
-    "suspended_key": SUSPENDED_KEY,
-    "plan_expired": PLAN_EXPIRED,
-    "service_offline": SERVICE_OFFLINE,
-}
+# fmt: off
+REFUSALS = {"invalid_key": INVALID_KEY, "suspended_key": SUSPENDED_KEY, "plan_expired": PLAN_EXPIRED,
+            "service_offline": SERVICE_OFFLINE}
+# fmt: on
 LIMIT_PLACEHOLDER = "@LIMIT@"  # nginx's gate writes the account's limit here
 
 

@@ -35,12 +35,10 @@ PLAN_EXPIRED = "plan_expired"
 RATE_LIMITED = "rate_limited"
 SERVICE_OFFLINE = "service_offline"  # Redis unreachable and MARQUEE_REDIS_DOWN_POLICY=refuse
 
-REFUSAL_OF_STATUS = {
-    ratelimit.UNKNOWN_KEY: INVALID_KEY,
-    ratelimit.SUSPENDED_KEY: SUSPENDED_KEY,
-    ratelimit.EXPIRED_PLAN: PLAN_EXPIRED,
-    ratelimit.LIMITED: RATE_LIMITED,
-}
+# fmt: off
+REFUSAL_OF_STATUS = {ratelimit.UNKNOWN_KEY: INVALID_KEY, ratelimit.SUSPENDED_KEY: SUSPENDED_KEY,
+                     ratelimit.EXPIRED_PLAN: PLAN_EXPIRED, ratelimit.LIMITED: RATE_LIMITED}
+# fmt: on
 
 
 @dataclass(slots=True)

@@ -64,11 +64,11 @@ VARYING = ("region", "timezone", "with_showtimes", "fallback_language")
 LOCALIZED_PAGES = 5
 GZIP_SUFFIX = "+gzip"  # the row of a page's gzipped bytes: its name and this
 GZIP_LEVEL = 6  # gzip's own default: level 9 saves 1% more bytes at twice the time
-PRECOMPUTED = (
-    *lists.LISTS,
-    "/3/person/popular",
-    *(f"/3/trending/{kind}/{window}" for kind in ("all", "movie", "tv", "person") for window in trending.WINDOW_DAYS),
-)
+# fmt: off
+PRECOMPUTED = (*lists.LISTS, "/3/person/popular",
+               *(f"/3/trending/{kind}/{window}" for kind in ("all", "movie", "tv", "person")
+                 for window in trending.WINDOW_DAYS))
+# fmt: on
 
 
 def page_name(path: str, page: int, suffix: str = "") -> str:

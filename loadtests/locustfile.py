@@ -39,26 +39,19 @@ MOVIE_APPENDS = ("credits", "videos", "images", "keywords", "external_ids", "rel
 TV_APPENDS = ("aggregate_credits", "content_ratings", "external_ids", "keywords", "videos")
 LISTS = ("similar", "recommendations")
 # TMDB's genre ids, which the catalogue uses: one, two of them (and), or either (or).
-DISCOVER_GENRES = {
-    "movie": ("", "28", "35", "18", "28,12", "35|10749", "27", "878"),
-    "tv": ("", "18", "35", "10759", "80|9648"),
-}
-TITLE_LISTS = (
-    "/3/movie/popular",
-    "/3/movie/top_rated",
-    "/3/movie/now_playing",
-    "/3/movie/upcoming",
-    "/3/tv/popular",
-    "/3/tv/airing_today",
-    "/3/tv/on_the_air",
-    "/3/person/popular",
-    "/3/trending/all/day",
-    "/3/trending/movie/week",
-)
-DISCOVER_SORTS = {
-    "movie": ("popularity.desc", "popularity.desc", "vote_average.desc", "primary_release_date.desc"),
-    "tv": ("popularity.desc", "first_air_date.desc", "vote_average.desc"),
-}
+# fmt: off
+DISCOVER_GENRES = {"movie": ("", "28", "35", "18", "28,12", "35|10749", "27", "878"),
+                   "tv": ("", "18", "35", "10759", "80|9648")}
+# fmt: on
+# fmt: off
+TITLE_LISTS = ("/3/movie/popular", "/3/movie/top_rated", "/3/movie/now_playing", "/3/movie/upcoming", "/3/tv/popular",
+               "/3/tv/airing_today", "/3/tv/on_the_air", "/3/person/popular", "/3/trending/all/day",
+               "/3/trending/movie/week")
+# fmt: on
+# fmt: off
+DISCOVER_SORTS = {"movie": ("popularity.desc", "popularity.desc", "vote_average.desc", "primary_release_date.desc"),
+                  "tv": ("popularity.desc", "first_air_date.desc", "vote_average.desc")}
+# fmt: on
 POSTER_SIZE = "w185"
 MISSING_MOVIE = 999_999_999  # no release has it: the 404 every client meets sooner or later
 

@@ -17,66 +17,22 @@ import orjson
 
 from marquee import jsonp
 
-MOVIE_FIELDS = (
-    "Title",
-    "Year",
-    "Rated",
-    "Released",
-    "Runtime",
-    "Genre",
-    "Director",
-    "Writer",
-    "Actors",
-    "Plot",
-    "Language",
-    "Country",
-    "Awards",
-    "Poster",
-    "Ratings",
-    "Metascore",
-    "imdbRating",
-    "imdbVotes",
-    "imdbID",
-    "Type",
-    "DVD",
-    "BoxOffice",
-    "Production",
-    "Website",
-    "Response",
-)
+# OMDb's key order of each answer (../shared/reference/omdb.md)
+# fmt: off
+MOVIE_FIELDS = ("Title", "Year", "Rated", "Released", "Runtime", "Genre", "Director", "Writer", "Actors", "Plot",
+                "Language", "Country", "Awards", "Poster", "Ratings", "Metascore", "imdbRating", "imdbVotes", "imdbID",
+                "Type", "DVD", "BoxOffice", "Production", "Website", "Response")
 # A series: no DVD, BoxOffice, Production or Website; totalSeasons after Type.
 SERIES_FIELDS = (*MOVIE_FIELDS[: MOVIE_FIELDS.index("Type") + 1], "totalSeasons", "Response")
-EPISODE_FIELDS = (
-    "Title",
-    "Year",
-    "Rated",
-    "Released",
-    "Season",
-    "Episode",
-    "Runtime",
-    "Genre",
-    "Director",
-    "Writer",
-    "Actors",
-    "Plot",
-    "Language",
-    "Country",
-    "Awards",
-    "Poster",
-    "Ratings",
-    "Metascore",
-    "imdbRating",
-    "imdbVotes",
-    "imdbID",
-    "seriesID",
-    "Type",
-    "Response",
-)
+EPISODE_FIELDS = ("Title", "Year", "Rated", "Released", "Season", "Episode", "Runtime", "Genre", "Director", "Writer",
+                  "Actors", "Plot", "Language", "Country", "Awards", "Poster", "Ratings", "Metascore", "imdbRating",
+                  "imdbVotes", "imdbID", "seriesID", "Type", "Response")
 SEASON_FIELDS = ("Title", "Season", "totalSeasons", "Episodes", "Response")
 SEASON_EPISODE_FIELDS = ("Title", "Released", "Episode", "imdbRating", "imdbID")
 SEARCH_FIELDS = ("Search", "totalResults", "Response")
 SEARCH_ITEM_FIELDS = ("Title", "Year", "imdbID", "Type", "Poster")
 RATING_FIELDS = ("Source", "Value")
+# fmt: on
 NOT_AVAILABLE = "N/A"
 
 # Error texts, exactly OMDb's (and ours, in its style, for what OMDb has no word for).
@@ -94,11 +50,10 @@ SOMETHING_WRONG = "Something went wrong."
 
 IMDB_ID = re.compile(r"tt\d{7,10}")
 CALLBACK = jsonp.CALLBACK  # a JSONP name that cannot carry script
-CONTENT_TYPES = {
-    "json": "application/json; charset=utf-8",
-    "xml": "application/xml; charset=utf-8",
-    "jsonp": jsonp.CONTENT_TYPE,
-}
+# fmt: off
+CONTENT_TYPES = {"json": "application/json; charset=utf-8", "xml": "application/xml; charset=utf-8",
+                 "jsonp": jsonp.CONTENT_TYPE}
+# fmt: on
 XML_HEAD = '<?xml version="1.0" encoding="UTF-8"?>'
 
 
@@ -149,14 +104,11 @@ def render(body: dict[str, Any] | bytes, form: str, callback: str | None = None)
 
 # The gate's refusals (edge/gate.py names them): HTTP status and text. OMDb answers key problems with
 # 401; a suspended key and an expired plan keep the statuses /3 gives them.
-REFUSALS = {
-    "no_key": (401, NO_KEY),
-    "invalid_key": (401, INVALID_KEY),
-    "suspended_key": (401, SUSPENDED_KEY),
-    "plan_expired": (402, PLAN_EXPIRED),
-    "rate_limited": (429, RATE_LIMITED),
-    "service_offline": (503, SERVICE_OFFLINE),
-}
+# fmt: off
+REFUSALS = {"no_key": (401, NO_KEY), "invalid_key": (401, INVALID_KEY), "suspended_key": (401, SUSPENDED_KEY),
+            "plan_expired": (402, PLAN_EXPIRED), "rate_limited": (429, RATE_LIMITED),
+            "service_offline": (503, SERVICE_OFFLINE)}
+# fmt: on
 
 
 def refusal_answers() -> dict[str, dict[str, object]]:

@@ -23,22 +23,10 @@ import unicodedata
 # Combining marks of the Latin, Greek and Cyrillic accents (what NFKD splits off an accented letter);
 # not U+3099/U+309A, kana's voicing marks.
 _ACCENTS = re.compile("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
-_LETTERS = str.maketrans(
-    {
-        "ø": "o",
-        "æ": "ae",
-        "œ": "oe",
-        "ł": "l",
-        "đ": "d",
-        "ð": "d",
-        "þ": "th",
-        "ı": "i",
-        "ħ": "h",
-        "ŧ": "t",
-        "ŋ": "n",
-        "ſ": "s",
-    }
-)
+# fmt: off
+_LETTERS = str.maketrans({"ø": "o", "æ": "ae", "œ": "oe", "ł": "l", "đ": "d", "ð": "d", "þ": "th", "ı": "i",
+                          "ħ": "h", "ŧ": "t", "ŋ": "n", "ſ": "s"})
+# fmt: on
 _CJK = (
     "\u1100-\u11ff\u3040-\u30ff\u3130-\u318f\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff"
     "\uac00-\ud7af\uf900-\ufaff\uff66-\uff9f\U00020000-\U0002fa1f"

@@ -40,9 +40,10 @@ from site_gen.documents import tables_read
 
 MANIFEST = ".manifest.parquet"
 LEGACY_MANIFEST = ".manifest.json"  # the JSON manifest of earlier builds: read once, then replaced
-MANIFEST_SCHEMA = pa.schema(
-    [("name", pa.string()), ("digest", pa.string()), ("sizes", pa.string()), ("stamp", pa.string())]
-)
+# fmt: off
+MANIFEST_SCHEMA = pa.schema([("name", pa.string()), ("digest", pa.string()), ("sizes", pa.string()),
+                             ("stamp", pa.string())])
+# fmt: on
 STAT_CHUNK = 100_000  # originals stat'ed per task, and per worker process beyond the first
 GENERATED = "generated"  # the manifest's digest and stamp of a drawn original: its bytes follow from its name
 
@@ -272,14 +273,10 @@ def image_tables(con: duckdb.DuckDBPyConnection, check_sql: str) -> set[str]:
 
 
 # Catalogue columns that hold an image path, and the kind of image each holds.
-PATH_COLUMNS = {
-    "poster_path": "poster",
-    "backdrop_path": "backdrop",
-    "logo_path": "logo",
-    "profile_path": "profile",
-    "still_path": "still",
-    "avatar_path": "profile",
-}  # a reviewer's avatar
+# fmt: off
+PATH_COLUMNS = {"poster_path": "poster", "backdrop_path": "backdrop", "logo_path": "logo",
+                "profile_path": "profile", "still_path": "still", "avatar_path": "profile"}  # a reviewer's avatar
+# fmt: on
 # Image tables without a `kind` column hold one kind, named by their owner.
 TABLE_KINDS = {"person_images": "profile", "company_images": "logo", "network_images": "logo"}
 

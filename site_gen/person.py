@@ -21,24 +21,19 @@ from site_gen.documents import checked_entries, checked_items, load_sql
 from site_gen.templates import Preparation
 
 # The TV tables the TV entries read; without all of them TV credits are skipped.
-TV_TABLES: tuple[str, ...] = (
-    "tv_series",
-    "tv_episodes",
-    "series_genres",
-    "series_cast",
-    "series_crew",
-    "episode_crew",
-    "episode_guest_stars",
-)
+# fmt: off
+TV_TABLES: tuple[str, ...] = ("tv_series", "tv_episodes", "series_genres", "series_cast", "series_crew",
+                              "episode_crew", "episode_guest_stars")
+# fmt: on
 # (entries table, also its SQL file's name; item table; the templates' array property) per kind of credit.
-MOVIE_ENTRIES = (
-    ("person_movie_cast_entries", "movie_list_results", "cast"),
-    ("person_movie_crew_entries", "movie_list_results", "crew"),
-)
-TV_ENTRIES = (
-    ("person_tv_cast_entries", "tv_credit_results", "cast"),
-    ("person_tv_crew_entries", "tv_credit_results", "crew"),
-)
+# fmt: off
+MOVIE_ENTRIES = (("person_movie_cast_entries", "movie_list_results", "cast"),
+                 ("person_movie_crew_entries", "movie_list_results", "crew"))
+# fmt: on
+# fmt: off
+TV_ENTRIES = (("person_tv_cast_entries", "tv_credit_results", "cast"),
+              ("person_tv_crew_entries", "tv_credit_results", "crew"))
+# fmt: on
 # Where the film and series items are parts of entries (checked_items' `parts`).
 MOVIE_ITEM_PARTS = tuple(
     (template, field)

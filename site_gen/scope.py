@@ -66,13 +66,10 @@ ONE_WAY: frozenset[tuple[str, str]] = frozenset({("movie_related", "other_id")})
 # film leaves its people's details, images and translations as they were (at 100k movies, 887
 # renamed films reach 15k people: their ~1M other person documents were rendered for nothing).
 # The OMDb documents of a film name its director, writers and actors: a renamed person reaches them too.
-_CREDIT_TEMPLATES = (
-    templates.MOVIE_CREDITS,
-    templates.PERSON_MOVIE_CREDITS,
-    templates.PERSON_COMBINED_CREDITS,
-    templates.COMPAT_MOVIE,
-    templates.COMPAT_MOVIE + "/full",
-)
+# fmt: off
+_CREDIT_TEMPLATES = (templates.MOVIE_CREDITS, templates.PERSON_MOVIE_CREDITS, templates.PERSON_COMBINED_CREDITS,
+                     templates.COMPAT_MOVIE, templates.COMPAT_MOVIE + "/full")
+# fmt: on
 # A public list shows its titles as references to their items, so a changed title reaches no list;
 # a changed list (its name, its entries) reaches the `lists` pages of the titles on it.
 # fmt: off
@@ -94,15 +91,10 @@ LINK_SOURCES: dict[str, dict[str, tuple[str, ...]]] = {
 }
 # fmt: on
 # Tables with (owner, owner_id): the owner's kind by its value.
-OWNER_KINDS: dict[str, str] = {
-    "movie": "movie",
-    "tv": "series",
-    "season": "season",
-    "episode": "episode",
-    "collection": "collection",
-    "person": "person",
-    "company": "company",
-}
+# fmt: off
+OWNER_KINDS: dict[str, str] = {"movie": "movie", "tv": "series", "season": "season", "episode": "episode",
+                               "collection": "collection", "person": "person", "company": "company"}
+# fmt: on
 # Entity hashes of a release: a folder with a Parquet file per table (`tbl=<table>/`, DuckDB's
 # PARTITION_BY), so an update hashes, compares and writes only the tables it loaded again and
 # links the others' files (at 100k movies, ~15M rows: sorting, joining and writing them all cost

@@ -19,10 +19,10 @@ from site_gen.templates import Preparation
 # then one JSON array per episode (tv_episode_credit_lists.sql), an item document of its own that
 # the season, the episode and its credits reference in every language variant (composites,
 # marquee/packs.py). (items table, its SQL file, the lists' property)
-EPISODE_CREDITS = (
-    ("episode_crew_items", "tv_episode_crew_items.sql", "crew"),
-    ("episode_guest_items", "tv_episode_guest_items.sql", "guest_stars"),
-)
+# fmt: off
+EPISODE_CREDITS = (("episode_crew_items", "tv_episode_crew_items.sql", "crew"),
+                   ("episode_guest_items", "tv_episode_guest_items.sql", "guest_stars"))
+# fmt: on
 
 
 def prepare_episode_credits(con: duckdb.DuckDBPyConnection, settings: Settings) -> None:

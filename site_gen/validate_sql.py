@@ -26,9 +26,10 @@ from duckdb.sqltypes import DuckDBPyType
 from site_gen.validate import NULLABLE, ValidationError, join_path
 
 # DuckDB type ids that to_json writes as each JSON Schema type.
-_INTEGERS = frozenset(
-    {"tinyint", "smallint", "integer", "bigint", "hugeint", "utinyint", "usmallint", "uinteger", "ubigint", "uhugeint"}
-)
+# fmt: off
+_INTEGERS = frozenset({"tinyint", "smallint", "integer", "bigint", "hugeint",
+                       "utinyint", "usmallint", "uinteger", "ubigint", "uhugeint"})
+# fmt: on
 _FLOATS = frozenset({"float", "double"})
 # fmt: off
 _SQL_TYPES: dict[str, frozenset[str]] = {

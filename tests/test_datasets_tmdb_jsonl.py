@@ -49,20 +49,11 @@ STAR_WARS = {
                 "url": "https://www.themoviedb.org/review/57a3562e9251410cc7004ce8"}], "total_pages": 1, "total_results": 1},
 }
 # fmt: on
-HAMILL = {
-    "adult": False,
-    "also_known_as": ["Марк Хэмилл"],
-    "biography": "Mark Hamill is an actor.",
-    "birthday": "1951-09-25",
-    "deathday": None,
-    "gender": 2,
-    "id": 2,
-    "imdb_id": "nm0000434",
-    "known_for_department": "Acting",
-    "name": "Mark Hamill",
-    "place_of_birth": "Oakland",
-    "popularity": 20.1,
-}
+# fmt: off
+HAMILL = {"adult": False, "also_known_as": ["Марк Хэмилл"], "biography": "Mark Hamill is an actor.",
+          "birthday": "1951-09-25", "deathday": None, "gender": 2, "id": 2, "imdb_id": "nm0000434",
+          "known_for_department": "Acting", "name": "Mark Hamill", "place_of_birth": "Oakland", "popularity": 20.1}
+# fmt: on
 
 
 # fmt: off
@@ -90,24 +81,11 @@ SEASON = {"_id": "5256c89f", "id": 3624, "season_number": 1, "name": "Season 1",
 # fmt: on
 
 
-GROUP = {
-    "id": "5b11ba820e0a265847002c6e",
-    "name": "Absolute Order",
-    "description": "",
-    "type": 2,
-    "episode_count": 2,
-    "group_count": 1,
-    "network": None,
-    "groups": [
-        {
-            "id": "5b11ba9b",
-            "name": "Episodes",
-            "order": 0,
-            "locked": True,
-            "episodes": [{"id": 63057, "show_id": 1399, "order": 0}, {"id": 63056, "show_id": 1399, "order": 1}],
-        }
-    ],
-}
+# fmt: off
+GROUP = {"id": "5b11ba820e0a265847002c6e", "name": "Absolute Order", "description": "", "type": 2, "episode_count": 2,
+         "group_count": 1, "network": None, "groups": [{"id": "5b11ba9b", "name": "Episodes", "order": 0, "locked": True,
+         "episodes": [{"id": 63057, "show_id": 1399, "order": 0}, {"id": 63056, "show_id": 1399, "order": 1}]}]}
+# fmt: on
 
 
 # fmt: off

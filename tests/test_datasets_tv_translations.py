@@ -12,14 +12,10 @@ from marquee_datasets.synthetic import generate
 from marquee_datasets.tv_translations import LOCAL, TABLES
 
 # Unicode name fragments of each language's letters (Japanese mixes kanji with kana).
-SCRIPTS = {
-    "ru": ("CYRILLIC",),
-    "ja": ("CJK", "HIRAGANA", "KATAKANA"),
-    "ko": ("HANGUL",),
-    "zh": ("CJK",),
-    "hi": ("DEVANAGARI",),
-    "ar": ("ARABIC",),
-}
+# fmt: off
+SCRIPTS = {"ru": ("CYRILLIC",), "ja": ("CJK", "HIRAGANA", "KATAKANA"), "ko": ("HANGUL",), "zh": ("CJK",),
+           "hi": ("DEVANAGARI",), "ar": ("ARABIC",)}
+# fmt: on
 
 
 @pytest.fixture(scope="module")

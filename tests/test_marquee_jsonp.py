@@ -9,26 +9,10 @@ import pytest
 
 from marquee import jsonp
 
-NAMES = [
-    "cb",
-    "jQuery36005524_1700000000",
-    "app.handlers.got$",
-    "$",
-    "_x",
-    "a" * 64,
-    "a" * 65,
-    "alert(1)",
-    "1abc",
-    "a b",
-    "a-b",
-    "cb;",
-    "<script>",
-    "",
-    "é",
-    "a%",
-    "x.y.z",
-    "$.ajax",
-]
+# fmt: off
+NAMES = ["cb", "jQuery36005524_1700000000", "app.handlers.got$", "$", "_x", "a" * 64, "a" * 65, "alert(1)", "1abc",
+         "a b", "a-b", "cb;", "<script>", "", "é", "a%", "x.y.z", "$.ajax"]
+# fmt: on
 
 
 @pytest.mark.parametrize("name", NAMES)

@@ -8,16 +8,10 @@ import duckdb
 import orjson
 import pytest
 
-COMPANY_KEYS = [
-    "description",
-    "headquarters",
-    "homepage",
-    "id",
-    "logo_path",
-    "name",
-    "origin_country",
-    "parent_company",
-]
+# fmt: off
+COMPANY_KEYS = ["description", "headquarters", "homepage", "id", "logo_path", "name", "origin_country",
+                "parent_company"]
+# fmt: on
 LOGO_KEYS = ["aspect_ratio", "file_path", "height", "id", "file_type", "vote_average", "vote_count", "width"]
 
 

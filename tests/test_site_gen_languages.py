@@ -14,22 +14,10 @@ from site_gen.validate import Validator
 from tests.release_files import UNTRANSLATED_LANGUAGE, assert_und_files_differ_from_default, served_bytes
 from tests.release_files import served as served_doc
 
-LANGS = [
-    "en-US",
-    "es-ES",
-    "fr-FR",
-    "de-DE",
-    "it-IT",
-    "pt-BR",
-    "ru-RU",
-    "ja-JP",
-    "ko-KR",
-    "zh-CN",
-    "hi-IN",
-    "ar-SA",
-    "tr-TR",
-    "pl-PL",
-]
+# fmt: off
+LANGS = ["en-US", "es-ES", "fr-FR", "de-DE", "it-IT", "pt-BR", "ru-RU", "ja-JP", "ko-KR", "zh-CN", "hi-IN",
+         "ar-SA", "tr-TR", "pl-PL"]
+# fmt: on
 TRANSLATED = ("title", "overview", "tagline", "homepage")
 
 

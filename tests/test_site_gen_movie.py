@@ -15,20 +15,10 @@ MOVIE_KEYS = ["adult", "backdrop_path", "belongs_to_collection", "budget", "genr
               "runtime", "spoken_languages", "status", "tagline", "title", "video", "vote_average",
               "vote_count"]
 # fmt: on
-CAST_KEYS = [
-    "adult",
-    "gender",
-    "id",
-    "known_for_department",
-    "name",
-    "original_name",
-    "popularity",
-    "profile_path",
-    "cast_id",
-    "character",
-    "credit_id",
-    "order",
-]
+# fmt: off
+CAST_KEYS = ["adult", "gender", "id", "known_for_department", "name", "original_name", "popularity",
+             "profile_path", "cast_id", "character", "credit_id", "order"]
+# fmt: on
 
 
 def _parquet(path: Path) -> str:

@@ -17,22 +17,10 @@ from marquee_datasets.synthetic import TABLES
 from site_gen.templates import MOVIE, MOVIE_CREDITS, TEMPLATES
 from site_gen.validate import Validator
 
-LIST_KEYS = [
-    "adult",
-    "backdrop_path",
-    "genre_ids",
-    "id",
-    "original_language",
-    "original_title",
-    "overview",
-    "popularity",
-    "poster_path",
-    "release_date",
-    "title",
-    "video",
-    "vote_average",
-    "vote_count",
-]
+# fmt: off
+LIST_KEYS = ["adult", "backdrop_path", "genre_ids", "id", "original_language", "original_title", "overview",
+             "popularity", "poster_path", "release_date", "title", "video", "vote_average", "vote_count"]
+# fmt: on
 IMAGE_KEYS = ["aspect_ratio", "height", "iso_639_1", "file_path", "vote_average", "vote_count", "width"]
 # The sub-resources of site_gen/sql/movie_*.sql (credits and translations have tests of their own).
 PER_MOVIE = [

@@ -10,51 +10,19 @@ import pytest
 
 from site_gen.validate import ValidationError, Validator
 
-PERSON_KEYS = [
-    "adult",
-    "also_known_as",
-    "biography",
-    "birthday",
-    "deathday",
-    "gender",
-    "homepage",
-    "id",
-    "imdb_id",
-    "known_for_department",
-    "name",
-    "place_of_birth",
-    "popularity",
-    "profile_path",
-]
-MOVIE_ITEM_KEYS = [
-    "adult",
-    "backdrop_path",
-    "genre_ids",
-    "id",
-    "original_language",
-    "original_title",
-    "overview",
-    "popularity",
-    "poster_path",
-    "release_date",
-    "title",
-    "video",
-    "vote_average",
-    "vote_count",
-]
-EXTERNAL_KEYS = [
-    "id",
-    "freebase_mid",
-    "freebase_id",
-    "imdb_id",
-    "tvrage_id",
-    "wikidata_id",
-    "facebook_id",
-    "instagram_id",
-    "tiktok_id",
-    "twitter_id",
-    "youtube_id",
-]
+# fmt: off
+PERSON_KEYS = ["adult", "also_known_as", "biography", "birthday", "deathday", "gender", "homepage", "id",
+               "imdb_id", "known_for_department", "name", "place_of_birth", "popularity", "profile_path"]
+# fmt: on
+# fmt: off
+MOVIE_ITEM_KEYS = ["adult", "backdrop_path", "genre_ids", "id", "original_language", "original_title",
+                   "overview", "popularity", "poster_path", "release_date", "title", "video",
+                   "vote_average", "vote_count"]
+# fmt: on
+# fmt: off
+EXTERNAL_KEYS = ["id", "freebase_mid", "freebase_id", "imdb_id", "tvrage_id", "wikidata_id", "facebook_id",
+                 "instagram_id", "tiktok_id", "twitter_id", "youtube_id"]
+# fmt: on
 TABLES = ("people", "cast", "crew", "movies", "movie_translations", "movie_genres", "person_details", "person_images")
 # TV credit tables (marquee_datasets.tv); person documents include TV-only people when they exist.
 TV_CREDIT_TABLES = ("series_cast", "series_crew", "episode_crew", "episode_guest_stars", "tv_series", "tv_episodes")

@@ -13,22 +13,10 @@ from marquee_datasets import vocab
 from site_gen.reference import merged
 from site_gen.validate import ValidationError, Validator
 
-MARQUEE_LANGUAGES = (
-    "en-US",
-    "es-ES",
-    "fr-FR",
-    "de-DE",
-    "it-IT",
-    "pt-BR",
-    "ru-RU",
-    "ja-JP",
-    "ko-KR",
-    "zh-CN",
-    "hi-IN",
-    "ar-SA",
-    "tr-TR",
-    "pl-PL",
-)
+# fmt: off
+MARQUEE_LANGUAGES = ("en-US", "es-ES", "fr-FR", "de-DE", "it-IT", "pt-BR", "ru-RU", "ja-JP", "ko-KR", "zh-CN",
+                     "hi-IN", "ar-SA", "tr-TR", "pl-PL")
+# fmt: on
 
 
 def _doc(release: Path, uri: str):

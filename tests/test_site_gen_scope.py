@@ -28,23 +28,10 @@ from tests.test_edge_credit import credit_answers
 
 # Text columns a change may touch without breaking a reference (paths must name image originals,
 # codes must name languages and countries); then numbers. The first a table has is changed.
-TEXT_COLUMNS = (
-    "title",
-    "name",
-    "overview",
-    "biography",
-    "character",
-    "tagline",
-    "homepage",
-    "description",
-    "headquarters",
-    "note",
-    "label",
-    "place_of_birth",
-    "meaning",
-    "english_name",
-    "wikidata_id",
-)
+# fmt: off
+TEXT_COLUMNS = ("title", "name", "overview", "biography", "character", "tagline", "homepage", "description",
+                "headquarters", "note", "label", "place_of_birth", "meaning", "english_name", "wikidata_id")
+# fmt: on
 NUMBER_COLUMNS = ("popularity", "vote_count", "runtime", "budget", "revenue", "votes", "duration_ms", "ord")
 
 # Changes by catalogue table, in groups rebuilt together: each group's documents must all come out

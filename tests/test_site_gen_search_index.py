@@ -16,14 +16,10 @@ from marquee.packs import ZSTD_MAGIC, Decoder, Pack
 from marquee.search_text import FILTER_MARK, PREFIX_MARK
 from site_gen.search_index import KINDS, deletions
 
-TABLES = {
-    "movie": "movies",
-    "tv": "tv_series",
-    "person": "people",
-    "collection": "collections",
-    "company": "companies",
-    "keyword": "keywords",
-}
+# fmt: off
+TABLES = {"movie": "movies", "tv": "tv_series", "person": "people", "collection": "collections",
+          "company": "companies", "keyword": "keywords"}
+# fmt: on
 
 
 @pytest.fixture(scope="module")

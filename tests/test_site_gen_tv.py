@@ -23,65 +23,23 @@ SERIES_KEYS = ["adult", "backdrop_path", "created_by", "episode_run_time", "firs
                "production_companies", "production_countries", "seasons", "spoken_languages", "status", "tagline",
                "type", "vote_average", "vote_count"]
 # fmt: on
-EPISODE_SUMMARY_KEYS = [
-    "id",
-    "name",
-    "overview",
-    "vote_average",
-    "vote_count",
-    "air_date",
-    "episode_number",
-    "episode_type",
-    "production_code",
-    "runtime",
-    "season_number",
-    "show_id",
-    "still_path",
-]
-CREW_KEYS = [
-    "department",
-    "job",
-    "credit_id",
-    "adult",
-    "gender",
-    "id",
-    "known_for_department",
-    "name",
-    "original_name",
-    "popularity",
-    "profile_path",
-]
-GUEST_KEYS = [
-    "character",
-    "credit_id",
-    "order",
-    "adult",
-    "gender",
-    "id",
-    "known_for_department",
-    "name",
-    "original_name",
-    "popularity",
-    "profile_path",
-]
-TV_TABLES = (
-    "tv_series",
-    "tv_seasons",
-    "tv_episodes",
-    "series_cast",
-    "series_crew",
-    "episode_crew",
-    "episode_guest_stars",
-    "created_by",
-    "series_genres",
-    "tv_genres",
-    "networks",
-    "series_networks",
-    "series_content_ratings",
-    "tv_videos",
-    "series_keywords",
-    "tv_keywords",
-)
+# fmt: off
+EPISODE_SUMMARY_KEYS = ["id", "name", "overview", "vote_average", "vote_count", "air_date", "episode_number",
+                        "episode_type", "production_code", "runtime", "season_number", "show_id", "still_path"]
+# fmt: on
+# fmt: off
+CREW_KEYS = ["department", "job", "credit_id", "adult", "gender", "id", "known_for_department", "name",
+             "original_name", "popularity", "profile_path"]
+# fmt: on
+# fmt: off
+GUEST_KEYS = ["character", "credit_id", "order", "adult", "gender", "id", "known_for_department", "name",
+              "original_name", "popularity", "profile_path"]
+# fmt: on
+# fmt: off
+TV_TABLES = ("tv_series", "tv_seasons", "tv_episodes", "series_cast", "series_crew", "episode_crew",
+             "episode_guest_stars", "created_by", "series_genres", "tv_genres", "networks", "series_networks",
+             "series_content_ratings", "tv_videos", "series_keywords", "tv_keywords")
+# fmt: on
 
 
 @pytest.fixture(scope="module")

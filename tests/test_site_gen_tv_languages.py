@@ -12,40 +12,15 @@ import pytest
 from marquee_datasets.tv_translations import LOCAL
 from tests.release_files import UNTRANSLATED_LANGUAGE, assert_und_files_differ_from_default, served
 
-LANGS = [
-    "en-US",
-    "es-ES",
-    "fr-FR",
-    "de-DE",
-    "it-IT",
-    "pt-BR",
-    "ru-RU",
-    "ja-JP",
-    "ko-KR",
-    "zh-CN",
-    "hi-IN",
-    "ar-SA",
-    "tr-TR",
-    "pl-PL",
-]
-TABLES = (
-    "tv_series",
-    "tv_seasons",
-    "tv_episodes",
-    "series_translations",
-    "season_translations",
-    "episode_translations",
-    "person_translations",
-    "tv_genre_translations",
-    "series_genres",
-    "people",
-    "series_images",
-    "season_images",
-    "episode_images",
-    "collection_images",
-    "collections",
-    "languages",
-)
+# fmt: off
+LANGS = ["en-US", "es-ES", "fr-FR", "de-DE", "it-IT", "pt-BR", "ru-RU", "ja-JP", "ko-KR", "zh-CN", "hi-IN",
+         "ar-SA", "tr-TR", "pl-PL"]
+# fmt: on
+# fmt: off
+TABLES = ("tv_series", "tv_seasons", "tv_episodes", "series_translations", "season_translations",
+          "episode_translations", "person_translations", "tv_genre_translations", "series_genres", "people",
+          "series_images", "season_images", "episode_images", "collection_images", "collections", "languages")
+# fmt: on
 
 
 @pytest.fixture(scope="module")

@@ -32,19 +32,10 @@ from edge.routes import (
 from edge.routes.route import Context, Route
 
 # The most specific first: append takes whatever else reaches the edge under /3.
-ROUTES: list[Route] = [
-    *compat.ROUTES,
-    *search.ROUTES,
-    *discover.ROUTES,
-    *lists.ROUTES,
-    *trending.ROUTES,
-    *showtimes.ROUTES,
-    *changes.ROUTES,
-    *find.ROUTES,
-    *list_item_status.ROUTES,
-    *credit.ROUTES,
-    *append.ROUTES,
-]
+# fmt: off
+ROUTES: list[Route] = [*compat.ROUTES, *search.ROUTES, *discover.ROUTES, *lists.ROUTES, *trending.ROUTES, *showtimes.ROUTES,
+                       *changes.ROUTES, *find.ROUTES, *list_item_status.ROUTES, *credit.ROUTES, *append.ROUTES]
+# fmt: on
 
 
 def route_for(path: str) -> Route:

@@ -43,12 +43,7 @@ def assembled(context: Context, path: str, params: dict[str, str]) -> bytes:
 
 
 # No location: nginx's /3/ location hands these over (its $mq_dynamic map and the Lua splice).
-ROUTES = [
-    Route(
-        "append",
-        r"^/3/",
-        answer,
-        location=False,
-        cache_policy=lambda params: "showtimes" if with_showtimes(params) else "catalogue",
-    )
-]
+# fmt: off
+ROUTES = [Route("append", r"^/3/", answer, location=False,
+                cache_policy=lambda params: "showtimes" if with_showtimes(params) else "catalogue")]
+# fmt: on

@@ -164,8 +164,7 @@ def answer(context: Context, path: str, params: dict[str, str]) -> tuple[bytes, 
     return omdb.render(body, form, callback)
 
 
-ROUTES = [
-    Route(
-        "compat", r"^/compat/?$", answer, cacheable=True, apart=True, dialect="omdb", precomputed="marquee_compat.serve"
-    )
-]
+# fmt: off
+ROUTES = [Route("compat", r"^/compat/?$", answer, cacheable=True, apart=True, dialect="omdb",
+                precomputed="marquee_compat.serve")]
+# fmt: on

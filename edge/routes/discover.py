@@ -108,11 +108,10 @@ RANGES = {
     "air_date": (("tv",), "air_date", "date"),
 }
 # fmt: on
-YEARS = {
-    "primary_release_year": ("movie", "year:"),
-    "year": ("movie", "release_year:"),
-    "first_air_date_year": ("tv", "year:"),
-}
+# fmt: off
+YEARS = {"primary_release_year": ("movie", "year:"), "year": ("movie", "release_year:"),
+         "first_air_date_year": ("tv", "year:")}
+# fmt: on
 
 
 def groups(params: dict[str, str], name: str) -> list[list[str]]:

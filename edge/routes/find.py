@@ -18,42 +18,19 @@ from edge.routes.route import Context, Route
 from edge.routes.search import Localizer, index_of, invalid, result_items, variant_suffixes
 
 # TMDB's external_source values (its spec's enum and the older ones its docs listed), and ours.
-SOURCES = (
-    "imdb_id",
-    "facebook_id",
-    "instagram_id",
-    "tvdb_id",
-    "tiktok_id",
-    "twitter_id",
-    "wikidata_id",
-    "youtube_id",
-    "freebase_mid",
-    "freebase_id",
-    "tvrage_id",
-    "kinopoisk_id",
-)
-ARRAYS = {
-    "movie": "movie_results",
-    "person": "person_results",
-    "tv": "tv_results",
-    "episode": "tv_episode_results",
-    "season": "tv_season_results",
-}
+# fmt: off
+SOURCES = ("imdb_id", "facebook_id", "instagram_id", "tvdb_id", "tiktok_id", "twitter_id", "wikidata_id",
+           "youtube_id", "freebase_mid", "freebase_id", "tvrage_id", "kinopoisk_id")
+# fmt: on
+# fmt: off
+ARRAYS = {"movie": "movie_results", "person": "person_results", "tv": "tv_results",
+          "episode": "tv_episode_results", "season": "tv_season_results"}
+# fmt: on
 SEASON_FIELDS = ("air_date", "episode_count", "id", "name", "overview", "poster_path", "season_number", "vote_average")
-EPISODE_FIELDS = (
-    "air_date",
-    "episode_number",
-    "episode_type",
-    "id",
-    "name",
-    "overview",
-    "production_code",
-    "runtime",
-    "season_number",
-    "still_path",
-    "vote_average",
-    "vote_count",
-)
+# fmt: off
+EPISODE_FIELDS = ("air_date", "episode_number", "episode_type", "id", "name", "overview", "production_code",
+                  "runtime", "season_number", "still_path", "vote_average", "vote_count")
+# fmt: on
 
 
 def season_item(document: dict, series_id: int) -> dict:

@@ -24,24 +24,18 @@ from edge.search_index import PAGE_SIZE, Filters, SearchIndex
 from marquee.artefacts import DISCOVER_INDEX, SEARCH_INDEX, MissingArtefact
 from marquee.packs import UNTRANSLATED
 
-KINDS = {
-    "movie": ("movie",),
-    "tv": ("tv",),
-    "person": ("person",),
-    "collection": ("collection",),
-    "company": ("company",),
-    "keyword": ("keyword",),
-    "multi": ("movie", "tv", "person"),
-}
+# fmt: off
+KINDS = {"movie": ("movie",), "tv": ("tv",), "person": ("person",), "collection": ("collection",),
+         "company": ("company",), "keyword": ("keyword",), "multi": ("movie", "tv", "person")}
+# fmt: on
 # The year parameters of each path and the filter token each becomes (site_gen/search_index.py).
 YEARS = {"movie": {"primary_release_year": "y", "year": "r"}, "tv": {"first_air_date_year": "y", "year": "r"}}
 ADULT = frozenset({"movie", "tv", "person", "collection", "multi"})  # the paths that take include_adult
 # The translatable text of each kind's item: (title field, original field), and its overview.
-TEXT_FIELDS = {
-    "movie": ("title", "original_title"),
-    "tv": ("name", "original_name"),
-    "collection": ("name", "original_name"),
-}
+# fmt: off
+TEXT_FIELDS = {"movie": ("title", "original_title"), "tv": ("name", "original_name"),
+               "collection": ("name", "original_name")}
+# fmt: on
 _YEAR = re.compile(r"^\d{4}$")
 
 
@@ -156,12 +150,7 @@ def answer(context: Context, path: str, params: dict[str, str]) -> bytes:
     return orjson.dumps(list_page(page, items, total, PAGE_SIZE))
 
 
-ROUTES = [
-    Route(
-        "search",
-        r"^/3/search/(movie|tv|person|collection|company|keyword|multi)/?$",
-        answer,
-        cacheable=True,
-        apart=True,
-    )
-]
+# fmt: off
+ROUTES = [Route("search", r"^/3/search/(movie|tv|person|collection|company|keyword|multi)/?$", answer,
+                cacheable=True, apart=True)]
+# fmt: on

@@ -103,14 +103,7 @@ def answer(context: Context, path: str, params: dict[str, str]) -> bytes:
     return orjson.dumps(list_page(page, items, total, PAGE_SIZE))
 
 
-ROUTES = [
-    Route(
-        "trending",
-        r"^/3/trending/(all|movie|tv|person)/(day|week)/?$",
-        answer,
-        cacheable=True,
-        apart=True,
-        cache_control="lists",
-        precomputed="marquee_docs.serve_list",
-    )
-]
+# fmt: off
+ROUTES = [Route("trending", r"^/3/trending/(all|movie|tv|person)/(day|week)/?$", answer, cacheable=True,
+                apart=True, cache_control="lists", precomputed="marquee_docs.serve_list")]
+# fmt: on

@@ -24,34 +24,21 @@ HERE = Path(__file__).resolve().parent
 TMDB = HERE / "tmdb_v3_responses.json"
 OUT = HERE / "marquee_lists.json"
 SEARCH = HERE / "marquee_search.json"
-LISTS = (
-    "/3/movie/popular",
-    "/3/movie/top_rated",
-    "/3/movie/now_playing",
-    "/3/movie/upcoming",
-    "/3/tv/popular",
-    "/3/tv/top_rated",
-    "/3/tv/airing_today",
-    "/3/tv/on_the_air",
-    "/3/discover/movie",
-    "/3/discover/tv",
-    "/3/trending/movie/{time_window}",
-    "/3/trending/tv/{time_window}",
-)
+# fmt: off
+LISTS = ("/3/movie/popular", "/3/movie/top_rated", "/3/movie/now_playing", "/3/movie/upcoming", "/3/tv/popular",
+         "/3/tv/top_rated", "/3/tv/airing_today", "/3/tv/on_the_air", "/3/discover/movie", "/3/discover/tv",
+         "/3/trending/movie/{time_window}", "/3/trending/tv/{time_window}")
+# fmt: on
 # A change's value is whatever the key holds (a title, a list of genres, a number): any type.
-ITEM_CHANGES = (
-    "/3/movie/{movie_id}/changes",
-    "/3/tv/{series_id}/changes",
-    "/3/person/{person_id}/changes",
-    "/3/tv/season/{season_id}/changes",
-    "/3/tv/episode/{episode_id}/changes",
-)
+# fmt: off
+ITEM_CHANGES = ("/3/movie/{movie_id}/changes", "/3/tv/{series_id}/changes", "/3/person/{person_id}/changes",
+                "/3/tv/season/{season_id}/changes", "/3/tv/episode/{episode_id}/changes")
+# fmt: on
 # Lists of several kinds or of people take the shape of our search answers with the same items.
-LIKE_SEARCH = {
-    "/3/person/popular": "/3/search/person",
-    "/3/trending/person/{time_window}": "/3/search/person",
-    "/3/trending/all/{time_window}": "/3/search/multi",
-}
+# fmt: off
+LIKE_SEARCH = {"/3/person/popular": "/3/search/person", "/3/trending/person/{time_window}": "/3/search/person",
+               "/3/trending/all/{time_window}": "/3/search/multi"}
+# fmt: on
 
 
 def patched(tmdb: dict[str, Any], ours: dict[str, Any]) -> dict[str, Any]:

@@ -14,53 +14,20 @@ pytestmark = pytest.mark.e2e
 
 # TMDB's spec lists these for a series credit's media (and the person's); a film's media is a movie
 # list item. Every one must be there once nginx has spliced the items in.
-TV_MEDIA = {
-    "adult",
-    "backdrop_path",
-    "id",
-    "name",
-    "original_language",
-    "original_name",
-    "overview",
-    "poster_path",
-    "media_type",
-    "genre_ids",
-    "popularity",
-    "first_air_date",
-    "vote_average",
-    "vote_count",
-    "origin_country",
-    "episodes",
-    "seasons",
-}
-MOVIE_MEDIA = {
-    "adult",
-    "backdrop_path",
-    "id",
-    "title",
-    "original_language",
-    "original_title",
-    "overview",
-    "poster_path",
-    "media_type",
-    "genre_ids",
-    "popularity",
-    "release_date",
-    "video",
-    "vote_average",
-    "vote_count",
-}
-PERSON = {
-    "adult",
-    "id",
-    "name",
-    "original_name",
-    "media_type",
-    "popularity",
-    "gender",
-    "known_for_department",
-    "profile_path",
-}
+# fmt: off
+TV_MEDIA = {"adult", "backdrop_path", "id", "name", "original_language", "original_name", "overview", "poster_path",
+            "media_type", "genre_ids", "popularity", "first_air_date", "vote_average", "vote_count", "origin_country",
+            "episodes", "seasons"}
+# fmt: on
+# fmt: off
+MOVIE_MEDIA = {"adult", "backdrop_path", "id", "title", "original_language", "original_title", "overview",
+               "poster_path", "media_type", "genre_ids", "popularity", "release_date", "video", "vote_average",
+               "vote_count"}
+# fmt: on
+# fmt: off
+PERSON = {"adult", "id", "name", "original_name", "media_type", "popularity", "gender", "known_for_department",
+          "profile_path"}
+# fmt: on
 
 # fmt: off
 KINDS = {
