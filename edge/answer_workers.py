@@ -32,6 +32,13 @@ from marquee.settings import Settings, from_env, to_env
 
 log = logging.getLogger("marquee.edge")
 RESTART_SECONDS = 1.0  # how often the edge looks for a worker that exited, and a worker for the edge
+# Python's collector of the oldest generation walks every object there, the index caches' hundreds of
+# thousands of rows (edge/caches.py) among them: 55 to 150 ms at 1M films, an answer's worth of
+# stall for every request queued on the worker (a cold search's slowest were 69 to 168 ms, 10 to 16
+# with it off). Answers make no cycles that live that long (a full collection after 20,000 searches
+# and discovers found nothing to free), so the worker never lets it run on its own and runs it itself
+# this often, to free whatever an unforeseen cycle holds.
+FULL_COLLECTION_SECONDS = 600
 
 
 class AnswerWorkers:
@@ -77,11 +84,16 @@ async def serve(settings: Settings, number: int) -> None:
         lambda: ContentProtocol(None, release, settings.languages), str(path), settings.edge_backlog
     )
     gc.freeze()  # what is loaded lives as long as the process; the answers allocate no cycles
-    gc.set_threshold(50_000, 20, 20)
+    gc.set_threshold(50_000, 20, 1_000_000_000)  # the oldest generation: FULL_COLLECTION_SECONDS
     edge = os.getppid()
+    now = asyncio.get_running_loop().time
+    last_full = now()
     try:
         while os.getppid() == edge:  # re-parented: the edge has gone
             await asyncio.sleep(RESTART_SECONDS)
+            if now() - last_full >= FULL_COLLECTION_SECONDS:
+                gc.collect()
+                last_full = now()
     finally:
         server.close()
 
