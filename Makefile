@@ -51,7 +51,7 @@ run: sample ## Install, build the sample and serve it on loopback (Ctrl-C stops)
 	$(MARQUEE) serve
 
 test: deps venv lint ## Lint, then run the whole test suite (starts real redis-server and nginx on free ports)
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q --durations=15
 
 lint: venv ## ruff: the lint rules and the format of pyproject.toml (ruff format . rewrites what fails)
 	$(BIN)/ruff check .
