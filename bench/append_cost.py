@@ -18,16 +18,14 @@ The last two are plain and appended details again as most clients ask, with `Acc
 from __future__ import annotations
 
 import argparse
-import os
 import shutil
 import tempfile
 from pathlib import Path
 
 from bench import wrk
-from control.services import Stack, free_port
+from control.services import Stack
 from marquee.packs import Pack
 from marquee.releases import publish
-from marquee.settings import from_env
 from marquee_datasets.synthetic import generate
 from site_gen.release import render_release
 
@@ -45,16 +43,7 @@ def main() -> None:
     args = parser.parse_args()
 
     home = Path(tempfile.mkdtemp(prefix="marquee-append-bench-"))
-    settings = from_env(
-        {
-            **os.environ,
-            "MARQUEE_HOME": str(home),
-            "MARQUEE_API_PORT": str(free_port()),
-            "MARQUEE_ADMIN_PORT": str(free_port()),
-            "MARQUEE_IMAGE_PORT": str(free_port()),
-            "MARQUEE_PLANS": wrk.BENCH_PLANS,
-        }
-    )
+    settings = wrk.bench_settings(home)
     if args.release:
         release = args.release.resolve()
         settings.current_link.symlink_to(release)

@@ -31,7 +31,7 @@ import duckdb
 from bench import wrk
 from bench.catalogues import CACHE, catalogue_for
 from control.services import Stack, free_port, port_open, require_binary, wait_for
-from marquee.settings import Settings, from_env
+from marquee.settings import Settings
 from site_gen.release import render_release
 from site_gen.writer import Writer
 
@@ -148,18 +148,11 @@ def zipf_stack(home: Path, fleet: Settings, release: Path | None, movies: int, c
     """A stack of the fleet (its Redis and registry) serving `release`, or a release built here from
     the cached catalogue of `movies` films."""
     home.mkdir()
-    settings = from_env(
-        {
-            **os.environ,
-            "MARQUEE_HOME": str(home),
-            "MARQUEE_API_PORT": str(free_port()),
-            "MARQUEE_ADMIN_PORT": str(free_port()),
-            "MARQUEE_IMAGE_PORT": str(free_port()),
-            "MARQUEE_PLANS": wrk.BENCH_PLANS,
-            "MARQUEE_REDIS_URL": fleet.redis_url,
-            "MARQUEE_REGISTRY_PATH": str(fleet.registry_path),
-            "MARQUEE_IMAGE_SIZES": "request",
-        }
+    settings = wrk.bench_settings(
+        home,
+        MARQUEE_REDIS_URL=fleet.redis_url,
+        MARQUEE_REGISTRY_PATH=str(fleet.registry_path),
+        MARQUEE_IMAGE_SIZES="request",
     )
     if release is None:
         release = settings.releases_dir / "zipf"
@@ -196,16 +189,7 @@ def main() -> None:
     try:
         stack_home = home / "stack"
         stack_home.mkdir()
-        settings = from_env(
-            {
-                **os.environ,
-                "MARQUEE_HOME": str(stack_home),
-                "MARQUEE_API_PORT": str(free_port()),
-                "MARQUEE_ADMIN_PORT": str(free_port()),
-                "MARQUEE_IMAGE_PORT": str(free_port()),
-                "MARQUEE_PLANS": wrk.BENCH_PLANS,
-            }
-        )
+        settings = wrk.bench_settings(stack_home)
         path = make_release(stack_home, body)
         keys = wrk.bench_keys(settings, args.accounts, "bench")
         script = wrk.script_for(stack_home, "auth", [f"{path}?api_key={key}" for key in keys])
@@ -213,18 +197,9 @@ def main() -> None:
         if args.metrics_cost:
             quiet_home = home / "quiet"
             quiet_home.mkdir()
-            quiet = from_env(
-                {
-                    **os.environ,
-                    "MARQUEE_HOME": str(quiet_home),
-                    "MARQUEE_API_PORT": str(free_port()),
-                    "MARQUEE_ADMIN_PORT": str(free_port()),
-                    "MARQUEE_IMAGE_PORT": str(free_port()),
-                    "MARQUEE_PLANS": wrk.BENCH_PLANS,
-                    "MARQUEE_REDIS_URL": settings.redis_url,
-                    "MARQUEE_REGISTRY_PATH": str(settings.registry_path),
-                }
-            )  # one fleet: same keys
+            quiet = wrk.bench_settings(  # one fleet: same keys
+                quiet_home, MARQUEE_REDIS_URL=settings.redis_url, MARQUEE_REGISTRY_PATH=str(settings.registry_path)
+            )
             make_release(quiet_home, body)
             stacks.append(
                 (

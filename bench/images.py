@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import http.client
 import itertools
-import os
 import re
 import shutil
 import statistics
@@ -25,11 +24,12 @@ import zlib
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from bench import wrk
 from bench.catalogues import generate_apart
-from control.services import Stack, free_port
+from control.services import Stack
 from marquee.image_sizes import SIZES_BY_KIND
 from marquee.releases import publish
-from marquee.settings import Settings, from_env
+from marquee.settings import Settings
 from site_gen.image_job import catalogue_images
 from site_gen.release import render_release
 
@@ -84,17 +84,7 @@ def main() -> None:
     parser.add_argument("--connections", type=int, default=4)
     args = parser.parse_args()
     home = Path(tempfile.mkdtemp(prefix="marquee-images-bench-"))
-    settings = from_env(
-        {
-            **os.environ,
-            "MARQUEE_HOME": str(home),
-            "MARQUEE_API_PORT": str(free_port()),
-            "MARQUEE_IMAGE_PORT": str(free_port()),
-            "MARQUEE_ADMIN_PORT": str(free_port()),
-            "MARQUEE_IMAGE_DIR": str(home / "images"),
-            "MARQUEE_IMAGE_SIZES": "request",
-        }
-    )
+    settings = wrk.bench_settings(home, MARQUEE_IMAGE_DIR=str(home / "images"), MARQUEE_IMAGE_SIZES="request")
     stack = None
     try:
         generate_apart(settings.catalogue_dir, args.movies, 11)

@@ -24,9 +24,9 @@ from pathlib import Path
 from bench import wrk
 from bench.catalogues import CACHE, catalogue_for
 from bench.hot_path import make_release
-from control.services import Stack, free_port
+from control.services import Stack
 from marquee import releases, warm
-from marquee.settings import Settings, from_env
+from marquee.settings import Settings
 
 ACCOUNTS = 200  # the load spread over many accounts' windows, as real traffic's is
 
@@ -47,16 +47,7 @@ def bench_home(home: Path) -> tuple[Settings, str]:
     """Settings for a stack in `home` on free ports, with a plan no run exhausts, and the path of the
     3 KB details document of a release published there: what the search and discover benches
     measure against."""
-    settings = from_env(
-        {
-            **os.environ,
-            "MARQUEE_HOME": str(home),
-            "MARQUEE_API_PORT": str(free_port()),
-            "MARQUEE_ADMIN_PORT": str(free_port()),
-            "MARQUEE_IMAGE_PORT": str(free_port()),
-            "MARQUEE_PLANS": wrk.BENCH_PLANS,
-        }
-    )
+    settings = wrk.bench_settings(home)
     return settings, make_release(home, b'{"id":1,"title":"Bench","overview":"' + b"x" * 3000 + b'"}')
 
 

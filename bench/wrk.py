@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import random
 import re
 import statistics
@@ -10,9 +11,9 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from control.services import require_binary
+from control.services import free_port, require_binary
 from marquee.registry import Registry
-from marquee.settings import Settings
+from marquee.settings import Settings, from_env
 
 # Requests are formatted once in init() from a file of targets: a wrk.format() per request would
 # cost wrk more CPU than nginx spends on a file, and wrk shares the two cores with the servers.
@@ -66,6 +67,13 @@ def run(base_url: str, seconds: int, connections: int, script: Path) -> dict:
 # run is rate-limited however fast the box; a fixed 20,000 was exhausted in a one-second smoke run
 # on a fast day (issue 31, part 0). The window still counts every hit, as for a real plan.
 BENCH_PLANS = "bench=100000000"
+
+
+def bench_settings(home: Path, **env: str) -> Settings:
+    """Settings of a bench's stack in `home`: its own free ports, the bench plan, `env` (MARQUEE_*)
+    over the environment's."""
+    ports = {name: str(free_port()) for name in ("MARQUEE_API_PORT", "MARQUEE_ADMIN_PORT", "MARQUEE_IMAGE_PORT")}
+    return from_env({**os.environ, "MARQUEE_HOME": str(home), **ports, "MARQUEE_PLANS": BENCH_PLANS, **env})
 
 
 def bench_keys(settings: Settings, accounts: int, plan: str) -> list[str]:
