@@ -137,7 +137,7 @@ def code_fingerprint(languages: tuple[str, ...] | list[str]) -> str:
         [
             *here.glob("*.py"),
             *build.glob("*.py"),
-            *(p for d in _CODE_DIRS for p in (here / d).glob("*")),
+            *(p for d in _CODE_DIRS for p in (here / d).iterdir() if p.is_file()),  # not __pycache__
             *BUILD_SQL_DIR.glob("*.sql"),
         ]
     ):
