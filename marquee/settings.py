@@ -127,7 +127,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("answer_workers", "MARQUEE_ANSWER_WORKERS", "", _processes("MARQUEE_ANSWER_WORKERS"),
             "The edge's answer processes for search, find, discover, the lists and changes, each on its own "
             "socket that nginx balances over (default: one per core)."),
-    Setting("edge_cache_mb", "MARQUEE_EDGE_CACHE_MB", "256", int,
+    Setting("edge_cache_mb", "MARQUEE_EDGE_CACHE_MB", "192", int,
             "Memory each answer worker may keep of what it read of the search and discover indexes "
             "(rows, postings, facets, columns; MB, the releases it has open together): what it drops is "
             "read again from the page cache."),
