@@ -31,9 +31,8 @@ from marquee.settings import SETTINGS
 DEFAULT_MB = int(next(s.default for s in SETTINGS if s.name == "edge_cache_mb"))
 # Each cache's share of the budget: the rows (ranks, items, texts) most, as most answers need many
 SHARES = {"search rows": 0.45, "search bitmaps": 0.2, "discover facets": 0.15, "discover columns": 0.2}
-ENTRY_BYTES = (
-    320  # an entry's own cost beyond its value: its key's tuples, the ordered dict's slot and links (measured)
-)
+# An entry's own cost beyond its value: its key's tuples, the ordered dict's slot and links (measured).
+ENTRY_BYTES = 320
 READERS = itertools.count()  # each reader's entries are keyed by its number, never reused
 
 
@@ -51,9 +50,6 @@ class BytesLRU:
         self.limit = limit
         self.used = 0
         self.found: OrderedDict[Hashable, tuple[Any, int]] = OrderedDict()
-
-    def __contains__(self, key: Hashable) -> bool:
-        return key in self.found
 
     def lookup(self, key: Hashable) -> Any:
         """The value kept for `key`, now the most recently used (KeyError when none is)."""
@@ -81,7 +77,6 @@ class IndexCaches:
     """One process's caches (the names of SHARES), within `cache_mb` together."""
 
     def __init__(self, cache_mb: int = DEFAULT_MB) -> None:
-        self.cache_mb = cache_mb
         self.caches = {name: BytesLRU(share(cache_mb, name)) for name in SHARES}
 
     def __getitem__(self, name: str) -> BytesLRU:

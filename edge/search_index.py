@@ -92,8 +92,9 @@ class RowCache:
         cache, reader = self.cache, self.reader
         kept = {}
         for key in keys:
-            if (reader, key) in cache.found:
-                kept[key] = cache.lookup((reader, key))
+            entry = (reader, key)
+            if entry in cache.found:
+                kept[key] = cache.lookup(entry)
         missing = list(dict.fromkeys(k for k in keys if k not in kept))
         if missing:
             fetched = dict(fetch(missing))
