@@ -90,7 +90,7 @@ def main() -> None:
             flush=True,
         )
         for script in (plain, appended, similar, credits, compat, plain_gzip, appended_gzip):
-            wrk.run(url, 2, args.connections, script)
+            wrk.warm_up(url, args.seconds, args.connections, script)
         ratios = wrk.rounds_of(
             args.rounds,
             [

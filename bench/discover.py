@@ -219,8 +219,8 @@ def main() -> None:
             return lambda: wrk.run(base, args.seconds, args.connections, script)
 
         # No discover before the rounds: the first round is the first traffic a published index sees.
-        wrk.run(base, 2, args.connections, scripts["details"])
-        wrk.run(base, 2, args.connections, scripts["lists"])
+        wrk.warm_up(base, args.seconds, args.connections, scripts["details"])
+        wrk.warm_up(base, args.seconds, args.connections, scripts["lists"])
         print(
             f"wrk -t1 -c{args.connections} -d{args.seconds}s, {args.rounds} rounds, {len(distinct):,} distinct "
             f"discover requests, {cold_count:,} new ones a cold round",

@@ -126,8 +126,8 @@ def main() -> None:
                 paths.append(search_path(rng.choice(KINDS), query, language, keys[len(paths) % len(keys)]))
             cold_lists.append(wrk.script_for(work, f"cold{round_number}", paths))
         base = settings.api_base_url
-        wrk.run(base, 2, args.connections, scripts["details"])
-        wrk.run(base, 2, args.connections, cold_lists[0])  # warm the page cache with the index
+        wrk.warm_up(base, args.seconds, args.connections, scripts["details"])
+        wrk.warm_up(base, args.seconds, args.connections, cold_lists[0])  # warm the page cache with the index
         # Steady traffic has been searching for a while: its repeats are already in nginx's cache.
         wrk.run(base, args.seconds, args.connections, scripts["realistic"])
         cold = iter(cold_lists[1:])

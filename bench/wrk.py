@@ -62,6 +62,16 @@ def run(base_url: str, seconds: int, connections: int, script: Path) -> dict:
     return parse(subprocess.run(argv, capture_output=True, text=True, check=True).stdout)
 
 
+# A warm-up run's length: the page cache, connections and nginx's caches filled before the timed runs.
+WARM_UP_SECONDS = 2
+
+
+def warm_up(base_url: str, seconds: int, connections: int, script: Path) -> None:
+    """A run of `script` whose figures are dropped: WARM_UP_SECONDS, or the timed runs' own `seconds`
+    when shorter (a smoke run's one second need not wait on warm-ups twice its length)."""
+    run(base_url, min(WARM_UP_SECONDS, seconds), connections, script)
+
+
 # The benches' plan: requests each bench account may make per window. No box reaches it (bare nginx
 # does 76k to 140k a second here, so 1e8 in a 60 s window is ~1,000 times any bench's rate), so no
 # run is rate-limited however fast the box; a fixed 20,000 was exhausted in a one-second smoke run
