@@ -50,8 +50,11 @@ rollback: venv ## Serve the previously published release again
 run: sample ## Install, build the sample and serve it on loopback (Ctrl-C stops)
 	$(MARQUEE) serve
 
+# The suite's workers (pytest-xdist): one per core by default; TEST_WORKERS=0 runs it in this process.
+TEST_WORKERS ?= auto
+
 test: deps venv lint ## Lint, then run the whole test suite (starts real redis-server and nginx on free ports)
-	$(BIN)/python -m pytest -q --durations=15
+	$(BIN)/python -m pytest -q --durations=15 -n $(TEST_WORKERS) --dist loadgroup
 
 lint: venv ## ruff: the lint rules and the format of pyproject.toml (ruff format . rewrites what fails)
 	$(BIN)/ruff check .

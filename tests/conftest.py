@@ -7,6 +7,30 @@ from pathlib import Path
 import pytest
 
 # ---------------------------------------------------------------------------------------------
+# `make test` runs the suite on pytest-xdist's workers with `--dist loadgroup`: the tests of a module
+# that shares a fixture wider than a test (a module's stack, its catalogue) run on one worker, so it
+# is made once; any other test goes to whichever worker is free.
+# ---------------------------------------------------------------------------------------------
+
+SHARED_SCOPES = ("module", "package", "class")
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    shared = {item.module.__name__ for item in items if shares_a_fixture(item)}
+    for item in items:
+        if item.module.__name__ in shared:
+            item.add_marker(pytest.mark.xdist_group(item.module.__name__))
+
+
+def shares_a_fixture(item: pytest.Item) -> bool:
+    definitions = getattr(item, "_fixtureinfo", None)
+    return definitions is not None and any(
+        fixture.scope in SHARED_SCOPES for defs in definitions.name2fixturedefs.values() for fixture in defs
+    )
+
+
+# ---------------------------------------------------------------------------------------------
 # Catalogue and release fixtures (datasets/, build/, site_gen/, marquee/releases.py).
 # Self-contained: a small generated catalogue and one rendered release, built once per session.
 # ---------------------------------------------------------------------------------------------
