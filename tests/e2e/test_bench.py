@@ -75,7 +75,7 @@ def test_images():
 
 
 def test_build_scale(tmp_path):
-    out = bench("bench.build_scale", "150", "300", "--cache", str(tmp_path))
+    out = bench("bench.build_scale", "100", "150", "--cache", str(tmp_path))
     assert "projected for" in out and "incremental rebuild after" in out
     lines = out.strip().splitlines()
     assert [line.split(":")[0] for line in lines[-5:]] == [
@@ -88,11 +88,11 @@ def test_build_scale(tmp_path):
     assert figure(out, "full build seconds") > 0 and figure(out, "peak memory GB") > 0.1
     assert 0 < figure(out, "incremental rebuild ratio") < 1
     # A second run reuses the generated catalogues.
-    again = bench("bench.build_scale", "300", "--no-rebuild", "--cache", str(tmp_path))
+    again = bench("bench.build_scale", "100", "--no-rebuild", "--cache", str(tmp_path))
     assert "cached" in again and "generated" not in again
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")  # not the module's: each bench's smoke may run on any worker
 def index_cache(tmp_path_factory):
     """One cache of generated catalogues and their indexes for the search and discover benches, as
     `make bench-search` and `bench-discover` share var/bench-catalogues."""
@@ -126,7 +126,7 @@ def test_search(index_cache):
 
 
 def test_discover(index_cache):
-    # After test_search the catalogue's indexes are there, and reused rather than built again.
+    # After test_search on the same worker the catalogue's indexes are there, and reused rather than built again.
     built = any(index_cache.glob("indexes-catalogue-300-*/.complete"))
     out = bench(
         "bench.discover",
