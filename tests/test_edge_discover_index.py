@@ -8,6 +8,7 @@ import random
 import sqlite3
 
 import duckdb
+import pyarrow as pa
 import pytest
 from pyroaring import BitMap
 
@@ -31,12 +32,17 @@ def index(request, tmp_path, monkeypatch):
     scores = {i: round(rng.uniform(0, 10), 1) if rng.random() < 0.8 else None for i in ids}
     days = [(i, rng.randint(0, 400)) for i in ids for _ in range(rng.choice((0, 1, 1, 2, 3)))]
     con = duckdb.connect()
-    con.execute("CREATE TABLE discover_ranks(id BIGINT, rank INTEGER)")
-    con.executemany("INSERT INTO discover_ranks VALUES (?, ?)", [(i, r) for r, i in enumerate(ids)])
-    con.execute("CREATE TABLE scores(id BIGINT, value DOUBLE)")
-    con.executemany("INSERT INTO scores VALUES (?, ?)", list(scores.items()))
-    con.execute("CREATE TABLE days(id BIGINT, value INTEGER)")
-    con.executemany("INSERT INTO days VALUES (?, ?)", days)
+    # From Arrow: DuckDB's executemany takes ~1 ms a row.
+    tables = {
+        "discover_ranks": pa.table({"id": pa.array(ids, pa.int64()), "rank": pa.array(range(COUNT), pa.int32())}),
+        "scores": pa.table({"id": pa.array(scores, pa.int64()), "value": pa.array(scores.values(), pa.float64())}),
+        "days": pa.table(
+            {"id": pa.array([i for i, _ in days], pa.int64()), "value": pa.array([d for _, d in days], pa.int32())}
+        ),
+    }
+    for name, table in tables.items():
+        con.register(f"{name}_arrow", table)
+        con.execute(f"CREATE TABLE {name} AS SELECT * FROM {name}_arrow")
     path = tmp_path / "discover.sqlite"
     out = sqlite3.connect(path)
     out.executescript(writer.SCHEMA)
