@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -63,14 +65,36 @@ def release_settings(tmp_path_factory: pytest.TempPathFactory):
     )
 
 
+@dataclass
+class Built:
+    """The session's build: its release folder, its summary, the line it echoed and the progress it
+    told (each `(phase, done, total)`), for tests of the build's report that need no build of their own."""
+
+    release: Path
+    summary: Any
+    lines: list[str] = field(default_factory=list)
+    heard: list[tuple[str, int, int]] = field(default_factory=list)
+
+
 @pytest.fixture(scope="session")
-def built_pack(catalogue_dir: Path, release_settings) -> Path:
-    """A rendered (not published) release folder of the session catalogue, with its pack."""
+def built(catalogue_dir: Path, release_settings) -> Built:
     from site_gen.release import render_release
 
-    release_dir = release_settings.releases_dir / "20260101T000000Z"
-    render_release(release_settings, catalogue_dir, release_dir, echo=None)
-    return release_dir
+    build = Built(release_settings.releases_dir / "20260101T000000Z", None)
+    build.summary = render_release(
+        release_settings,
+        catalogue_dir,
+        build.release,
+        echo=build.lines.append,
+        progress=lambda *event: build.heard.append(event),
+    )
+    return build
+
+
+@pytest.fixture(scope="session")
+def built_pack(built: Built) -> Path:
+    """A rendered (not published) release folder of the session catalogue, with its pack."""
+    return built.release
 
 
 @pytest.fixture(scope="session")

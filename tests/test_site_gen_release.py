@@ -118,13 +118,8 @@ def test_missing_image_originals_fail_and_leave_nothing(catalogue_dir: Path, rel
     assert not target.exists()
 
 
-def test_summary_line(catalogue_dir: Path, release_settings, built_pack: Path, tmp_path: Path):
-    lines: list[str] = []
-    heard: list[tuple[str, int, int]] = []
-    target = tmp_path / "r" / "20260101T000002Z"
-    summary = render_release(
-        release_settings, catalogue_dir, target, echo=lines.append, progress=lambda *event: heard.append(event)
-    )
+def test_summary_line(built):
+    lines, heard, summary, target = built.lines, built.heard, built.summary, built.release
     # Each phase is heard beginning and ending, in order, and the templates one by one to the last.
     from site_gen.release import PHASES
 
@@ -281,6 +276,8 @@ def test_an_update_whose_image_paths_are_unchanged_links_the_image_index(
     settings = from_env({"MARQUEE_HOME": str(tmp_path / "home")})
     catalogue = tmp_path / "catalogue"
     shutil.copytree(catalogue_dir, catalogue)
+    # Its own first build: the next ones update the database it keeps beside it (what tells which
+    # tables changed), which a copy of the session's build would not have.
     first = render_release(settings, catalogue, tmp_path / "r1", echo=None)
     written: list[int] = []
     write_index = images.write_index
