@@ -67,9 +67,10 @@ WARM_UP_SECONDS = 2
 
 
 def warm_up(base_url: str, seconds: int, connections: int, script: Path) -> None:
-    """A run of `script` whose figures are dropped: WARM_UP_SECONDS, or the timed runs' own `seconds`
-    when shorter (a smoke run's one second need not wait on warm-ups twice its length)."""
-    run(base_url, min(WARM_UP_SECONDS, seconds), connections, script)
+    """A run of `script` for WARM_UP_SECONDS whose figures are dropped; none before timed runs of
+    `seconds` shorter than that: a smoke run (the suite's), whose figures say only that it ran."""
+    if seconds >= WARM_UP_SECONDS:
+        run(base_url, WARM_UP_SECONDS, connections, script)
 
 
 # The benches' plan: requests each bench account may make per window. No box reaches it (bare nginx

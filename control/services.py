@@ -371,10 +371,44 @@ def unix_socket_open(path: Path) -> bool:
         return s.connect_ex(str(path)) == 0
 
 
+# Ports for services are drawn below the kernel's ephemeral range: a port the kernel picks (bind to
+# 0) is one an outgoing connection may take before the service binds it, and the suite's clients
+# open thousands (a test failed so, "port … is already in use"). The range below it is cut into
+# PORT_SLICES, one a process: the suite's workers each take their own (PYTEST_XDIST_WORKER gw0,
+# gw1, …, inherited by the benches they run), so two never pick the same port between pick and bind.
+PORT_FLOOR = 10_000
+PORT_SLICES = 16
+_last_port: int | None = None
+
+
+def _port_slice() -> range:
+    try:
+        ephemeral = int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        ephemeral = 32_768
+    size = max(ephemeral - PORT_FLOOR, PORT_SLICES) // PORT_SLICES
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    index = int(worker[2:]) if worker[:2] == "gw" and worker[2:].isdigit() else os.getpid()
+    start = PORT_FLOOR + (index % PORT_SLICES) * size
+    return range(start, start + size)
+
+
 def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    """A loopback port no one listens on, for a service about to bind it: in this process's slice,
+    the first after the last one it handed out that nothing is bound to."""
+    global _last_port
+    ports = _port_slice()
+    first = _last_port + 1 if _last_port in ports else ports.start + os.getpid() % len(ports)
+    for step in range(len(ports)):
+        port = ports.start + (first - ports.start + step) % len(ports)
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+        _last_port = port
+        return port
+    raise ServiceError(f"no free port in {ports.start}-{ports.stop - 1}")
 
 
 @dataclass
