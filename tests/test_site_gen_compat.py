@@ -10,7 +10,7 @@ import pytest
 
 from marquee import omdb
 from marquee.packs import Pack
-from site_gen.documents import load_sql
+from site_gen import compat
 
 
 @pytest.fixture(scope="module")
@@ -50,8 +50,8 @@ def test_season_listings_hold_the_catalogues_episodes(pack, catalogue):
         )
 
 
-def test_a_short_plot_is_the_first_sentence(built_pack, tmp_path):
-    # The build's own database, with the macros of site_gen/sql/compat_macros.sql.
+def test_a_short_plot_is_the_first_sentence(built_pack, release_settings, tmp_path):
+    # The build's own database, with the macros of site_gen/sql/compat_macros.sql (its preparation's).
     kept = built_pack.parent / ".build-state" / "catalogue.duckdb"
     shutil.copy(kept, tmp_path / "catalogue.duckdb")
     con = duckdb.connect(str(tmp_path / "catalogue.duckdb"))
@@ -60,9 +60,8 @@ def test_a_short_plot_is_the_first_sentence(built_pack, tmp_path):
             "CREATE TEMP TABLE render_variants (suffix VARCHAR, iso_639_1 VARCHAR, iso_3166_1 VARCHAR, "
             "kind VARCHAR, genre_language VARCHAR)"
         )
-        con.execute("SET VARIABLE omdb_poster_base = 'http://img/w342'")
         con.execute("CREATE TEMP MACRO in_scope(scope_kind, scope_id) AS true")  # scope.plan_scope's, made first
-        con.execute(load_sql("compat_macros.sql"))
+        compat.prepare(con, release_settings)
         plot = "A man falls. He gets up again! Then what?"
         assert con.execute(
             "SELECT omdb_plot(?, false), omdb_plot(?, true), omdb_plot('', false), omdb_plot('One', false)",

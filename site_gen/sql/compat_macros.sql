@@ -96,8 +96,10 @@ LEFT JOIN movie_country_lists pn ON pn.movie_id = m.id
 LEFT JOIN movie_language_lists sl ON sl.movie_id = m.id
 WHERE m.imdb_id LIKE 'tt%' AND in_scope('movie', m.id);
 
--- The series' fields an episode repeats (rating, genres, languages, countries, actors, poster).
-CREATE OR REPLACE TEMP MACRO omdb_series_parts() AS TABLE
+-- The series' fields an episode repeats (rating, genres, languages, countries, actors, poster): seven
+-- correlated subqueries a series, made once a build into the table omdb_series_parts (below), which five
+-- templates read, for the series in omdb_series_wanted (site_gen/compat.py: those the build renders).
+CREATE OR REPLACE TEMP MACRO omdb_series_rows() AS TABLE
 WITH variant AS (SELECT * FROM render_variants WHERE kind = 'default')
 SELECT s.id AS series_id, s.imdb_id,
     coalesce(nullif(t.name, ''), nullif(s.name, ''), s.original_name) AS title,
@@ -123,11 +125,14 @@ SELECT s.id AS series_id, s.imdb_id,
     (SELECT count(*) FROM tv_seasons x WHERE x.series_id = s.id AND x.season_number > 0) AS seasons
 -- The dates' years, else the years a source gave without dates (IMDb's).
 FROM (SELECT *, coalesce(year(first_air_date), first_air_year) AS first_year,
-             coalesce(year(last_air_date), last_air_year) AS last_year FROM tv_series) s
+             coalesce(year(last_air_date), last_air_year) AS last_year FROM tv_series
+      WHERE id IN (SELECT id FROM omdb_series_wanted)) s
 CROSS JOIN variant v
 LEFT JOIN series_translations t ON t.series_id = s.id AND t.iso_639_1 = v.iso_639_1 AND t.iso_3166_1 = v.iso_3166_1
 LEFT JOIN tv_genre_name_maps gn ON gn.iso_639_1 = v.genre_language
 LEFT JOIN series_genre_lists g ON g.series_id = s.id;
+
+CREATE OR REPLACE TEMP TABLE omdb_series_parts AS SELECT * FROM omdb_series_rows();
 
 CREATE OR REPLACE TEMP MACRO omdb_series_docs(full_plot) AS TABLE
 SELECT x.series_id, full_plot, x.overview AS plot,
@@ -139,7 +144,7 @@ SELECT x.series_id, full_plot, x.overview AS plot,
         'imdbVotes': 'N/A', 'imdbID': x.imdb_id, 'Type': 'series', 'totalSeasons': CAST(x.seasons AS VARCHAR),
         'Response': 'True'
     }) AS doc
-FROM omdb_series_parts() x
+FROM omdb_series_parts x
 WHERE x.imdb_id LIKE 'tt%';
 
 CREATE OR REPLACE TEMP MACRO omdb_episode_docs(full_plot) AS TABLE
@@ -160,7 +165,7 @@ SELECT e.series_id, e.id AS episode_id, full_plot, coalesce(nullif(t.overview, '
         'imdbID': omdb_text(e.imdb_id), 'seriesID': x.imdb_id, 'Type': 'episode', 'Response': 'True'
     }) AS doc
 FROM tv_episodes e
-JOIN omdb_series_parts() x ON x.series_id = e.series_id
+JOIN omdb_series_parts x ON x.series_id = e.series_id
 CROSS JOIN variant v
 LEFT JOIN episode_translations t ON t.episode_id = e.id AND t.iso_639_1 = v.iso_639_1 AND t.iso_3166_1 = v.iso_3166_1
 WHERE x.imdb_id LIKE 'tt%';

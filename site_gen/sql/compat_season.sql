@@ -14,5 +14,5 @@ SELECT '/compat/season/' || x.series_id || '/' || s.season_number AS uri,
         'Response': 'True'
     }) AS doc
 FROM tv_seasons s
-JOIN omdb_series_parts() x ON x.series_id = s.series_id
+JOIN omdb_series_parts x ON x.series_id = s.series_id
 WHERE in_scope('series', s.series_id) AND x.imdb_id LIKE 'tt%'
