@@ -93,10 +93,10 @@ def after_publish(settings: Settings, seconds: int, connections: int, name: str,
     """`script` (the run `name`) in a round with a publish in its middle: 2 s in (`seconds` in, when
     shorter: a smoke run), `publish` of a copy of the current release (hard links, a folder of its
     own: the same documents and indexes under a new root, so every cache keyed by the release,
-    nginx's of answers and the edge's, starts empty, as after a real publish), warmed first as the command does (marquee/warm.py: the round's own
-    requests, counted by nginx in the rounds before, are what it replays). The round runs on for at
-    least `seconds` after the publish returns. Its p99 is the bench's `publish p99 ms` (issue 30 part
-    3: a publish costs clients nothing they feel)."""
+    nginx's of answers and the edge's, starts empty, as after a real publish), warmed first as the
+    command does (marquee/warm.py: the round's own requests, counted by nginx in the rounds before,
+    are what it replays). The round runs on for at least `seconds` after the publish returns. Its
+    p99 is the bench's `publish p99 ms` (issue 30 part 3: a publish costs clients nothing they feel)."""
     folder = releases.new_release_dir(settings)
     shutil.copytree(settings.current_link.resolve(), folder, symlinks=True, copy_function=os.link, dirs_exist_ok=True)
     lead = min(2, seconds)

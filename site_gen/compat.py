@@ -21,7 +21,7 @@ POSTER_SIZE = "w342"  # the poster size nearest OMDb's 300-pixel-wide posters
 
 def prepare(con: duckdb.DuckDBPyConnection, settings: Settings) -> None:
     con.execute("SET VARIABLE omdb_poster_base = ?", [settings.image_secure_base_url + POSTER_SIZE])
-    # The macros make the series' parts once (the table omdb_series_parts, which five templates read;
+    # The SQL makes the series' parts once (the table omdb_series_parts, which five templates read;
     # a table macro evaluated by each was ~0.8 s of the sample's render), for the series this build
     # renders: all of them, or those an update's scope holds (each template keeps to its in_scope()).
     scoped = con.execute("SELECT getvariable('render_scoped')").fetchone()[0]
@@ -34,8 +34,8 @@ def prepare(con: duckdb.DuckDBPyConnection, settings: Settings) -> None:
 PREPARATIONS = (
     Preparation("omdb titles", prepare,
                 makes=("omdb_text", "omdb_names", "omdb_date", "omdb_minutes", "omdb_plot", "omdb_poster",
-                       "omdb_ratings", "omdb_movie_docs", "omdb_series_wanted", "omdb_series_rows",
-                       "omdb_series_parts", "omdb_series_docs", "omdb_episode_docs"),
+                       "omdb_ratings", "omdb_movie_docs", "omdb_series_wanted", "omdb_series_parts",
+                       "omdb_series_docs", "omdb_episode_docs"),
                 reads=("render_variants",), sql=("compat_macros.sql",)),
 )
 # fmt: on

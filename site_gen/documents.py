@@ -503,17 +503,22 @@ def from_objects(template: str, documents: dict[str, Any]) -> Documents:
     """Documents built in Python (small, fixed ones such as /3/configuration): always written whole,
     and validated in Python (their `valid` is null)."""
     uris = list(documents)
-    bodies = [orjson.dumps(documents[uri]) for uri in uris]
-    batch = pa.RecordBatch.from_arrays(
+    batch = batch_of(uris, [orjson.dumps(documents[uri]) for uri in uris])
+    return Documents(template, lambda way=plan.FULL: iter([batch]))
+
+
+def batch_of(uris: list[str], bodies: list[bytes]) -> pa.RecordBatch:
+    """JSON bodies made in Python as one batch of BATCH_SCHEMA: their digests computed by the Writer,
+    their check Python's (`valid` null)."""
+    return pa.RecordBatch.from_arrays(
         [
             pa.array(uris, pa.string()),
             pa.array(bodies, pa.binary()),
-            pa.nulls(len(uris), pa.string()),
+            pa.nulls(len(uris), pa.uint64()),
             pa.nulls(len(uris), pa.bool_()),
         ],
         schema=BATCH_SCHEMA,
     )
-    return Documents(template, lambda way=plan.FULL: iter([batch]))
 
 
 def schema_for(template: str) -> dict[str, Any]:

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import pytest
+
+if TYPE_CHECKING:
+    from site_gen.release import ReleaseSummary
 
 # ---------------------------------------------------------------------------------------------
 # `make test` runs the suite on pytest-xdist's workers with `--dist loadgroup`: the tests of a module
@@ -71,7 +74,7 @@ class Built:
     told (each `(phase, done, total)`), for tests of the build's report that need no build of their own."""
 
     release: Path
-    summary: Any
+    summary: ReleaseSummary | None
     lines: list[str] = field(default_factory=list)
     heard: list[tuple[str, int, int]] = field(default_factory=list)
 

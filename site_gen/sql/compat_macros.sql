@@ -97,9 +97,9 @@ LEFT JOIN movie_language_lists sl ON sl.movie_id = m.id
 WHERE m.imdb_id LIKE 'tt%' AND in_scope('movie', m.id);
 
 -- The series' fields an episode repeats (rating, genres, languages, countries, actors, poster): seven
--- correlated subqueries a series, made once a build into the table omdb_series_parts (below), which five
--- templates read, for the series in omdb_series_wanted (site_gen/compat.py: those the build renders).
-CREATE OR REPLACE TEMP MACRO omdb_series_rows() AS TABLE
+-- correlated subqueries a series, made once a build into a table five templates read, for the series in
+-- omdb_series_wanted (site_gen/compat.py: those the build renders).
+CREATE OR REPLACE TEMP TABLE omdb_series_parts AS
 WITH variant AS (SELECT * FROM render_variants WHERE kind = 'default')
 SELECT s.id AS series_id, s.imdb_id,
     coalesce(nullif(t.name, ''), nullif(s.name, ''), s.original_name) AS title,
@@ -131,8 +131,6 @@ CROSS JOIN variant v
 LEFT JOIN series_translations t ON t.series_id = s.id AND t.iso_639_1 = v.iso_639_1 AND t.iso_3166_1 = v.iso_3166_1
 LEFT JOIN tv_genre_name_maps gn ON gn.iso_639_1 = v.genre_language
 LEFT JOIN series_genre_lists g ON g.series_id = s.id;
-
-CREATE OR REPLACE TEMP TABLE omdb_series_parts AS SELECT * FROM omdb_series_rows();
 
 CREATE OR REPLACE TEMP MACRO omdb_series_docs(full_plot) AS TABLE
 SELECT x.series_id, full_plot, x.overview AS plot,

@@ -126,7 +126,7 @@ def test_search(index_cache):
 
 
 def test_discover(index_cache):
-    # After test_search on the same worker the catalogue's indexes are there, and reused rather than built again.
+    # After test_search (on this worker), the catalogue's indexes are there and reused, not built again.
     built = any(index_cache.glob("indexes-catalogue-300-*/.complete"))
     out = bench(
         "bench.discover",
