@@ -17,9 +17,17 @@ from marquee.settings import Settings, from_env
 
 # Requests are formatted once in init() from a file of targets: a wrk.format() per request would
 # cost wrk more CPU than nginx spends on a file, and wrk shares the two cores with the servers.
+# With BENCH_WRK_DELAY_MS=n in the environment each connection waits n ms before each request (wrk
+# calls `delay` when the script defines it): a smoke run (the suite's) then sends every kind of
+# request through every path at a few hundred a second, instead of taking both cores from the tests
+# beside it for each second it runs; its figures say only that the bench ran.
 SCRIPT = """
 local requests = {}
 local i = 0
+local pause = tonumber(os.getenv("BENCH_WRK_DELAY_MS") or "0")
+if pause > 0 then
+  delay = function() return pause end
+end
 init = function(args)
   for line in io.lines("%s") do
     requests[#requests + 1] = wrk.format("GET", line, %s)
