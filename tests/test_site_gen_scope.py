@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import gzip
+import re
 import shutil
 import sqlite3
 from pathlib import Path
@@ -74,6 +75,25 @@ def drop_row(catalogue: Path, table_name: str, row: int) -> None:
     path = catalogue / f"{table_name}.parquet"
     table = pq.read_table(path)
     pq.write_table(pa.concat_tables([table.slice(0, row), table.slice(row + 1)]), path)
+
+
+def give_a_biography(catalogue: Path, release: Path) -> int:
+    """An English biography for a person who has none in `release` (built from `catalogue`), whose
+    untranslated variant the pack dropped as equal to the default one: it is a document again."""
+    with Pack(release) as pack:
+        person_id = next(
+            int(name[len("3/person/") : -len(".json")])
+            for name in pack.iter_names("3/person/%")
+            if re.fullmatch(r"3/person/[0-9]+\.json", name)
+            and pack.get(f"3/person/{name[len('3/person/') : -len('.json')]}.und.json") is None
+        )
+    people = pq.read_table(catalogue / "person_translations.parquet")
+    added = pa.table(
+        {"person_id": [person_id], "iso_639_1": ["en"], "iso_3166_1": ["US"], "biography": ["Now with a biography."]},
+        schema=people.schema,
+    )
+    pq.write_table(pa.concat_tables([people, added]), catalogue / "person_translations.parquet")
+    return person_id
 
 
 def rebuild_equals_full_build(catalogue: Path, settings, previous: Path, work: Path) -> tuple:
@@ -182,6 +202,7 @@ def test_a_scoped_rebuild_equals_a_full_build(catalogue_dir: Path, release_setti
     for table_name in (name for names in CHANGED_TABLES.values() for name in names):
         change_one_row(changed, table_name)
     drop_row(changed, "cast", 3)  # a credit removed: the film and the person both lose it
+    give_a_biography(changed, built_pack)  # a variant the previous release dropped, back
     movies = pq.read_table(changed / "movies.parquet")
     # A film leaves its collection: the collection no longer lists it.
     row = pc.index(pc.is_valid(movies.column("collection_id")), True).as_py()
