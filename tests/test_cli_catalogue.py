@@ -20,7 +20,7 @@ def run(tmp_path: Path):
     return invoke
 
 
-def test_generate_build_publish_rollback_releases(run, catalogue_dir: Path):
+def test_generate_build_publish_rollback_releases(run):
     result = run("generate", "--movies", "30", "--seed", "5")
     assert result.exit_code == 0, result.output
     assert (run.home / "catalogue/movies.parquet").is_file() and "movies 30" in result.output
@@ -28,8 +28,8 @@ def test_generate_build_publish_rollback_releases(run, catalogue_dir: Path):
     first = run("build")
     assert first.exit_code == 0, first.output
     assert "documents" in first.output and "published" in first.output and "unchanged" not in first.output
-    second = run("build", "--catalogue", str(catalogue_dir), "--no-publish")
-    assert second.exit_code == 0 and "not published" in second.output
+    second = run("build", "--no-publish")  # the same catalogue: an update over the first, nothing changed
+    assert second.exit_code == 0 and "not published" in second.output and "unchanged" in second.output
 
     names = sorted(p.name for p in (run.home / "releases").iterdir() if not p.name.startswith((".", "H")))
     assert len(names) == 2
@@ -76,14 +76,17 @@ def test_releases_with_none(run):
     assert result.exit_code == 0 and "no releases" in result.output
 
 
-def test_a_build_with_build_sizes_publishes_first_and_its_job_makes_every_size(catalogue_dir: Path, tmp_path: Path):
+def test_a_build_with_build_sizes_publishes_first_and_its_job_makes_every_size(tmp_path: Path):
     import fcntl
     import re
     import time
 
     from marquee.artefacts import IMAGE_INDEX
+    from marquee_datasets.synthetic import generate
     from site_gen.image_job import LOCK, catalogue_images
 
+    catalogue_dir = tmp_path / "catalogue"  # small: the job makes every size of every image
+    generate(catalogue_dir, 20, 3)
     home = tmp_path / "home"
     store = home / "images/t/p"
     store.mkdir(parents=True)
