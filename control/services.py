@@ -33,6 +33,7 @@ from edge.routes import ROUTES
 from edge.routes.search import TEXT_FIELDS
 from marquee import jsonp, omdb, releases, warm
 from marquee.artefacts import SEARCH_INDEX
+from marquee.configuration import CONFIGURATION, configuration_body
 from marquee.grants import GRANT_PREFIX
 from marquee.image_sizes import ALL_SIZES
 from marquee.packs import (
@@ -209,6 +210,9 @@ def docs_conf(settings: Settings) -> dict[str, str]:
         "gzip_level": GZIP_LEVEL,
         "gzip_min_length": GZIP_MIN_LENGTH,
         "jsonp_content_type": jsonp.CONTENT_TYPE,  # marquee/jsonp.py's; nginx's map $mq_callback holds its pattern
+        # /3/configuration as this node answers it, whatever release it serves: its own image host.
+        "configuration_uri": CONFIGURATION,
+        "node_configuration": configuration_body(settings).decode(),
     }
     return {name: lua_literal(value) for name, value in values.items()}
 

@@ -25,6 +25,7 @@ import os
 import subprocess
 import sys
 
+from edge.assemble import answer_as_node
 from edge.content_listener import ContentProtocol, CurrentRelease, artefact_readers
 from edge.upstream_protocol import start_unix_listener
 from marquee.artefacts import DISCOVER_INDEX, SEARCH_INDEX, OpenArtefacts
@@ -77,6 +78,7 @@ class AnswerWorkers:
 async def serve(settings: Settings, number: int) -> None:
     """One worker: answer on its socket until the edge that started it is gone."""
     path = settings.answer_sockets[number]
+    answer_as_node(settings)
     path.unlink(missing_ok=True)
     release = CurrentRelease(settings.current_link, artefacts=OpenArtefacts(artefact_readers(settings.edge_cache_mb)))
     release.open_now((SEARCH_INDEX, DISCOVER_INDEX))

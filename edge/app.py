@@ -24,6 +24,7 @@ from sanic.response import HTTPResponse
 
 from edge import errors
 from edge.answer_workers import AnswerWorkers
+from edge.assemble import answer_as_node
 from edge.content_listener import ContentProtocol, CurrentRelease, artefact_readers
 from edge.gate import Gate, poll_registry
 from edge.image_listener import ImageProtocol, image_release
@@ -60,6 +61,7 @@ def create_app(settings: Settings, name: str = "marquee_edge") -> Sanic:
     app.config.KEEP_ALIVE_TIMEOUT = 75  # longer than nginx's upstream keepalive_timeout (60 s)
     app.config.FALLBACK_ERROR_FORMAT = "json"
     app.ctx.settings = settings
+    answer_as_node(settings)
 
     @app.before_server_start
     async def open_resources(app: Sanic) -> None:

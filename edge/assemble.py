@@ -25,7 +25,9 @@ from edge.credit_index import NAME_PREFIX as CREDIT_NAMES
 from edge.credit_index import CreditIndex, credit_id_of
 from edge.languages import candidates, suffix_for
 from marquee.artefacts import CREDIT_INDEX, MissingArtefact, OpenArtefacts
+from marquee.configuration import CONFIGURATION_NAME, configuration_body
 from marquee.packs import UNTRANSLATED, Pack, variant_suffix
+from marquee.settings import Settings
 
 # Only plain segments: the path comes from the raw request line, and a dot could climb out of the release.
 SAFE_PATH = re.compile(r"^/3(/[A-Za-z0-9_-]+)+/?$")
@@ -38,13 +40,16 @@ class OpenPacks:
 
     A credit (`3/credit/{credit_id}.json`) is read from the release's credit index, not its pack
     (edge/credit_index.py): the document it used to be, rebuilt, so every answer that read it reads
-    the same bytes. A release built before the index holds its credits in its pack, and is read so."""
+    the same bytes. A release built before the index holds its credits in its pack, and is read so.
+    What the node answers about itself (`node`, by name: /3/configuration, set by `answer_as_node`)
+    is its own in every release, as nginx answers it."""
 
     KEEP = 2
 
     def __init__(self) -> None:
         self.packs: OrderedDict[str, Pack] = OrderedDict()
         self.indexes = OpenArtefacts({CREDIT_INDEX: CreditIndex})
+        self.node: dict[str, bytes] = {}
 
     def read(self, root: str, name: str) -> bytes | None:
         try:
@@ -57,6 +62,8 @@ class OpenPacks:
             self.packs[root] = pack
             while len(self.packs) > self.KEEP:
                 self.packs.popitem(last=False)[1].close()
+        if name in self.node:
+            return self.node[name]
         credit_id = credit_id_of(name) if name.startswith(CREDIT_NAMES) else None
         if credit_id is not None:
             try:
@@ -67,6 +74,12 @@ class OpenPacks:
 
 
 PACKS = OpenPacks()
+
+
+def answer_as_node(settings: Settings) -> None:
+    """This process answers /3/configuration from `settings` (its node's image host), whatever release
+    it reads: marquee/configuration.py."""
+    PACKS.node = {CONFIGURATION_NAME: configuration_body(settings)}
 
 
 class DocumentCache:

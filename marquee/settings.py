@@ -93,7 +93,8 @@ SETTINGS: tuple[Setting, ...] = (
             "Redis holding the sliding windows (default: unix://HOME/run/redis.sock). `marquee serve` "
             "starts a redis-server there when it is local and not running."),
     Setting("image_base_url", "MARQUEE_IMAGE_BASE_URL", "", str,
-            "images.base_url in /3/configuration (default: http://LISTEN_HOST:IMAGE_PORT/t/p/)."),
+            "images.base_url in /3/configuration, as each node answers it whatever release it serves "
+            "(default: http://LISTEN_HOST:IMAGE_PORT/t/p/)."),
     Setting("image_secure_base_url", "MARQUEE_IMAGE_SECURE_BASE_URL", "", str,
             "images.secure_base_url in /3/configuration (default: the same as the base URL)."),
     Setting("plans", "MARQUEE_PLANS", "free=20,standard=40,pro=120,loadtest=1000000", _plans,

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import orjson
 
-from site_gen.configuration import CHANGE_KEYS
+from marquee.configuration import CHANGE_KEYS
 
 
 def test_configuration_uses_the_settings_urls_and_tmdb_sizes(built_release: Path, release_settings):
@@ -21,8 +21,8 @@ def test_configuration_uses_the_settings_urls_and_tmdb_sizes(built_release: Path
 
 
 def test_configuration_default_base_url_follows_the_image_port(tmp_path: Path):
+    from marquee.configuration import configuration_document
     from marquee.settings import from_env
-    from site_gen.configuration import configuration_document
 
     settings = from_env({"MARQUEE_HOME": str(tmp_path), "MARQUEE_IMAGE_PORT": "9191"})
     images = configuration_document(settings)["images"]

@@ -45,6 +45,7 @@ local PAGES = {}  -- "1" .. conf.max_page -> its number: the pages a list pack m
 local timespec = ffi.new("mq_timespec")
 local MONOTONIC = 1  -- CLOCK_MONOTONIC: read in the vDSO, no system call
 local varying  -- a PCRE finding a non-empty parameter of conf.lists_varying in the query string (M.init)
+local node_configuration  -- {body, etag} of /3/configuration as this node answers it (M.document)
 
 function M.init(config)
     conf = config
@@ -195,6 +196,12 @@ end
 -- looked up once, as its default, on the first miss of its first candidate (a cached answer pays
 -- nothing for the check), and that key then holds the default's entry too.
 function M.document(root, uri, tries)
+    if uri == conf.configuration_uri then  -- this node's own (control/services.py docs_conf), not the pack's
+        if node_configuration == nil then
+            node_configuration = {conf.node_configuration, ngx.md5(conf.node_configuration)}
+        end
+        return node_configuration[1], node_configuration[2], node_configuration
+    end
     for i = 1, #tries do
         local key = root .. "|" .. uri .. tries[i]
         local entry = cache:get(key)

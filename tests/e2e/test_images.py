@@ -10,7 +10,7 @@ import pytest
 
 from marquee.artefacts import IMAGE_INDEX, ORIGINALS
 from marquee.image_sizes import sized
-from marquee.packs import Pack
+from marquee.packs import Pack, etag_of
 from marquee_datasets.images import draw
 from tests.e2e.conftest import eventually
 
@@ -129,3 +129,22 @@ def test_a_catalogue_s_original_is_its_file_and_its_sizes_are_made_once(with_fil
     assert (store / "w185/wide.jpg").read_bytes() == sized(original.content, "wide.jpg", "w185")
     for missing in (f"{base}/w92/nope.jpg", f"{base}/original/nope.jpg", f"{base}/w999/small.jpg"):
         assert httpx.get(missing).status_code == 404
+
+
+def test_each_node_names_its_own_image_host_whatever_release_it_serves(start_stack, e2e_release):
+    """/3/configuration comes from the answering node's settings, not the build host's baked into the
+    release (the session's release was built for `img.test`): through nginx and through the edge."""
+    with Pack(e2e_release) as pack:
+        assert b"img.test" in pack.get("3/configuration.json")
+    nodes = [start_stack(), start_stack(MARQUEE_IMAGE_BASE_URL="https://cdn.example/t/p/")]
+    for node, base in zip(nodes, (f"{nodes[0].images}/t/p/", "https://cdn.example/t/p/")):
+        key = node.account("configured")
+        plain = node.get("/3/configuration", key)
+        appended = node.client.get("/3/configuration", params={"api_key": key, "append_to_response": "x"})  # the edge
+        assert plain.status_code == appended.status_code == 200 and plain.json() == appended.json()
+        assert plain.json()["images"]["base_url"] == plain.json()["images"]["secure_base_url"] == base
+        assert plain.headers["ETag"].removeprefix("W/").strip('"') == etag_of(plain.content)
+        again = node.client.get(
+            "/3/configuration", params={"api_key": key}, headers={"If-None-Match": plain.headers["ETag"]}
+        )
+        assert again.status_code == 304
