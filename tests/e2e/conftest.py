@@ -172,15 +172,16 @@ def e2e_ports() -> dict[str, str]:
 
 
 @pytest.fixture(scope="session")
-def e2e_release(catalogue_dir: Path, e2e_ports: dict[str, str], tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A release rendered for the e2e image host, shared by every stack of the session."""
-    from site_gen.release import render_release
+def e2e_release(built_pack: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The session's build, copied and with its list pack published as `marquee build` does, shared by
+    every stack of the session (each answers /3/configuration with its own image host)."""
+    import shutil
 
-    settings = from_env({"MARQUEE_HOME": str(tmp_path_factory.mktemp("e2e-render")), **e2e_ports})
+    settings = from_env({"MARQUEE_HOME": str(tmp_path_factory.mktemp("e2e-render"))})
     release = settings.releases_dir / "e2e"
     assert settings.image_dir == release.parent.parent / "images"  # what start_stack's image host serves
-    render_release(settings, catalogue_dir, release, echo=None)
-    list_pack.publish(release, settings.languages)  # as `marquee build` does
+    shutil.copytree(built_pack, release)  # a copy: tests may change what a stack serves
+    list_pack.publish(release, settings.languages)
     return release
 
 

@@ -12,10 +12,9 @@ import sys
 import pytest
 from PIL import Image
 
-from control.services import free_port
 from loadtests import FREE_200, FREE_429
 from marquee.registry import Registry
-from marquee.settings import PROJECT_ROOT, from_env, to_env
+from marquee.settings import PROJECT_ROOT, to_env
 
 pytestmark = pytest.mark.e2e
 
@@ -35,24 +34,10 @@ KINDS = (
 
 
 @pytest.fixture(scope="module")
-def loaded(start_stack, catalogue_dir, tmp_path_factory):
-    """A stack serving a release rendered for its own ports, and one run of the kit against it.
-
-    Not the session's shared release: its /3/configuration names the image host of the session's
-    main stack, and the kit, like a TMDB client, fetches posters from the host the configuration names.
-    """
-    from site_gen.release import render_release
-
-    ports = {"MARQUEE_API_PORT": str(free_port()), "MARQUEE_IMAGE_PORT": str(free_port())}
-    render = from_env({"MARQUEE_HOME": str(tmp_path_factory.mktemp("load-render")), **ports})
-    release = render.releases_dir / "load"
-    render_release(render, catalogue_dir, release, echo=None)
-    stack = start_stack(
-        ports=ports,
-        release=release,
-        MARQUEE_IMAGE_DIR=str(render.image_dir),
-        MARQUEE_PLANS=f"free={FREE_RATE},loadtest=1000000",
-    )
+def loaded(start_stack):
+    """A stack of its own (the session's release; its /3/configuration names this stack's image host,
+    from which the kit, like a TMDB client, fetches posters), and one run of the kit against it."""
+    stack = start_stack(MARQUEE_PLANS=f"free={FREE_RATE},loadtest=1000000")
     # 20 clients for 6 s: ~350 requests, so the rarest kinds (similar and recommendations pages,
     # 1.5 of 50 by weight each) are asked for about ten times; not at all, a 1 in 20,000 chance.
     run = subprocess.run(
