@@ -278,7 +278,11 @@ def test_keyed_compressed_documents_answer_what_named_plain_json_ones_did(start_
     blob_keyed = blob_key_copy(e2e_release, tmp_path / "blob")
     with Pack(blob_keyed) as pack:
         assert pack.format == BLOB_KEY_FORMAT and [name for name in pack.names("3/%") if "?" not in name] == names
-    stacks = [start_stack(release=release, MARQUEE_PLANS="pro=1000000") for release in (e2e_release, old, blob_keyed)]
+    # One image host for the three: /3/configuration is each node's own (marquee/configuration.py).
+    stacks = [
+        start_stack(release=release, MARQUEE_PLANS="pro=1000000", MARQUEE_IMAGE_BASE_URL="http://img.test/t/p/")
+        for release in (e2e_release, old, blob_keyed)
+    ]
     keys = [stack.account("compare", "pro") for stack in stacks]
 
     def wire(stack, key, uri, params, headers):
