@@ -54,6 +54,7 @@ from marquee.packs import (
     ROW_FORMAT,
     UNTRANSLATED,
     VARIANTLESS,
+    etag_of,
 )
 from marquee.registry import grants_serial
 from marquee.settings import PROJECT_ROOT, Settings, to_env
@@ -145,6 +146,7 @@ def gate_conf(settings: Settings) -> dict[str, str]:
 
 def docs_conf(settings: Settings) -> dict[str, str]:
     """marquee_docs.init()'s table: where `current` is and what its pack (and a delta's base) is called."""
+    node_configuration = configuration_body(settings)
     values = {
         "current": str(settings.current_link),
         "current_dir": str(settings.current_link.parent),
@@ -212,7 +214,8 @@ def docs_conf(settings: Settings) -> dict[str, str]:
         "jsonp_content_type": jsonp.CONTENT_TYPE,  # marquee/jsonp.py's; nginx's map $mq_callback holds its pattern
         # /3/configuration as this node answers it, whatever release it serves: its own image host.
         "configuration_uri": CONFIGURATION,
-        "node_configuration": configuration_body(settings).decode(),
+        "node_configuration": node_configuration.decode(),
+        "node_configuration_etag": etag_of(node_configuration),
     }
     return {name: lua_literal(value) for name, value in values.items()}
 

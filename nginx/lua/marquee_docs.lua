@@ -45,7 +45,9 @@ local PAGES = {}  -- "1" .. conf.max_page -> its number: the pages a list pack m
 local timespec = ffi.new("mq_timespec")
 local MONOTONIC = 1  -- CLOCK_MONOTONIC: read in the vDSO, no system call
 local varying  -- a PCRE finding a non-empty parameter of conf.lists_varying in the query string (M.init)
-local node_configuration  -- {body, etag} of /3/configuration as this node answers it (M.document)
+-- /3/configuration as this node answers it, whatever release it serves (control/services.py
+-- docs_conf): its URI and its entry ({body, etag}, M.document's shape).
+local CONFIGURATION_URI, node_configuration
 
 function M.init(config)
     conf = config
@@ -57,6 +59,8 @@ function M.init(config)
     -- One scan of the query string for all of them (each $arg_x scans it again).
     varying = "(?:^|&)(?:" .. table.concat(conf.lists_varying, "|") .. ")=[^&]"
     for page = 1, conf.max_page do PAGES[tostring(page)] = page end
+    CONFIGURATION_URI = conf.configuration_uri
+    node_configuration = {conf.node_configuration, conf.node_configuration_etag}
     -- The list pack of whatever release is current, through the link (M.serve_list).
     conf.lists_dir = conf.current .. "/" .. conf.lists_folder .. "/"
     conf.lists_link = conf.lists_dir .. conf.lists_current
@@ -196,12 +200,7 @@ end
 -- looked up once, as its default, on the first miss of its first candidate (a cached answer pays
 -- nothing for the check), and that key then holds the default's entry too.
 function M.document(root, uri, tries)
-    if uri == conf.configuration_uri then  -- this node's own (control/services.py docs_conf), not the pack's
-        if node_configuration == nil then
-            node_configuration = {conf.node_configuration, ngx.md5(conf.node_configuration)}
-        end
-        return node_configuration[1], node_configuration[2], node_configuration
-    end
+    if uri == CONFIGURATION_URI then return node_configuration[1], node_configuration[2], node_configuration end
     for i = 1, #tries do
         local key = root .. "|" .. uri .. tries[i]
         local entry = cache:get(key)

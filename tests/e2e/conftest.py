@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from control.cli import cli
-from control.services import Stack, free_port, require_binary
+from control.services import Stack, free_port
 from edge import list_pack
 from marquee.packs import PACK_NAME
 from marquee.registry import hash_key
@@ -166,18 +166,12 @@ def all_pages(answer: Callable[..., dict], target: str, **params: str) -> list[d
 
 
 @pytest.fixture(scope="session")
-def e2e_ports() -> dict[str, str]:
-    require_binary("nginx"), require_binary("redis-server")
-    return {"MARQUEE_API_PORT": str(free_port()), "MARQUEE_IMAGE_PORT": str(free_port())}
-
-
-@pytest.fixture(scope="session")
 def e2e_release(built_pack: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The session's build, copied and with its list pack published as `marquee build` does, shared by
     every stack of the session (each answers /3/configuration with its own image host)."""
     import shutil
 
-    settings = from_env({"MARQUEE_HOME": str(tmp_path_factory.mktemp("e2e-render"))})
+    settings = from_env({"MARQUEE_HOME": str(tmp_path_factory.mktemp("e2e"))})
     release = settings.releases_dir / "e2e"
     assert settings.image_dir == release.parent.parent / "images"  # what start_stack's image host serves
     shutil.copytree(built_pack, release)  # a copy: tests may change what a stack serves
@@ -186,9 +180,7 @@ def e2e_release(built_pack: Path, tmp_path_factory: pytest.TempPathFactory) -> P
 
 
 @pytest.fixture(scope="session")
-def launch_stack(
-    e2e_release: Path, e2e_ports: dict[str, str], tmp_path_factory: pytest.TempPathFactory
-) -> Callable[..., Running]:
+def launch_stack(e2e_release: Path, tmp_path_factory: pytest.TempPathFactory) -> Callable[..., Running]:
     """Start a stack with extra MARQUEE_* settings (its owner stops it: `start_stack`, `api`)."""
 
     def start(ports: dict[str, str] | None = None, release: Path | None = None, **env: str) -> Running:
@@ -198,7 +190,7 @@ def launch_stack(
                 "MARQUEE_HOME": str(home),
                 "MARQUEE_REGISTRY_POLL_SECONDS": "0.1",
                 "MARQUEE_PLANS": "free=5,standard=10,pro=30",
-                # The image store the e2e release was rendered into (shared by every release and stack).
+                # The image store beside the e2e release (shared by every release and stack).
                 "MARQUEE_IMAGE_DIR": str(e2e_release.parent.parent / "images"),
                 **(ports or {"MARQUEE_API_PORT": str(free_port()), "MARQUEE_IMAGE_PORT": str(free_port())}),
                 "MARQUEE_ADMIN_PORT": str(free_port()),
@@ -235,8 +227,8 @@ def start_stack(launch_stack: Callable[..., Running]) -> Iterator[Callable[..., 
 
 
 @pytest.fixture(scope="session")
-def api(launch_stack: Callable[..., Running], e2e_ports: dict[str, str]) -> Iterator[Running]:
-    """The session's main stack, on the ports the e2e release was rendered for."""
-    running = launch_stack(ports=e2e_ports)
+def api(launch_stack: Callable[..., Running]) -> Iterator[Running]:
+    """The session's main stack."""
+    running = launch_stack()
     yield running
     stop(running)
