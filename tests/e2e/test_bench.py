@@ -7,6 +7,9 @@ import os
 import re
 import subprocess
 import sys
+import time
+from concurrent.futures import Future, ThreadPoolExecutor
+from pathlib import Path
 
 import pytest
 
@@ -33,57 +36,83 @@ def bench(module: str, *args: str, timeout: int = 280, **env: str) -> str:
     return run.stdout
 
 
+# The publish round of search and discover lasts 2 s + the warm's budget + --seconds: a second's budget.
+INDEX_BENCH = ("--movies", "300", "--seconds", "1", "--rounds", "1")
+
+
+@pytest.fixture(scope="module")
+def smokes(built_pack: Path, tmp_path_factory) -> dict[str, Future]:
+    """Every bench's smoke run, started together: each spends most of its time waiting on paced wrk
+    runs, so one after another they kept a worker ~90 s (~65 s together). Discover starts once search
+    has indexed the catalogue in their cache (as `make bench-search` and `bench-discover` share
+    var/bench-catalogues), so its indexes are reused."""
+    from bench.catalogues import catalogue_for
+
+    index_cache, scale_cache = tmp_path_factory.mktemp("bench-catalogues"), tmp_path_factory.mktemp("bench-scale")
+    catalogue_for(100, scale_cache)  # as an earlier run leaves it: build_scale's run reuses it
+    # The session's release for the Zipf mix and the append costs (--release, as BENCH_RELEASE passes
+    # one): the bench's own build of one is render_release, which bench.images runs here.
+    release, cache = ("--release", str(built_pack)), ("--cache", str(index_cache))
+    runs = {
+        "hot_path": lambda: bench(
+            "bench.hot_path",
+            *("--seconds", "1", "--rounds", "1", "--accounts", "10", "--connections", "20"),
+            *("--metrics-cost", "--zipf", *release),
+        ),
+        "append_cost": lambda: bench(
+            "bench.append_cost", "--seconds", "1", "--rounds", "1", *release, "--connections", "20"
+        ),
+        "images": lambda: bench("bench.images", "--movies", "150", "--posters", "300", "--connections", "2"),
+        "build_scale": lambda: bench("bench.build_scale", "100", "150", "--cache", str(scale_cache)),
+        "search": lambda: bench("bench.search", *INDEX_BENCH, *cache, MARQUEE_WARM_SECONDS="1"),
+        "discover": lambda: (
+            indexed() and bench("bench.discover", *INDEX_BENCH, "--distinct", "300", *cache, MARQUEE_WARM_SECONDS="1")
+        ),
+    }
+
+    def indexed() -> bool:
+        """Once search's run has made the catalogue's indexes (or ended without them)."""
+        while not any(index_cache.glob("indexes-catalogue-300-*/.complete")) and not futures["search"].done():
+            time.sleep(0.1)
+        return True
+
+    futures: dict[str, Future] = {}
+    with ThreadPoolExecutor(len(runs)) as pool:
+        for name, run in runs.items():
+            futures[name] = pool.submit(run)
+        yield futures
+
+
 def figure(output: str, line: str) -> float:
     match = re.search(rf"^{re.escape(line)}[^:\n]*:\s*([\d.]+)", output, re.M)
     assert match, f"no `{line}` line in:\n{output[-1500:]}"
     return float(match.group(1))
 
 
-def test_hot_path_metrics_cost_and_zipf(built_pack):
-    # The session's release for the Zipf mix (--release, as BENCH_RELEASE passes one): the bench's own
-    # build of one is render_release, which bench.images runs here.
-    out = bench(
-        "bench.hot_path",
-        "--seconds",
-        "1",
-        "--rounds",
-        "1",
-        "--accounts",
-        "10",
-        "--connections",
-        "20",
-        "--metrics-cost",
-        "--zipf",
-        "--release",
-        str(built_pack),
-    )
+def test_hot_path_metrics_cost_and_zipf(smokes):
+    out = smokes["hot_path"].result()
     assert 0 < figure(out, "authenticated/static ratio") and 0 < figure(out, "metrics cost")
     assert 0 < figure(out, "zipf details/static ratio")
     assert "zipf mix: 150 films" in out
     assert out.strip().splitlines()[-1].startswith("authenticated/static ratio")
 
 
-def test_append_cost(built_pack):
-    out = bench(
-        "bench.append_cost", "--seconds", "1", "--rounds", "1", "--release", str(built_pack), "--connections", "20"
-    )
+def test_append_cost(smokes):
+    out = smokes["append_cost"].result()
     assert 0 < figure(out, "append cost ratio")
     assert 0 < figure(out, "compat/details ratio")
     assert 0 < figure(out, "gzip append cost ratio")
 
 
-def test_images():
-    out = bench("bench.images", "--movies", "150", "--posters", "300", "--connections", "2")
+def test_images(smokes):
+    out = smokes["images"].result()
     lines = out.strip().splitlines()
     assert lines[-1].startswith("first image p99 ms") and 0 < figure(out, "first image p99 ms")
     assert "300 made by the edge" in out and ", 0 asked of the edge" in out  # the second time, nginx's files
 
 
-def test_build_scale(tmp_path):
-    from bench.catalogues import catalogue_for
-
-    catalogue_for(100, tmp_path)  # as an earlier run leaves it: this one reuses it
-    out = bench("bench.build_scale", "100", "150", "--cache", str(tmp_path))
+def test_build_scale(smokes):
+    out = smokes["build_scale"].result()
     sizes = {line.split()[0]: line.split()[2] for line in out.splitlines() if line.split()[:1] in (["100"], ["150"])}
     assert sizes["100"] == "cached" and sizes["150"] != "cached", out
     assert "projected for" in out and "incremental rebuild after" in out
@@ -99,27 +128,8 @@ def test_build_scale(tmp_path):
     assert 0 < figure(out, "incremental rebuild ratio") < 1
 
 
-@pytest.fixture(scope="session")  # not the module's: each bench's smoke may run on any worker
-def index_cache(tmp_path_factory):
-    """One cache of generated catalogues and their indexes for the search and discover benches, as
-    `make bench-search` and `bench-discover` share var/bench-catalogues."""
-    return tmp_path_factory.mktemp("bench-catalogues")
-
-
-def test_search(index_cache):
-    # The publish round lasts 2 s + the warm's budget + --seconds: a second's budget for a smoke run.
-    out = bench(
-        "bench.search",
-        "--movies",
-        "300",
-        "--seconds",
-        "1",
-        "--rounds",
-        "1",
-        "--cache",
-        str(index_cache),
-        MARQUEE_WARM_SECONDS="1",
-    )
+def test_search(smokes):
+    out = smokes["search"].result()
     lines = out.strip().splitlines()
     assert [line.split(":")[0] for line in lines[-4:]] == [
         "edge memory MB",
@@ -132,24 +142,10 @@ def test_search(index_cache):
     assert figure(out, "publish p99 ms") > 0 and "round with a publish" in out and "(warmed " in out
 
 
-def test_discover(index_cache):
-    # After test_search (on this worker), the catalogue's indexes are there and reused, not built again.
-    built = any(index_cache.glob("indexes-catalogue-300-*/.complete"))
-    out = bench(
-        "bench.discover",
-        "--movies",
-        "300",
-        "--seconds",
-        "1",
-        "--rounds",
-        "1",
-        "--distinct",
-        "300",
-        "--cache",
-        str(index_cache),
-        MARQUEE_WARM_SECONDS="1",
-    )
-    assert ("indexes of catalogue-300 reused" in out) == built and ("indexed catalogue-300" in out) != built
+def test_discover(smokes):
+    out = smokes["discover"].result()
+    # After search's run, the catalogue's indexes are there and reused, not built again.
+    assert "indexes of catalogue-300 reused" in out and "indexed catalogue-300" not in out
     lines = out.strip().splitlines()
     assert [line.split(":")[0] for line in lines[-4:]] == [
         "edge memory MB",
