@@ -68,6 +68,7 @@ from site_gen.documents import tables_read
 
 KINDS = {"movie": "movies", "tv": "tv_series"}  # kind -> its table (popularity, id)
 BATCH = 10_000
+EMPTY_COLUMN = pa.table({"rank": pa.array([], pa.int32()), "value": pa.array([], pa.int64())})
 
 SCHEMA = """
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;
@@ -174,6 +175,17 @@ COLUMNS: dict[str, dict[str, tuple[str, bool]]] = {
 REGIONAL_RELEASES = (
     "SELECT movie_id, {days} FROM movie_release_dates WHERE release_date IS NOT NULL AND iso_3166_1 = '{region}'{type}"
 )
+# ... and all of them made by one query, each a run of its rows (regional_tables): ~7 columns a
+# country, each its own scan and sort of the release dates, cost ~250 queries for the sample (most
+# of its index's time) and ~1,750 for TMDB's countries. Each row's column, `release:{region}:{t}`.
+REGIONAL_RELEASES_ALL = """
+SELECT {select} FROM (
+    SELECT iso_3166_1 AS region, CAST(type AS VARCHAR) AS t, movie_id AS id, {days} AS value
+    FROM movie_release_dates WHERE release_date IS NOT NULL
+    UNION ALL
+    SELECT iso_3166_1, '*', movie_id, {days} FROM movie_release_dates WHERE release_date IS NOT NULL
+) c JOIN discover_ranks r ON r.id = c.id {tail}
+"""
 
 
 # meta's per country, from the mildest, one a line
@@ -263,6 +275,25 @@ def regional_columns(con: duckdb.DuckDBPyConnection) -> dict[str, tuple[str, boo
         for region in regions
         for t in ("*", *range(1, 7))
     }
+
+
+def regional_tables(con: duckdb.DuckDBPyConnection) -> dict[str, pa.Table]:
+    """Each regional release column's (rank, value) rows in its order (write_column's), by name: one
+    sorted result sliced at the runs a count of each column's rows in the same order marks."""
+    days = DAYS.format("release_date")
+    rows = arrow_of(
+        con,
+        REGIONAL_RELEASES_ALL.format(select="r.rank, c.value", days=days, tail="ORDER BY c.region, c.t, c.value, c.id"),
+    )
+    counts = con.execute(
+        REGIONAL_RELEASES_ALL.format(select="c.region, c.t, count(*)", days=days, tail="GROUP BY ALL ORDER BY 1, 2")
+    ).fetchall()
+    tables, at = {}, 0
+    for region, t, count in counts:
+        tables[f"release:{region}:{t}"] = rows.slice(at, count)
+        at += count
+    assert at == rows.num_rows
+    return tables
 
 
 class Previous:
@@ -400,18 +431,25 @@ def build(
                 (kind,),
                 lambda: write_facets(con, out, kind),
             )
-            columns = dict(
-                COLUMNS[kind], **language_columns(con, kind), **(regional_columns(con) if kind == "movie" else {})
-            )
+            regional = regional_columns(con) if kind == "movie" else {}
+            regional_rows = functools.cache(lambda: regional_tables(con))  # once, if any is written
             # Only the names this build writes are copied: a region without releases any more is gone.
-            for name, (query, sortable) in columns.items():
+            for name, (query, sortable) in dict(COLUMNS[kind], **language_columns(con, kind), **regional).items():
                 part(
                     f"columns:{kind}:{name}",
                     ranked and kept.unchanged(query),
                     "columns",
                     "kind = ? AND name = ?",
                     (kind, name),
-                    lambda: write_column(con, out, arrays, kind, name, query, sortable, count),
+                    lambda: write_column(
+                        out,
+                        arrays,
+                        kind,
+                        name,
+                        regional_rows().get(name, EMPTY_COLUMN) if name in regional else column_rows(con, query),
+                        sortable,
+                        count,
+                    ),
                 )
         part(
             "regional_releases",
@@ -483,22 +521,25 @@ def arrow_of(con: duckdb.DuckDBPyConnection, query: str) -> pa.Table:
         return con.execute(query).to_arrow_table()
 
 
-def write_column(
-    con: duckdb.DuckDBPyConnection,
-    out: sqlite3.Connection,
-    arrays: discover_columns.Writer,
-    kind: str,
-    name: str,
-    query: str,
-    sortable: bool,
-    count: int,
-) -> None:
-    # Arrow arrays made numpy ones, not a Python tuple per row.
-    table = arrow_of(
+def column_rows(con: duckdb.DuckDBPyConnection, query: str) -> pa.Table:
+    """The (rank, value) rows of a column's `query` (its (id, value) pairs), in the column's order."""
+    return arrow_of(
         con,
         f"SELECT r.rank, c.value FROM ({query}) c(id, value) JOIN discover_ranks r ON r.id = c.id "
         f"ORDER BY c.value NULLS LAST, c.id",
     )
+
+
+def write_column(
+    out: sqlite3.Connection,
+    arrays: discover_columns.Writer,
+    kind: str,
+    name: str,
+    table: pa.Table,
+    sortable: bool,
+    count: int,
+) -> None:
+    """Column `name` from its rows (column_rows'): Arrow arrays made numpy ones, not a Python tuple per row."""
     if not table.num_rows and not sortable:
         return
     ranks = table.column("rank").to_numpy().astype(np.uint32)

@@ -49,8 +49,9 @@ def index(request, tmp_path, monkeypatch):
     out.execute("INSERT INTO meta VALUES ('count:movie', ?), ('format', ?)", (str(COUNT), discover_columns.FORMAT))
     with open(tmp_path / DISCOVER_COLUMNS, "wb") as handle:
         arrays = discover_columns.Writer(handle)
-        writer.write_column(con, out, arrays, "movie", "score", "SELECT id, value FROM scores", True, COUNT)
-        writer.write_column(con, out, arrays, "movie", "day", "SELECT id, value FROM days", False, COUNT)
+        for name, table, sortable in (("score", "scores", True), ("day", "days", False)):
+            rows = writer.column_rows(con, f"SELECT id, value FROM {table}")
+            writer.write_column(out, arrays, "movie", name, rows, sortable, COUNT)
     out.commit()
     out.close()
     opened = reader.DiscoverIndex(path)
