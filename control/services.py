@@ -382,7 +382,8 @@ def unix_socket_open(path: Path) -> bool:
 # 0) is one an outgoing connection may take before the service binds it, and the suite's clients
 # open thousands (a test failed so, "port … is already in use"). The range below it is cut into
 # PORT_SLICES, one a process: the suite's workers each take their own (PYTEST_XDIST_WORKER gw0,
-# gw1, …, inherited by the benches they run), so two never pick the same port between pick and bind.
+# gw1, …, inherited by the benches they run; the bench smokes, run together, are each given one past
+# the workers'), so two never pick the same port between pick and bind.
 PORT_FLOOR = 10_000
 PORT_SLICES = 16
 _last_port: int | None = None

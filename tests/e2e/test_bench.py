@@ -53,33 +53,35 @@ def smokes(built_pack: Path, tmp_path_factory) -> dict[str, Future]:
     # The session's release for the Zipf mix and the append costs (--release, as BENCH_RELEASE passes
     # one): the bench's own build of one is render_release, which bench.images runs here.
     release, cache = ("--release", str(built_pack)), ("--cache", str(index_cache))
-    runs = {
-        "hot_path": lambda: bench(
+    runs = {  # name: (module, arguments, environment)
+        "hot_path": (
             "bench.hot_path",
-            *("--seconds", "1", "--rounds", "1", "--accounts", "10", "--connections", "20"),
-            *("--metrics-cost", "--zipf", *release),
+            ("--seconds", "1", "--rounds", "1", "--accounts", "10", "--connections", "20", "--metrics-cost", "--zipf")
+            + release,
+            {},
         ),
-        "append_cost": lambda: bench(
-            "bench.append_cost", "--seconds", "1", "--rounds", "1", *release, "--connections", "20"
-        ),
-        "images": lambda: bench("bench.images", "--movies", "150", "--posters", "300", "--connections", "2"),
-        "build_scale": lambda: bench("bench.build_scale", "100", "150", "--cache", str(scale_cache)),
-        "search": lambda: bench("bench.search", *INDEX_BENCH, *cache, MARQUEE_WARM_SECONDS="1"),
-        "discover": lambda: (
-            indexed() and bench("bench.discover", *INDEX_BENCH, "--distinct", "300", *cache, MARQUEE_WARM_SECONDS="1")
-        ),
+        "append_cost": ("bench.append_cost", ("--seconds", "1", "--rounds", "1", *release, "--connections", "20"), {}),
+        "images": ("bench.images", ("--movies", "150", "--posters", "300", "--connections", "2"), {}),
+        "build_scale": ("bench.build_scale", ("100", "150", "--cache", str(scale_cache)), {}),
+        "search": ("bench.search", INDEX_BENCH + cache, {"MARQUEE_WARM_SECONDS": "1"}),
+        "discover": ("bench.discover", (*INDEX_BENCH, "--distinct", "300", *cache), {"MARQUEE_WARM_SECONDS": "1"}),
     }
+    # Each run draws its ports from a slice of its own (control/services.py's PORT_SLICES), past the
+    # workers': runs started together, in one worker's slice, would pick the same ports.
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")[2:]
+    first = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1")) + int(worker or 0) * len(runs)
 
-    def indexed() -> bool:
-        """Once search's run has made the catalogue's indexes (or ended without them)."""
-        while not any(index_cache.glob("indexes-catalogue-300-*/.complete")) and not futures["search"].done():
-            time.sleep(0.1)
-        return True
+    def run(index: int, name: str) -> str:
+        module, args, env = runs[name]
+        if name == "discover":  # once search's run has made the catalogue's indexes (or ended without them)
+            while not any(index_cache.glob("indexes-catalogue-300-*/.complete")) and not futures["search"].done():
+                time.sleep(0.1)
+        return bench(module, *args, PYTEST_XDIST_WORKER=f"gw{first + index}", **env)
 
     futures: dict[str, Future] = {}
     with ThreadPoolExecutor(len(runs)) as pool:
-        for name, run in runs.items():
-            futures[name] = pool.submit(run)
+        for index, name in enumerate(runs):
+            futures[name] = pool.submit(run, index, name)
         yield futures
 
 
