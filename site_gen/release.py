@@ -227,12 +227,14 @@ def prepare(con: duckdb.DuckDBPyConnection, settings: Settings) -> set[str]:
 
 
 def existing(con: duckdb.DuckDBPyConnection, names: tuple[str, ...]) -> set[str]:
-    """Which of the names are tables, views or macros of the build database."""
-    rows = con.execute(
-        "SELECT table_name FROM duckdb_tables() UNION SELECT view_name FROM duckdb_views() "
-        "UNION SELECT function_name FROM duckdb_functions() WHERE function_type LIKE '%macro'"
-    ).fetchall()
-    return set(names) & {name for (name,) in rows}
+    """Which of the names are tables, views or macros of the build database. Macros are looked for
+    only when a name is neither: duckdb_functions() lists every built-in function (~20 ms a call)."""
+    rows = con.execute("SELECT table_name FROM duckdb_tables() UNION SELECT view_name FROM duckdb_views()").fetchall()
+    found = set(names) & {name for (name,) in rows}
+    if found != set(names):
+        macros = "SELECT function_name FROM duckdb_functions() WHERE function_type LIKE '%macro'"
+        found |= set(names) & {name for (name,) in con.execute(macros).fetchall()}
+    return found
 
 
 def collect(con: duckdb.DuckDBPyConnection, settings: Settings) -> list[Documents]:
