@@ -8,8 +8,7 @@ import duckdb
 import orjson
 import pytest
 
-from edge.assemble import OpenPacks
-from marquee.artefacts import ARTEFACTS, CREDIT_INDEX, IMAGE_INDEX, ORIGINALS
+from marquee.artefacts import ARTEFACTS, IMAGE_INDEX, ORIGINALS
 from marquee.packs import BASE_NAME, PACK_NAME, VARIANT_NAME, Pack, document_bytes, etag_of, variantless
 from site_gen import delta_writer
 from site_gen.documents import load_sql
@@ -250,60 +249,6 @@ def test_a_forbidden_null_in_sql_stops_the_build_with_its_path(
     with pytest.raises(ValidationError, match=r"/3/tv/\d+/credits: cast\[0\]\.name: null is not allowed"):
         render_release(release_settings, catalogue_dir, target, echo=None)
     assert not target.exists()
-
-
-def test_an_update_whose_image_paths_are_unchanged_links_the_image_index(
-    catalogue_dir: Path, tmp_path: Path, monkeypatch
-):
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
-    from marquee.settings import from_env
-    from site_gen import images
-
-    settings = from_env({"MARQUEE_HOME": str(tmp_path / "home")})
-    catalogue = tmp_path / "catalogue"
-    shutil.copytree(catalogue_dir, catalogue)
-    # Its own first build: the next ones update the database it keeps beside it (what tells which
-    # tables changed), which a copy of the session's build would not have.
-    first = render_release(settings, catalogue, tmp_path / "r1", echo=None)
-    written: list[int] = []
-    write_index = images.write_index
-    monkeypatch.setattr(images, "write_index", lambda *a, **k: written.append(1) or write_index(*a, **k))
-
-    def retitle(row: int) -> None:
-        path = catalogue / "movie_translations.parquet"
-        table = pq.read_table(path)
-        titles = table.column("title").to_pylist()
-        titles[row] = f"{titles[row]} (again)"
-        pq.write_table(table.set_column(table.schema.get_field_index("title"), "title", pa.array(titles)), path)
-
-    retitle(0)  # no table of image paths changes
-    again = render_release(settings, catalogue, tmp_path / "r2", echo=None, previous=tmp_path / "r1")
-    assert again.scoped and written == [] and again.images == first.images
-    assert os.stat(tmp_path / "r2" / IMAGE_INDEX).st_ino == os.stat(tmp_path / "r1" / IMAGE_INDEX).st_ino
-    # Nor any table a credit reads (a title is an item of the pack): the credit index is linked too.
-    assert os.stat(tmp_path / "r2" / CREDIT_INDEX).st_ino == os.stat(tmp_path / "r1" / CREDIT_INDEX).st_ino
-    movies = pq.read_table(catalogue / "movies.parquet")  # a film shows another film's poster
-    posters = movies.column("poster_path").to_pylist()
-    posters[0] = posters[1]
-    pq.write_table(
-        movies.set_column(movies.schema.get_field_index("poster_path"), "poster_path", pa.array(posters)),
-        catalogue / "movies.parquet",
-    )
-    # And, in the same update, a character renamed: the credit index is built again, with it.
-    cast = pq.read_table(catalogue / "cast.parquet")
-    characters = cast.column("character").to_pylist()
-    characters[0] = "Someone Else Entirely"
-    pq.write_table(
-        cast.set_column(cast.schema.get_field_index("character"), "character", pa.array(characters)),
-        catalogue / "cast.parquet",
-    )
-    render_release(settings, catalogue, tmp_path / "r3", echo=None, previous=tmp_path / "r2")
-    assert written == [1]
-    assert os.stat(tmp_path / "r3" / CREDIT_INDEX).st_ino != os.stat(tmp_path / "r2" / CREDIT_INDEX).st_ino
-    credit = OpenPacks().read(str(tmp_path / "r3"), f"3/credit/{cast.column('credit_id')[0].as_py()}.json")
-    assert orjson.loads(credit)["media"]["character"] == "Someone Else Entirely"
 
 
 def test_a_template_rendered_in_ranges_of_ids_equals_it_rendered_whole(

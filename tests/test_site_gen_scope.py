@@ -11,16 +11,19 @@ import sqlite3
 from pathlib import Path
 
 import duckdb
+import orjson
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 import pytest
 
-from marquee.artefacts import DISCOVER_COLUMNS, DISCOVER_INDEX, SEARCH_INDEX
+from edge.assemble import OpenPacks
+from marquee.artefacts import CREDIT_INDEX, DISCOVER_COLUMNS, DISCOVER_INDEX, IMAGE_INDEX, SEARCH_INDEX
 from marquee.manifests import MANIFEST_NAME, manifest_rows
 from marquee.packs import Decoder, Pack, variantless
 from marquee_build.catalogue import load_database
-from site_gen import discover_index, plan, scope
+from marquee_build.state import NOTE, STATE_DIR
+from site_gen import discover_index, images, plan, scope
 from site_gen.documents import tables_read
 from site_gen.exports import EXPORTS
 from site_gen.release import render_release
@@ -238,7 +241,7 @@ def recorded_discover(monkeypatch) -> list:
     return summaries
 
 
-def test_a_rebuild_updates_the_kept_database_and_copies_the_discover_index_its_change_does_not_reach(
+def test_a_rebuild_updates_the_kept_database_and_copies_the_indexes_its_change_does_not_reach(
     catalogue_dir: Path, release_settings, tmp_path: Path, monkeypatch
 ):
     releases = tmp_path / "releases"
@@ -248,9 +251,19 @@ def test_a_rebuild_updates_the_kept_database_and_copies_the_discover_index_its_c
     shutil.copytree(catalogue_dir, changed)
     assert change_one_row(changed, "movie_translations") == "title"
     summaries = recorded_discover(monkeypatch)
+    image_indexes: list[str] = []  # the releases whose build wrote its image index
+    write_index = images.write_index
+    monkeypatch.setattr(
+        images, "write_index", lambda con, path: image_indexes.append(Path(path).parent.name) or write_index(con, path)
+    )
     # Every row alike, over the database kept from `a` (loaded again only where the change reaches).
     updated, _ = rebuild_equals_full_build(changed, release_settings, releases / "a", releases)
     assert updated.scoped and updated.steps_run < updated.steps // 4
+    # No table of image paths changed, nor any a credit reads (a title is an item of the pack): the
+    # image and credit indexes are the previous release's files, linked (the full build wrote its own).
+    assert image_indexes == ["fresh"] and updated.images == first.images
+    for index in (IMAGE_INDEX, CREDIT_INDEX):
+        assert (releases / "again" / index).stat().st_ino == (releases / "a" / index).stat().st_ino, index
 
     # Entity hashes: the tables loaded again are hashed again, the others' files are links.
     def entity_file(release: str, table: str) -> Path:
@@ -290,18 +303,35 @@ def test_a_rebuild_updates_the_kept_database_and_copies_the_discover_index_its_c
     assert len(linked) == 7 and all(inode == before[stem][1] for stem, (_, inode) in linked.items())
 
     # A film far more popular: every film's rank after it moves, so no part of the films' ranks is
-    # copied, even one whose query reads no table the change reloaded (release dates).
+    # copied, even one whose query reads no table the change reloaded (release dates). In the same
+    # update a film shows another's poster, and a character is renamed.
     movies = pq.read_table(changed / "movies.parquet")
     popularity = movies.column("popularity").to_pylist()
     popularity[len(popularity) // 2] = max(popularity) * 3
+    posters = movies.column("poster_path").to_pylist()
+    posters[0] = posters[1]
+    movies = movies.set_column(
+        movies.schema.get_field_index("popularity"), "popularity", pa.array(popularity, pa.float64())
+    )
     pq.write_table(
-        movies.set_column(
-            movies.schema.get_field_index("popularity"), "popularity", pa.array(popularity, pa.float64())
-        ),
+        movies.set_column(movies.schema.get_field_index("poster_path"), "poster_path", pa.array(posters)),
         changed / "movies.parquet",
     )
+    cast = pq.read_table(changed / "cast.parquet")
+    characters = cast.column("character").to_pylist()
+    characters[0] = "Someone Else Entirely"
+    pq.write_table(
+        cast.set_column(cast.schema.get_field_index("character"), "character", pa.array(characters)),
+        changed / "cast.parquet",
+    )
     summaries.clear()
+    image_indexes.clear()
     render_release(release_settings, changed, releases / "b", echo=None, previous=releases / "fresh")
+    # An image path changed: the image index is written again; a credit's character: the credit index.
+    assert image_indexes == ["b"]
+    assert (releases / "b" / CREDIT_INDEX).stat().st_ino != (releases / "fresh" / CREDIT_INDEX).stat().st_ino
+    credit = OpenPacks().read(str(releases / "b"), f"3/credit/{cast.column('credit_id')[0].as_py()}.json")
+    assert orjson.loads(credit)["media"]["character"] == "Someone Else Entirely"
     render_release(release_settings, changed, tmp_path / "full" / "b", echo=None)
     discover_equals_full_build(releases / "b" / DISCOVER_INDEX, tmp_path / "full" / "b" / DISCOVER_INDEX)
     rebuilt, _ = summaries
@@ -315,9 +345,10 @@ def test_a_rebuild_updates_the_kept_database_and_copies_the_discover_index_its_c
         stem: lines for stem, (lines, _) in exported(tmp_path / "full" / "b").items()
     }
 
-    # The kept database now belongs to the last build in `releases` (b): a build after `a` loads from scratch.
-    other = render_release(release_settings, changed, releases / "other", echo=None, previous=releases / "a")
-    assert other.steps_run == other.steps and other.scoped
+    # The kept database now belongs to the last build in `releases` (b): a build after `a` loads from
+    # scratch (test_build_steps: the kept database is used only for its own release).
+    kept = orjson.loads((releases / STATE_DIR / NOTE).read_bytes())
+    assert kept["release"] == str((releases / "b").resolve())
 
 
 def exported(release: Path) -> dict[str, tuple[bytes, int]]:
