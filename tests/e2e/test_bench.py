@@ -49,7 +49,7 @@ def smokes(built_pack: Path, tmp_path_factory) -> dict[str, Future]:
     from bench.catalogues import catalogue_for
 
     index_cache, scale_cache = tmp_path_factory.mktemp("bench-catalogues"), tmp_path_factory.mktemp("bench-scale")
-    catalogue_for(100, scale_cache)  # as an earlier run leaves it: build_scale's run reuses it
+    catalogue_for(20, scale_cache)  # as an earlier run leaves it: build_scale's run reuses it
     # The session's release for the Zipf mix and the append costs (--release, as BENCH_RELEASE passes
     # one): the bench's own build of one is render_release, which bench.images runs here.
     release, cache = ("--release", str(built_pack)), ("--cache", str(index_cache))
@@ -61,8 +61,8 @@ def smokes(built_pack: Path, tmp_path_factory) -> dict[str, Future]:
             {},
         ),
         "append_cost": ("bench.append_cost", ("--seconds", "1", "--rounds", "1", *release, "--connections", "20"), {}),
-        "images": ("bench.images", ("--movies", "150", "--posters", "300", "--connections", "2"), {}),
-        "build_scale": ("bench.build_scale", ("100", "150", "--cache", str(scale_cache)), {}),
+        "images": ("bench.images", ("--movies", "20", "--posters", "60", "--connections", "2"), {}),
+        "build_scale": ("bench.build_scale", ("20", "40", "--cache", str(scale_cache)), {}),
         "search": ("bench.search", INDEX_BENCH + cache, {"MARQUEE_WARM_SECONDS": "1"}),
         "discover": ("bench.discover", (*INDEX_BENCH, "--distinct", "300", *cache), {"MARQUEE_WARM_SECONDS": "1"}),
     }
@@ -110,13 +110,13 @@ def test_images(smokes):
     out = smokes["images"].result()
     lines = out.strip().splitlines()
     assert lines[-1].startswith("first image p99 ms") and 0 < figure(out, "first image p99 ms")
-    assert "300 made by the edge" in out and ", 0 asked of the edge" in out  # the second time, nginx's files
+    assert "60 made by the edge" in out and ", 0 asked of the edge" in out  # the second time, nginx's files
 
 
 def test_build_scale(smokes):
     out = smokes["build_scale"].result()
-    sizes = {line.split()[0]: line.split()[2] for line in out.splitlines() if line.split()[:1] in (["100"], ["150"])}
-    assert sizes["100"] == "cached" and sizes["150"] != "cached", out
+    sizes = {line.split()[0]: line.split()[2] for line in out.splitlines() if line.split()[:1] in (["20"], ["40"])}
+    assert sizes["20"] == "cached" and sizes["40"] != "cached", out
     assert "projected for" in out and "incremental rebuild after" in out
     lines = out.strip().splitlines()
     assert [line.split(":")[0] for line in lines[-5:]] == [
