@@ -29,11 +29,12 @@ deps: ## Install nginx (with its Lua module), redis-server, wrk and libzstd from
 	  for service in nginx redis-server; do $$SUDO service $$service stop >/dev/null 2>&1 || true; done; \
 	fi
 
-# uv installs the ~90 packages in seconds where pip takes ~40 s here (docs/benchmarks.md); pip stays
-# in the venv, and installs them itself if uv cannot be had.
+# uv installs the ~90 packages in 13 s where pip takes ~40 s here (docs/benchmarks.md), compiled to
+# bytecode as pip does (without it every process compiles what it imports: 3x slower to start). pip
+# stays in the venv, and installs them itself if uv cannot be had.
 $(VENV)/.installed: pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	@$(BIN)/pip install -q uv && $(BIN)/uv pip install -q --python $(BIN)/python -e '.[test,bench]' \
+	@$(BIN)/pip install -q uv && $(BIN)/uv pip install -q --compile-bytecode --python $(BIN)/python -e '.[test,bench]' \
 		|| $(BIN)/pip install -q -e '.[test,bench]'
 	@touch $@
 
