@@ -20,10 +20,8 @@ from edge.routes import route_for
 from edge.routes.route import Context
 from marquee.artefacts import CREDIT_INDEX, OpenArtefacts
 from marquee.packs import PACK_NAME, Pack, add_document, assemble, etag_of
-from marquee.settings import from_env
 from marquee_build.state import DATABASE, STATE_DIR
 from site_gen.documents import create_item_ref
-from site_gen.release import render_release
 from site_gen.validate import Validator
 
 BEFORE = Path(__file__).with_name("credit_details_before.sql")
@@ -38,28 +36,19 @@ def credit_answers(release: Path) -> dict[str, bytes]:
 
 
 @pytest.fixture(scope="module")
-def release(catalogue_dir: Path, tmp_path_factory) -> tuple[Path, dict[str, bytes], list[str]]:
-    """A release of the session catalogue, built beside a build database of its own, and each
-    credit's document as the template rendered it before the index (id -> served bytes)."""
-    home = tmp_path_factory.mktemp("credit-home")
-    settings = from_env(
-        {
-            "MARQUEE_HOME": str(home),
-            "MARQUEE_IMAGE_BASE_URL": "http://img.test/t/p/",
-            "MARQUEE_IMAGE_SECURE_BASE_URL": "https://img.test/t/p/",
-        }
-    )
-    folder = settings.releases_dir / "20260101T000000Z"
-    render_release(settings, catalogue_dir, folder, echo=None)
-    con = duckdb.connect(str(settings.releases_dir / STATE_DIR / DATABASE), read_only=True)
+def release(built_pack: Path, release_settings) -> tuple[Path, dict[str, bytes], list[str]]:
+    """The session's release, and each credit's document as the template rendered it before the
+    index (id -> served bytes), from the build database kept beside it (read only: no build after
+    the session's is made in its folder, see test_site_gen_compat)."""
+    con = duckdb.connect(str(built_pack.parent / STATE_DIR / DATABASE), read_only=True)
     try:
         create_item_ref(con)
         rows = con.execute(f"SELECT uri, to_json(doc)::VARCHAR FROM ({BEFORE.read_text()})").fetchall()
     finally:
         con.close()
-    with Pack(folder) as pack:
+    with Pack(built_pack) as pack:
         before = {uri.removeprefix("/3/credit/"): assemble(doc.encode(), pack.raw) for uri, doc in rows}
-    return folder, before, list(settings.languages)
+    return built_pack, before, list(release_settings.languages)
 
 
 @pytest.fixture(scope="module")

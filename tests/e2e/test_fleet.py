@@ -13,7 +13,7 @@ from tests.e2e.conftest import assert_tmdb_error
 
 pytestmark = pytest.mark.e2e
 
-WINDOW = 8.0  # a short window (MARQUEE_RATE_WINDOW_SECONDS) tests the same sliding rule as 60 s, in seconds
+WINDOW = 4.0  # a short window (MARQUEE_RATE_WINDOW_SECONDS) tests the same sliding rule as 60 s, in seconds
 FREE = 20
 
 
