@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -23,6 +24,9 @@ from tests.release_files import pack_tree
 pytestmark = pytest.mark.e2e
 
 
+CLI_RUNNING = threading.Lock()
+
+
 @dataclass
 class Running:
     """A started stack plus the helpers tests need to drive it."""
@@ -36,7 +40,8 @@ class Running:
         return f"http://{self.settings.listen_host}:{self.settings.image_port}"
 
     def cli(self, *args: str, input: str | None = None) -> CliResult:
-        result = CliRunner().invoke(cli, list(args), env=to_env(self.settings), catch_exceptions=False, input=input)
+        with CLI_RUNNING:  # CliRunner swaps sys.stdout and os.environ: one command at a time
+            result = CliRunner().invoke(cli, list(args), env=to_env(self.settings), catch_exceptions=False, input=input)
         return CliResult(result.exit_code, result.stdout, result.stderr)
 
     def account(self, name: str, plan: str = "free") -> str:
