@@ -18,6 +18,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from edge.assemble import OpenPacks
+from marquee import manifests
 from marquee.artefacts import CREDIT_INDEX, DISCOVER_COLUMNS, DISCOVER_INDEX, IMAGE_INDEX, SEARCH_INDEX
 from marquee.manifests import MANIFEST_NAME, manifest_rows
 from marquee.packs import Decoder, Pack, variantless
@@ -494,12 +495,13 @@ EPISODE = "/3/tv/{series_id}/season/{season_number}/episode/{episode_number}"
 
 
 def test_updates_over_updates_write_deltas_and_equal_full_builds(
-    catalogue_dir: Path, release_settings, built_pack: Path, tmp_path: Path
+    catalogue_dir: Path, release_settings, built_pack: Path, tmp_path: Path, monkeypatch
 ):
     """A renamed film and a removed episode, then another renamed film and the episode back: each
     update writes the templates it reaches as a delta over the first build's manifest files (the
     episode's names removed, then restored), and the second's pack equals a full build's (the first's
-    changes are among test_a_scoped_rebuild_equals_a_full_build's)."""
+    changes are among test_a_scoped_rebuild_equals_a_full_build's). A delta past its share of the
+    base is written whole again."""
     first, second = tmp_path / "c1", tmp_path / "c2"
     shutil.copytree(catalogue_dir, first)
     change_one_row(first, "movie_translations")
@@ -529,24 +531,14 @@ def test_updates_over_updates_write_deltas_and_equal_full_builds(
     )
     assert all(restored[name] for name in removed)
 
+    # The second update again, with any delta past its share: the films' manifest written whole.
+    monkeypatch.setattr(manifests, "DELTA_FRACTION", 0.0)
+    render_release(release_settings, second, tmp_path / "r3" / "again", echo=None, previous=again_dir)
+    whole, delta3 = manifest_of(tmp_path / "r3" / "again", "/3/movie/{movie_id}")
+    assert not delta3.exists() and whole.stat().st_nlink == 1
+    assert pq.ParquetFile(whole).metadata.num_rows == pq.ParquetFile(base).metadata.num_rows
 
-def test_a_delta_past_its_share_of_the_base_is_written_whole_again(
-    catalogue_dir: Path, release_settings, built_pack: Path, tmp_path: Path, monkeypatch
-):
-    from marquee import manifests
+    def rows(release: Path) -> list[tuple]:
+        return sorted(duckdb.sql(f"SELECT name, digest FROM {manifest_rows(release / MANIFEST_NAME)}").fetchall())
 
-    changed = tmp_path / "catalogue"
-    shutil.copytree(catalogue_dir, changed)
-    change_one_row(changed, "movie_translations")
-    # (Updates over updates render a full build's bytes: the test above.)
-    render_release(release_settings, changed, tmp_path / "r1" / "again", echo=None, previous=built_pack)
-    assert manifest_of(tmp_path / "r1" / "again", "/3/movie/{movie_id}")[1].exists()
-    monkeypatch.setattr(manifests, "DELTA_FRACTION", 0.0)  # any delta is past it
-    change_one_row(changed, "movie_translations", 0)
-    render_release(release_settings, changed, tmp_path / "r2" / "again", echo=None, previous=tmp_path / "r1" / "again")
-    base, delta = manifest_of(tmp_path / "r2" / "again", "/3/movie/{movie_id}")
-    assert not delta.exists() and base.stat().st_nlink == 1
-    assert (
-        pq.ParquetFile(base).metadata.num_rows
-        == pq.ParquetFile(manifest_of(built_pack, "/3/movie/{movie_id}")[0]).metadata.num_rows
-    )
+    assert rows(tmp_path / "r3" / "again") == rows(tmp_path / "r2" / "fresh")  # as a full build lists them
