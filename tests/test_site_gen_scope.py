@@ -360,17 +360,40 @@ def exported(release: Path) -> dict[str, tuple[bytes, int]]:
     }
 
 
+class Planned(Exception):
+    """Raised by planned() once the update is planned."""
+
+
+def planned(settings, catalogue: Path, previous: Path, target: Path, monkeypatch) -> dict:
+    """What an update of `previous` decides before it renders anything, the build stopped there:
+    `updated` (over the previous manifest), `scoped` and `ways` (each template's, site_gen/plan.py)."""
+    made: dict = {}
+    plan_build = plan.plan_build
+
+    def recorded(con, templates, previous_manifest):
+        ways = plan_build(con, templates, previous_manifest)
+        made.update(updated=previous_manifest is not None, scoped=scope.scoped(con), ways=ways)
+        raise Planned
+
+    monkeypatch.setattr(plan, "plan_build", recorded)
+    with pytest.raises(Planned):
+        render_release(settings, catalogue, target, echo=None, previous=previous)
+    monkeypatch.setattr(plan, "plan_build", plan_build)
+    assert not target.exists()  # a build stopped leaves nothing behind
+    return made
+
+
 def test_a_change_to_a_reference_table_renders_everything(
-    catalogue_dir: Path, release_settings, built_pack: Path, tmp_path: Path
+    catalogue_dir: Path, release_settings, built_pack: Path, tmp_path: Path, monkeypatch
 ):
     changed = tmp_path / "catalogue"
     shutil.copytree(catalogue_dir, changed)
     change_one_row(changed, "countries", 0)  # a country's name appears in films of every kind
     # The plan says it before anything renders (and test_a_scoped_rebuild_equals_a_full_build renders
     # whole templates to a full build's bytes): no scope, every template written whole.
-    again = render_release(release_settings, changed, tmp_path / "again", echo=None, previous=built_pack)
-    assert again.updated and not again.scoped
-    assert set(again.plan.values()) == {plan.WHOLE}
+    made = planned(release_settings, changed, built_pack, tmp_path / "again", monkeypatch)
+    assert made["updated"] and not made["scoped"]
+    assert set(made["ways"].values()) == {plan.WHOLE}
 
 
 def test_nothing_changed_renders_nothing(catalogue_dir: Path, release_settings, built_pack: Path, tmp_path: Path):
@@ -456,8 +479,7 @@ def test_a_film_s_new_release_date_reaches_its_people_s_credits_only(
     credited = credited_in(changed, film)
     assert credited and dates[row] is not None
     scopes = recorded_scopes(monkeypatch)
-    again = render_release(release_settings, changed, tmp_path / "again", echo=None, previous=built_pack)
-    assert again.scoped
+    assert planned(release_settings, changed, built_pack, tmp_path / "again", monkeypatch)["scoped"]
     people = {id_: templates for (kind, id_), templates in scopes.items() if kind == "person"}
     assert credited <= set(people)
     assert all(templates and set(templates) <= set(scope.LINK_TEMPLATES["cast"]) for templates in people.values())
