@@ -79,14 +79,15 @@ def test_every_referenced_image_is_in_the_index_and_made_ahead(
     assert [p for p in found if not (image_store / "original" / p.lstrip("/")).is_file()] == []
 
 
-def catalogue_with_image_files(catalogue_dir: Path, folder: Path) -> Path:
-    """A copy of the generated catalogue as a real one is: each original a file under images/, and no
-    word of generated images."""
+def catalogue_with_image_files(folder: Path) -> Path:
+    """A small generated catalogue (20 films: ~420 originals to draw, the session's has ~2,700) as a
+    real one is: each original a file under images/, and no word of generated images."""
     from marquee_build.contract import FACTS_FILE
     from marquee_datasets.images import draw
+    from marquee_datasets.synthetic import generate
     from site_gen.image_job import catalogue_images
 
-    shutil.copytree(catalogue_dir, folder)
+    generate(folder, 20, 7)
     (folder / FACTS_FILE).unlink()
     (folder / "images").mkdir()
     images = catalogue_images(folder)
@@ -95,11 +96,11 @@ def catalogue_with_image_files(catalogue_dir: Path, folder: Path) -> Path:
     return folder
 
 
-def test_a_catalogue_with_files_is_linked_not_copied(catalogue_dir: Path, tmp_path: Path):
+def test_a_catalogue_with_files_is_linked_not_copied(tmp_path: Path):
     from marquee.settings import from_env
 
     settings = from_env({"MARQUEE_HOME": str(tmp_path / "home"), "MARQUEE_IMAGE_SIZES": "build"})
-    real = catalogue_with_image_files(catalogue_dir, tmp_path / "catalogue")
+    real = catalogue_with_image_files(tmp_path / "catalogue")
     target = settings.releases_dir / "20260101T000003Z"
     summary = render_release(settings, real, target, echo=None)
     assert os.readlink(target / ORIGINALS) == str((real / "images").resolve())
@@ -107,8 +108,8 @@ def test_a_catalogue_with_files_is_linked_not_copied(catalogue_dir: Path, tmp_pa
     assert not settings.image_dir.exists()  # no image made or placed, even with `build` sizes
 
 
-def test_missing_image_originals_fail_and_leave_nothing(catalogue_dir: Path, release_settings, tmp_path: Path):
-    partial = catalogue_with_image_files(catalogue_dir, tmp_path / "catalogue")
+def test_missing_image_originals_fail_and_leave_nothing(release_settings, tmp_path: Path):
+    partial = catalogue_with_image_files(tmp_path / "catalogue")
     victim = next((partial / "images").glob("*.jpg"))
     victim.unlink()
     target = tmp_path / "releases" / "20260101T000001Z"
