@@ -45,7 +45,7 @@ ZIPF_PATHS = (("", 40, True), ("/credits", 12, True), ("/images", 8, False), ("/
               ("/alternative_titles", 4, True), ("/translations", 4, True), ("/watch/providers", 4, True),
               ("/similar", 4, True))
 # fmt: on
-ZIPF_TARGETS = 400_000  # requests in the mix's list, cycled by wrk: more than a round sends
+ZIPF_TARGETS = 50_000  # requests in the mix's list a second of a round, cycled by wrk: more than it sends
 
 # Bare nginx at its best for this box: its own process, a worker per core, nothing but the file.
 # The same access log format as the API host, so logging costs the same on both sides.
@@ -104,12 +104,12 @@ class WithoutMetrics(Stack):
         return conf.replace('lua_package_path "', f'lua_package_path "{stub}/?.lua;', 1)
 
 
-def make_release(home: Path, body: bytes) -> str:
-    """A release whose pack holds the document (and, as a real one would, 20,000 others), published
+def make_release(home: Path, body: bytes, others: int = 20_000) -> str:
+    """A release whose pack holds the document (and, as a real one would, `others` more), published
     in home; the same bytes as a plain file under home/static for bare nginx."""
     release = home / "releases" / "bench"
-    uris = ["/3/movie/bench"] + [f"/3/movie/{n}" for n in range(20_000)]
-    bodies = [body] + [body.replace(b'"id":1,', f'"id":{n},'.encode(), 1) for n in range(20_000)]
+    uris = ["/3/movie/bench"] + [f"/3/movie/{n}" for n in range(others)]
+    bodies = [body] + [body.replace(b'"id":1,', f'"id":{n},'.encode(), 1) for n in range(others)]
     writer = Writer(release)
     writer.write_batch("", batch_of(uris, bodies))  # as a build writes a template (a write() a row: 7 s here)
     writer.finish()
@@ -170,6 +170,7 @@ def main() -> None:
     parser.add_argument("--connections", type=int, default=200)
     parser.add_argument("--accounts", type=int, default=200)
     parser.add_argument("--file", type=Path, help="a JSON document to serve (default: a 3 KB stand-in)")
+    parser.add_argument("--documents", type=int, default=20_000, help="the other documents of its release's pack")
     parser.add_argument(
         "--metrics-cost",
         action="store_true",
@@ -191,7 +192,7 @@ def main() -> None:
         stack_home = home / "stack"
         stack_home.mkdir()
         settings = wrk.bench_settings(stack_home)
-        path = make_release(stack_home, body)
+        path = make_release(stack_home, body, args.documents)
         keys = wrk.bench_keys(settings, args.accounts, "bench")
         script = wrk.script_for(stack_home, "auth", [f"{path}?api_key={key}" for key in keys])
         stacks.append((f"authenticated ({settings.nginx_workers} workers)", Stack(settings).start(), script))
@@ -201,7 +202,7 @@ def main() -> None:
             quiet = wrk.bench_settings(  # one fleet: same keys
                 quiet_home, MARQUEE_REDIS_URL=settings.redis_url, MARQUEE_REGISTRY_PATH=str(settings.registry_path)
             )
-            make_release(quiet_home, body)
+            (quiet_home / "current").symlink_to(stack_home / "releases" / "bench")  # the same release
             stacks.append(
                 (
                     "authenticated, metrics off",
@@ -215,7 +216,7 @@ def main() -> None:
             zipf_index = len(stacks)
             stacks.append(("zipf over every film", stack, None))  # stopped in `finally` whatever follows
             films = film_ids(release)
-            targets, hot = zipf_targets(films, settings.languages, keys, ZIPF_TARGETS)
+            targets, hot = zipf_targets(films, settings.languages, keys, ZIPF_TARGETS * args.seconds)
             stacks[zipf_index] = ("zipf over every film", stack, wrk.script_for(home, "zipf", targets))
             stacks.append(("hot details document", stack, wrk.script_for(home, "hot", [f"{hot}?api_key={keys[0]}"])))
             print(f"zipf mix: {len(films):,} films, {len(targets):,} requests cycled; hot {hot}", flush=True)

@@ -56,8 +56,8 @@ def smokes(built_pack: Path, tmp_path_factory) -> dict[str, Future]:
     runs = {  # name: (module, arguments, environment)
         "hot_path": (
             "bench.hot_path",
-            ("--seconds", "1", "--rounds", "1", "--accounts", "10", "--connections", "20", "--metrics-cost", "--zipf")
-            + release,
+            ("--seconds", "1", "--rounds", "1", "--accounts", "10", "--connections", "20", "--documents", "2000")
+            + ("--metrics-cost", "--zipf", *release),
             {},
         ),
         "append_cost": ("bench.append_cost", ("--seconds", "1", "--rounds", "1", *release, "--connections", "20"), {}),
