@@ -22,6 +22,7 @@ from edge.routes.route import Context, Route
 from edge.routes.search import index_of
 from edge.search_index import PAGE_SIZE, Filters
 from marquee import omdb
+from marquee.search_text import is_cjk
 
 SEARCH_PAGE = 10
 MAX_SEARCH_PAGE = 100
@@ -128,8 +129,14 @@ def lookup(context: Context, given: dict[str, str]) -> dict:
     return found
 
 
+def too_short(query: str) -> bool:
+    """Under MIN_SEARCH_LENGTH characters, unless two of Han, kana or Hangul: a whole word in those
+    scripts (王国, 약속), which /3/search finds as one."""
+    return len(query) < MIN_SEARCH_LENGTH and not (len(query) == 2 and all(map(is_cjk, query)))
+
+
 def search(context: Context, query: str, year: str, kind: str, page_value: str) -> dict:
-    if len(query) < MIN_SEARCH_LENGTH:
+    if too_short(query):
         raise NotFound(omdb.TOO_MANY)
     if page_value and not (page_value.isdigit() and 1 <= int(page_value) <= MAX_SEARCH_PAGE):
         raise NotFound(omdb.SOMETHING_WRONG)

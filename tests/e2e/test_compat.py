@@ -135,6 +135,24 @@ def test_search_pages_of_ten_filtered_by_type_and_year(compat, catalogue):
     assert series.get("Error") == omdb.MOVIE_NOT_FOUND or all(i["Type"] == "series" for i in series["Search"])
 
 
+def test_a_two_character_word_in_han_kana_or_hangul_is_searched(compat, api, catalogue):
+    # Two characters are a whole word there (and /3/search finds it): not OMDb's "Too many results.".
+    imdb_id, movie_id, title = catalogue.execute(
+        "SELECT m.imdb_id, m.id, t.title FROM movies m JOIN movie_translations t ON t.movie_id = m.id "
+        "WHERE t.iso_639_1 IN ('ja', 'ko', 'zh') AND length(t.title) = 2 AND m.imdb_id LIKE 'tt%' AND NOT m.adult "
+        "ORDER BY m.popularity DESC LIMIT 1"
+    ).fetchone()
+    key = api.account("omdb-cjk", "pro")
+    tmdb = api.client.get("/3/search/movie", params={"api_key": key, "query": title}).json()
+    assert movie_id in {film["id"] for film in tmdb["results"]}
+    for params in ({"s": title}, {"s": title, "type": "movie"}):
+        found = body(compat(**params))
+        assert found["Response"] == "True", (title, found)
+        pages = [found] + [body(compat(page=str(n), **params)) for n in range(2, int(found["totalResults"]) // 10 + 2)]
+        assert imdb_id in {item["imdbID"] for page in pages for item in page.get("Search", [])}
+    assert body(compat(s=title[0]))["Error"] == omdb.TOO_MANY  # one character is still too little
+
+
 @pytest.mark.parametrize(
     "params, error",
     [
