@@ -4,6 +4,7 @@ hand for edge tests."""
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import tempfile
 from pathlib import Path
@@ -11,7 +12,7 @@ from pathlib import Path
 import orjson
 
 from edge.languages import candidates
-from marquee.packs import ITEMS, Pack, assemble
+from marquee.packs import BASE_NAME, ITEMS, PACK_NAME, Pack, assemble
 from marquee.settings import from_env
 from site_gen.writer import Writer
 
@@ -45,15 +46,21 @@ def assert_und_files_differ_from_default(folder: Path) -> int:
     return count
 
 
-_unpacked: dict[Path, Path] = {}
+_unpacked: dict[str, Path] = {}
 
 
 def unpacked(release: Path) -> Path:
     """A folder with one file per served document of `release`'s pack (`3/movie/603.de-DE.json`, the
-    row names), made once per release: tests glob and open documents as paths. Every byte is the
-    pack's; composites are assembled, and their items (no path serves them) are not files."""
+    row names), made once per pack's bytes (the e2e stacks' release is a copy of the session's: one
+    folder for both, not 16k files written twice): tests glob and open documents as paths. Every
+    byte is the pack's; composites are assembled, and their items (no path serves them) are not files."""
     real = Path(release).resolve()
-    if real not in _unpacked:
+    digest = hashlib.md5()
+    for name in (PACK_NAME, BASE_NAME):  # a delta's documents are its pack's and its base's
+        if (real / name).is_file():
+            digest.update((real / name).read_bytes())
+    key = digest.hexdigest()
+    if key not in _unpacked:
         tree = Path(tempfile.mkdtemp(prefix=f"unpacked-{real.name}-"))
         with Pack(real) as pack:
             for name, body, _ in pack.rows():
@@ -63,8 +70,8 @@ def unpacked(release: Path) -> Path:
                 path = tree / name
                 path.parent.mkdir(parents=True, exist_ok=True)
                 path.write_bytes(body)
-        _unpacked[real] = tree
-    return _unpacked[real]
+        _unpacked[key] = tree
+    return _unpacked[key]
 
 
 def pack_tree(folder: Path) -> Path:
