@@ -45,6 +45,7 @@ ZIPF_PATHS = (("", 40, True), ("/credits", 12, True), ("/images", 8, False), ("/
               ("/alternative_titles", 4, True), ("/translations", 4, True), ("/watch/providers", 4, True),
               ("/similar", 4, True))
 # fmt: on
+OTHER_DOCUMENTS = 20_000  # beside the bench document in its release's pack, as a real release has
 ZIPF_TARGETS = 50_000  # requests in the mix's list a second of a round, cycled by wrk: more than it sends
 
 # Bare nginx at its best for this box: its own process, a worker per core, nothing but the file.
@@ -104,7 +105,7 @@ class WithoutMetrics(Stack):
         return conf.replace('lua_package_path "', f'lua_package_path "{stub}/?.lua;', 1)
 
 
-def make_release(home: Path, body: bytes, others: int = 20_000) -> str:
+def make_release(home: Path, body: bytes, others: int = OTHER_DOCUMENTS) -> str:
     """A release whose pack holds the document (and, as a real one would, `others` more), published
     in home; the same bytes as a plain file under home/static for bare nginx."""
     release = home / "releases" / "bench"
@@ -170,7 +171,9 @@ def main() -> None:
     parser.add_argument("--connections", type=int, default=200)
     parser.add_argument("--accounts", type=int, default=200)
     parser.add_argument("--file", type=Path, help="a JSON document to serve (default: a 3 KB stand-in)")
-    parser.add_argument("--documents", type=int, default=20_000, help="the other documents of its release's pack")
+    parser.add_argument(
+        "--documents", type=int, default=OTHER_DOCUMENTS, help="the other documents of its release's pack"
+    )
     parser.add_argument(
         "--metrics-cost",
         action="store_true",

@@ -19,7 +19,7 @@ from marquee.image_sizes import SIZES_BY_KIND
 from marquee.settings import Settings
 
 CONFIGURATION = "/3/configuration"
-CONFIGURATION_NAME = "3/configuration.json"  # its row in a pack
+CONFIGURATION_NAME = CONFIGURATION[1:] + ".json"  # its row in a pack (site_gen/writer.py name_for)
 
 # TMDB's lists, in its order: the sizes marquee/image_sizes.py lists for each kind, then "original".
 IMAGE_SIZES: dict[str, list[str]] = {f"{kind}_sizes": [*sizes, "original"] for kind, sizes in SIZES_BY_KIND.items()}

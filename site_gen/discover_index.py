@@ -171,20 +171,15 @@ COLUMNS: dict[str, dict[str, tuple[str, bool]]] = {
     },
 }
 # fmt: on
-# Per region, the same release columns: written for each country with a release (see regional_columns).
-REGIONAL_RELEASES = (
-    "SELECT movie_id, {days} FROM movie_release_dates WHERE release_date IS NOT NULL AND iso_3166_1 = '{region}'{type}"
-)
-# ... and all of them made by one query, each a run of its rows (regional_tables): ~7 columns a
-# country, each its own scan and sort of the release dates, cost ~250 queries for the sample (most
-# of its index's time) and ~1,750 for TMDB's countries. Each row's column, `release:{region}:{t}`.
-REGIONAL_RELEASES_ALL = """
-SELECT {select} FROM (
-    SELECT iso_3166_1 AS region, CAST(type AS VARCHAR) AS t, movie_id AS id, {days} AS value
-    FROM movie_release_dates WHERE release_date IS NOT NULL
-    UNION ALL
-    SELECT iso_3166_1, '*', movie_id, {days} FROM movie_release_dates WHERE release_date IS NOT NULL
-) c JOIN discover_ranks r ON r.id = c.id {tail}
+# Per region, the release columns (`release:{region}:{t}`, `*`: any type) of each country with a
+# release (regional_columns), all from this one query: one sort of its rows, each column a run of
+# them (regional_tables). A query a column, a scan and sort of the release dates each, cost ~250
+# queries for the sample (most of its index's time) and ~1,750 for TMDB's countries.
+REGIONAL_RELEASES = f"""
+SELECT iso_3166_1 AS region, CAST(type AS VARCHAR) AS t, movie_id AS id, {DAYS.format("release_date")} AS value
+FROM movie_release_dates WHERE release_date IS NOT NULL
+UNION ALL
+SELECT iso_3166_1, '*', movie_id, {DAYS.format("release_date")} FROM movie_release_dates WHERE release_date IS NOT NULL
 """
 
 
@@ -265,29 +260,18 @@ def language_columns(con: duckdb.DuckDBPyConnection, kind: str) -> dict[str, tup
 
 
 def regional_columns(con: duckdb.DuckDBPyConnection) -> dict[str, tuple[str, bool]]:
+    """Each country's release columns, made by REGIONAL_RELEASES (the query whose tables say whether
+    the previous index's may be copied)."""
     regions = [r for (r,) in con.execute("SELECT DISTINCT iso_3166_1 FROM movie_release_dates ORDER BY 1").fetchall()]
-    days = DAYS.format("release_date")
-    return {
-        f"release:{region}:{t}": (
-            REGIONAL_RELEASES.format(days=days, region=region, type="" if t == "*" else f" AND type = {t}"),
-            False,
-        )
-        for region in regions
-        for t in ("*", *range(1, 7))
-    }
+    return {f"release:{region}:{t}": (REGIONAL_RELEASES, False) for region in regions for t in ("*", *range(1, 7))}
 
 
 def regional_tables(con: duckdb.DuckDBPyConnection) -> dict[str, pa.Table]:
     """Each regional release column's (rank, value) rows in its order (write_column's), by name: one
     sorted result sliced at the runs a count of each column's rows in the same order marks."""
-    days = DAYS.format("release_date")
-    rows = arrow_of(
-        con,
-        REGIONAL_RELEASES_ALL.format(select="r.rank, c.value", days=days, tail="ORDER BY c.region, c.t, c.value, c.id"),
-    )
-    counts = con.execute(
-        REGIONAL_RELEASES_ALL.format(select="c.region, c.t, count(*)", days=days, tail="GROUP BY ALL ORDER BY 1, 2")
-    ).fetchall()
+    ranked = f"FROM ({REGIONAL_RELEASES}) c JOIN discover_ranks r ON r.id = c.id"
+    rows = arrow_of(con, f"SELECT r.rank, c.value {ranked} ORDER BY c.region, c.t, c.value, c.id")
+    counts = con.execute(f"SELECT c.region, c.t, count(*) {ranked} GROUP BY ALL ORDER BY 1, 2").fetchall()
     tables, at = {}, 0
     for region, t, count in counts:
         tables[f"release:{region}:{t}"] = rows.slice(at, count)

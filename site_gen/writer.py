@@ -168,7 +168,9 @@ class PackWriter:
         self._digests: list[int] = []
         # write()'s documents not yet staged, of one template: staged a few hundred at a time, as
         # one at a time cost ~0.3 ms each in Arrow calls on one-row arrays.
-        self._unstaged: tuple[str, list[str], list[bytes]] = ("", [], [])
+        self._unstaged_template = ""
+        self._unstaged_names: list[str] = []
+        self._unstaged_bodies: list[bytes] = []
         self._buffered = 0
         self._documents = 0
         self._bytes = 0
@@ -298,11 +300,11 @@ class PackWriter:
             self._variants.add(template)
         present = [(name, body) for name, body in zip(names, bodies) if body is not None]
         if present:
-            if self._unstaged[0] != template or len(self._unstaged[1]) >= UNSTAGED_ROWS:
+            if template != self._unstaged_template or len(self._unstaged_names) >= UNSTAGED_ROWS:
                 self._stage_written()
-            self._unstaged = (template, self._unstaged[1], self._unstaged[2])
-            self._unstaged[1].extend(name for name, _ in present)
-            self._unstaged[2].extend(body for _, body in present)
+                self._unstaged_template = template
+            self._unstaged_names.extend(name for name, _ in present)
+            self._unstaged_bodies.extend(body for _, body in present)
         self._bytes += sum(len(body) for _, body in present)
         self._templates.extend([template] * len(names))
         self._names.extend(names)
@@ -311,10 +313,10 @@ class PackWriter:
 
     def _stage_written(self) -> None:
         """Stage write()'s documents waiting (_add)."""
-        template, names, bodies = self._unstaged
-        if names:
-            self._stage(template, pa.array(names, pa.string()), pa.array(bodies, pa.binary()))
-        self._unstaged = ("", [], [])
+        if self._unstaged_names:
+            names, bodies = pa.array(self._unstaged_names, pa.string()), pa.array(self._unstaged_bodies, pa.binary())
+            self._unstaged_names, self._unstaged_bodies = [], []
+            self._stage(self._unstaged_template, names, bodies)
 
     def _seen(self, template: str) -> None:
         if template in self._kept:

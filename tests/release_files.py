@@ -46,7 +46,8 @@ def assert_und_files_differ_from_default(folder: Path) -> int:
     return count
 
 
-_unpacked: dict[str, Path] = {}
+_unpacked: dict[str, Path] = {}  # by the pack's MD5
+_pack_digests: dict[Path, str] = {}  # a release's pack read once, not at every call
 
 
 def unpacked(release: Path) -> Path:
@@ -55,11 +56,13 @@ def unpacked(release: Path) -> Path:
     folder for both, not 16k files written twice): tests glob and open documents as paths. Every
     byte is the pack's; composites are assembled, and their items (no path serves them) are not files."""
     real = Path(release).resolve()
-    digest = hashlib.md5()
-    for name in (PACK_NAME, BASE_NAME):  # a delta's documents are its pack's and its base's
-        if (real / name).is_file():
-            digest.update((real / name).read_bytes())
-    key = digest.hexdigest()
+    if real not in _pack_digests:
+        digest = hashlib.md5()
+        for name in (PACK_NAME, BASE_NAME):  # a delta's documents are its pack's and its base's
+            if (real / name).is_file():
+                digest.update((real / name).read_bytes())
+        _pack_digests[real] = digest.hexdigest()
+    key = _pack_digests[real]
     if key not in _unpacked:
         tree = Path(tempfile.mkdtemp(prefix=f"unpacked-{real.name}-"))
         with Pack(real) as pack:
