@@ -220,12 +220,15 @@ def docs_conf(settings: Settings) -> dict[str, str]:
     return {name: lua_literal(value) for name, value in values.items()}
 
 
-def compat_conf() -> dict[str, str]:
+def compat_conf(settings: Settings) -> dict[str, str]:
     """marquee_compat.init()'s table: marquee/omdb.py's callback rule and content types, so nginx words
-    OMDb's refusals as the edge words its answers."""
+    OMDb's refusals as the edge words its answers, and this node's poster base (omdb.with_poster_base)."""
     return {
         "callback": lua_literal(f"^(?:{omdb.CALLBACK.pattern})$"),
         "content_types": lua_literal(dict(omdb.CONTENT_TYPES)),
+        "poster_key": lua_literal(omdb.POSTER_KEY.decode()),
+        "poster_base": lua_literal(omdb.poster_base(settings)),
+        "not_available": lua_literal(omdb.NOT_AVAILABLE),
     }
 
 
@@ -272,7 +275,7 @@ def render_nginx_conf(settings: Settings) -> str:
             "marquee_docs": docs_conf(settings),
             "marquee_gate": gate_conf(settings),
             "marquee_append": append_conf(settings),
-            "marquee_compat": compat_conf(),
+            "marquee_compat": compat_conf(settings),
             "marquee_warm": {name: lua_literal(value) for name, value in warm.lua_conf(settings).items()},
         },
         run_as_root=os.geteuid() == 0,

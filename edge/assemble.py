@@ -24,6 +24,7 @@ from edge.content import (
 from edge.credit_index import NAME_PREFIX as CREDIT_NAMES
 from edge.credit_index import CreditIndex, credit_id_of
 from edge.languages import candidates, suffix_for
+from marquee import omdb
 from marquee.artefacts import CREDIT_INDEX, MissingArtefact, OpenArtefacts
 from marquee.configuration import CONFIGURATION_NAME, configuration_body
 from marquee.packs import UNTRANSLATED, Pack, variant_suffix
@@ -31,6 +32,7 @@ from marquee.settings import Settings
 
 # Only plain segments: the path comes from the raw request line, and a dot could climb out of the release.
 SAFE_PATH = re.compile(r"^/3(/[A-Za-z0-9_-]+)+/?$")
+OMDB_NAMES = "compat/"  # the OMDb dialect's documents (site_gen/compat.py)
 FILTERED = {"images": ("backdrops", "logos", "posters", "profiles", "stills"), "videos": ("results",)}
 
 
@@ -42,7 +44,8 @@ class OpenPacks:
     (edge/credit_index.py): the document it used to be, rebuilt, so every answer that read it reads
     the same bytes. A release built before the index holds its credits in its pack, and is read so.
     What the node answers about itself (`node`, by name: /3/configuration, set by `answer_as_node`)
-    is its own in every release, as nginx answers it."""
+    is its own in every release, as nginx answers it, and so are the OMDb documents' posters
+    (`poster_base`: omdb.with_poster_base)."""
 
     KEEP = 2
 
@@ -50,6 +53,7 @@ class OpenPacks:
         self.packs: OrderedDict[str, Pack] = OrderedDict()
         self.indexes = OpenArtefacts({CREDIT_INDEX: CreditIndex})
         self.node: dict[str, bytes] = {}
+        self.poster_base = b""
 
     def read(self, root: str, name: str) -> bytes | None:
         try:
@@ -70,16 +74,20 @@ class OpenPacks:
                 return self.indexes.open(root, CREDIT_INDEX).document(credit_id, pack.raw)
             except MissingArtefact:
                 pass  # built before the index: the credit is a document of the pack
-        return pack.get(name)
+        body = pack.get(name)
+        if body is not None and self.poster_base and name.startswith(OMDB_NAMES):
+            return omdb.with_poster_base(body, self.poster_base)
+        return body
 
 
 PACKS = OpenPacks()
 
 
 def answer_as_node(settings: Settings) -> None:
-    """This process answers /3/configuration from `settings` (its node's image host), whatever release
-    it reads: marquee/configuration.py."""
+    """This process answers /3/configuration and OMDb's posters from `settings` (its node's image host),
+    whatever release it reads: marquee/configuration.py."""
     PACKS.node = {CONFIGURATION_NAME: configuration_body(settings)}
+    PACKS.poster_base = omdb.poster_base(settings).encode()
 
 
 class DocumentCache:

@@ -10,12 +10,15 @@ Every value is a string ("N/A" when we have nothing) except `Ratings`, a list of
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from xml.sax.saxutils import escape
 
 import orjson
 
 from marquee import jsonp
+
+if TYPE_CHECKING:
+    from marquee.settings import Settings
 
 # OMDb's key order of each answer (../shared/reference/omdb.md)
 # fmt: off
@@ -34,6 +37,9 @@ SEARCH_ITEM_FIELDS = ("Title", "Year", "imdbID", "Type", "Poster")
 RATING_FIELDS = ("Source", "Value")
 # fmt: on
 NOT_AVAILABLE = "N/A"
+POSTER_SIZE = "w342"  # the poster size nearest OMDb's 300-pixel-wide posters
+POSTER_KEY = b'"Poster":"'
+NOT_AVAILABLE_BYTES = NOT_AVAILABLE.encode()
 
 # Error texts, exactly OMDb's (and ours, in its style, for what OMDb has no word for).
 NO_KEY = "No API key provided."
@@ -55,6 +61,28 @@ CONTENT_TYPES = {"json": "application/json; charset=utf-8", "xml": "application/
                  "jsonp": jsonp.CONTENT_TYPE}
 # fmt: on
 XML_HEAD = '<?xml version="1.0" encoding="UTF-8"?>'
+
+
+def poster_base(settings: Settings) -> str:
+    """What a node's Poster URLs start with: its own image host (settings.image_secure_base_url)."""
+    return settings.image_secure_base_url + POSTER_SIZE
+
+
+def with_poster_base(body: bytes, base: bytes) -> bytes:
+    """A stored title document with its Poster on `base` (poster_base's bytes): the release names the
+    image host of the host that built it, and a node serves the posters of its own, as it answers
+    /3/configuration (marquee/configuration.py). The value is that base then the poster's path
+    (`/abc.jpg`, no other slash), so everything before its last slash is replaced; "N/A" and a
+    document without a Poster are kept. nginx/lua/marquee_compat.lua does the same to the same bytes."""
+    start = body.find(POSTER_KEY)
+    if start < 0:
+        return body
+    start += len(POSTER_KEY)
+    end = body.index(b'"', start)
+    cut = body.rfind(b"/", start, end)
+    if cut < 0 or body[start:end] == NOT_AVAILABLE_BYTES or body[start:cut] == base:
+        return body
+    return body[:start] + base + body[cut:]
 
 
 def error_body(message: str) -> dict[str, str]:

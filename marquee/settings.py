@@ -96,7 +96,7 @@ SETTINGS: tuple[Setting, ...] = (
             "images.base_url in /3/configuration, as each node answers it whatever release it serves "
             "(default: http://LISTEN_HOST:IMAGE_PORT/t/p/)."),
     Setting("image_secure_base_url", "MARQUEE_IMAGE_SECURE_BASE_URL", "", str,
-            "images.secure_base_url in /3/configuration (default: the same as the base URL)."),
+            "images.secure_base_url in /3/configuration and OMDb's Poster URLs (default: the base URL)."),
     Setting("plans", "MARQUEE_PLANS", "free=20,standard=40,pro=120,loadtest=1000000", _plans,
             "Plan names and the requests each admits per rate window; `make load` puts its clients on "
             "`loadtest`, wide enough never to limit them (and one on `free`, to be limited)."),

@@ -1,5 +1,5 @@
 """The OMDb dialect's precomputed documents: what the /compat templates of site_gen/templates.py
-share (the table macros of site_gen/sql/compat_macros.sql), and where their posters point.
+share (the table macros of site_gen/sql/compat_macros.sql).
 
 A lookup by IMDb id (`/compat/?i=tt…`) is two documents nginx reads after the key check: the
 pointer `/compat/imdb/{imdb_id}` naming the film, series or episode document, then that document
@@ -12,15 +12,15 @@ from __future__ import annotations
 
 import duckdb
 
+from marquee import omdb
 from marquee.settings import Settings
 from site_gen.documents import load_sql
 from site_gen.templates import Preparation
 
-POSTER_SIZE = "w342"  # the poster size nearest OMDb's 300-pixel-wide posters
-
 
 def prepare(con: duckdb.DuckDBPyConnection, settings: Settings) -> None:
-    con.execute("SET VARIABLE omdb_poster_base = ?", [settings.image_secure_base_url + POSTER_SIZE])
+    # The build host's image host: a node serving the release puts its own in (omdb.with_poster_base).
+    con.execute("SET VARIABLE omdb_poster_base = ?", [omdb.poster_base(settings)])
     # The SQL makes the series' parts once (the table omdb_series_parts, which five templates read;
     # a table macro evaluated by each was ~0.8 s of the sample's render), for the series this build
     # renders: all of them, or those an update's scope holds (each template keeps to its in_scope()).

@@ -58,3 +58,16 @@ def test_refusals_are_json_with_omdbs_texts():
     answers = omdb.refusal_answers()
     assert answers["no_key"] == {"status": 401, "body": '{"Response":"False","Error":"No API key provided."}'}
     assert answers["rate_limited"]["status"] == 429 and answers["plan_expired"]["status"] == 402
+
+
+def test_a_node_puts_its_own_poster_base_in_and_keeps_the_rest():
+    base = b"https://cdn.example/t/p/w342"
+    stored = b'{"Title":"A","Poster":"http://build.host:8081/t/p/w342/abc.jpg","Ratings":[]}'
+    assert (
+        omdb.with_poster_base(stored, base)
+        == b'{"Title":"A","Poster":"https://cdn.example/t/p/w342/abc.jpg","Ratings":[]}'
+    )
+    on_node = omdb.with_poster_base(stored, base)
+    assert omdb.with_poster_base(on_node, base) is on_node  # already the node's: the same bytes, no copy
+    for kept in (b'{"Title":"A","Poster":"N/A"}', b'{"Title":"Season 1","Episodes":[]}'):
+        assert omdb.with_poster_base(kept, base) == kept

@@ -7,17 +7,40 @@
 -- else, and an id the release does not know, goes on to the edge's location.
 local docs = require "marquee_docs"
 local ngx = ngx
-local lower, match = string.lower, string.match
+local lower, match, find, sub = string.lower, string.match, string.find, string.sub
 local re_find = ngx.re.find
 
 local M = {}
 
 -- Parameters the precomputed answer does not depend on (`r` only as `json`).
 local IGNORED = {apikey = true, v = true, tomatoes = true, type = true}
-local conf  -- marquee/omdb.py's callback pattern and content types (control/services.py compat_conf)
+local conf  -- marquee/omdb.py's callback pattern, content types and poster base (control/services.py compat_conf)
+-- A document's entry ({body, etag}, marquee_docs' cache's) -> the same with this node's posters: made
+-- once per cached entry, and gone with it.
+local on_node = setmetatable({}, {__mode = "k"})
 
 function M.init(config)
     conf = config
+end
+
+-- marquee/omdb.py's with_poster_base: the entry with its Poster on this node's image host (the release
+-- names the build host's), everything before the value's last slash replaced; the same entry when
+-- that changes nothing, and for "N/A".
+local function node_posters(entry)
+    local done = on_node[entry]
+    if done then return done end
+    done = entry
+    local body = entry[1]
+    local _, stop = find(body, conf.poster_key, 1, true)
+    local close = stop and find(body, '"', stop + 1, true)
+    local value = close and sub(body, stop + 1, close - 1)
+    local cut = value and value ~= conf.not_available and match(value, "^.*()/")
+    if cut and sub(value, 1, cut - 1) ~= conf.poster_base then
+        local rewritten = sub(body, 1, stop) .. conf.poster_base .. sub(body, stop + cut)
+        done = {rewritten, ngx.md5(rewritten)}
+    end
+    on_node[entry] = done
+    return done
 end
 
 function M.serve(edge)
@@ -44,9 +67,10 @@ function M.serve(edge)
     local pointer = docs.document(root, "/compat/imdb/" .. id, {""})
     local name = pointer and match(pointer, '"name":"([a-z0-9/]+)"')
     if name == nil then return docs.to_edge(edge, root) end  -- the edge words "Incorrect IMDb ID."
-    local body, etag, entry = docs.document(root, "/" .. name, full and {"/full", ""} or {""})
+    local body, _, entry = docs.document(root, "/" .. name, full and {"/full", ""} or {""})
     if body == nil then return docs.to_edge(edge, root) end
-    return docs.respond_document(ngx.var.mq_door, body, etag, entry)
+    entry = node_posters(entry)
+    return docs.respond_document(ngx.var.mq_door, entry[1], entry[2], entry)
 end
 
 local function xml_escape(text)

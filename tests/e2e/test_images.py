@@ -131,13 +131,33 @@ def test_a_catalogue_s_original_is_its_file_and_its_sizes_are_made_once(with_fil
         assert httpx.get(missing).status_code == 404
 
 
-def test_each_node_names_its_own_image_host_whatever_release_it_serves(start_stack, e2e_release):
-    """/3/configuration comes from the answering node's settings, not the build host's baked into the
-    release (the session's release was built for `img.test`): through nginx and through the edge."""
+def test_each_node_names_its_own_image_host_whatever_release_it_serves(start_stack, e2e_release, catalogue):
+    """/3/configuration and OMDb's Poster URLs come from the answering node's settings, not the build
+    host's baked into the release (the session's release was built for `img.test`): through nginx and
+    through the edge."""
+    movie_id, imdb_id, title, poster = catalogue.execute(
+        "SELECT m.id, m.imdb_id, t.title, m.poster_path FROM movies m JOIN movie_translations t ON t.movie_id = m.id "
+        "AND t.iso_639_1 = 'en' AND t.iso_3166_1 = 'US' AND t.title <> '' WHERE m.imdb_id LIKE 'tt%' "
+        "AND m.poster_path <> '' AND NOT m.adult ORDER BY m.popularity DESC LIMIT 1"
+    ).fetchone()
+    no_poster = catalogue.execute(
+        "SELECT imdb_id FROM movies WHERE imdb_id LIKE 'tt%' AND coalesce(poster_path, '') = '' LIMIT 1"
+    ).fetchone()[0]
     with Pack(e2e_release) as pack:
         assert b"img.test" in pack.get("3/configuration.json")
+        assert f'"Poster":"https://img.test/t/p/w342{poster}"'.encode() in pack.get(f"compat/movie/{movie_id}.json")
     nodes = [start_stack(), start_stack(MARQUEE_IMAGE_BASE_URL="https://cdn.example/t/p/")]
     for node, base in zip(nodes, (f"{nodes[0].images}/t/p/", "https://cdn.example/t/p/")):
+        key = node.account("posters")  # the free plan's window holds the four requests of each part
+        by_id = node.client.get("/compat/", params={"apikey": key, "i": imdb_id})  # nginx
+        assert by_id.status_code == 200 and "x-marquee-cache" not in by_id.headers
+        assert by_id.json()["Poster"] == f"{base}w342{poster}"
+        assert by_id.headers["ETag"].strip('"') == etag_of(by_id.content)
+        by_title = node.client.get("/compat/", params={"apikey": key, "t": title})  # the edge
+        assert by_title.json() == by_id.json()
+        found = node.client.get("/compat/", params={"apikey": key, "s": title, "r": "xml"})  # the edge's search
+        assert f'poster="{base}w342{poster}"' in found.text
+        assert node.client.get("/compat/", params={"apikey": key, "i": no_poster}).json()["Poster"] == "N/A"
         key = node.account("configured")
         plain = node.get("/3/configuration", key)
         appended = node.client.get("/3/configuration", params={"api_key": key, "append_to_response": "x"})  # the edge
