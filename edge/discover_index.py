@@ -121,6 +121,7 @@ class DiscoverIndex:
         reader = next(READERS)
         self.facet = Loaded(caches["discover facets"], reader, self._facet)
         self.column = Loaded(caches["discover columns"], reader, self._column)
+        self.released = Loaded(caches["discover facets"], reader, self._released)  # by region
         self.everything = functools.lru_cache(maxsize=None)(lambda kind: BitMap(range(self.counts[kind])))
 
     def close(self) -> None:
@@ -210,6 +211,61 @@ class DiscoverIndex:
                 if len(found) >= wanted - before:
                     break
         return found[start - before : end - before]
+
+    def shown_page(self, matches: BitMap, region: str, descending: bool, start: int, count: int) -> list[int] | None:
+        """Ranks of films matches[start:start+count] in the order of the release date each shows with
+        `region` (show_regional_dates): its date there (the column `release:{region}:shown`) if it
+        has one, else its primary one; undated films last; ties by id, as a column's order has them.
+        The first start+count of each kind are taken in their own column's order and merged, so a
+        page costs about what the same page of one order does. None for an index built without the
+        column: then the primary order."""
+        shown = self.column("movie", f"release:{region}:shown")
+        if shown is None:
+            return None
+        wanted = start + count
+        released = self.released(region)
+        here, here_days = _first_matching(shown, matches & released, descending, wanted)
+        elsewhere = np.asarray(
+            self.page("movie", matches - released, "primary_release_date", descending, 0, wanted), np.int64
+        )
+        primary = self.column("movie", "primary_release_date")
+        places = primary.positions[elsewhere]
+        dated = places < primary.valued  # a column's order puts the undated last, in both directions
+        ranks = np.concatenate([here, elsewhere[dated]])
+        days = np.concatenate([here_days, primary.values[places[dated]]])
+        sign = -1 if descending else 1
+        order = np.lexsort((sign * self.column("movie", "id").values[ranks], sign * days))
+        return np.concatenate([ranks[order], elsewhere[~dated]])[start:wanted].tolist()
+
+    def _released(self, region: str) -> tuple[BitMap, int]:
+        """The films with a release date in `region`: those of its `shown` column."""
+        shown = self.column("movie", f"release:{region}:shown")
+        found = shown.slice(0, shown.valued) if shown is not None and shown.valued else EMPTY
+        return found, bitmap_bytes(found)
+
+
+def _first_matching(column: Column, matches: BitMap, descending: bool, wanted: int) -> tuple[np.ndarray, np.ndarray]:
+    """(ranks, values) of the first `wanted` of a column's valued entries that are in `matches`, in its
+    order (reversed for descending), a chunk at a time."""
+    ranks, values, found = [], [], 0
+    if matches:
+        last = column.valued
+        for at in range(last, 0, -WALK_CHUNK) if descending else range(0, last, WALK_CHUNK):
+            lo, hi = (max(0, at - WALK_CHUNK), at) if descending else (at, min(at + WALK_CHUNK, last))
+            chunk, days = column.ranks[lo:hi], column.values[lo:hi]
+            if descending:
+                chunk, days = chunk[::-1], days[::-1]
+            hits = bitmap(chunk) & matches
+            if hits:
+                keep = np.isin(chunk, np.frombuffer(hits.to_array(), np.uint32))
+                ranks.append(chunk[keep])
+                values.append(days[keep])
+                found += len(ranks[-1])
+                if found >= wanted:
+                    break
+    if not ranks:
+        return np.array([], np.int64), np.array([], np.float64)
+    return np.concatenate(ranks).astype(np.int64)[:wanted], np.concatenate(values)[:wanted]
 
 
 def show_regional_dates(index: DiscoverIndex, items: list[dict], region: str) -> None:

@@ -17,7 +17,8 @@ Format (SQLite, written once, opened read-only and immutable):
   search, then a slice of the ranks as a bitmap); for a sortable column each rank's place in its
   order, so a small result set is sorted without walking the whole order; for a large one the
   bitmaps of its slices. A column that is not sortable may list an entity several times (a film's
-  release dates) and lists no entity without one. The column `id` holds each rank's id (int64
+  release dates) and lists no entity without one; `release:{region}:shown` has one value a film, the
+  date its items show with `region` (regional_releases' day), which a date order then sorts by. The column `id` holds each rank's id (int64
   values, in rank order, no ranks). `title` and `name` are the default language's; `title.de-DE`
   (the variant's suffix) another served language's.
 - `regional_releases(id, region, day)`: a film's release date in each country, its first theatrical
@@ -171,16 +172,27 @@ COLUMNS: dict[str, dict[str, tuple[str, bool]]] = {
     },
 }
 # fmt: on
+# The date a film's items show with `region` (TMDB's presentation filter): its first theatrical
+# release there (types 2, 3), else its first of any type, per (film, country) of movie_release_dates.
+SHOWN_RELEASE = (
+    "coalesce(min(CAST(release_date AS DATE)) FILTER (WHERE type IN (2, 3)), min(CAST(release_date AS DATE)))"
+)
 # Per region, the release columns (`release:{region}:{t}`, `*`: any type) of each country with a
-# release (regional_columns), all from this one query: one sort of its rows, each column a run of
-# them (regional_tables). A query a column, a scan and sort of the release dates each, cost ~250
-# queries for the sample (most of its index's time) and ~1,750 for TMDB's countries.
+# release (regional_columns), and `release:{region}:shown`, the date shown there (SHOWN_RELEASE),
+# which a date order with `region` sorts by (edge/routes/discover.py): all from this one query, one
+# sort of its rows, each column a run of them (regional_tables). A query a column, a scan and sort
+# of the release dates each, cost ~250 queries for the sample (most of its index's time) and
+# ~1,750 for TMDB's countries.
 REGIONAL_RELEASES = f"""
 SELECT iso_3166_1 AS region, CAST(type AS VARCHAR) AS t, movie_id AS id, {DAYS.format("release_date")} AS value
 FROM movie_release_dates WHERE release_date IS NOT NULL
 UNION ALL
 SELECT iso_3166_1, '*', movie_id, {DAYS.format("release_date")} FROM movie_release_dates WHERE release_date IS NOT NULL
+UNION ALL
+SELECT iso_3166_1, 'shown', movie_id, {DAYS.format(SHOWN_RELEASE)} FROM movie_release_dates
+WHERE release_date IS NOT NULL GROUP BY movie_id, iso_3166_1
 """
+REGIONAL_TYPES = ("*", *map(str, range(1, 7)), "shown")  # a region's columns, `release:{region}:{t}`
 
 
 # meta's per country, from the mildest, one a line
@@ -188,9 +200,8 @@ CERTIFICATIONS = (
     "SELECT 'certifications:' || iso_3166_1, string_agg(certification, chr(10) ORDER BY \"order\", "
     "certification) FROM certifications GROUP BY iso_3166_1"
 )
-FIRST_RELEASES = """
-SELECT movie_id, iso_3166_1, strftime(coalesce(min(CAST(release_date AS DATE)) FILTER (WHERE type IN (2, 3)),
-                                               min(CAST(release_date AS DATE))), '%Y-%m-%d')
+FIRST_RELEASES = f"""
+SELECT movie_id, iso_3166_1, strftime({SHOWN_RELEASE}, '%Y-%m-%d')
 FROM movie_release_dates WHERE release_date IS NOT NULL GROUP BY movie_id, iso_3166_1
 """
 ACTIVITY_SHARES = (0.5, 0.3, 0.2)  # of a title's views, to its cast billed first, second and third
@@ -263,7 +274,7 @@ def regional_columns(con: duckdb.DuckDBPyConnection) -> dict[str, tuple[str, boo
     """Each country's release columns, made by REGIONAL_RELEASES (the query whose tables say whether
     the previous index's may be copied)."""
     regions = [r for (r,) in con.execute("SELECT DISTINCT iso_3166_1 FROM movie_release_dates ORDER BY 1").fetchall()]
-    return {f"release:{region}:{t}": (REGIONAL_RELEASES, False) for region in regions for t in ("*", *range(1, 7))}
+    return {f"release:{region}:{t}": (REGIONAL_RELEASES, False) for region in regions for t in REGIONAL_TYPES}
 
 
 def regional_tables(con: duckdb.DuckDBPyConnection) -> dict[str, pa.Table]:

@@ -6,7 +6,8 @@ Every parameter of TMDB's OpenAPI for these paths, and our `with_moods`:
 - lists of ids or codes (`with_genres`, `with_cast`, ...): a comma means AND, a pipe OR (`28,12|16`
   is 28 and either 12 or 16); `without_*` leave out anything with any of theirs;
 - ranges (`*.gte`, `*.lte`): dates as YYYY-MM-DD, numbers;
-- `region` narrows `release_date.*` and `with_release_type` to that country's releases;
+- `region` narrows `release_date.*` and `with_release_type` to that country's releases, and each
+  film shows its release date there (TMDB's presentation filter), which a date order sorts by;
   `watch_region` does the same for providers and monetization types; `certification*` read
   `certification_country` (else `region`), and `.gte`/`.lte` go by that country's order;
 - `include_adult`, `include_video` and `include_null_first_air_dates` are false unless asked.
@@ -289,11 +290,16 @@ def discovered(context: Context, index: DiscoverIndex, kind: str, params: dict[s
         if index.column(kind, order) is None:
             order = "title" if kind == "movie" else "name"
     matches = matches_for(index, kind, params)
-    ranks = index.page(kind, matches, order, descending, (page - 1) * PAGE_SIZE, PAGE_SIZE)
+    region = region_of(params, "region")
+    start = (page - 1) * PAGE_SIZE
+    ranks = None
+    if kind == "movie" and order == "primary_release_date" and region != "*":  # by the dates shown (below)
+        ranks = index.shown_page(matches, region, descending, start, PAGE_SIZE)
+    if ranks is None:
+        ranks = index.page(kind, matches, order, descending, start, PAGE_SIZE)
     found = [(kind, entity) for entity in index.ids(kind, ranks)]
     search = index_of(context)
     items = result_items(search, found, Localizer(search, variant_suffixes(context, params)), media_type=False)
-    region = region_of(params, "region")
     if kind == "movie" and region != "*":
         show_regional_dates(index, items, region)
     total = len(matches)

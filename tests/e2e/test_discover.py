@@ -281,6 +281,33 @@ def test_region_shows_each_films_release_date_there(discover, catalogue, api):
     assert any(f["id"] in there and there[f["id"]] != primary[f["id"]] for f in films)  # the date moves for some
     for film in films:
         assert film["release_date"] == there.get(film["id"], primary[film["id"]]), film["id"]
+    # A date order sorts by the dates shown (the regional one where there is one), ties by id, undated last.
+    shown = "coalesce((SELECT min(CAST(release_date AS DATE)) FILTER (WHERE type IN (2, 3)) FROM movie_release_dates r "
+    shown += "WHERE r.movie_id = m.id AND r.iso_3166_1 = $region), (SELECT min(CAST(release_date AS DATE)) FROM "
+    shown += "movie_release_dates r WHERE r.movie_id = m.id AND r.iso_3166_1 = $region), m.release_date)"
+    for sort_by, where, extra in (
+        ("primary_release_date.desc", "TRUE", {}),
+        ("release_date.asc", "TRUE", {}),
+        (
+            "primary_release_date.asc",
+            "m.id IN (SELECT movie_id FROM movie_genres WHERE genre_id = 18)",
+            {"with_genres": "18"},
+        ),
+    ):
+        direction = sort_by.rsplit(".", 1)[1].upper()
+        expected = [
+            i
+            for (i,) in catalogue.execute(
+                f"SELECT m.id FROM movies m WHERE {VISIBLE} AND {where} "
+                f"ORDER BY {shown} IS NULL, {shown} {direction}, "  # the undated by id, as every date order has them
+                f"CASE WHEN {shown} IS NULL THEN m.id ELSE {-1 if direction == 'DESC' else 1} * m.id END",
+                {"region": region},
+            ).fetchall()
+        ]
+        ordered = all_pages(discover, "movie", region=region, sort_by=sort_by, **extra)
+        assert ids(ordered) == expected, sort_by
+        dates = [f["release_date"] for f in ordered if f["release_date"]]
+        assert dates == sorted(dates, reverse=direction == "DESC")  # what a client sees is in order
     title = films[0]["title"]
     key = api.account("region-search", "pro")
     found = api.client.get("/3/search/movie", params={"api_key": key, "query": title, "region": region}).json()
