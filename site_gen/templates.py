@@ -236,7 +236,7 @@ TEMPLATES: tuple[Template, ...] = (
              splices={"results": "tv_credit_results"}),
     Template(TV + "/translations", "tv_translations.sql", scoped=True),
     Template(TV + "/episode_groups", "tv_episode_groups.sql"),
-    Template("/3/tv/episode_group/{tv_episode_group_id}", "tv_episode_group_details.sql"),
+    Template("/3/tv/episode_group/{tv_episode_group_id}", "tv_episode_group_details.sql", reads=("render_variants",)),
     Template(TV + "/screened_theatrically", "tv_screened_theatrically.sql"),
     Template(TV + "/videos", "tv_videos.sql", reads=("tv_videos_page",)),
     Template(TV + "/watch/providers", "tv_watch_providers.sql"),
