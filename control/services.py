@@ -32,7 +32,7 @@ from edge.redis_wire import redis_address
 from edge.routes import ROUTES
 from edge.routes.search import TEXT_FIELDS
 from marquee import jsonp, omdb, releases, warm
-from marquee.artefacts import SEARCH_INDEX
+from marquee.artefacts import OPENAPI, OPENAPI_PATH, SEARCH_INDEX
 from marquee.configuration import CONFIGURATION, configuration_body
 from marquee.grants import GRANT_PREFIX
 from marquee.image_sizes import ALL_SIZES
@@ -300,6 +300,8 @@ def render_nginx_conf(settings: Settings) -> str:
         admin_port=settings.admin_port,
         current=settings.current_link,
         image_dir=settings.image_dir,
+        openapi_path=OPENAPI_PATH,
+        openapi_name=OPENAPI,
         cache=CACHE_CONTROL,
         bodies={name: _nginx_literal(errors.tmdb_error_body(e)) for name, e in bodies.items()},
         routes=[
@@ -321,7 +323,11 @@ def render_nginx_conf(settings: Settings) -> str:
         # A `callback` is "ok", "bad" or absent; nginx's map tests it with marquee/jsonp.py's pattern.
         callback_pattern=_nginx_regex(f"^(?:{jsonp.RAW_CALLBACK.pattern})$", braces=True),
         refusals={
-            status: {"http_status": e.http_status, "body": _nginx_literal(errors.tmdb_error_body(e))}
+            status: {
+                "http_status": e.http_status,
+                "body": _nginx_literal(errors.tmdb_error_body(e)),
+                "omdb_body": _nginx_literal(omdb.catch_all().decode()),
+            }
             for status, e in NGINX_REFUSALS.items()
         },
     )

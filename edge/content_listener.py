@@ -19,8 +19,6 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, unquote, urlsplit
 
-import orjson
-
 from edge import errors, routes
 from edge.assemble import DocumentCache
 from edge.caches import DEFAULT_MB, IndexCaches
@@ -100,7 +98,7 @@ def error_response(
 ) -> bytes:
     """The error with its HTTP status, in TMDB's envelope or, on OMDb's door, OMDb's catch-all."""
     headers = dict(headers, **{"Cache-Control": CACHE_CONTROL["errors"]})
-    body = error.body() if dialect != "omdb" else orjson.dumps(omdb.error_body(omdb.SOMETHING_WRONG))
+    body = error.body() if dialect != "omdb" else omdb.catch_all()
     return response(error.http_status, body, headers, head_only)
 
 

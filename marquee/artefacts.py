@@ -17,6 +17,8 @@ began on. Artefacts, by name:
 - `images.sqlite`: a generated catalogue's image names (hashed) and kinds, which the edge draws on
   request (site_gen/images.py writes it; edge/image_listener.py reads it). Only a release of a
   generated catalogue has one.
+- `openapi.json`: our OpenAPI document of what the release serves (site_gen/openapi.py writes it;
+  nginx serves it at /3/openapi.json without a key).
 
 And one link, `originals`: the catalogue's image folder, where nginx's image host and the edge find
 an original the image store lacks (site_gen/release.py makes it when the catalogue has the folder).
@@ -41,6 +43,8 @@ SHOWTIMES = "showtimes.sqlite"
 CHANGES = "changes.sqlite"
 IMAGE_INDEX = "images.sqlite"
 CREDIT_INDEX = "credits.sqlite"
+OPENAPI = "openapi.json"
+OPENAPI_PATH = "/3/openapi.json"  # where nginx serves the current release's OPENAPI
 COMPANIONS = {DISCOVER_INDEX: (DISCOVER_COLUMNS,)}  # files an artefact's reader reads besides its own
 ARTEFACTS = (SEARCH_INDEX, DISCOVER_INDEX, DISCOVER_COLUMNS, SHOWTIMES, CHANGES, IMAGE_INDEX, CREDIT_INDEX)
 ORIGINALS = "originals"

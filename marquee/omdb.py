@@ -63,6 +63,13 @@ CONTENT_TYPES = {"json": "application/json; charset=utf-8", "xml": "application/
 XML_HEAD = '<?xml version="1.0" encoding="UTF-8"?>'
 
 
+def catch_all() -> bytes:
+    """What OMDb's door answers for an error TMDB's dialect has a code for and OMDb no text (a method
+    not served, a request past a limit): its catch-all, with the HTTP status of TMDB's error. The
+    edge (content_listener.error_response) and nginx's refusals (control/services.py) send it."""
+    return orjson.dumps(error_body(SOMETHING_WRONG))
+
+
 def poster_base(settings: Settings) -> str:
     """What a node's Poster URLs start with: its own image host (settings.image_secure_base_url)."""
     return settings.image_secure_base_url + POSTER_SIZE

@@ -27,7 +27,7 @@ import duckdb
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from marquee.artefacts import IMAGE_INDEX, ORIGINALS
+from marquee.artefacts import IMAGE_INDEX, OPENAPI, ORIGINALS
 from marquee.manifests import previous_manifest
 from marquee.settings import Settings
 from marquee_build import contract
@@ -44,6 +44,7 @@ from site_gen import (
     images,
     languages,
     movie,
+    openapi,
     organisations,
     person,
     plan,
@@ -488,6 +489,8 @@ def render_release(
                     phase("images_after")
             finally:
                 con.close()
+            # What this release serves, as our OpenAPI says it (nginx serves it at /3/openapi.json).
+            (release_dir / OPENAPI).write_bytes(openapi.body(settings))
             (release_dir / BUILD_FILE).write_text(release_dir.name + "\n")
             kept.keep(str(release_dir.resolve()), loaded.digests)
     except BaseException:

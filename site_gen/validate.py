@@ -245,6 +245,10 @@ class Validator:
     def templates(self) -> list[str]:
         return list(self._schemas)
 
+    def knows(self, uri: str) -> bool:
+        """Whether a schema's path matches `uri`."""
+        return any(regex.match(uri) for regex, _ in self._routes)
+
     def template_for(self, uri: str) -> str:
         for regex, template in self._routes:
             if regex.match(uri):

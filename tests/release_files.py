@@ -7,6 +7,7 @@ from __future__ import annotations
 import atexit
 import hashlib
 import itertools
+import re
 import shutil
 import tempfile
 from pathlib import Path
@@ -78,6 +79,29 @@ def unpacked(release: Path) -> Path:
                 path.write_bytes(body)
         _unpacked[key] = tree
     return _unpacked[key]
+
+
+def template_regex(template: str) -> re.Pattern[str]:
+    """`/3/tv/{series_id}/season/{season_number}` -> a pattern naming each parameter, over release
+    document names (`3/tv/1/season/2.de-DE.json` without `.json`: variant suffixes allowed)."""
+    pattern = "".join(
+        f"(?P<{part[1:-1]}>[^/.]+)" if part.startswith("{") else re.escape(part)
+        for part in re.split(r"(\{[^}]+\})", template.lstrip("/"))
+    )
+    return re.compile(f"^{pattern}(?:\\.[A-Za-z0-9-]+)*$")
+
+
+def real_parameters(tree: Path, templates) -> dict[str, list[dict[str, str]]]:
+    """For each path template with placeholders, the placeholder values of every document of the
+    unpacked release `tree` it names (sorted): requests that find something."""
+    names = [str(p.relative_to(tree))[: -len(".json")] for p in tree.rglob("*.json")]
+    real = {}
+    for template in templates:
+        if "{" in template:
+            regex = template_regex(template)
+            found = sorted({tuple(sorted(m.groupdict().items())) for n in names if (m := regex.match(n))})
+            real[template] = [dict(p) for p in found]
+    return real
 
 
 def pack_tree(folder: Path) -> Path:

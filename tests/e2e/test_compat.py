@@ -234,6 +234,8 @@ def test_hostile_input_gets_an_omdb_answer(compat, api):
     assert unsafe.text == '{"Response":"False","Error":"Incorrect IMDb ID."}'
     posted = api.client.post("/compat/", params={"apikey": api.account("omdb-post", "pro"), "i": "tt0000001"})
     assert posted.status_code == 405 and posted.json() == {"Response": "False", "Error": omdb.SOMETHING_WRONG}
+    traced = api.client.request("TRACE", "/compat/", params={"apikey": api.account("omdb-trace", "pro"), "i": "x"})
+    assert traced.status_code == 405 and traced.json() == posted.json()  # refused by nginx, before any location
 
 
 @pytest.fixture(scope="module")
