@@ -29,6 +29,15 @@ deps: ## Install nginx (with its Lua module), redis-server, wrk and libzstd from
 	  for service in nginx redis-server; do $$SUDO service $$service stop >/dev/null 2>&1 || true; done; \
 	fi
 
+browser: ## Install Debian's headless Chromium for the docs page's browser test, when missing and root can
+	@command -v chromium-headless-shell >/dev/null || command -v chromium >/dev/null || { \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=""; \
+	  elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then SUDO="sudo"; \
+	  else echo "no Chromium: the docs page's browser test will skip (apt-get install chromium-headless-shell)"; exit 0; fi; \
+	  echo "installing chromium-headless-shell"; \
+	  { $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends \
+	      chromium-headless-shell >/dev/null; } || echo "chromium-headless-shell could not be installed: the browser test will skip"; }
+
 # uv installs the ~90 packages in 13 s where pip takes ~40 s here (docs/benchmarks.md), compiled to
 # bytecode as pip does (without it every process compiles what it imports: 3x slower to start). pip
 # stays in the venv, and installs them itself if uv cannot be had.
@@ -59,7 +68,7 @@ TEST_WORKERS ?= auto
 # for assertion rewriting (schemathesis, hypothesis, anyio: ~350 modules, ~2 s a process here).
 TEST_PLUGINS = xdist.plugin,pytest_timeout,schemathesis.pytest.plugin,_hypothesis_pytestplugin
 
-test: deps venv lint ## Lint, then run the whole test suite (starts real redis-server and nginx on free ports)
+test: deps browser venv lint ## Lint, then run the whole test suite (starts real redis-server and nginx on free ports)
 	PYTEST_DISABLE_PLUGIN_AUTOLOAD=1 PYTEST_PLUGINS=$(TEST_PLUGINS) \
 		$(BIN)/python -m pytest -q --durations=15 -n $(TEST_WORKERS) --dist loadgroup
 
@@ -91,4 +100,4 @@ load: venv ## Load-test a running `make run` with its own keys; report in var/lo
 clean: ## Remove the state folder (releases, registry, logs) and the venv
 	rm -rf var $(VENV)
 
-.PHONY: help deps venv sample build rollback run test bench bench-build bench-search bench-discover bench-imports load clean
+.PHONY: help deps browser venv sample build rollback run test bench bench-build bench-search bench-discover bench-imports load clean

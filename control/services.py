@@ -21,6 +21,7 @@ from urllib.parse import urlparse
 
 import jinja2
 
+from control import docs_page
 from edge import errors, list_pack
 from edge.assemble import FILTERED, ID_DOCUMENTS, ITEM_TEXT, LOCALIZED_LISTS, LOCALIZED_PATHS
 from edge.content import APPENDABLE, DETAIL_PATHS, ID_PREFIX, LEGACY, LEGACY_PATHS, MAX_APPEND, MAX_PAGE
@@ -301,6 +302,9 @@ def render_nginx_conf(settings: Settings) -> str:
         current=settings.current_link,
         image_dir=settings.image_dir,
         openapi_path=OPENAPI_PATH,
+        docs_path=docs_page.DOCS_PATH,
+        docs_page=docs_page.PAGE_NAME,
+        docs_static=docs_page.STATIC,
         openapi_name=OPENAPI,
         cache=CACHE_CONTROL,
         bodies={name: _nginx_literal(errors.tmdb_error_body(e)) for name, e in bodies.items()},
@@ -507,6 +511,7 @@ class Stack:
                 )
         conf = self.settings.run_dir / "nginx.conf"
         conf.write_text(self.nginx_conf())
+        (self.settings.run_dir / docs_page.PAGE_NAME).write_text(docs_page.page(self.settings))
         argv = [require_binary("nginx"), "-c", str(conf), "-p", str(self.settings.run_dir)]
         proc, log = self._spawn("nginx", argv)
         try:

@@ -17,7 +17,7 @@ began on. Artefacts, by name:
 - `images.sqlite`: a generated catalogue's image names (hashed) and kinds, which the edge draws on
   request (site_gen/images.py writes it; edge/image_listener.py reads it). Only a release of a
   generated catalogue has one.
-- `openapi.json`: our OpenAPI document of what the release serves (site_gen/openapi.py writes it;
+- `openapi.json`: our OpenAPI document of what the release serves (control/openapi.py writes it;
   nginx serves it at /3/openapi.json without a key).
 
 And one link, `originals`: the catalogue's image folder, where nginx's image host and the edge find

@@ -18,7 +18,7 @@ import shutil
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,7 +27,7 @@ import duckdb
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from marquee.artefacts import IMAGE_INDEX, OPENAPI, ORIGINALS
+from marquee.artefacts import IMAGE_INDEX, ORIGINALS
 from marquee.manifests import previous_manifest
 from marquee.settings import Settings
 from marquee_build import contract
@@ -44,7 +44,6 @@ from site_gen import (
     images,
     languages,
     movie,
-    openapi,
     organisations,
     person,
     plan,
@@ -376,8 +375,12 @@ def render_release(
     previous: Path | None = None,
     history: Path | None = None,
     progress: Progress | None = None,
+    files: Mapping[str, bytes] | None = None,
 ) -> ReleaseSummary:
     """Render catalogue_dir into the new, empty release_dir; returns (and echoes) a summary.
+
+    `files` are written into the release, by name, before it is marked complete: what the floor
+    above makes of the release (control/openapi.py, our OpenAPI document, which knows the edge too).
 
     With `previous` (an earlier release with a manifest), the build is an update. The database kept
     from the build of `previous` is updated (marquee_build/state.py), only the documents whose inputs
@@ -489,8 +492,8 @@ def render_release(
                     phase("images_after")
             finally:
                 con.close()
-            # What this release serves, as our OpenAPI says it (nginx serves it at /3/openapi.json).
-            (release_dir / OPENAPI).write_bytes(openapi.body(settings))
+            for name, data in (files or {}).items():
+                (release_dir / name).write_bytes(data)
             (release_dir / BUILD_FILE).write_text(release_dir.name + "\n")
             kept.keep(str(release_dir.resolve()), loaded.digests)
     except BaseException:

@@ -81,6 +81,8 @@ class Built:
 
 @pytest.fixture(scope="session")
 def built(catalogue_dir: Path, release_settings) -> Built:
+    from control import openapi
+    from marquee.artefacts import OPENAPI
     from site_gen.release import render_release
 
     build = Built(release_settings.releases_dir / "20260101T000000Z", None)
@@ -90,6 +92,7 @@ def built(catalogue_dir: Path, release_settings) -> Built:
         build.release,
         echo=build.lines.append,
         progress=lambda *event: build.heard.append(event),
+        files={OPENAPI: openapi.body(release_settings)},  # as `marquee build` writes it
     )
     return build
 

@@ -8,7 +8,7 @@ import duckdb
 import orjson
 import pytest
 
-from marquee.artefacts import ARTEFACTS, IMAGE_INDEX, ORIGINALS
+from marquee.artefacts import ARTEFACTS, IMAGE_INDEX, OPENAPI, ORIGINALS
 from marquee.packs import BASE_NAME, PACK_NAME, VARIANT_NAME, Pack, document_bytes, etag_of, variantless
 from site_gen import delta_writer
 from site_gen.documents import load_sql
@@ -35,10 +35,10 @@ def _image_paths(value, found: set[str]) -> None:
 def test_release_layout(built_pack: Path):
     assert (built_pack / "BUILD").read_text().strip() == built_pack.name
     # The release is its BUILD file, one pack (no file per document), its artefacts (the generated
-    # catalogue's image index among them) and the ID export files beside it. No image: the catalogue
-    # has no image folder to link.
+    # catalogue's image index among them), the ID export files beside it and our OpenAPI document (the
+    # build's `files`, as `marquee build` passes it). No image: the catalogue has no image folder to link.
     assert sorted(p.name for p in built_pack.iterdir()) == sorted(
-        ["BUILD", ENTITIES_NAME, MANIFEST_NAME, PACK_NAME, *ARTEFACTS, EXPORTS]
+        ["BUILD", ENTITIES_NAME, MANIFEST_NAME, PACK_NAME, *ARTEFACTS, EXPORTS, OPENAPI]
     )
     with Pack(built_pack) as pack:
         for name in ("3/configuration.json", "3/authentication.json", "3/genre/movie/list.json"):

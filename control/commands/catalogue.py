@@ -17,8 +17,10 @@ from pathlib import Path
 
 import click
 
+from control import openapi
 from marquee import releases as release_store
 from marquee import warm
+from marquee.artefacts import OPENAPI
 from marquee.settings import Settings, to_env
 
 
@@ -108,6 +110,7 @@ def build(settings: Settings, catalogue_dir: Path | None, do_publish: bool, incr
                 previous=served if incremental else None,
                 history=served,
                 progress=progress,
+                files={OPENAPI: openapi.body(settings)},  # what the release serves, at /3/openapi.json
             )
         if do_publish:
             warm_up(settings, release_dir.name)

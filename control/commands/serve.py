@@ -7,6 +7,7 @@ import time
 
 import click
 
+from control import docs_page
 from control.services import ServiceError, Stack
 from marquee.registry import Registry
 from marquee.settings import Settings
@@ -46,11 +47,11 @@ def serve(settings: Settings, demo: bool) -> None:
         raise click.ClickException(str(exc)) from None
     api, images = settings.api_base_url, f"http://{settings.listen_host}:{settings.image_port}"
     click.echo(f"Marquee is up: API {api}/3/  images {images}/t/p/  (logs in {settings.log_dir})")
+    click.echo(f"API reference and docs: {api}{docs_page.DOCS_PATH}")
     if key is not None:
         click.echo(f"\nDemo key (account {DEMO_ACCOUNT}): {key}\n")
-        click.echo(f"  curl -s '{api}/3/configuration?api_key={key}'")
-        click.echo(f"  curl -s -H 'Authorization: Bearer {key}' '{api}/3/genre/movie/list'")
-        click.echo(f"  curl -si --compressed '{api}/3/movie/2?api_key={key}'")
+        for line in docs_page.curl_lines(api, key):
+            click.echo(f"  {line}")
     click.echo("\nCtrl-C stops everything.")
     stopping = []
     signal.signal(signal.SIGTERM, lambda *_: stopping.append(1))

@@ -9,7 +9,7 @@ ids the release really has, so that 200s come back too. Every answer must be:
   every document with), or an error in TMDB's envelope.
 The generation is deterministic (a fixed seed, no example database), so CI runs the same requests.
 
-Our own document (site_gen/openapi.py) is fuzzed the same way where it says more than TMDB's: our
+Our own document (control/openapi.py) is fuzzed the same way where it says more than TMDB's: our
 paths (moods, showtimes, OMDb's /compat/, ...) and TMDB's paths with parameters of ours
 (`fallback_language` aside, which every path with `language` takes through one rule).
 """
@@ -17,7 +17,6 @@ paths (moods, showtimes, OMDb's /compat/, ...) and TMDB's paths with parameters 
 from __future__ import annotations
 
 import zlib
-from pathlib import Path
 from urllib.parse import urlsplit
 
 import orjson
@@ -26,15 +25,14 @@ import requests
 import schemathesis
 from hypothesis import HealthCheck, settings
 
+from control.openapi import EXTENSION, OPERATIONS
+from control.openapi import document as our_document
 from marquee.settings import from_env
-from site_gen.openapi import EXTENSION
-from site_gen.openapi import document as our_document
 from site_gen.validate import ValidationError, Validator
 from tests.release_files import real_parameters, unpacked
 
 pytestmark = pytest.mark.e2e
 
-OPERATIONS = Path(__file__).resolve().parents[2] / "site_gen" / "schemas" / "tmdb_v3_operations.json"
 FUZZ_EXAMPLES = 12
 ENVELOPE = {"success", "status_code", "status_message", "message"}
 

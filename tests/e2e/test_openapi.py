@@ -1,4 +1,4 @@
-"""Our OpenAPI document through nginx (site_gen/openapi.py): served without a key as the release wrote
+"""Our OpenAPI document through nginx (control/openapi.py): served without a key as the release wrote
 it, every path in it answers, and a client generated from it (openapi-python-client) calls details,
 search and discover against the running service."""
 

@@ -51,6 +51,14 @@ def test_serve_prints_a_working_key_and_stops_on_ctrl_c(e2e_release: Path, tmp_p
         key = found.group(1)
         url = f"http://127.0.0.1:{env['MARQUEE_API_PORT']}/3/configuration"
         assert httpx.get(url, params={"api_key": key}).status_code == 200
+        printed = "".join(lines)
+        docs = re.search(r"API reference and docs: (\S+)", printed).group(1)
+        assert httpx.get(docs).headers["content-type"].startswith("text/html")
+        curls = re.findall(r"^  (curl .+)$", printed, re.M)
+        assert len(curls) == 3 and all(key in line for line in curls)
+        for line in curls:  # each works as printed
+            code = subprocess.run(line + " -o /dev/null -w '%{http_code}'", shell=True, capture_output=True, text=True)
+            assert code.stdout == "200", (line, code.stdout, code.stderr)
         run = home / "run"
         pids = [int(p.read_text()) for p in run.glob("*.pid")] if run.is_dir() else []
         proc.send_signal(signal.SIGINT)

@@ -1,10 +1,11 @@
 """Our OpenAPI 3.1 document: both dialects as a release serves them, generated from the code's own
-tables, never written by hand. Each build writes it into the release (artefacts.OPENAPI, beside the
-pack) and nginx serves the current release's at /3/openapi.json without a key; the docs page
-renders it.
+tables, never written by hand. `marquee build` writes it into the release (artefacts.OPENAPI, beside
+the pack: render_release's `files`) and nginx serves the current release's at /3/openapi.json
+without a key; the docs page renders it. It lives on the roof because it describes both rooms:
+the renderer's templates and schemas, and the edge's routes, errors and appends.
 
 What it is made of:
-- TMDB's keyed GET operations and their parameters (schemas/tmdb_v3_operations.json, extracted from
+- TMDB's keyed GET operations and their parameters (site_gen/schemas/tmdb_v3_operations.json, from
   TMDB's OpenAPI) and the 200 schemas the build validates every document with (site_gen/validate.py
   load_schemas: TMDB's, with our corrections and our own paths), the properties the real API sends
   as null (validate.NULLABLE) typed as such, so that a generated client reads them;
@@ -25,7 +26,6 @@ from __future__ import annotations
 
 import re
 from importlib.metadata import version
-from pathlib import Path
 from typing import Any
 
 import orjson
@@ -39,9 +39,9 @@ from marquee.artefacts import OPENAPI_PATH
 from marquee.image_sizes import ALL_SIZES
 from marquee.settings import Settings
 from site_gen.templates import TEMPLATES
-from site_gen.validate import NULLABLE, load_schemas
+from site_gen.validate import NULLABLE, SCHEMA_FILE, load_schemas
 
-OPERATIONS = Path(__file__).resolve().parent / "schemas" / "tmdb_v3_operations.json"
+OPERATIONS = SCHEMA_FILE.with_name("tmdb_v3_operations.json")  # site_gen/schemas/extract.py writes it
 EXTENSION = "x-marquee-extension"
 NUMBERED = ("movie_id", "series_id", "person_id", "collection_id")  # placeholders the catalogue numbers
 INTERNAL = ("/_items/", "/compat/")  # templates no client asks for by path (items, OMDb's documents)

@@ -1,4 +1,4 @@
-"""site_gen/openapi.py: our OpenAPI document is valid OpenAPI 3.1 and lists what the code serves: every
+"""control/openapi.py: our OpenAPI document is valid OpenAPI 3.1 and lists what the code serves: every
 TMDB operation, every template a client asks for, every edge route, our extensions marked as ours."""
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ import orjson
 import pytest
 from openapi_spec_validator import validate
 
+from control import openapi
 from edge.routes import ROUTES
 from marquee.settings import from_env
-from site_gen import openapi
 from site_gen.templates import TEMPLATES
 
 SETTINGS = from_env({"MARQUEE_LANGUAGES": "en-US,de-DE,ja-JP"})
