@@ -18,9 +18,9 @@ def cli(ctx: click.Context) -> None:
 
 
 def _register() -> None:
-    from control.commands import catalogue, imports, keys, serve
+    from control.commands import catalogue, imports, keys, serve, status
 
-    for module in (catalogue, imports, keys, serve):
+    for module in (catalogue, imports, keys, serve, status):
         for command in module.COMMANDS:
             cli.add_command(command)
 

@@ -168,6 +168,14 @@ class Registry:
         """`expired` (keys get 402) or `active` (renewed)."""
         return self._update_account(name, "state", state)
 
+    def key_states(self) -> dict[str, int]:
+        """How many keys are in each state (`marquee status`)."""
+        return dict(self._db.execute("SELECT state, count(*) FROM api_keys GROUP BY state"))
+
+    def check(self) -> str:
+        """SQLite's quick check of the registry's file: "ok", or what is wrong with it."""
+        return self._db.execute("PRAGMA quick_check").fetchone()[0]
+
     def accounts(self) -> list[Account]:
         return [Account(*r) for r in self._db.execute("SELECT id, name, plan, state FROM accounts ORDER BY name")]
 

@@ -46,10 +46,63 @@ local function flush()
     end
 end
 
+-- The last minute's requests (`marquee status`): worker 0 copies the request counters into one of
+-- RECENT_SLOTS snapshots every RECENT_STEP seconds, and GET /recent on the admin listener answers
+-- the counters' growth since the oldest snapshot (60 to 70 s old), off the hot path.
+local RECENT_STEP, RECENT_SLOTS = 10, 7
+
+local function requests_now(dict)
+    local found = {}
+    for _, name in ipairs(dict:get_keys(0)) do
+        if name:sub(1, 9) == "requests|" then found[name] = dict:get(name) or 0 end
+    end
+    return found
+end
+
+local function snapshot(premature)
+    if premature then return end
+    local dict = ngx.shared.marquee_metrics
+    local now = ngx.now()
+    local lines = {string.format("%.3f", now)}
+    for name, n in pairs(requests_now(dict)) do lines[#lines + 1] = name .. "=" .. n end
+    dict:set("recent|" .. math.floor(now / RECENT_STEP) % RECENT_SLOTS, concat(lines, "\n"))
+end
+
 function M.init_worker()
     ngx.timer.every(1, function(premature)
         flush()  -- also on exit (premature), so a reload loses nothing counted
     end)
+    if ngx.worker.id() == 0 then
+        ngx.timer.at(0, snapshot)
+        ngx.timer.every(RECENT_STEP, snapshot)
+    end
+end
+
+-- GET /recent: `seconds S` (how long the counts cover; since nginx started when it is younger than
+-- a snapshot), then `requests DOOR CLASS N` for each counter that grew.
+function M.recent()
+    flush()
+    local dict = ngx.shared.marquee_metrics
+    local now, oldest, since = ngx.now(), nil, nil
+    for slot = 0, RECENT_SLOTS - 1 do
+        local stored = dict:get("recent|" .. slot)
+        local at = stored and tonumber(stored:match("^[^\n]+"))
+        if at and now - at <= RECENT_STEP * (RECENT_SLOTS + 0.5) and (since == nil or at < since) then
+            oldest, since = stored, at
+        end
+    end
+    local before = {}
+    for name, n in (oldest or ""):gmatch("\n([^=\n]+)=(%d+)") do before[name] = tonumber(n) end
+    local lines = {string.format("seconds %.1f", since and now - since or 0)}
+    for name, n in pairs(requests_now(dict)) do
+        local grown = n - (before[name] or 0)
+        if grown > 0 then
+            local door, class = name:match("^requests|([^|]+)|(.+)$")
+            lines[#lines + 1] = string.format("requests %s %s %d", door, class, grown)
+        end
+    end
+    ngx.header["Content-Type"] = "text/plain"
+    ngx.say(concat(lines, "\n"))
 end
 
 -- A request answered, by door and status: the counter's names are built once, not per request.
