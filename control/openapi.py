@@ -16,7 +16,7 @@ What it is made of:
   `with_showtimes`, the appends each details path takes (edge/content.py APPENDABLE);
 - the error envelope with each status and `status_code` the gate and the edge answer
   (edge/errors.py), the rate-limit headers nginx sends, OMDb's error texts (marquee/omdb.py), and
-  the image host's paths and sizes (marquee/image_sizes.py);
+  the image host's paths: images in their sizes (marquee/image_sizes.py), the daily ID exports;
 - the release's settings: the languages it serves.
 No `servers`: a client resolves the paths against the host that served the document (each node
 answers for itself), and the image host is the one /3/configuration names.
@@ -86,6 +86,7 @@ def document(settings: Settings) -> dict[str, Any]:
     paths["/compat/"] = {"get": compat_operation()}
     paths[OPENAPI_PATH] = {"get": self_operation()}
     paths["/t/p/{size}/{file_path}"] = {"get": image_operation(settings)}
+    paths["/p/exports/{export_file}"] = {"get": exports_operation(settings)}
     return {
         "openapi": "3.1.0",
         "info": {
@@ -257,13 +258,7 @@ def image_operation(settings: Settings) -> dict[str, Any]:
         "tags": ["tmdb"],
         "operationId": "image",
         "summary": "An image in one of /3/configuration's sizes, on the image host it names (no key).",
-        "servers": [
-            {
-                "url": "{images}",
-                "variables": {"images": {"default": settings.image_base_url.rstrip("/")[:-4]}},
-                "description": "The image host: `images.base_url` of /3/configuration, without `/t/p/`.",
-            }
-        ],  # fmt: skip
+        "servers": image_host(settings),
         "security": [],
         "parameters": [
             {
@@ -288,6 +283,37 @@ def image_operation(settings: Settings) -> dict[str, Any]:
                 },
             },
             "404": {"description": "No such image, or a size the configuration does not list."},
+        },
+    }
+
+
+def image_host(settings: Settings) -> list[dict[str, Any]]:
+    """The image host as a server: its default the build's, the node's in /3/configuration."""
+    variables = {"images": {"default": settings.image_base_url.rstrip("/").removesuffix("/t/p")}}
+    description = "The image host: `images.base_url` of /3/configuration, without `/t/p/`."
+    return [{"url": "{images}", "variables": variables, "description": description}]
+
+
+def exports_operation(settings: Settings) -> dict[str, Any]:
+    binary = {"type": "string", "format": "binary"}
+    return {
+        "tags": ["tmdb"],
+        "operationId": "daily-id-export",
+        "summary": "A daily ID export as TMDB publishes them (`movie_ids_MM_DD_YYYY.json.gz`, ...), no key.",
+        "servers": image_host(settings),
+        "security": [],
+        "parameters": [
+            {
+                "name": "export_file",
+                "in": "path",
+                "required": True,
+                "schema": {"type": "string"},
+                "description": "`{kind}_ids_MM_DD_YYYY.json.gz`: one JSON object a line.",
+            },
+        ],  # fmt: skip
+        "responses": {
+            "200": {"description": "Gzipped JSON lines.", "content": {"application/gzip": {"schema": binary}}},
+            "404": {"description": "No such export in the current release."},
         },
     }
 

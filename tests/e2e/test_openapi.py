@@ -70,12 +70,13 @@ def test_every_path_in_it_answers(served, catalogue):
         found = (real.get(path) or [{}])[0]
         values = {name: found.get(name) or fallback.get(name) for name in re.findall(r"\{(\w+)\}", path)}
         values["file_path"] = poster.lstrip("/")  # the image host's
+        values["export_file"] = sorted(p.name for p in (stack.settings.current_link / "exports").iterdir())[0]
         assert None not in values.values(), (path, values)  # the release names none, nor does the catalogue
         url = re.sub(r"\{(\w+)\}", lambda m: values[m.group(1)], path)
         query = {p["name"]: QUERIES[p["name"]] for p in operation.get("parameters", []) if p["name"] in QUERIES}
         if path == "/compat/":
             query = {"apikey": key, "i": fallback["external_id"]}
-        elif path.startswith("/t/p/"):
+        elif path.startswith(("/t/p/", "/p/exports/")):
             url = stack.images + url
         elif operation.get("security") != []:
             query["api_key"] = key
