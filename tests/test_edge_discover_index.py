@@ -8,6 +8,7 @@ import random
 import sqlite3
 
 import duckdb
+import numpy as np
 import pyarrow as pa
 import pytest
 from pyroaring import BitMap
@@ -40,6 +41,9 @@ def index(request, tmp_path, monkeypatch):
             {"id": pa.array([i for i, _ in days], pa.int64()), "value": pa.array([d for _, d in days], pa.int32())}
         ),
     }
+    # A date each film shows with region `XX` (its first release there), for a third of them.
+    shown = {i: rng.randint(0, 400) for i in ids if rng.random() < 0.33}
+    tables["shown"] = pa.table({"id": pa.array(shown, pa.int64()), "value": pa.array(shown.values(), pa.int32())})
     for name, table in tables.items():
         con.register(f"{name}_arrow", table)
         con.execute(f"CREATE TABLE {name} AS SELECT * FROM {name}_arrow")
@@ -49,14 +53,21 @@ def index(request, tmp_path, monkeypatch):
     out.execute("INSERT INTO meta VALUES ('count:movie', ?), ('format', ?)", (str(COUNT), discover_columns.FORMAT))
     with open(tmp_path / DISCOVER_COLUMNS, "wb") as handle:
         arrays = discover_columns.Writer(handle)
-        for name, table, sortable in (("score", "scores", True), ("day", "days", False)):
+        columns = (("score", "scores", True), ("day", "days", False), ("primary_release_date", "scores", True),
+                   ("release:XX:shown", "shown", False))  # fmt: skip
+        for name, table, sortable in columns:
             rows = writer.column_rows(con, f"SELECT id, value FROM {table}")
             writer.write_column(out, arrays, "movie", name, rows, sortable, COUNT)
+        by_rank = np.asarray(ids, np.int64)
+        writer.insert_column(
+            out, "movie", "id", False, COUNT, True, arrays.add(by_rank, np.empty(0, np.uint32), None, COUNT)
+        )
     out.commit()
     out.close()
     opened = reader.DiscoverIndex(path)
     assert bool(opened.column("movie", "score").prefixes) == request.param
     assert bool(opened.column("movie", "day").buckets) == request.param
+    opened.shown = shown  # for the region test
     yield opened, ids, scores, days
     opened.close()
 
@@ -100,3 +111,23 @@ def test_pages_in_a_columns_order_as_sorting_the_matches_gives(index):
             descending,
             start,
         )
+
+
+def test_a_page_by_the_dates_shown_with_a_region_as_sorting_by_them_gives(index):
+    """`shown_page`: a film's date in the region where it has one, else its primary date (`score`
+    here), undated last by id, ties by id (descending: by id descending); every page of it as
+    sorting the matches by those dates gives. A region without the column: None (primary order)."""
+    opened, ids, scores, _ = index
+    rng = random.Random(11)
+    assert opened.shown_page(BitMap(range(COUNT)), "YY", False, 0, 20) is None
+    for _ in range(60):
+        density = rng.choice((0.0, 0.02, 0.3, 0.95))
+        matches = BitMap(r for r in range(COUNT) if rng.random() < density)
+        descending = rng.random() < 0.5
+        date = {r: opened.shown.get(ids[r], scores[ids[r]]) for r in matches}
+        dated = sorted((date[r], ids[r], r) for r in matches if date[r] is not None)
+        order = [r for *_, r in (dated[::-1] if descending else dated)]
+        order += [r for _, r in sorted((ids[r], r) for r in matches if date[r] is None)]
+        start = rng.choice((0, 0, 20, rng.randrange(len(matches) + 1)))
+        page = opened.shown_page(matches, "XX", descending, start, 20)
+        assert page == order[start : start + 20], (density, descending, start)
