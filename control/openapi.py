@@ -31,7 +31,7 @@ from typing import Any
 import orjson
 
 from edge import errors
-from edge.content import APPENDABLE, MAX_APPEND, namespace_of
+from edge.content import APPENDABLE, LEGACY_PATHS, MAX_APPEND, namespace_of
 from edge.routes import ROUTES
 from edge.routes import discover as discover_route
 from marquee import omdb
@@ -83,6 +83,10 @@ def document(settings: Settings) -> dict[str, Any]:
     for family, (path, names) in ROUTE_PATHS.items():
         assert any(r.family == family for r in ROUTES), family
         paths[path] = {"get": our_operation(path, names, schemas)}
+    for pattern, target in LEGACY_PATHS.items():  # TMDB's older names nginx still answers
+        old, new = (re.sub(r"\(\?<\w+>\[0-9\]\+\)|\$\w+", "{movie_id}", p.strip("^$")) for p in (pattern, target))
+        legacy = dict(paths[new]["get"], operationId=paths[new]["get"]["operationId"] + "-legacy", deprecated=True)
+        paths[old] = {"get": dict(legacy, description=f"TMDB's older name for `{new}`, answered as it.")}
     paths["/compat/"] = {"get": compat_operation()}
     paths[OPENAPI_PATH] = {"get": self_operation()}
     paths["/t/p/{size}/{file_path}"] = {"get": image_operation(settings)}

@@ -40,6 +40,7 @@ def test_every_tmdb_operation_template_and_route_is_in_it(document):
     assert set(orjson.loads(openapi.OPERATIONS.read_bytes())) <= set(paths)
     served = [t.path for t in TEMPLATES if not t.path.startswith(openapi.INTERNAL)]
     assert served and set(served) <= set(paths)
+    assert paths["/3/movie/{movie_id}/similar_movies"]["get"]["deprecated"]  # edge/content.py LEGACY_PATHS
     for route in ROUTES:
         found = [p for p in paths if any(route.matches(example) for example in filled(p))]
         assert found, f"route {route.family} ({route.pattern}) answers no path of the document"
