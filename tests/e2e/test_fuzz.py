@@ -120,29 +120,33 @@ def assert_answer(path: str, status: int, content_type: str, body: bytes, url: s
         assert isinstance(doc["status_code"], int) and doc["message"] == doc["status_message"], doc
 
 
-@SCHEMA.parametrize()
-@settings(
-    deadline=None, database=None, derandomize=True, max_examples=FUZZ_EXAMPLES, suppress_health_check=list(HealthCheck)
-)
-def test_every_keyed_path_answers_in_schema_or_in_the_envelope(case, fuzz_target):
-    base_url, key, real, session = fuzz_target
-    with_real_ids(case, real)
-    response = case.call(base_url=base_url, session=session, headers={"Authorization": f"Bearer {key}"})
-    content_type = {name.lower(): values for name, values in response.headers.items()}.get("content-type", [""])
-    ANSWERS.setdefault(case.operation.path, []).append(response.status_code)
-    assert_answer(urlsplit(response.request.url).path, response.status_code, content_type[0], response.content)
-
-
-@OURS.parametrize()
-@settings(
-    deadline=None, database=None, derandomize=True, max_examples=FUZZ_EXAMPLES, suppress_health_check=list(HealthCheck)
-)
-def test_our_paths_answer_in_schema_or_in_their_envelope(case, fuzz_target):
+def called(case, fuzz_target):
+    """The case sent through nginx with the fuzz key (half of them on real ids): (response, its path,
+    its content type)."""
     base_url, key, real, session = fuzz_target
     with_real_ids(case, real)
     response = case.call(base_url=base_url, session=session, headers={"Authorization": f"Bearer {key}"})
     content_type = {name.lower(): values for name, values in response.headers.items()}.get("content-type", [""])[0]
-    path = urlsplit(response.request.url).path
+    return response, urlsplit(response.request.url).path, content_type
+
+
+FUZZ_SETTINGS = settings(
+    deadline=None, database=None, derandomize=True, max_examples=FUZZ_EXAMPLES, suppress_health_check=list(HealthCheck)
+)
+
+
+@SCHEMA.parametrize()
+@FUZZ_SETTINGS
+def test_every_keyed_path_answers_in_schema_or_in_the_envelope(case, fuzz_target):
+    response, path, content_type = called(case, fuzz_target)
+    ANSWERS.setdefault(case.operation.path, []).append(response.status_code)
+    assert_answer(path, response.status_code, content_type, response.content)
+
+
+@OURS.parametrize()
+@FUZZ_SETTINGS
+def test_our_paths_answer_in_schema_or_in_their_envelope(case, fuzz_target):
+    response, path, content_type = called(case, fuzz_target)
     if case.operation.path != "/compat/":
         if response.status_code == 200 and not VALIDATOR.knows(path):  # showtimes: its own test checks it
             assert content_type.startswith("application/json") and isinstance(orjson.loads(response.content), dict)
