@@ -76,7 +76,7 @@ def document(settings: Settings) -> dict[str, Any]:
     schemas = load_schemas()
     paths: dict[str, Any] = {}
     for path, operation in operations.items():
-        paths[path] = {"get": tmdb_operation(path, operation, schemas.get(path), extension=False)}
+        paths[path] = {"get": path_operation(path, operation, schemas.get(path), extension=False)}
     for template in TEMPLATES:
         if template.path not in paths and not template.path.startswith(INTERNAL):
             paths[template.path] = {"get": our_operation(template.path, ("language",), schemas)}
@@ -118,7 +118,7 @@ def our_operation(path: str, names: tuple[str, ...], schemas: dict[str, Any]) ->
     ]
     parameters += [{"name": n, "in": "query", "schema": {"type": "string"}} for n in names]
     operation = {"operationId": "marquee" + re.sub(r"[{}_/]+", "-", path[2:]).rstrip("-"), "parameters": parameters}
-    return tmdb_operation(path, operation, schemas.get(path), extension=True)
+    return path_operation(path, operation, schemas.get(path), extension=True)
 
 
 def description(settings: Settings) -> str:
@@ -133,7 +133,9 @@ def description(settings: Settings) -> str:
     )
 
 
-def tmdb_operation(path: str, operation: dict, schema: dict | None, extension: bool) -> dict[str, Any]:
+def path_operation(path: str, operation: dict, schema: dict | None, extension: bool) -> dict[str, Any]:
+    """A path's GET as we answer it: `operation`'s parameters (TMDB's extracted ones, or ours) with
+    our own added, its 200 `schema`, and the error envelope's statuses."""
     parameters = [dict(p) for p in operation["parameters"]]
     names = {p["name"] for p in parameters}
     for parameter in parameters:
