@@ -246,15 +246,11 @@ class DiscoverIndex:
 
 def _first_matching(column: Column, matches: BitMap, descending: bool, wanted: int) -> tuple[np.ndarray, np.ndarray]:
     """(ranks, values) of the first `wanted` of a column's valued entries that are in `matches`, in its
-    order (reversed for descending), a chunk at a time."""
+    order (reversed for descending), a chunk at a time (_spans)."""
     ranks, values, found = [], [], 0
     if matches:
-        last = column.valued
-        for at in range(last, 0, -WALK_CHUNK) if descending else range(0, last, WALK_CHUNK):
-            lo, hi = (max(0, at - WALK_CHUNK), at) if descending else (at, min(at + WALK_CHUNK, last))
-            chunk, days = column.ranks[lo:hi], column.values[lo:hi]
-            if descending:
-                chunk, days = chunk[::-1], days[::-1]
+        for begin, end, step in _spans(column.valued, column.valued, descending):
+            chunk, days = column.ranks[begin:end][::step], column.values[begin:end][::step]
             hits = bitmap(chunk) & matches
             if hits:
                 keep = np.isin(chunk, np.frombuffer(hits.to_array(), np.uint32))
@@ -276,17 +272,24 @@ def show_regional_dates(index: DiscoverIndex, items: list[dict], region: str) ->
         item["release_date"] = dates.get(item["id"], item.get("release_date"))
 
 
-def _walk(ranks: np.ndarray, valued: int, descending: bool, skip: int = 0):
-    """The column's ranks a chunk at a time from the `skip`th in its order: those with a value in
-    order (reversed for descending), then those without one."""
+def _spans(valued: int, length: int, descending: bool, skip: int = 0) -> Iterator[tuple[int, int, int]]:
+    """(begin, end, step) of a column's places a chunk at a time from the `skip`th in its order: those
+    with a value in order (step -1: the chunk reversed, for descending), then those without one, up to
+    `length`."""
     if descending:
         for stop in range(valued - skip, 0, -WALK_CHUNK):
-            yield ranks[max(0, stop - WALK_CHUNK) : stop][::-1]
+            yield max(0, stop - WALK_CHUNK), stop, -1
     else:
         for begin in range(skip, valued, WALK_CHUNK):
-            yield ranks[begin : min(begin + WALK_CHUNK, valued)]
-    for begin in range(max(valued, skip), len(ranks), WALK_CHUNK):
-        yield ranks[begin : begin + WALK_CHUNK]
+            yield begin, min(begin + WALK_CHUNK, valued), 1
+    for begin in range(max(valued, skip), length, WALK_CHUNK):
+        yield begin, min(begin + WALK_CHUNK, length), 1
+
+
+def _walk(ranks: np.ndarray, valued: int, descending: bool, skip: int = 0) -> Iterator[np.ndarray]:
+    """The column's ranks a chunk at a time, in _spans' order."""
+    for begin, end, step in _spans(valued, len(ranks), descending, skip):
+        yield ranks[begin:end][::step]
 
 
 def _skipped(column: Column, matches: BitMap, descending: bool, start: int) -> tuple[int, int]:

@@ -172,6 +172,10 @@ class Registry:
         """How many keys are in each state (`marquee status`)."""
         return dict(self._db.execute("SELECT state, count(*) FROM api_keys GROUP BY state"))
 
+    def live_keys(self) -> int:
+        """How many keys have a grant (marquee/grants.py's rule): what Redis holds when in step."""
+        return len(redis_grants.grants_in(self._db, self.plans))
+
     def check(self) -> str:
         """SQLite's quick check of the registry's file: "ok", or what is wrong with it."""
         return self._db.execute("PRAGMA quick_check").fetchone()[0]

@@ -18,8 +18,8 @@ Format (SQLite, written once, opened read-only and immutable):
   order, so a small result set is sorted without walking the whole order; for a large one the
   bitmaps of its slices. A column that is not sortable may list an entity several times (a film's
   release dates) and lists no entity without one; `release:{region}:shown` has one value a film, the
-  date its items show with `region` (regional_releases' day), which a date order then sorts by. The column `id` holds each rank's id (int64
-  values, in rank order, no ranks). `title` and `name` are the default language's; `title.de-DE`
+  date its items show with `region` (regional_releases' day), which a date order then sorts by.
+  The column `id` holds each rank's id (int64 values, in rank order, no ranks). `title` and `name` are the default language's; `title.de-DE`
   (the variant's suffix) another served language's.
 - `regional_releases(id, region, day)`: a film's release date in each country, its first theatrical
   one there (types 2, 3), else its first of any type: the date its items show with `region`

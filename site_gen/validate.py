@@ -247,13 +247,16 @@ class Validator:
 
     def knows(self, uri: str) -> bool:
         """Whether a schema's path matches `uri`."""
-        return any(regex.match(uri) for regex, _ in self._routes)
+        return self._matching(uri) is not None
 
     def template_for(self, uri: str) -> str:
-        for regex, template in self._routes:
-            if regex.match(uri):
-                return template
-        raise ValidationError(uri, "", "no schema for this path")
+        template = self._matching(uri)
+        if template is None:
+            raise ValidationError(uri, "", "no schema for this path")
+        return template
+
+    def _matching(self, uri: str) -> str | None:
+        return next((template for regex, template in self._routes if regex.match(uri)), None)
 
     def validate(self, uri: str, document: Any, template: str | None = None) -> None:
         """Raise ValidationError unless document (a parsed object or JSON bytes/str) fits its schema."""

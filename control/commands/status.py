@@ -79,7 +79,7 @@ def artefacts_table(settings: Settings) -> Table:
     return table
 
 
-def health_table(settings: Settings, registry: Registry, active_keys: int) -> Table:
+def health_table(settings: Settings, registry: Registry) -> Table:
     table = Table(title="Redis and the registry", title_justify="left")
     table.add_column("part")
     table.add_column("state")
@@ -90,9 +90,8 @@ def health_table(settings: Settings, registry: Registry, active_keys: int) -> Ta
         ping = (time.perf_counter() - started) * 1000
         grants = sum(1 for _ in client.scan_iter(match=GRANT_PREFIX + "*", count=1000))
         client.close()
-        step = (
-            "in step" if grants == active_keys else f"{grants:,} grants for {active_keys:,} keys (an edge syncs them)"
-        )
+        live = registry.live_keys()
+        step = "in step" if grants == live else f"{grants:,} grants for {live:,} keys (an edge syncs them)"
         table.add_row(f"Redis {settings.redis_url}", f"up, ping {ping:.1f} ms; {step}")
     except (RedisError, OSError) as exc:
         table.add_row(f"Redis {settings.redis_url}", f"[red]unreachable[/red]: {exc}")
@@ -101,8 +100,8 @@ def health_table(settings: Settings, registry: Registry, active_keys: int) -> Ta
     return table
 
 
-def keys_table(registry: Registry) -> tuple[Table, int]:
-    """Keys and accounts by state, and how many keys a gate admits (neither deleted nor revoked)."""
+def keys_table(registry: Registry) -> Table:
+    """Keys and accounts by state."""
     table = Table(title="Keys and accounts", title_justify="left")
     table.add_column("state")
     table.add_column("keys", justify="right")
@@ -111,7 +110,7 @@ def keys_table(registry: Registry) -> tuple[Table, int]:
     accounts = Counter(account.state for account in registry.accounts())
     for state in sorted(set(keys) | set(accounts)):
         table.add_row(state, f"{keys.get(state, 0):,}", f"{accounts.get(state, 0):,}")
-    return table, sum(n for state, n in keys.items() if state != "deleted")
+    return table
 
 
 def requests_table(settings: Settings) -> Table:
@@ -160,9 +159,8 @@ def status(settings: Settings) -> None:
     console.print(artefacts_table(settings))
     registry = Registry(settings.registry_path, settings.plans)
     try:
-        keys, active = keys_table(registry)
-        console.print(health_table(settings, registry, active))
-        console.print(keys)
+        console.print(health_table(settings, registry))
+        console.print(keys_table(registry))
     finally:
         registry.close()
     console.print(requests_table(settings))
