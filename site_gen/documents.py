@@ -14,7 +14,7 @@ import contextlib
 import functools
 import json
 import sqlite3
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -114,8 +114,18 @@ def copy_rows(
     """Every row of a DuckDB query into an SQLite table of the same columns, through Arrow batches
     (DuckDB's fetchmany makes its Python tuples a value at a time); `encode` stores the last column
     (packs.kept_encoder). Returns the rows copied."""
+    return insert_batches(con.sql(query).to_arrow_reader(batch_rows), out, table, encode)
+
+
+def insert_batches(
+    batches: Iterable[pa.RecordBatch],
+    out: sqlite3.Connection,
+    table: str,
+    encode: Callable[[bytes], bytes] | None = None,
+) -> int:
+    """Every row of Arrow `batches` into an SQLite table of the same columns (copy_rows)."""
     count = 0
-    for batch in con.sql(query).to_arrow_reader(batch_rows):
+    for batch in batches:
         columns = [column.to_pylist() for column in batch.columns]
         if encode is not None:
             columns[-1] = [None if value is None else encode(value) for value in columns[-1]]

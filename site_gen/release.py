@@ -53,6 +53,7 @@ from site_gen import (
     showtimes,
     tv,
 )
+from site_gen.apart import beside
 from site_gen.documents import (
     KEPT_WHOLE,
     OVER_PREVIOUS,
@@ -109,7 +110,8 @@ class ReleaseSummary:
     steps_run: int = 0  # build SQL steps run: fewer than `steps` when the kept database was updated
     steps: int = 0
     # Seconds by phase: database (load and derive), collect (render SQL), write (validate and insert),
-    # search (the search index), images_after (waiting for the image check once the rest is written).
+    # artefacts (the indexes but search's), search (waiting for the search index, written beside the
+    # templates and the artefacts), images_after (waiting for the image check once the rest is written).
     phases: dict[str, float] = field(default_factory=dict)
     search: str = ""  # the search index's summary (site_gen/search_index.py IndexSummary.line)
     plan: dict[str, str] = field(default_factory=dict)  # each template's way (site_gen/plan.py)
@@ -270,7 +272,7 @@ def documents_for(
 # Told of the build's progress: (phase, done, total), e.g. ("templates", 12, 85); `marquee build`
 # shows it on a terminal (control/commands/catalogue.py), since a million titles take half an hour.
 Progress = Callable[[str, int, int], None]
-PHASES = ("database", "collect", "write", "search", "artefacts", "images_after")  # in the order they run
+PHASES = ("database", "collect", "write", "artefacts", "search", "images_after")  # in the order they run
 ARTEFACT_STEPS = ("discover", "showtimes", "exports", "credits", "changes")  # the artefacts phase, in order
 
 
@@ -441,52 +443,59 @@ def render_release(
                     phase("collect")
                     if writer.previous_manifest is not None:
                         use_previous_manifest(con, writer.previous_manifest)
+                    searching = search_index.inputs_for_release(
+                        con, settings.languages, release_dir, previous if updating else None, scoped
+                    )
                     con.execute(f"SET streaming_buffer_size = '{RENDER_BUFFER}'")
-                    write_all(collected, ways, writer, Validator(), image_check, progress)
-                    phase("write")
+                    # The search index is written from its exported rows beside the templates, which
+                    # leave about a third of the second core idle (docs/benchmarks.md, session 42).
+                    with beside(search_index.write, searching, apart=searching.large) as searched:
+                        write_all(collected, ways, writer, Validator(), image_check, progress)
+                        phase("write")
 
-                    # The pack's blocks are written (writer.finish) beside the search index and the
-                    # artefacts, which read the database only: at 1M films the finish was ~400 s,
-                    # most of it on one core (docs/benchmarks.md, session 32). `changes` compares
-                    # the packs, so it waits for the finish; leaving the block waits for it too.
-                    def changes_after(packed: Future) -> int:
-                        packed.result()  # the pack is finished (or its failure raised here)
-                        return changes.for_release(release_dir, history or previous)
+                        # The pack's blocks are written (writer.finish) beside the search index and the
+                        # artefacts, which read the database only: at 1M films the finish was ~400 s,
+                        # most of it on one core (docs/benchmarks.md, session 32). `changes` compares
+                        # the packs, so it waits for the finish; leaving the block waits for it too.
+                        def changes_after(packed: Future) -> int:
+                            packed.result()  # the pack is finished (or its failure raised here)
+                            return changes.for_release(release_dir, history or previous)
 
-                    with ThreadPoolExecutor(1, thread_name_prefix="pack") as packing:
-                        packed = packing.submit(writer.finish, progress)
-                        index = search_index.for_release(
-                            con, settings.languages, release_dir, previous if updating else None, scoped
-                        )
+                        with ThreadPoolExecutor(1, thread_name_prefix="pack") as packing:
+                            packed = packing.submit(writer.finish, progress)
+                            artefacts = {
+                                "discover": lambda: discover_index.for_release(
+                                    con,
+                                    release_dir,
+                                    catalogue_dir,
+                                    previous if updating else None,
+                                    loaded.created if updating else None,
+                                ),
+                                "showtimes": lambda: showtimes.for_release(con, catalogue_dir, release_dir),
+                                "exports": lambda: exports.for_release(
+                                    con,
+                                    release_dir,
+                                    None,
+                                    previous if updating else None,
+                                    loaded.created if updating else None,
+                                ),
+                                "credits": lambda: credit_index.for_release(
+                                    con,
+                                    release_dir,
+                                    previous if updating else None,
+                                    loaded.created if updating else None,
+                                ),
+                                "changes": lambda: changes_after(packed),
+                            }
+                            made = {}
+                            for done, name in enumerate(ARTEFACT_STEPS):
+                                if progress is not None:  # where the phase's minutes go at 1M (bench-build logs it)
+                                    progress("artefacts", done, len(ARTEFACT_STEPS))
+                                made[name] = artefacts[name]()
+                        credits, discovered = made["credits"], made["discover"]
+                        phase("artefacts")
+                        index = searched()
                         phase("search")
-                        artefacts = {
-                            "discover": lambda: discover_index.for_release(
-                                con,
-                                release_dir,
-                                catalogue_dir,
-                                previous if updating else None,
-                                loaded.created if updating else None,
-                            ),
-                            "showtimes": lambda: showtimes.for_release(con, catalogue_dir, release_dir),
-                            "exports": lambda: exports.for_release(
-                                con,
-                                release_dir,
-                                None,
-                                previous if updating else None,
-                                loaded.created if updating else None,
-                            ),
-                            "credits": lambda: credit_index.for_release(
-                                con, release_dir, previous if updating else None, loaded.created if updating else None
-                            ),
-                            "changes": lambda: changes_after(packed),
-                        }
-                        made = {}
-                        for done, name in enumerate(ARTEFACT_STEPS):
-                            if progress is not None:  # where the phase's minutes go at 1M (bench-build logs it)
-                                progress("artefacts", done, len(ARTEFACT_STEPS))
-                            made[name] = artefacts[name]()
-                    credits, discovered = made["credits"], made["discover"]
-                    phase("artefacts")
                     scope.save_entities(con, release_dir, previous)
                     image_count = image_check.result()
                     phase("images_after")

@@ -32,6 +32,12 @@ Format (SQLite, written once, opened read-only and immutable):
   one-letter deletions: a query word one typo away shares a deletion with it (SymSpell's idea).
 - `external_ids(kind, id, source, value, series_id, season_number, episode_number)` for /3/find.
 - `meta(key, value)`: the languages and the format version.
+
+How it is written: `export` runs the index's queries on the database into Arrow files (`Inputs`),
+seconds of DuckDB; `write` makes the index from them alone, without the database. Why: the writing
+is Python and SQLite on one core (~380 s at a million films), and the build's templates leave about
+a third of the other core idle, so a build writes a large index in a process of its own beside them
+(site_gen/release.py, `Inputs.large`).
 """
 
 from __future__ import annotations
@@ -47,18 +53,25 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import duckdb
+import pyarrow as pa
 from pyroaring import BitMap
 
 from marquee import search_text
 from marquee.artefacts import SEARCH_INDEX
 from marquee.packs import DICTS_TABLE, kept_encoder
-from site_gen.documents import copy_rows, load_sql
+from site_gen.documents import insert_batches, load_sql
 
 FORMAT = "5"
 KINDS = ("movie", "tv", "person", "collection", "company", "keyword")
 ITEM_QUERIES = {"movie": "movie_list_results.sql", "tv": "person_tv_items.sql"}  # shared with similar lists
 BATCH = 20_000
 TRAINING_ITEMS = 2_000  # a kind's first items, that its dictionary is trained on
+# A build writes the index in a process of its own from this many entities exported, or when it
+# updates an index this large (copied whole, then its kinds derived again): below, the process's
+# start and imports (~0.5 s) cost more than they save.
+APART_ENTITIES = 200_000
+APART_PREVIOUS_BYTES = 256 << 20
+EXPORTED = pa.ipc.IpcWriteOptions(compression="zstd")  # at 1M films ~4 GB of rows, a few seconds to pack
 
 SCHEMA = (
     """
@@ -147,16 +160,79 @@ def _in_scope(query: str, kind_column: str | None, kind: str | None = None) -> s
     return f"SELECT q.* FROM ({query}) q WHERE EXISTS (SELECT 1 FROM search_scope s WHERE {which} AND s.id = q.id)"
 
 
+@dataclass(frozen=True)
+class Inputs:
+    """An index's rows as the database gives them, in Arrow files in `folder` (export), which is
+    all `write` needs."""
+
+    folder: Path
+    languages: tuple[str, ...]
+    target: Path
+    previous: Path | None  # an update's: the earlier release's index it starts from
+    entities: int  # rows exported for `entities`
+    seconds: float  # the export's
+
+    @property
+    def large(self) -> bool:
+        """Whether writing the index is worth a process of its own (APART_ENTITIES)."""
+        if self.previous is not None and self.previous.stat().st_size >= APART_PREVIOUS_BYTES:
+            return True
+        return self.entities >= APART_ENTITIES
+
+    def batches(self, name: str) -> Iterator[pa.RecordBatch]:
+        with pa.memory_map(str(self.folder / f"{name}.arrow")) as source:
+            yield from pa.ipc.open_stream(source)
+
+    def scope(self) -> dict[str, list[int]]:
+        """An update's scope: the ids to write again, by kind (search_scope)."""
+        scope: dict[str, list[int]] = defaultdict(list)
+        for batch in self.batches("scope"):
+            for kind, entity_id in zip(batch.column(0).to_pylist(), batch.column(1).to_pylist()):
+                scope[kind].append(entity_id)
+        return scope
+
+
+def export(con: duckdb.DuckDBPyConnection, languages: list[str], target: Path, previous: Path | None = None) -> Inputs:
+    """The rows an index of the database `con` holds (after site_gen.languages.prepare) is written
+    from, in a folder beside `target`; with `previous`, an update's: only what the scoped build
+    changed (SCOPE_SQL), and the scope itself."""
+    started = time.perf_counter()
+    folder = target.with_name(target.name + ".inputs")
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    queries = {kind: entity_query(kind) for kind in KINDS}
+    texts, external = load_sql("search_texts.sql"), load_sql("search_external_ids.sql")
+    if previous is not None:
+        con.execute(SCOPE_SQL)
+        queries = {kind: _in_scope(query, None, kind) for kind, query in queries.items()}
+        texts, external = _in_scope(texts, "kind"), _in_scope(external, "kind")
+        _export(con, "SELECT DISTINCT kind, id FROM search_scope ORDER BY kind, id", folder / "scope.arrow")
+    entities = sum(_export(con, f"SELECT * FROM ({q}) ORDER BY id", folder / f"{k}.arrow") for k, q in queries.items())
+    _export(con, f"SELECT * FROM ({texts}) ORDER BY kind, id, suffix", folder / "texts.arrow")
+    _export(con, f"SELECT * FROM ({external}) ORDER BY kind, id, source, value", folder / "external_ids.arrow")
+    return Inputs(folder, tuple(languages), target, previous, entities, time.perf_counter() - started)
+
+
+def _export(con: duckdb.DuckDBPyConnection, query: str, path: Path) -> int:
+    """A query's rows, in order, as an Arrow stream file; the number of rows."""
+    reader = con.sql(query).to_arrow_reader(BATCH)
+    rows = 0
+    with pa.OSFile(str(path), "wb") as sink, pa.ipc.new_stream(sink, reader.schema, options=EXPORTED) as stream:
+        for batch in reader:
+            stream.write_batch(batch)
+            rows += batch.num_rows
+    return rows
+
+
 def build(con: duckdb.DuckDBPyConnection, languages: list[str], target: Path) -> IndexSummary:
     """Write the index of the database `con` holds (after site_gen.languages.prepare) to `target`."""
-    return _write(con, languages, target, previous=None)
+    return write(export(con, languages, target))
 
 
 def update(con: duckdb.DuckDBPyConnection, languages: list[str], previous: Path, target: Path) -> IndexSummary:
     """`previous` (an earlier release's index) with what this scoped build changed written again;
     equal to a build of the whole database (tests/test_site_gen_scope.py)."""
-    con.execute(SCOPE_SQL)
-    return _write(con, languages, target, previous=previous)
+    return write(export(con, languages, target, previous))
 
 
 def can_update(previous: Path | None, languages: list[str]) -> bool:
@@ -171,8 +247,18 @@ def can_update(previous: Path | None, languages: list[str]) -> bool:
     return meta.get("format") == FORMAT and meta.get("languages") == ",".join(languages)
 
 
-def _write(con: duckdb.DuckDBPyConnection, languages: list[str], target: Path, previous: Path | None) -> IndexSummary:
+def write(inputs: Inputs) -> IndexSummary:
+    """The index `inputs` were exported for, made from them alone (a process of its own may run
+    it); the inputs' folder is removed."""
+    try:
+        return _write(inputs)
+    finally:
+        shutil.rmtree(inputs.folder, ignore_errors=True)
+
+
+def _write(inputs: Inputs) -> IndexSummary:
     started = time.perf_counter()
+    target, previous = inputs.target, inputs.previous
     partial = target.with_name(target.name + ".partial")
     partial.unlink(missing_ok=True)
     stages: list[tuple[str, float]] = []
@@ -180,6 +266,7 @@ def _write(con: duckdb.DuckDBPyConnection, languages: list[str], target: Path, p
     def lap(stage: str) -> None:
         stages.append((stage, time.perf_counter() - started - sum(seconds for _, seconds in stages)))
 
+    scope = inputs.scope() if previous is not None else None
     if previous is not None:
         shutil.copyfile(previous, partial)  # SQLite file: the previous release's stays as it was
         lap("copy")
@@ -188,30 +275,30 @@ def _write(con: duckdb.DuckDBPyConnection, languages: list[str], target: Path, p
         out.executescript(f"PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA cache_size={WRITE_CACHE};")
         if previous is None:
             out.executescript("PRAGMA page_size=8192;" + SCHEMA)
-            out.executemany("INSERT INTO meta VALUES (?, ?)", [("format", FORMAT), ("languages", ",".join(languages))])
+            out.executemany(
+                "INSERT INTO meta VALUES (?, ?)", [("format", FORMAT), ("languages", ",".join(inputs.languages))]
+            )
         vocabulary: set[str] = set()
         counts, derived = {}, []
         for kind in KINDS:
-            before = scoped_entities(out, con, kind) if previous is not None else None
-            counts[kind] = write_kind(con, out, kind, vocabulary, updating=previous is not None)
-            if (
-                previous is None
-                or before is not None
-                and not rederive(out, kind, before, scoped_entities(out, con, kind))
-            ):
+            ids = scope.get(kind, []) if scope is not None else None
+            before = scoped_entities(out, kind, ids) if ids is not None else None
+            if ids is not None:
+                forget(out, "entities", kind, ids)
+                forget(out, "items", kind, ids)
+            counts[kind] = write_kind(inputs.batches(kind), out, kind, vocabulary, updating=ids is not None)
+            if ids is None or before is not None and not rederive(out, kind, before, scoped_entities(out, kind, ids)):
                 derive(out, kind)
                 derived.append(kind)
             lap(kind)
         write_vocabulary(out, vocabulary)
-        texts, external = load_sql("search_texts.sql"), load_sql("search_external_ids.sql")
-        if previous is not None:
-            forget(out, con, "texts", ("movie", "tv", "collection"))
-            forget(out, con, "external_ids", ("movie", "tv", "person", "season", "episode"))
-            texts, external = _in_scope(texts, "kind"), _in_scope(external, "kind")
-        copy_rows(con, f"SELECT * FROM ({texts}) ORDER BY kind, id, suffix", out, "texts")
-        external_count = copy_rows(
-            con, f"SELECT * FROM ({external}) ORDER BY kind, id, source, value", out, "external_ids"
-        )
+        if scope is not None:
+            for kind in ("movie", "tv", "collection"):
+                forget(out, "texts", kind, scope.get(kind, []))
+            for kind in ("movie", "tv", "person", "season", "episode"):
+                forget(out, "external_ids", kind, scope.get(kind, []))
+        insert_batches(inputs.batches("texts"), out, "texts")
+        external_count = insert_batches(inputs.batches("external_ids"), out, "external_ids")
         out.execute(VALUE_INDEX)
         out.commit()
         lap("texts and external ids")
@@ -225,34 +312,27 @@ def _write(con: duckdb.DuckDBPyConnection, languages: list[str], target: Path, p
         len(vocabulary),
         external_count,
         target.stat().st_size,
-        time.perf_counter() - started,
+        inputs.seconds + time.perf_counter() - started,
         updated=previous is not None,
         derived=tuple(derived),
-        stages=tuple(stages),
+        stages=(("export", inputs.seconds), *stages),
     )
 
 
-def forget(out: sqlite3.Connection, con: duckdb.DuckDBPyConnection, table: str, kinds: tuple[str, ...]) -> None:
-    """Delete the rows of `table` of every entity of `kinds` in the update's scope."""
-    for kind in kinds:
-        ids = [i for (i,) in con.execute("SELECT id FROM search_scope WHERE kind = ?", [kind]).fetchall()]
-        out.executemany(f"DELETE FROM {table} WHERE kind = ? AND id = ?", ((kind, i) for i in ids))
+def forget(out: sqlite3.Connection, table: str, kind: str, ids: list[int]) -> None:
+    """Delete the rows of `table` of the entities `ids` of `kind` (an update's scope)."""
+    out.executemany(f"DELETE FROM {table} WHERE kind = ? AND id = ?", ((kind, i) for i in ids))
 
 
 def write_kind(
-    con: duckdb.DuckDBPyConnection, out: sqlite3.Connection, kind: str, vocabulary: set[str], updating: bool = False
+    batches: Iterable[pa.RecordBatch], out: sqlite3.Connection, kind: str, vocabulary: set[str], updating: bool = False
 ) -> int:
-    """Every entity of `kind` (an update: those in scope, their previous rows deleted first), as
+    """Every entity of `kind` exported (an update: those in scope, their previous rows deleted), as
     `entities` and `items` rows; the number written."""
-    query = entity_query(kind)
-    if updating:
-        forget(out, con, "entities", (kind,))
-        forget(out, con, "items", (kind,))
-        query = _in_scope(query, None, kind)
     count = 0
     template = f"search:{kind}"  # its dictionary's name in `dicts`
     encode = kept_encoder(out, template) if updating else None
-    for batch in con.sql(f"SELECT * FROM ({query}) ORDER BY id").to_arrow_reader(BATCH):  # in key order
+    for batch in batches:  # in key order
         entities, items = [], []
         columns = batch.to_pydict()
         bodies = [item.encode() for item in columns["item"]]
@@ -287,15 +367,14 @@ def write_kind(
     return count
 
 
-def scoped_entities(out: sqlite3.Connection, con: duckdb.DuckDBPyConnection, kind: str) -> dict[int, tuple] | None:
-    """The `entities` rows (popularity, tokens, filters, names) by id of the update's scope of `kind`
-    as the index holds them now; None when the scope has none of that kind."""
-    ids = [i for (i,) in con.execute("SELECT DISTINCT id FROM search_scope WHERE kind = ?", [kind]).fetchall()]
+def scoped_entities(out: sqlite3.Connection, kind: str, ids: list[int]) -> dict[int, tuple] | None:
+    """The `entities` rows (popularity, tokens, filters, names) by id of `ids` of `kind` (an update's
+    scope) as the index holds them now; None when the scope has none of that kind."""
     if not ids:
         return None
     out.execute("CREATE TEMP TABLE IF NOT EXISTS scope_ids (id INTEGER PRIMARY KEY)")
     out.execute("DELETE FROM temp.scope_ids")
-    out.executemany("INSERT INTO temp.scope_ids VALUES (?)", ((i,) for i in ids))
+    out.executemany("INSERT OR IGNORE INTO temp.scope_ids VALUES (?)", ((i,) for i in ids))
     return {
         row[0]: row[1:]
         for row in out.execute(
@@ -423,16 +502,14 @@ def write_vocabulary(out: sqlite3.Connection, vocabulary: Iterable[str]) -> None
     )
 
 
-def for_release(
+def inputs_for_release(
     con: duckdb.DuckDBPyConnection, languages: list[str], release_dir: Path, previous: Path | None, scoped: bool
-) -> IndexSummary:
-    """The index of a release: an update of the previous release's when the build is scoped (it
-    knows what changed), else built whole."""
+) -> Inputs:
+    """What the index of a release is written from: an update of the previous release's when the
+    build is scoped (it knows what changed), else the whole index."""
     target = Path(release_dir) / SEARCH_INDEX
     old = Path(previous) / SEARCH_INDEX if previous is not None else None
-    if scoped and can_update(old, languages):
-        return update(con, languages, old, target)
-    return build(con, languages, target)
+    return export(con, languages, target, old if scoped and can_update(old, languages) else None)
 
 
 @contextmanager

@@ -22,12 +22,10 @@ in one group, so the blocks find these twins (site_gen/blocks.py `drop_twins`, `
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import re
 import sqlite3
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NoReturn
@@ -65,6 +63,7 @@ from marquee.packs import (
     pack_path,
     read_only_uri,
 )
+from site_gen.apart import beside
 from site_gen.blocks import BlockEncoders, Repeated, Staging, Written, staged_buckets, write_blocks
 from site_gen.templates import template_shape
 
@@ -415,15 +414,10 @@ class FullWriter(PackWriter):
         self._step(progress, "blocks")
         self.staging.seal()
         arguments = (pack_path(self.root), self.staging.folder, self._documents)
-        if self.staging.staged_bytes >= APART_BYTES:
 
-            def write() -> Written:
-                with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
-                    return pool.submit(write_full_blocks, *arguments).result()
-        else:
-
-            def write() -> Written:
-                return write_full_blocks(*arguments)
+        def write() -> Written:
+            with beside(write_full_blocks, *arguments, apart=self.staging.staged_bytes >= APART_BYTES) as written:
+                return written()
 
         written = self._written(write)
         self._documents -= written.twins  # what the pack holds; the manifest has every rendered name

@@ -214,7 +214,7 @@ def test_an_invalid_document_stops_the_build_and_leaves_nothing(
         release,
         "collect",
         lambda con, settings: [
-            from_objects("/3/genre/movie/list", good),
+            release.prepare(con, settings) and from_objects("/3/genre/movie/list", good),
             from_objects("/3/movie/{movie_id}", {"/3/movie/1": {"id": 1, "title": 7}}),
         ],
     )

@@ -122,3 +122,39 @@ def test_long_words_are_reachable_by_one_deletion(index):
     for term in terms[:10]:
         variants = {v for (v,) in index.execute("SELECT variant FROM near WHERE term = ?", (term,))}
         assert variants == {term} | deletions(term)
+
+
+def test_an_index_written_apart_from_its_exported_rows_is_the_builds(index, built_pack: Path, release_settings, tmp_path):
+    """A large build writes its index in a spawned process, from the rows exported from the database
+    (site_gen/release.py, Inputs.large): the same tables, row for row, as the session's build,
+    which wrote its index in its own process; the exported rows are removed."""
+    from marquee_build.state import DATABASE, STATE_DIR
+    from site_gen import languages, search_index
+    from site_gen.apart import beside
+
+    con = duckdb.connect(str(built_pack.parent / STATE_DIR / DATABASE), read_only=True)  # as test_edge_credit
+    try:
+        languages.prepare(con, release_settings)
+        inputs = search_index.export(con, list(release_settings.languages), tmp_path / SEARCH_INDEX)
+    finally:
+        con.close()
+    with beside(search_index.write, inputs, apart=True) as written:
+        summary = written()
+    assert not inputs.folder.exists()
+    assert summary.entities["movie"] == index.execute("SELECT count(*) FROM entities WHERE kind = 'movie'").fetchone()[0]
+    apart = sqlite3.connect(tmp_path / SEARCH_INDEX)
+    tables = [t for (t,) in index.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")]
+    assert "external_ids" in tables and "postings" in tables
+    for table in set(tables) - {"dicts", "items"}:
+        rows = f"SELECT * FROM {table}"  # each in its key order
+        assert apart.execute(rows).fetchall() == index.execute(rows).fetchall(), table
+    # A dictionary's id is drawn at random (marquee/packs.py); its bytes and each body's frame name it.
+    dictionaries = "SELECT template FROM dicts ORDER BY template"
+    assert apart.execute(dictionaries).fetchall() == index.execute(dictionaries).fetchall()
+    items = "SELECT kind, id, body, known_for FROM items ORDER BY kind, id"
+    decoded = [
+        [(kind, i, decode(body), known_for) for kind, i, body, known_for in con.execute(items)]
+        for con, decode in ((apart, Decoder(apart)), (index, Decoder(index)))
+    ]
+    assert decoded[0] == decoded[1] and len(decoded[0]) > 100
+    apart.close()
