@@ -124,7 +124,9 @@ def test_long_words_are_reachable_by_one_deletion(index):
         assert variants == {term} | deletions(term)
 
 
-def test_an_index_written_apart_from_its_exported_rows_is_the_builds(index, built_pack: Path, release_settings, tmp_path):
+def test_an_index_written_apart_from_its_exported_rows_is_the_builds(
+    index, built_pack: Path, release_settings, tmp_path
+):
     """A large build writes its index in a spawned process, from the rows exported from the database
     (site_gen/release.py, Inputs.large): the same tables, row for row, as the session's build,
     which wrote its index in its own process; the exported rows are removed."""
@@ -141,7 +143,9 @@ def test_an_index_written_apart_from_its_exported_rows_is_the_builds(index, buil
     with beside(search_index.write, inputs, apart=True) as written:
         summary = written()
     assert not inputs.folder.exists()
-    assert summary.entities["movie"] == index.execute("SELECT count(*) FROM entities WHERE kind = 'movie'").fetchone()[0]
+    assert (
+        summary.entities["movie"] == index.execute("SELECT count(*) FROM entities WHERE kind = 'movie'").fetchone()[0]
+    )
     apart = sqlite3.connect(tmp_path / SEARCH_INDEX)
     tables = [t for (t,) in index.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")]
     assert "external_ids" in tables and "postings" in tables
