@@ -2,33 +2,67 @@
 
 Why a process: what runs apart (the pack's blocks, the search index) is Python and SQLite on one
 core for minutes at a million films, and in the build's process it would wait on the GIL behind the
-writer's Python. Spawned, not forked: the build's process has DuckDB's threads running. Small work
-stays in the build's process (`apart=False`): a spawned interpreter's start and imports cost ~0.5 s.
+writer's Python. Spawned, not forked: the build's process has DuckDB's threads running. The process
+ends as soon as its work does, so its memory (~2 GB for the search index at 1M films) is not held
+through the rest of the build, as an idle pool worker's would be. Small work stays in the build's
+process (`apart=False`): a spawned interpreter's start and imports cost ~0.5 s.
 """
 
 from __future__ import annotations
 
 import multiprocessing
+import traceback
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from multiprocessing.connection import Connection
 from typing import Any
+
+
+class ApartError(RuntimeError):
+    """The process ended without an answer (killed, or out of memory)."""
+
+
+def _run(answer: Connection, function: Callable[..., Any], arguments: tuple) -> None:
+    try:
+        result = (True, function(*arguments), "")
+    except BaseException as exc:  # handed to the build, which raises it
+        result = (False, exc, traceback.format_exc())
+    answer.send(result)
+    answer.close()
 
 
 @contextmanager
 def beside(function: Callable[..., Any], *arguments: Any, apart: bool = True) -> Iterator[Callable[[], Any]]:
     """`function(*arguments)`, whose result the block takes by calling what it is given. `apart`: it
-    starts now in a spawned process and the call waits for it (its error raised there); leaving the
-    block by an error kills it. Otherwise it runs in this process, when the block calls."""
+    starts now in a spawned process and the call waits for it (its error raised there, its traceback
+    noted); leaving the block by an error kills it. Otherwise it runs in this process, when the block
+    calls."""
     if not apart:
         yield lambda: function(*arguments)
         return
-    pool = multiprocessing.get_context("spawn").Pool(1)
+    context = multiprocessing.get_context("spawn")
+    receiving, sending = context.Pipe(duplex=False)
+    process = context.Process(target=_run, args=(sending, function, arguments), name=getattr(function, "__name__", ""))
+    process.start()
+    sending.close()
+
+    def result() -> Any:
+        try:
+            ok, value, where = receiving.recv()
+        except EOFError:
+            process.join()
+            raise ApartError(f"{process.name} ended without an answer (exit code {process.exitcode})") from None
+        process.join()
+        if ok:
+            return value
+        value.add_note(f"in the process apart:\n{where}")
+        raise value
+
     try:
-        yield pool.apply_async(function, arguments).get
+        yield result
     except BaseException:
-        pool.terminate()
+        process.kill()
         raise
-    else:
-        pool.close()
     finally:
-        pool.join()
+        process.join()
+        receiving.close()

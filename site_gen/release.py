@@ -273,6 +273,7 @@ def documents_for(
 # shows it on a terminal (control/commands/catalogue.py), since a million titles take half an hour.
 Progress = Callable[[str, int, int], None]
 PHASES = ("database", "collect", "write", "artefacts", "search", "images_after")  # in the order they run
+FINISH_APART_GB = 2.0  # what DuckDB leaves the pack's blocks' process (writer.APART_BYTES) after the templates
 ARTEFACT_STEPS = ("discover", "showtimes", "exports", "credits", "changes")  # the artefacts phase, in order
 
 
@@ -461,6 +462,11 @@ def render_release(
                             packed.result()  # the pack is finished (or its failure raised here)
                             return changes.for_release(release_dir, history or previous)
 
+                        if writer.finishes_apart and settings.build_memory_gb:
+                            # The blocks' process takes ~2 GB beside the artefacts' queries: DuckDB leaves it
+                            # room (a 1M build peaked at 14.2 GB with them overlapping, session 42).
+                            limit = max(settings.build_memory_gb - FINISH_APART_GB, settings.build_memory_gb / 2)
+                            con.execute(f"SET memory_limit = '{limit * 1024:.0f}MB'")
                         with ThreadPoolExecutor(1, thread_name_prefix="pack") as packing:
                             packed = packing.submit(writer.finish, progress)
                             artefacts = {

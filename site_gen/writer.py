@@ -188,6 +188,11 @@ class PackWriter:
         """Settle the pack and close it; `progress` (phase, done, total) hears of long steps."""
         raise NotImplementedError
 
+    @property
+    def finishes_apart(self) -> bool:
+        """Whether finish() writes the blocks in a process of its own (APART_BYTES)."""
+        return False
+
     def keep_template(self, template: str) -> None:
         raise WriterError(f"{template}: nothing to keep without a previous release")
 
@@ -402,6 +407,10 @@ class FullWriter(PackWriter):
         self.con.execute(f"PRAGMA user_version = {PACK_FORMAT}")
         self.con.execute("CREATE TABLE docs (key INTEGER PRIMARY KEY, body BLOB NOT NULL)")
 
+    @property
+    def finishes_apart(self) -> bool:
+        return self.staging.staged_bytes >= APART_BYTES
+
     def finish(self, progress: Callable[[str, int, int], None] | None = None) -> None:
         """Write the blocks (refusing any name written twice), record the release's facts, and
         count what is unchanged since `previous` (when given, by ETag in the manifests). The blocks
@@ -416,7 +425,7 @@ class FullWriter(PackWriter):
         arguments = (pack_path(self.root), self.staging.folder, self._documents)
 
         def write() -> Written:
-            with beside(write_full_blocks, *arguments, apart=self.staging.staged_bytes >= APART_BYTES) as written:
+            with beside(write_full_blocks, *arguments, apart=self.finishes_apart) as written:
                 return written()
 
         written = self._written(write)
