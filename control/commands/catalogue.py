@@ -184,9 +184,9 @@ def images(settings: Settings, catalogue_dir: Path | None) -> None:
 
 # fmt: off
 PHASES = {"database": "loading and normalising the catalogue", "collect": "planning the documents",
-          "templates": "rendering, validating and writing", "search": "building the search index",
+          "templates": "rendering, validating and writing",
           "artefacts": "discover, showtimes, exports, credits and changes (the pack finished beside them)",
-          "images_after": "checking the images"}
+          "search": "the search index (written beside the templates at 1M)", "images_after": "checking the images"}
 # fmt: on
 
 
