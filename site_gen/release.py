@@ -463,8 +463,9 @@ def render_release(
                             return changes.for_release(release_dir, history or previous)
 
                         if writer.finishes_apart and settings.build_memory_gb:
-                            # The blocks' process takes ~2 GB beside the artefacts' queries: DuckDB leaves it
-                            # room (a 1M build peaked at 14.2 GB with them overlapping, session 42).
+                            # The blocks' process holds up to ~3.6 GB beside the artefacts' queries: DuckDB
+                            # leaves it room (a 1M build peaked at 14.2 GB without this and with an idle
+                            # worker, 10.9 GB with, session 42).
                             limit = max(settings.build_memory_gb - FINISH_APART_GB, settings.build_memory_gb / 2)
                             con.execute(f"SET memory_limit = '{limit * 1024:.0f}MB'")
                         with ThreadPoolExecutor(1, thread_name_prefix="pack") as packing:
