@@ -423,20 +423,16 @@ def render_release(
         ) as kept:
             loaded = load_database(catalogue_dir, kept.path, kept.digests, settings.build_memory_gb)
             con = loaded.con
+            # What an update starts from (the previous release, the database objects it created again);
+            # a full build has neither.
+            base, created = (previous, loaded.created) if updating else (None, None)
             scope.hash_entities(con, scope.rendered_settings(settings), loaded.tables, loaded.created, previous)
             phase("database")
             try:
                 with ThreadPoolExecutor(1, thread_name_prefix="images") as side:
-                    image_check = start_image_check(
-                        con,
-                        catalogue_dir,
-                        release_dir,
-                        side,
-                        previous if updating else None,
-                        loaded.created if updating else None,
-                    )
+                    image_check = start_image_check(con, catalogue_dir, release_dir, side, base, created)
                     writer = Writer(release_dir, previous=previous)
-                    scoped = scope.plan_scope(con, previous if updating else None)
+                    scoped = scope.plan_scope(con, base)
                     collected = collect(con, settings)
                     ways = plan.plan_build(
                         con, [(d.template, d.keeps_to_scope) for d in collected], writer.previous_manifest
@@ -444,9 +440,7 @@ def render_release(
                     phase("collect")
                     if writer.previous_manifest is not None:
                         use_previous_manifest(con, writer.previous_manifest)
-                    searching = search_index.inputs_for_release(
-                        con, settings.languages, release_dir, previous if updating else None, scoped
-                    )
+                    searching = search_index.inputs_for_release(con, settings.languages, release_dir, base, scoped)
                     con.execute(f"SET streaming_buffer_size = '{RENDER_BUFFER}'")
                     # The search index is written from its exported rows beside the templates, which
                     # leave about a third of the second core idle (docs/benchmarks.md, session 42).
@@ -472,26 +466,11 @@ def render_release(
                             packed = packing.submit(writer.finish, progress)
                             artefacts = {
                                 "discover": lambda: discover_index.for_release(
-                                    con,
-                                    release_dir,
-                                    catalogue_dir,
-                                    previous if updating else None,
-                                    loaded.created if updating else None,
+                                    con, release_dir, catalogue_dir, base, created
                                 ),
                                 "showtimes": lambda: showtimes.for_release(con, catalogue_dir, release_dir),
-                                "exports": lambda: exports.for_release(
-                                    con,
-                                    release_dir,
-                                    None,
-                                    previous if updating else None,
-                                    loaded.created if updating else None,
-                                ),
-                                "credits": lambda: credit_index.for_release(
-                                    con,
-                                    release_dir,
-                                    previous if updating else None,
-                                    loaded.created if updating else None,
-                                ),
+                                "exports": lambda: exports.for_release(con, release_dir, None, base, created),
+                                "credits": lambda: credit_index.for_release(con, release_dir, base, created),
                                 "changes": lambda: changes_after(packed),
                             }
                             made = {}

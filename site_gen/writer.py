@@ -79,8 +79,8 @@ STAGING = ".staging"  # the folder beside the pack where documents wait for thei
 
 # A full pack's blocks are written in a process of their own once this much is staged: at 1M titles
 # they are ~60 GB of JSON into ~10 GB of zstd, ~10 minutes of Python, zstd and SQLite that on a thread
-# shared the GIL with the search index built beside them (both together ran at ~1 core). A sample's
-# pack stays on the thread: a new interpreter costs about a second.
+# shared the GIL with the work beside them (with the search index, both together ran at ~1 core; the
+# artefacts are beside them now). A sample's pack stays on the thread: a new interpreter costs ~0.5 s.
 APART_BYTES = 1 << 30
 
 
