@@ -38,8 +38,8 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from marquee.manifests import (
-    MANIFEST_COMPRESSION,
     MANIFEST_NAME,
+    MANIFEST_OPTIONS,
     MANIFEST_SCHEMA,
     delta_file,
     digest_of,
@@ -355,7 +355,7 @@ class PackWriter:
                 if template not in self._manifests:
                     name = delta_file(template) if template in self._deltas else manifest_file(template)
                     self._manifests[template] = pq.ParquetWriter(
-                        self.root / MANIFEST_NAME / name, MANIFEST_SCHEMA, compression=MANIFEST_COMPRESSION
+                        self.root / MANIFEST_NAME / name, MANIFEST_SCHEMA, **MANIFEST_OPTIONS
                     )
                 self._manifests[template].write_table(part)
         self._buffered = 0

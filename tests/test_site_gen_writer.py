@@ -6,12 +6,13 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+import duckdb
 import orjson
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from marquee.manifests import digest_of
+from marquee.manifests import digest_of, manifest_rows
 from marquee.packs import BASE_NAME, PACK_NAME, Pack, block_documents, etag_of, is_delta, variantless
 from site_gen import delta_writer
 from site_gen.writer import MANIFEST_NAME, Writer, WriterError, manifest_file
@@ -53,6 +54,18 @@ def test_many_rows_span_batches(tmp_path: Path):
     writer.finish()
     with Pack(tmp_path) as pack:
         assert pack.count() == 12_345 and orjson.loads(pack.get("3/movie/12344.json")) == {"id": 12344}
+
+
+def test_the_manifest_stores_each_name_by_its_shared_prefix_and_reads_back_whole(tmp_path: Path):
+    writer = Writer(tmp_path)
+    bodies = {f"3/movie/{n}{variant}.json": {"id": n, "v": variant} for n in range(3_000) for variant in ("", ".de-DE")}
+    for name, body in bodies.items():
+        writer.write("/" + name.removesuffix(".json"), body)
+    writer.finish()
+    (path,) = (tmp_path / MANIFEST_NAME).glob("*.parquet")
+    column = pq.ParquetFile(path).metadata.row_group(0).column(1)
+    assert column.path_in_schema == "name" and "DELTA_BYTE_ARRAY" in column.encodings
+    assert _effective(tmp_path) == {name: digest_of(orjson.dumps(body)) for name, body in bodies.items()}
 
 
 def test_refuses_the_same_uri_twice(tmp_path: Path):
@@ -489,11 +502,7 @@ def _batch(uris: list[str], bodies: list[bytes | None], etags: list[int | None])
     )
 
 
-def _effective(release: Path) -> dict[str, str]:
-    import duckdb
-
-    from marquee.manifests import manifest_rows
-
+def _effective(release: Path) -> dict[str, int]:
     return dict(duckdb.sql(f"SELECT name, digest FROM {manifest_rows(release / MANIFEST_NAME)}").fetchall())
 
 
