@@ -18,15 +18,12 @@ TRAINING_BLOCKS blocks of the kind; an update reuses the dictionaries its base w
 
 from __future__ import annotations
 
-import contextlib
 import gc
 import hashlib
 import queue
 import shutil
-import sqlite3
 import threading
 from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
@@ -48,7 +45,6 @@ from marquee.packs import (
     compressor,
     kept_dictionary,
     kind_of,
-    read_only_uri,
 )
 
 BUCKETS = 256
@@ -59,11 +55,6 @@ TRAINING_BLOCKS = 1_000  # a kind's first blocks, or TRAINING_BYTES of them, tra
 TRAINING_BYTES = 16 * 1024 * 1024
 FEW_KEYS = 64  # keys_of: fewer groups than this are hashed by hashlib
 THREADED_BYTES = 4 * 1024 * 1024  # a batch of blocks this big is compressed on every core
-# An update reads the previous block of every group it reaches, one SQLite page at a time: at 1M films
-# ~65 s in iowait when the base pack had left the page cache. This disk reads 4K at sorted random
-# offsets 1,178 times a second one at a time, 4,344 from 16 threads (docs/benchmarks.md, session 43).
-WARM_THREADS = 16
-WARM_KEYS = 256  # the keys one warming read takes in turn
 # packs.GROUP for Arrow (RE2 wants its groups named).
 _GROUP_RE2 = rf"^(?P<group>{GROUP_ENTITY})(?P<suffix>[/.].*)$"
 
@@ -431,28 +422,6 @@ def updated_blocks(
         elif before and gone is not None:
             gone(key)
     return blocks
-
-
-def warm_rows(files: list[Path], keys: list[int]) -> int:
-    """Read the rows of `keys` from each pack file in `files` and drop them: their pages are then in
-    the page cache when the update reads them one by one. Returns the rows found."""
-    found = 0
-    for path in files:
-        with contextlib.closing(sqlite3.connect(read_only_uri(path), uri=True)) as con:
-            for key in keys:
-                found += con.execute("SELECT body FROM docs WHERE key = ?", (key,)).fetchone() is not None
-    return found
-
-
-def warmed(buckets: Iterator[pa.Table], files: list[Path], threads: int = WARM_THREADS) -> Iterator[pa.Table]:
-    """`buckets` as they come, each one's groups read from the pack `files` on `threads` threads as it
-    is handed on (warm_rows): behind read_ahead, bucket n+1's rows are read while bucket n is written."""
-    with ThreadPoolExecutor(threads, thread_name_prefix="warm") as pool:
-        for rows in buckets:
-            keys = pc.unique(rows.column("key")).to_pylist()
-            for start in range(0, len(keys), WARM_KEYS):
-                pool.submit(warm_rows, files, keys[start : start + WARM_KEYS])
-            yield rows
 
 
 def read_ahead(items: Iterator[T]) -> Iterator[T]:

@@ -142,15 +142,7 @@ class DeltaWriter(PackWriter):
                 f"SELECT value FROM {self.previous_layers[0]}.meta WHERE key = ?", (DOCUMENTS,)
             ).fetchone()[0]
         )
-        previous_files = (pack_path(self.previous),)  # the files of previous_layers, read ahead
-        if is_delta(previous_files[0]):
-            previous_files += (base_path(self.previous),)
-        written = self._write_blocks(
-            warm=previous_files,
-            previous=self._previous_documents,
-            gone=self._tombstone,
-            restore=self._restore,
-        )
+        written = self._write_blocks(previous=self._previous_documents, gone=self._tombstone, restore=self._restore)
         self._record_variantless(self._kept | self._deltas, variantless(self.con, "previous"))
         self._documents = before + written.gained
         self.con.execute("INSERT OR REPLACE INTO main.meta VALUES (?, ?)", (DOCUMENTS, str(self._documents)))

@@ -64,7 +64,7 @@ from marquee.packs import (
     read_only_uri,
 )
 from site_gen.apart import beside
-from site_gen.blocks import BlockEncoders, Repeated, Staging, Written, staged_buckets, warmed, write_blocks
+from site_gen.blocks import BlockEncoders, Repeated, Staging, Written, staged_buckets, write_blocks
 from site_gen.templates import template_shape
 
 _URI = re.compile(r"^/[A-Za-z0-9_./-]+$")
@@ -216,13 +216,9 @@ class PackWriter:
     def _stage(self, template: str, names: list[str], bodies: list[bytes | None]) -> None:
         self.staging.add(template, names, bodies)
 
-    def _write_blocks(self, warm: tuple[Path, ...] = (), **merge) -> Written:
-        """Write the staged groups' blocks into this writer's pack (write_blocks), each bucket's groups
-        first read from the packs `warm` names (an update's previous blocks: blocks.warmed)."""
-        buckets = self.staging.buckets()
-        if warm:
-            buckets = warmed(buckets, list(warm))
-        return self._written(lambda: write_blocks(self.con, buckets, self.encoders, **merge))
+    def _write_blocks(self, **merge) -> Written:
+        """Write the staged groups' blocks into this writer's pack (write_blocks)."""
+        return self._written(lambda: write_blocks(self.con, self.staging.buckets(), self.encoders, **merge))
 
     def _written(self, write: Callable[[], Written]) -> Written:
         """Run `write` (the staged blocks' writing) and drop the staging; a name staged twice

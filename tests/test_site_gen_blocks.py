@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import sqlite3
 from pathlib import Path
 
 import duckdb
@@ -11,18 +10,7 @@ import pyarrow as pa
 import pytest
 
 from marquee.packs import block_documents, block_of, group_of, key_of
-from site_gen.blocks import (
-    FEW_KEYS,
-    Repeated,
-    Staging,
-    Written,
-    drop_twins,
-    keys_of,
-    updated_blocks,
-    warm_rows,
-    warmed,
-    whole_blocks,
-)
+from site_gen.blocks import FEW_KEYS, Repeated, Staging, Written, drop_twins, keys_of, updated_blocks, whole_blocks
 
 
 def test_keys_of_agrees_with_key_of():
@@ -108,21 +96,3 @@ def test_twins_are_untranslated_variants_equal_to_their_default_in_the_same_bloc
         ".de-DE.json",
     ]
     assert block_of([(".json", b"1"), ("/credits.json", b"22")]) == b".json\t1\n/credits.json\t2\n\n122"
-
-
-def test_warmed_hands_on_every_bucket_as_it_came_and_reads_the_packs_rows_of_its_groups(tmp_path: Path):
-    """An update's read-ahead changes nothing it hands on; warm_rows finds a group in each pack that
-    has it, and nothing for a group no pack has."""
-    buckets = _staged(tmp_path, _catalogue())
-    pack = tmp_path / "pack.sqlite"
-    with sqlite3.connect(pack) as con:
-        con.execute("CREATE TABLE docs (key INTEGER PRIMARY KEY, body BLOB)")
-        keys = sorted({key for rows in buckets for key in rows.column("key").to_pylist()})
-        con.executemany(
-            "INSERT INTO docs VALUES (?, ?)", [(key, b"x" * 5000) for key in keys[::2]]
-        )  # half, overflowing a page
-    assert [rows.to_pylist() for rows in warmed(iter(buckets), [pack], threads=3)] == [
-        rows.to_pylist() for rows in buckets
-    ]
-    assert warm_rows([pack], keys) == len(keys[::2])
-    assert warm_rows([pack, pack], keys[:4]) == 4 and warm_rows([pack], [keys[-1] + 1]) == 0
