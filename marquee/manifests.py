@@ -33,8 +33,8 @@ MANIFEST_SCHEMA = pa.schema([("template", pa.string()), ("name", pa.string()), (
 # How the manifest's Parquet files are written. zstd: the names and hashes take half of snappy's
 # bytes (20k films: 116 MB to 62; ~3 GB saved at 1M). The names, unique and written in order
 # (`3/movie/603.json`, `3/movie/603.de-DE.json`, …), as DELTA_BYTE_ARRAY (each name its shared prefix's
-# length and the rest), not a dictionary they overflow: 13.95 to 10.78 bytes a row at 20k films,
-# ~0.3 GB of a 1M release, and DuckDB reads them faster (docs/benchmarks.md, session 43).
+# length and the rest), not a dictionary they overflow: 13.95 to 10.78 bytes a row at 20k films, and
+# a 1M release's manifest 1.44 to 1.24 GB; DuckDB reads them faster (docs/benchmarks.md, session 43).
 MANIFEST_OPTIONS = {
     "compression": "zstd",
     "use_dictionary": ["template"],

@@ -4,8 +4,9 @@ Why a process: what runs apart (the pack's blocks, the search index) is Python a
 core for minutes at a million films, and in the build's process it would wait on the GIL behind the
 writer's Python. Spawned, not forked: the build's process has DuckDB's threads running. The process
 ends as soon as its work does, so its memory (0.9 GB for the search index at 1M films, up to 3.6 GB
-for the pack's blocks) is not held through the rest of the build, as an idle pool worker's was. Small work stays in the build's
-process (`apart=False`): a spawned interpreter's start and imports cost ~0.5 s.
+for the pack's blocks) is not held through the rest of the build, as an idle pool worker's was.
+Small work stays in the build's process (`apart=False`): a spawned interpreter's start and imports
+cost ~0.5 s.
 """
 
 from __future__ import annotations
