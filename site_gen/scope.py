@@ -15,8 +15,10 @@ the links that reach only some templates, or only from some tables: composite do
 its item and no list or credits document that references it.
 Templates whose SQL applies `in_scope(kind, id)` to that entity (`scoped` in site_gen/templates.py)
 render only those; the rest of the template's previous documents are kept by their hash. A template of kind K without the filter is
-rendered whole if anything of kind K is in scope, else not at all. Templates naming no entity
-(configuration, genre lists, certification lists) are always rendered whole.
+rendered whole if anything of kind K is in scope, else not at all; so is a template of a part
+whose id does not name its owner (an episode group's, site_gen/templates.py PLACEHOLDER_OWNERS),
+by its owner's kind. Templates naming no entity (configuration, genre lists, certification lists)
+are always rendered whole.
 
 A test rebuilds after changing rows of every catalogue table and requires the rebuilt pack to equal
 a full build's, which is what keeps these rules honest.
@@ -32,7 +34,7 @@ import duckdb
 
 from marquee_build.catalogue import SQL_DIR as BUILD_SQL_DIR
 from site_gen import templates
-from site_gen.templates import template_kind
+from site_gen.templates import template_kind, template_owner
 
 # Columns naming an entity, by column name (any table) or (table, column).
 # fmt: off
@@ -325,9 +327,9 @@ def template_plan(con: duckdb.DuckDBPyConnection, template: str, scoped: bool) -
     kept) or 'none' (nothing of its kind is in scope: every previous document kept). `scoped`: its
     SQL keeps to in_scope() (site_gen/templates.py says so of each template)."""
     found = template_kind(template)
-    if found is None:
+    kind = found[0] if found is not None else template_owner(template)
+    if kind is None:
         return "whole"
-    kind, _ = found
     if not con.execute(
         f"SELECT count(*) FROM render_scope s WHERE kind = ? AND {_reaches(_literal(template))}", [kind]
     ).fetchall()[0][0]:

@@ -46,6 +46,20 @@ PLACEHOLDER_KINDS: dict[str, str] = {
 # fmt: on
 
 
+# Placeholders naming a part of another kind's entity whose id does not say whose part it is (an
+# episode group's id is TMDB's hex string, not its series' id): their templates cannot keep to
+# in_scope(), and follow their owner's kind whole (site_gen/scope.py template_plan): rendered when
+# anything of that kind is in scope, else kept. At 1M films an update that changed only films
+# rendered every episode group in every language again (~30 s of a 162 s rebuild, session 43).
+PLACEHOLDER_OWNERS: dict[str, str] = {"tv_episode_group_id": "series"}
+
+
+def template_owner(template: str) -> str | None:
+    """The kind whose scope a template follows whole (PLACEHOLDER_OWNERS), else None."""
+    match = PLACEHOLDER.search(template)
+    return PLACEHOLDER_OWNERS.get(match.group(1)) if match is not None else None
+
+
 def template_kind(template: str) -> tuple[str, int] | None:
     """(kind, path segment) of the entity a template's documents belong to, or None."""
     match = PLACEHOLDER.search(template)

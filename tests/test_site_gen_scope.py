@@ -21,7 +21,7 @@ from marquee_build.catalogue import load_database
 from site_gen import plan, scope
 from site_gen.documents import tables_read
 from site_gen.release import render_release
-from site_gen.templates import template_kind
+from site_gen.templates import template_kind, template_owner
 from tests.test_edge_credit import credit_answers
 
 # Text columns a change may touch without breaking a reference (paths must name image originals,
@@ -44,7 +44,7 @@ CHANGED_TABLES: dict[str, tuple[str, ...]] = {
     "people": ("people", "person_translations", "cast", "person_details"),
     "series": ("tv_series", "series_translations", "tv_seasons", "season_translations", "tv_episodes",
                "episode_translations", "networks", "series_cast", "episode_guest_stars",
-               "series_alternative_titles"),
+               "series_alternative_titles", "episode_groups", "episode_group_episodes"),
     "lists": ("lists", "list_items"),  # a renamed list, an entry moved: the list and its titles' `lists` pages
 }
 # fmt: on
@@ -266,7 +266,12 @@ def test_nothing_changed_renders_nothing(catalogue_dir: Path, release_settings, 
     # documents without running its query; only those naming none are written whole.
     assert set(again.plan.values()) == {plan.KEPT, plan.WHOLE}
     assert sum(way == plan.KEPT for way in again.plan.values()) > 40
-    assert all((template_kind(template) is None) == (way == plan.WHOLE) for template, way in again.plan.items())
+    # An episode group's documents follow their series' scope (PLACEHOLDER_OWNERS): kept too.
+    assert all(
+        (template_kind(template) is None and template_owner(template) is None) == (way == plan.WHOLE)
+        for template, way in again.plan.items()
+    )
+    assert again.plan["/3/tv/episode_group/{tv_episode_group_id}"] == plan.KEPT
 
 
 def recorded_scopes(monkeypatch) -> dict[tuple[str, int], list | None]:

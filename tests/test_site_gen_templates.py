@@ -12,7 +12,7 @@ import pytest
 from marquee.manifests import manifest_key, manifest_keys
 from site_gen import release
 from site_gen.documents import SQL_DIR, schema_for
-from site_gen.templates import TEMPLATES, Preparation, preparation_order, template_kind
+from site_gen.templates import TEMPLATES, Preparation, preparation_order, template_kind, template_owner
 
 SITE_GEN = Path(release.__file__).parent
 PREPARED = {name for preparation in release.PREPARATIONS for name in preparation.makes}
@@ -55,6 +55,8 @@ def test_scoped_is_what_the_sql_does():
         assert template.scoped == ("in_scope(" in sql), template.path
         if template.scoped:
             assert template_kind(template.path) is not None, template.path
+        if template_owner(template.path) is not None:  # its names do not carry its owner's id
+            assert not template.scoped and template_kind(template.path) is None, template.path
     assert all(t.scoped for t in TEMPLATES if t.items_table is not None)  # from_items keeps to in_scope()
     assert not any(t.scoped for t in TEMPLATES if t.objects_module is not None)
 
