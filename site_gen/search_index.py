@@ -119,6 +119,17 @@ UNION SELECT 'company', company_id FROM series_companies WHERE series_id IN (SEL
 """
 
 
+# in_search_scope(kind, id): whether an entity's rows are exported. The queries apply it where they
+# scan or aggregate many rows (a person's titles, a series' episodes), which the scope's filter
+# around the whole query (_in_scope, which stays exact) does not reach: at 1M films an update's
+# people (142k in scope after 1% of films changed) took 17 s of its 23 s export (session 44).
+IN_SEARCH_SCOPE = {
+    False: "CREATE OR REPLACE TEMP MACRO in_search_scope(scope_kind, scope_id) AS true",
+    True: "CREATE OR REPLACE TEMP MACRO in_search_scope(scope_kind, scope_id) AS "
+    "scope_id IN (SELECT s.id FROM search_scope s WHERE s.kind = scope_kind)",
+}
+
+
 @dataclass(frozen=True)
 class IndexSummary:
     entities: dict[str, int]  # written (all of them, or those an update wrote again)
@@ -205,6 +216,8 @@ def export(con: duckdb.DuckDBPyConnection, languages: list[str], target: Path, p
     texts, external = load_sql("search_texts.sql"), load_sql("search_external_ids.sql")
     if previous is not None:
         con.execute(SCOPE_SQL)
+    con.execute(IN_SEARCH_SCOPE[previous is not None])
+    if previous is not None:
         queries = {kind: _in_scope(query, None, kind) for kind, query in queries.items()}
         texts, external = _in_scope(texts, "kind"), _in_scope(external, "kind")
         _export(con, "SELECT DISTINCT kind, id FROM search_scope ORDER BY kind, id", folder / "scope.arrow")

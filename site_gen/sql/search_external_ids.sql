@@ -32,4 +32,4 @@ WITH ids AS (
     UNION ALL SELECT 'tvdb_id', tvdb_id::VARCHAR, 'episode', id, series_id, season_number, episode_number FROM tv_episodes
 )
 SELECT DISTINCT kind, id, source, value, series_id, season_number, episode_number
-FROM ids WHERE value IS NOT NULL AND value <> ''
+FROM ids WHERE value IS NOT NULL AND value <> '' AND in_search_scope(kind, id)
