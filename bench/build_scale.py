@@ -151,6 +151,8 @@ def build_apart(
             ).result()
         finally:
             peak = watch.stop()
+    # What each index copied or wrote, and the counts: where an update's seconds went.
+    print(f"  {summary.line()}", file=sys.stderr, flush=True)
     return summary, peak
 
 
