@@ -128,6 +128,10 @@ def test_build_scale(smokes):
     ]
     assert figure(out, "full build seconds") > 0 and figure(out, "peak memory GB") > 0.1
     assert 0 < figure(out, "incremental rebuild ratio") < 1
+    # The build's CPU seconds are its worker's and their children's: the bench's own process
+    # alone would count next to none of them.
+    assert lines[-6].startswith("full build CPU seconds: ")
+    assert 0.3 * figure(out, "full build seconds") < figure(out, "full build CPU seconds")
 
 
 def test_search(smokes):
