@@ -216,11 +216,10 @@ def export(con: duckdb.DuckDBPyConnection, languages: list[str], target: Path, p
     texts, external = load_sql("search_texts.sql"), load_sql("search_external_ids.sql")
     if previous is not None:
         con.execute(SCOPE_SQL)
-    con.execute(IN_SEARCH_SCOPE[previous is not None])
-    if previous is not None:
         queries = {kind: _in_scope(query, None, kind) for kind, query in queries.items()}
         texts, external = _in_scope(texts, "kind"), _in_scope(external, "kind")
         _export(con, "SELECT DISTINCT kind, id FROM search_scope ORDER BY kind, id", folder / "scope.arrow")
+    con.execute(IN_SEARCH_SCOPE[previous is not None])
     entities = sum(_export(con, f"SELECT * FROM ({q}) ORDER BY id", folder / f"{k}.arrow") for k, q in queries.items())
     _export(con, f"SELECT * FROM ({texts}) ORDER BY kind, id, suffix", folder / "texts.arrow")
     _export(con, f"SELECT * FROM ({external}) ORDER BY kind, id, source, value", folder / "external_ids.arrow")
