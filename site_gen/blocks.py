@@ -50,6 +50,7 @@ from marquee.packs import (
 BUCKETS = 256
 T = TypeVar("T")
 STAGED = pa.schema([("key", pa.int64()), ("kind", pa.string()), ("suffix", pa.string()), ("body", pa.binary())])
+BLOCKS = pa.schema([("key", pa.int64()), ("kind", pa.string()), ("block", pa.binary())])  # blocks to store, by key
 STAGE_BYTES = 256 * 1024 * 1024  # staged rows held before they are written to the bucket files
 TRAINING_BLOCKS = 1_000  # a kind's first blocks, or TRAINING_BYTES of them, train its dictionary
 TRAINING_BYTES = 16 * 1024 * 1024
@@ -127,7 +128,7 @@ class Staging:
         for writer in self._writers.values():
             writer.close()
 
-    def buckets(self) -> Iterator[pa.Table]:
+    def buckets(self) -> Iterator[Bucket]:
         """The staged rows, a bucket at a time (staged_buckets)."""
         self.seal()
         return staged_buckets(self.folder)
@@ -139,16 +140,33 @@ class Staging:
         shutil.rmtree(self.folder, ignore_errors=True)
 
 
-def staged_buckets(folder: Path) -> Iterator[pa.Table]:
+@dataclass
+class Bucket:
+    """One bucket's staged documents sorted by key, then suffix: `rows` the small columns (key, kind,
+    suffix) in that order, the bodies as they were read and `order` naming each sorted row's body.
+    So a full build copies each body once on its way into a block (whole_blocks); an update takes
+    its few `sorted_bodies`."""
+
+    rows: pa.Table
+    bodies: pa.Array
+    order: pa.Array
+
+    def sorted_bodies(self) -> pa.Array:
+        return self.bodies.take(self.order)
+
+
+def staged_buckets(folder: Path) -> Iterator[Bucket]:
     """A sealed staging folder's rows, a bucket at a time in key order, each sorted by key then
-    suffix; each bucket's file is removed once read. A suffix staged twice in a group raises
+    suffix (Bucket); each bucket's file is removed once read. A suffix staged twice in a group raises
     Repeated, and so do two kinds under one key (two groups of one key, which the same suffix would
     also reveal)."""
     for path in sorted(Path(folder).glob("*.arrow")):  # named by bucket, 000 to 255: in key order
         with pa.OSFile(str(path), "rb") as source:
-            rows = pa.ipc.open_stream(source).read_all()
+            # One chunk: the bodies stay where they were read, found by row number (Bucket.order).
+            rows = pa.ipc.open_stream(source).read_all().combine_chunks()
         path.unlink()
-        rows = rows.take(pc.sort_indices(rows, [("key", "ascending"), ("suffix", "ascending")])).combine_chunks()
+        order = pc.sort_indices(rows, [("key", "ascending"), ("suffix", "ascending")])
+        bodies, rows = rows.column("body").chunk(0), rows.select(["key", "kind", "suffix"]).take(order).combine_chunks()
         keys, suffixes = rows.column("key").chunk(0), rows.column("suffix").chunk(0)
         if len(keys) > 1:
             kinds, last = rows.column("kind").chunk(0), len(keys) - 1
@@ -162,7 +180,7 @@ def staged_buckets(folder: Path) -> Iterator[pa.Table]:
             )
             if pc.any(twice).as_py():
                 raise Repeated(f"key {keys[pc.index(twice, True).as_py()].as_py()}")
-        yield rows
+        yield Bucket(rows, bodies, order)
 
 
 def _split(names: pa.Array) -> tuple[pa.Array, pa.Array]:
@@ -195,6 +213,37 @@ def keys_of(groups: pa.Array, md5: duckdb.DuckDBPyConnection) -> numpy.ndarray:
     return keys
 
 
+@dataclass
+class Segments:
+    """Blocks of one kind as they lie in an Arrow buffer: their keys, and where each starts and ends."""
+
+    keys: numpy.ndarray
+    buffer: pa.Buffer
+    starts: numpy.ndarray
+    ends: numpy.ndarray
+
+    def items(self) -> list[tuple[int, bytes]]:
+        view = memoryview(self.buffer)
+        return [
+            (key, bytes(view[a:b])) for key, a, b in zip(self.keys.tolist(), self.starts.tolist(), self.ends.tolist())
+        ]
+
+    def compressed(self, compressor: zstandard.ZstdCompressor) -> list[tuple[int, bytes]]:
+        """(key, stored block): its zstd frame, or the block when that is no shorter."""
+        view, starts, ends = memoryview(self.buffer), self.starts.tolist(), self.ends.tolist()
+        lengths = self.ends - self.starts
+        if int(lengths.sum()) < THREADED_BYTES:  # starting zstd's threads costs ~1 ms a call
+            frames = [compressor.compress(view[a:b]) for a, b in zip(starts, ends)]
+        else:
+            where = numpy.stack([self.starts, lengths], axis=1).astype(numpy.uint64)
+            segments = zstandard.BufferWithSegments(self.buffer, where.tobytes())
+            frames = [frame.tobytes() for frame in compressor.multi_compress_to_buffer(segments, threads=-1)]
+        return [
+            (key, frame if len(frame) < b - a else bytes(view[a:b]))
+            for key, frame, a, b in zip(self.keys.tolist(), frames, starts, ends)
+        ]
+
+
 class BlockEncoders:
     """Each group kind's block compressor: the dictionary its pack already keeps for the kind (an
     update's, copied from its base), or one trained on its first blocks and kept in `dicts`.
@@ -211,22 +260,29 @@ class BlockEncoders:
         self._pending: dict[str, list[tuple[int, bytes]]] = {}
         self._pending_bytes: dict[str, int] = {}
 
-    def encode(self, blocks: list[tuple[int, str, bytes]]) -> list[tuple[int, bytes]]:
-        """Rows (key, stored block) for blocks (key, kind, block), in key order: each block's zstd
-        frame, or the block when that is no shorter. A block whose kind has no dictionary yet waits
-        until TRAINING_BLOCKS (or TRAINING_BYTES) of them train one, and comes with those rows."""
-        by_kind: dict[str, list[tuple[int, bytes]]] = {}
-        for key, kind, block in blocks:
-            by_kind.setdefault(kind, []).append((key, block))
+    def encode(self, blocks: pa.Table) -> list[tuple[int, bytes]]:
+        """Rows (key, stored block) for `blocks` (BLOCKS), in key order: each block's zstd frame, or
+        the block when that is no shorter. A block whose kind has no dictionary yet waits until
+        TRAINING_BLOCKS (or TRAINING_BYTES) of them train one, and comes with those rows. The blocks
+        go to zstd as segments of the Arrow buffer they are in: no Python bytes of a block's JSON
+        (at 1M titles a tuple and a copy for each of ~25M blocks)."""
+        blocks = blocks.combine_chunks()
+        keys, kinds = blocks.column("key").to_numpy(), blocks.column("kind")
+        data = blocks.column("block").chunk(0) if blocks.num_rows else pa.array([], pa.binary())
+        offsets = numpy.frombuffer(data.buffers()[1], numpy.int32)[data.offset : data.offset + len(data) + 1]
         rows: list[tuple[int, bytes]] = []
-        for kind, items in by_kind.items():
+        for kind in pc.unique(kinds).to_pylist():
+            chosen = numpy.flatnonzero(pc.equal(kinds, kind).to_numpy(zero_copy_only=False))
+            segments = Segments(keys[chosen], data.buffers()[2], offsets[chosen], offsets[chosen + 1])
             if kind not in self._compressors:
+                items = segments.items()
                 self._pending.setdefault(kind, []).extend(items)
                 held = self._pending_bytes[kind] = self._pending_bytes.get(kind, 0) + sum(len(b) for _, b in items)
                 if len(self._pending[kind]) < TRAINING_BLOCKS and held < TRAINING_BYTES:
                     continue
-                items = self._train(kind)
-            rows.extend(self._compress(kind, items))
+                rows.extend(self._compress(kind, self._train(kind)))
+            else:
+                rows.extend(segments.compressed(self._compressors[kind]))
         rows.sort()
         return rows
 
@@ -282,7 +338,7 @@ class Written:
 
 def write_blocks(
     con,
-    buckets: Iterator[pa.Table],
+    buckets: Iterator[Bucket],
     encoders: BlockEncoders,
     previous: Callable[[int], dict[str, bytes] | None] | None = None,
     gone: Callable[[int], None] | None = None,
@@ -307,7 +363,7 @@ def write_blocks(
 
 def _write_blocks(
     con,
-    buckets: Iterator[pa.Table],
+    buckets: Iterator[Bucket],
     encoders: BlockEncoders,
     previous: Callable[[int], dict[str, bytes] | None] | None,
     gone: Callable[[int], None] | None,
@@ -315,12 +371,12 @@ def _write_blocks(
 ) -> Written:
     written = Written()
     insert = "INSERT OR REPLACE INTO main.docs (key, body) VALUES (?, ?)"
-    for rows in read_ahead(buckets):
+    for bucket in read_ahead(buckets):
         if previous is None:
-            blocks = whole_blocks(rows, written)
+            blocks = whole_blocks(bucket, written)
         else:
-            blocks = updated_blocks(rows, written, previous, gone, restore)
-        del rows
+            blocks = updated_blocks(bucket, written, previous, gone, restore)
+        del bucket
         con.executemany(insert, encoders.encode(blocks))
     con.executemany(insert, encoders.rest())
     return written
@@ -334,65 +390,82 @@ def group_bounds(keys: pa.Array) -> numpy.ndarray:
     return numpy.concatenate([[0], numpy.flatnonzero(changes) + 1, [len(keys)]]).astype(numpy.int32)
 
 
-def whole_blocks(rows: pa.Table, written: Written) -> list[tuple[int, str, bytes]]:
-    """A full build's blocks from one bucket's rows (sorted by key and suffix), in Arrow: the
-    untranslated twins left out (a join of each `X.und` with its `X`), then each group's
-    directory and bodies joined. At 1M titles the same in Python, a document at a time, took
-    most of the pack's ~10 minutes of finishing. Bytes as block_of makes them (tested)."""
-    suffixes, bodies = rows.column("suffix").chunk(0), rows.column("body").chunk(0)
-    unds = rows.filter(pc.ends_with(suffixes, UND))
-    if unds.num_rows:
-        defaults = pc.binary_join_element_wise(
-            pc.utf8_slice_codeunits(unds.column("suffix"), 0, -len(UND)), pa.scalar(".json"), pa.scalar("")
-        )
-        probe = pa.table(
-            {
-                "key": unds.column("key"),
-                "suffix": defaults,
-                "und": unds.column("suffix"),
-                "und_body": unds.column("body"),
-            }
-        )
-        pairs = probe.join(rows.select(["key", "suffix", "body"]), keys=["key", "suffix"], join_type="inner")
-        twins = pairs.filter(pc.equal(pairs.column("und_body"), pairs.column("body")))
-        if twins.num_rows:
-            written.twins += twins.num_rows
-            written.twin_bytes += pc.sum(pc.binary_length(twins.column("und_body"))).as_py()
-            dropped = twins.select(["key", "und"]).rename_columns(["key", "suffix"])
-            rows = rows.join(dropped, keys=["key", "suffix"], join_type="left anti")
-            rows = rows.take(pc.sort_indices(rows, [("key", "ascending"), ("suffix", "ascending")])).combine_chunks()
-            suffixes, bodies = rows.column("suffix").chunk(0), rows.column("body").chunk(0)
-    keys = rows.column("key").chunk(0)
-    bounds = pa.array(group_bounds(keys))
+def whole_blocks(bucket: Bucket, written: Written) -> pa.Table:
+    """A full build's blocks (BLOCKS) from one bucket's rows (sorted by key and suffix), in Arrow:
+    the untranslated twins left out, then each group's directory and bodies joined by one take and
+    one join (the directory of a group placed before its bodies), so each body is copied twice.
+    At 1M titles the same in Python, a document at a time, took most of the pack's ~10 minutes of
+    finishing. Bytes as block_of makes them (tested)."""
+    keys, kinds, suffixes = (bucket.rows.column(name).chunk(0) for name in ("key", "kind", "suffix"))
+    bodies, at = bucket.bodies, bucket.order  # the body of sorted row i is bodies[at[i]]
+    kept = _not_twins(keys, suffixes, bodies, at, written)
+    if kept is not None:
+        keys, kinds, suffixes, at = keys.take(kept), kinds.take(kept), suffixes.take(kept), at.take(kept)
+    lengths = pc.binary_length(bodies).take(at)
+    bounds = group_bounds(keys)
+    count, groups = len(keys), len(bounds) - 1
     lines = pc.binary_join_element_wise(
-        pc.binary_join_element_wise(suffixes, pc.cast(pc.binary_length(bodies), pa.string()), pa.scalar("\t")),
+        pc.binary_join_element_wise(suffixes, pc.cast(lengths, pa.string()), pa.scalar("\t")),
         pa.scalar(""),
         pa.scalar("\n"),
     )
-    directories = pc.cast(pc.binary_join(pa.ListArray.from_arrays(bounds, lines), pa.scalar("")), pa.binary())
-    joined = pc.binary_join(pa.ListArray.from_arrays(bounds, bodies), pa.scalar(b"", pa.binary()))
-    blocks = pc.binary_join_element_wise(directories, joined, pa.scalar(b"\n", pa.binary()))
-    firsts = bounds.slice(0, len(bounds) - 1)
-    written.gained += len(rows)
-    written.stored += len(rows)
-    return list(
-        zip(keys.take(firsts).to_pylist(), rows.column("kind").chunk(0).take(firsts).to_pylist(), blocks.to_pylist())
+    directories = pc.binary_join(pa.ListArray.from_arrays(pa.array(bounds), lines), pa.scalar(""))
+    directories = pc.cast(pc.binary_join_element_wise(directories, pa.scalar(""), pa.scalar("\n")), pa.binary())
+    # [directory 0, bodies of group 0, directory 1, …]: bodies first in `values`, then the directories.
+    rank = numpy.arange(groups, dtype=numpy.int64)
+    order = numpy.empty(count + groups, dtype=numpy.int64)
+    order[numpy.arange(count) + numpy.repeat(rank, numpy.diff(bounds)) + 1] = at.to_numpy()
+    order[bounds[:-1] + rank] = len(bodies) + rank
+    values = pa.concat_arrays([bodies, directories]).take(pa.array(order))
+    starts = pa.array((bounds + numpy.arange(groups + 1)).astype(numpy.int32))
+    blocks = pc.binary_join(pa.ListArray.from_arrays(starts, values), pa.scalar(b"", pa.binary()))
+    firsts = pa.array(bounds[:-1])
+    written.gained += count
+    written.stored += count
+    return pa.table([keys.take(firsts), kinds.take(firsts), blocks], schema=BLOCKS)
+
+
+def _not_twins(keys: pa.Array, suffixes: pa.Array, bodies: pa.Array, at: pa.Array, written: Written) -> pa.Array | None:
+    """The sorted rows (row i's body bodies[at[i]]) that are not untranslated twins (a join of each `X.und` with its `X` in the same
+    group, on the small columns; only the pairs' bodies compared), counted in `written`; None when
+    there is no twin."""
+    unds = pa.array(numpy.flatnonzero(pc.ends_with(suffixes, UND).to_numpy(zero_copy_only=False)))
+    if not len(unds):
+        return None
+    defaults = pc.binary_join_element_wise(
+        pc.utf8_slice_codeunits(suffixes.take(unds), 0, -len(UND)), pa.scalar(".json"), pa.scalar("")
     )
+    probe = pa.table({"key": keys.take(unds), "suffix": defaults, "und": unds})
+    every = pa.table({"key": keys, "suffix": suffixes, "row": pa.array(numpy.arange(len(keys)))})
+    pairs = probe.join(every, keys=["key", "suffix"], join_type="inner")
+    if not pairs.num_rows:
+        return None
+    und, row = pairs.column("und").combine_chunks(), pairs.column("row").combine_chunks()
+    und_bodies = bodies.take(at.take(und))
+    same = pc.equal(und_bodies, bodies.take(at.take(row)))
+    twins = und.filter(same)
+    if not len(twins):
+        return None
+    written.twins += len(twins)
+    written.twin_bytes += pc.sum(pc.binary_length(und_bodies.filter(same))).as_py()
+    kept = numpy.ones(len(keys), dtype=bool)
+    kept[twins.to_numpy()] = False
+    return pa.array(numpy.flatnonzero(kept))
 
 
 def updated_blocks(
-    rows: pa.Table,
+    bucket: Bucket,
     written: Written,
     previous: Callable[[int], dict[str, bytes] | None],
     gone: Callable[[int], None] | None,
     restore: dict[int, list[tuple[str, int]]] | None,
-) -> list[tuple[int, str, bytes]]:
-    """An update's blocks from one bucket's rows: each group's previous documents with the staged
+) -> pa.Table:
+    """An update's blocks (BLOCKS) from one bucket's rows: each group's previous documents with the staged
     changes (a None body removes one), untranslated twins left out, and the variants `restore`
     names put back; a group left with none goes to `gone`."""
-    keys, kinds, suffixes = (rows.column(name).to_pylist() for name in ("key", "kind", "suffix"))
-    bodies = rows.column("body").to_pylist()
-    bounds = group_bounds(rows.column("key").chunk(0)).tolist()
+    keys, kinds, suffixes = (bucket.rows.column(name).to_pylist() for name in ("key", "kind", "suffix"))
+    bodies = bucket.sorted_bodies().to_pylist()
+    bounds = group_bounds(bucket.rows.column("key").chunk(0)).tolist()
     blocks: list[tuple[int, str, bytes]] = []
     for start, end in zip(bounds, bounds[1:]):
         key, staged = keys[start], list(zip(suffixes[start:end], bodies[start:end]))
@@ -421,7 +494,11 @@ def updated_blocks(
             blocks.append((key, kinds[start], block_of(sorted(documents.items()))))
         elif before and gone is not None:
             gone(key)
-    return blocks
+    block_keys, block_kinds, made = zip(*blocks) if blocks else ((), (), ())
+    return pa.table(
+        [pa.array(block_keys, pa.int64()), pa.array(block_kinds, pa.string()), pa.array(made, pa.binary())],
+        schema=BLOCKS,
+    )
 
 
 def read_ahead(items: Iterator[T]) -> Iterator[T]:
