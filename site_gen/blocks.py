@@ -222,6 +222,14 @@ class Segments:
     starts: numpy.ndarray
     ends: numpy.ndarray
 
+    @classmethod
+    def of(cls, items: list[tuple[int, bytes]]) -> Segments:
+        """Blocks held as bytes, (key, block), laid end to end in one buffer."""
+        keys = numpy.array([key for key, _ in items], dtype=numpy.int64)
+        lengths = numpy.array([len(block) for _, block in items], dtype=numpy.int64)
+        ends = numpy.cumsum(lengths)
+        return cls(keys, pa.py_buffer(b"".join(block for _, block in items)), ends - lengths, ends)
+
     def items(self) -> list[tuple[int, bytes]]:
         view = memoryview(self.buffer)
         return [
@@ -287,13 +295,8 @@ class BlockEncoders:
         return rows
 
     def _compress(self, kind: str, items: list[tuple[int, bytes]]) -> list[tuple[int, bytes]]:
-        blocks = [block for _, block in items]
-        compressor = self._compressors[kind]
-        if sum(map(len, blocks)) < THREADED_BYTES:  # starting zstd's threads costs ~1 ms a call
-            frames = [compressor.compress(block) for block in blocks]
-        else:
-            frames = [frame.tobytes() for frame in compressor.multi_compress_to_buffer(blocks, threads=-1)]
-        return [(key, frame if len(frame) < len(block) else block) for (key, block), frame in zip(items, frames)]
+        """The rows of blocks held as bytes (a kind's first, waiting for its dictionary)."""
+        return Segments.of(items).compressed(self._compressors[kind])
 
     def _train(self, kind: str) -> list[tuple[int, bytes]]:
         """Train `kind`'s dictionary on its waiting blocks (none when they are too few: zstd without
@@ -393,7 +396,9 @@ def group_bounds(keys: pa.Array) -> numpy.ndarray:
 def whole_blocks(bucket: Bucket, written: Written) -> pa.Table:
     """A full build's blocks (BLOCKS) from one bucket's rows (sorted by key and suffix), in Arrow:
     the untranslated twins left out, then each group's directory and bodies joined by one take and
-    one join (the directory of a group placed before its bodies), so each body is copied twice.
+    one join (the directory of a group placed before its bodies): each body is copied three times
+    (beside the directories, by the take, by the join), where sorting whole rows, the twins'
+    anti-join and two joins had copied it eight.
     At 1M titles the same in Python, a document at a time, took most of the pack's ~10 minutes of
     finishing. Bytes as block_of makes them (tested)."""
     keys, kinds, suffixes = (bucket.rows.column(name).chunk(0) for name in ("key", "kind", "suffix"))
@@ -426,9 +431,9 @@ def whole_blocks(bucket: Bucket, written: Written) -> pa.Table:
 
 
 def _not_twins(keys: pa.Array, suffixes: pa.Array, bodies: pa.Array, at: pa.Array, written: Written) -> pa.Array | None:
-    """The sorted rows (row i's body bodies[at[i]]) that are not untranslated twins (a join of each `X.und` with its `X` in the same
-    group, on the small columns; only the pairs' bodies compared), counted in `written`; None when
-    there is no twin."""
+    """The sorted rows (row i's body is bodies[at[i]]) that are not untranslated twins: a join of
+    each `X.und` with its `X` in the same group on the small columns, only the pairs' bodies
+    compared; the twins counted in `written`. None when there is no twin."""
     unds = pa.array(numpy.flatnonzero(pc.ends_with(suffixes, UND).to_numpy(zero_copy_only=False)))
     if not len(unds):
         return None
@@ -460,9 +465,9 @@ def updated_blocks(
     gone: Callable[[int], None] | None,
     restore: dict[int, list[tuple[str, int]]] | None,
 ) -> pa.Table:
-    """An update's blocks (BLOCKS) from one bucket's rows: each group's previous documents with the staged
-    changes (a None body removes one), untranslated twins left out, and the variants `restore`
-    names put back; a group left with none goes to `gone`."""
+    """An update's blocks (BLOCKS) from one bucket's rows: each group's previous documents with the
+    staged changes (a None body removes one), untranslated twins left out, and the variants
+    `restore` names put back; a group left with none goes to `gone`."""
     keys, kinds, suffixes = (bucket.rows.column(name).to_pylist() for name in ("key", "kind", "suffix"))
     bodies = bucket.sorted_bodies().to_pylist()
     bounds = group_bounds(bucket.rows.column("key").chunk(0)).tolist()
