@@ -9,6 +9,8 @@ rendered twice, names gone, untranslated variants to restore) is found here, in 
 from __future__ import annotations
 
 import hashlib
+import os
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -29,7 +31,6 @@ from marquee.packs import pack_path
 MANIFEST_NAME = "MANIFEST"
 BASE_SUFFIX = ".parquet"
 DELTA_SUFFIX = ".delta.parquet"
-MANIFEST_SCHEMA = pa.schema([("template", pa.string()), ("name", pa.string()), ("digest", pa.uint64())])
 # How the manifest's Parquet files are written. zstd: the names and hashes take half of snappy's
 # bytes (20k films: 116 MB to 62; ~3 GB saved at 1M). The names, unique and written in order
 # (`3/movie/603.json`, `3/movie/603.de-DE.json`, …), as DELTA_BYTE_ARRAY (each name its shared prefix's
@@ -40,19 +41,43 @@ MANIFEST_OPTIONS = {
     "use_dictionary": ["template"],
     "column_encoding": {"name": "DELTA_BYTE_ARRAY"},
 }
-# A document's digest, what the next build compares to tell a changed document: the first 8 bytes of
-# the MD5 of its JSON (DuckDB's md5_number_upper, read little-endian), not the ETag's 16 in hex, which
-# zstd kept at ~17 bytes a row (~0.9 GB of a 1M release's 2.2 GB manifest). Two different documents
-# of one name share a digest once in 2^64 rebuilds; the ETag served is still the whole MD5.
-DIGEST_SQL = "md5_number_upper"
+# A document's digest, what the next build compares to tell a changed document: DuckDB's 64-bit
+# hash() of its JSON, not the ETag's MD5 (which readers compute from the body). DuckDB's MD5 runs at
+# ~300 MB/s against hash()'s ~1,100: over a 1M build's 61 GB of JSON that was ~150 CPU seconds, up
+# to 40% of a simple template's rendering (docs/benchmarks.md, session 46). Not a security hash:
+# only the next build compares it, and two different documents of one name share a digest about
+# once in 2^64 rebuilds. DuckDB does not promise hash() across versions, so the manifest's schema
+# names the function it holds (DIGEST_FUNCTION): a previous manifest of another is not compared
+# with, and that build writes a full pack.
+DIGEST_SQL = "hash"
+DIGEST_FUNCTION = f"duckdb {duckdb.__version__} {DIGEST_SQL}".encode()
+MANIFEST_SCHEMA = pa.schema(
+    [("template", pa.string()), ("name", pa.string()), ("digest", pa.uint64())], metadata={b"digest": DIGEST_FUNCTION}
+)
 # A template's delta grows with each update over the same base; past this share of the base's rows
 # the next update writes the template whole again (the same bound as the pack's, writer.py).
 DELTA_FRACTION = 0.25
 
 
 def digest_of(body: bytes) -> int:
-    """A document's digest (DIGEST_SQL, in Python)."""
-    return int.from_bytes(hashlib.md5(body).digest()[:8], "little")
+    """A document's digest (DIGEST_SQL), computed in Python's process."""
+    return digests_of(pa.array([body], pa.binary()))[0].as_py()
+
+
+_DIGESTERS: dict[int, duckdb.DuckDBPyConnection] = {}  # by process: a connection does not cross a fork
+_DIGESTERS_LOCK = threading.Lock()
+
+
+def digests_of(bodies: pa.Array) -> pa.Array:
+    """The digests (uint64) of binary `bodies`, null for a null body: one DuckDB query (~0.3 ms, then
+    ~1 µs a KB), so callers hand over a batch where they can."""
+    named = pa.table({"body": bodies})  # noqa: F841 (DuckDB reads the table by its name)
+    with _DIGESTERS_LOCK:
+        con = _DIGESTERS.get(os.getpid())
+        if con is None:
+            con = _DIGESTERS[os.getpid()] = _connect()
+        digests = con.sql(f"SELECT CASE WHEN body IS NOT NULL THEN {DIGEST_SQL}(body) END FROM named")
+        return digests.to_arrow_table().column(0).combine_chunks()
 
 
 def manifest_key(template: str) -> str:
@@ -117,12 +142,30 @@ def delta_fits(folder: Path | None, template: str) -> bool:
 
 def previous_manifest(release: Path) -> Path | None:
     """The manifest folder (template, name, digest of every rendered document) of a release with a
-    pack, or None (also for the single-file manifest of earlier builds: a full build follows)."""
+    pack, or None (also for the single-file manifest of earlier builds, or digests of another
+    function, DIGEST_FUNCTION: a full build follows)."""
     manifest = Path(release) / MANIFEST_NAME
     if not (manifest.is_dir() and pack_path(release).is_file()):
         return None
+    schema = _manifest_schema(manifest)
+    return manifest if schema is None or (schema.equals(MANIFEST_SCHEMA) and _our_digests(schema)) else None
+
+
+def other_digests(release: Path) -> bool:
+    """Whether the release's manifest holds digests of another function than DIGEST_FUNCTION (an
+    older DuckDB's hash(), or the MD5 earlier builds kept): comparing them would mean reading every document."""
+    manifest = Path(release) / MANIFEST_NAME
+    schema = _manifest_schema(manifest) if manifest.is_dir() else None
+    return schema is not None and schema.equals(MANIFEST_SCHEMA) and not _our_digests(schema)
+
+
+def _manifest_schema(manifest: Path) -> pa.Schema | None:
     files = list(manifest.glob("*.parquet"))
-    return manifest if not files or pq.read_schema(files[0]).equals(MANIFEST_SCHEMA) else None
+    return pq.read_schema(files[0]) if files else None
+
+
+def _our_digests(schema: pa.Schema) -> bool:
+    return (schema.metadata or {}).get(b"digest") == DIGEST_FUNCTION
 
 
 def _connect() -> duckdb.DuckDBPyConnection:

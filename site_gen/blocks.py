@@ -34,7 +34,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import zstandard
 
-from marquee.manifests import digest_of
+from marquee.manifests import digests_of
 from marquee.packs import (
     GROUP_ENTITY,
     ITEM_SHIFT,
@@ -471,20 +471,13 @@ def updated_blocks(
     keys, kinds, suffixes = (bucket.rows.column(name).to_pylist() for name in ("key", "kind", "suffix"))
     bodies = bucket.sorted_bodies().to_pylist()
     bounds = group_bounds(bucket.rows.column("key").chunk(0)).tolist()
+    befores, restored = _restored(keys, suffixes, bounds, previous, restore or {})
     blocks: list[tuple[int, str, bytes]] = []
     for start, end in zip(bounds, bounds[1:]):
         key, staged = keys[start], list(zip(suffixes[start:end], bodies[start:end]))
-        before = previous(key) or {}
+        before = befores[key] if key in befores else previous(key) or {}
         documents = dict(before)
-        for suffix, digest in (restore or {}).get(key, ()):
-            default = before.get(suffix[: -len(UND)] + ".json")
-            if (
-                suffix not in before
-                and suffix not in suffixes[start:end]
-                and default is not None
-                and digest_of(default) == digest
-            ):
-                documents[suffix] = default
+        documents.update(restored.get(key, ()))
         for suffix, body in staged:
             if body is None:
                 documents.pop(suffix, None)
@@ -504,6 +497,36 @@ def updated_blocks(
         [pa.array(block_keys, pa.int64()), pa.array(block_kinds, pa.string()), pa.array(made, pa.binary())],
         schema=BLOCKS,
     )
+
+
+def _restored(
+    keys: list[int],
+    suffixes: list[str],
+    bounds: list[int],
+    previous: Callable[[int], dict[str, bytes] | None],
+    restore: dict[int, list[tuple[str, int]]],
+) -> tuple[dict[int, dict[str, bytes]], dict[int, list[tuple[str, bytes]]]]:
+    """For updated_blocks: the previous documents of the bucket's groups with variants to restore,
+    and those variants, (suffix, body), by group: a variant not staged now and left out before
+    as its default's twin (absent, with the digest of its default's previous bytes), the default's
+    previous bytes. The digests are computed in one query for the bucket."""
+    befores: dict[int, dict[str, bytes]] = {}
+    candidates: list[tuple[int, str, bytes, int]] = []
+    for start, end in zip(bounds, bounds[1:]):
+        if keys[start] not in restore:
+            continue
+        before = befores[keys[start]] = previous(keys[start]) or {}
+        for suffix, digest in restore[keys[start]]:
+            default = before.get(suffix[: -len(UND)] + ".json")
+            if suffix not in before and suffix not in suffixes[start:end] and default is not None:
+                candidates.append((keys[start], suffix, default, digest))
+    restored: dict[int, list[tuple[str, bytes]]] = {}
+    if candidates:
+        digests = digests_of(pa.array([default for _, _, default, _ in candidates], pa.binary())).to_pylist()
+        for (key, suffix, default, digest), now in zip(candidates, digests):
+            if now == digest:
+                restored.setdefault(key, []).append((suffix, default))
+    return befores, restored
 
 
 def read_ahead(items: Iterator[T]) -> Iterator[T]:

@@ -43,7 +43,9 @@ from marquee.manifests import (
     MANIFEST_SCHEMA,
     delta_file,
     digest_of,
+    digests_of,
     manifest_file,
+    other_digests,
     previous_manifest,
     repeated_names,
     unchanged_count,
@@ -273,13 +275,7 @@ class PackWriter:
         if template not in self._variants and pc.any(pc.match_substring_regex(names, VARIANT_NAME)).as_py():
             self._variants.add(template)
         if digests.null_count:  # bodies built in Python (documents.from_objects), or removals (no body)
-            digests = pa.array(
-                [
-                    digest if digest is not None or body is None else digest_of(body)
-                    for body, digest in zip(bodies.to_pylist(), digests.to_pylist())
-                ],
-                pa.uint64(),
-            )
+            digests = pc.coalesce(digests, digests_of(bodies))
         # Most batches of an update are all unchanged: those reach only the manifest, as Arrow.
         if bodies.null_count < len(bodies):
             if bodies.null_count:
@@ -441,16 +437,17 @@ class FullWriter(PackWriter):
         manifest = previous_manifest(previous)
         if manifest is not None:
             return unchanged_count(self.root / MANIFEST_NAME, manifest)
-        if not pack_path(previous).is_file():
-            return 0
+        if not pack_path(previous).is_file() or other_digests(previous):
+            return 0  # nothing to compare; or digests of another function: it would read every document
         from marquee.manifests import manifest_rows
 
         with Pack(previous) as old, duckdb.connect() as con:
             rows = con.execute(f"SELECT name, digest FROM {manifest_rows(self.root / MANIFEST_NAME)}").fetchall()
             unchanged = 0
-            for name, digest in rows:
-                body = old.raw(name)
-                unchanged += body is not None and digest_of(body) == digest
+            for start in range(0, len(rows), BATCH_ROWS):
+                part = rows[start : start + BATCH_ROWS]
+                found = digests_of(pa.array([old.raw(name) for name, _ in part], pa.binary())).to_pylist()
+                unchanged += sum(now == digest for now, (_, digest) in zip(found, part))
             return unchanged
 
 

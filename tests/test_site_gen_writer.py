@@ -12,7 +12,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from marquee.manifests import digest_of, manifest_rows
+from marquee.manifests import DIGEST_SQL, digest_of, digests_of, manifest_rows, other_digests, previous_manifest
 from marquee.packs import BASE_NAME, PACK_NAME, Pack, block_documents, etag_of, is_delta, variantless
 from site_gen import delta_writer
 from site_gen.writer import MANIFEST_NAME, Writer, WriterError, manifest_file
@@ -187,6 +187,33 @@ def test_a_previous_release_without_a_pack_counts_nothing(tmp_path: Path):
     second.write("/a", {"x": 1})
     second.finish()
     assert second.unchanged == 0
+
+
+def test_digests_are_duckdbs_hash_of_the_json_in_python_and_sql():
+    bodies = [b'{"id":1}', None, b"", b'{"title":"\xc3\xa9t\xc3\xa9"}' * 50]
+    with duckdb.connect() as con:
+        expected = [con.execute(f"SELECT {DIGEST_SQL}(?::BLOB)", [b]).fetchall()[0][0] for b in bodies if b is not None]
+    assert digests_of(pa.array(bodies, pa.binary())).to_pylist() == [expected[0], None, expected[1], expected[2]]
+    assert [digest_of(b) for b in bodies if b is not None] == expected
+    assert len(set(expected)) == 3
+
+
+def test_a_previous_manifest_of_another_digest_function_is_not_compared(tmp_path: Path):
+    first = Writer(tmp_path / "r1")
+    first.write("/a", {"x": 1})
+    first.finish()
+    # the same rows, the digests an older build kept (MD5's first 8 bytes), no function named
+    for file in (tmp_path / "r1" / MANIFEST_NAME).glob("*.parquet"):
+        table = pq.read_table(file)
+        md5 = [int.from_bytes(hashlib.md5(b'{"x":1}').digest()[:8], "little")] * len(table)
+        pq.write_table(table.set_column(2, "digest", pa.array(md5, pa.uint64())).replace_schema_metadata(None), file)
+    assert previous_manifest(tmp_path / "r1") is None and other_digests(tmp_path / "r1")
+    second = Writer(tmp_path / "r2", previous=tmp_path / "r1")
+    assert not second.updating  # a full pack, not a delta over digests it cannot compare
+    second.write("/a", {"x": 1})
+    second.finish()
+    assert second.unchanged == 0  # not counted: that would read every document of the previous pack
+    assert previous_manifest(tmp_path / "r2") is not None and not other_digests(tmp_path / "r2")
 
 
 def test_untranslated_variants_equal_to_their_default_are_dropped(tmp_path: Path):
