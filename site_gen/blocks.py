@@ -374,15 +374,24 @@ def _write_blocks(
 ) -> Written:
     written = Written()
     insert = "INSERT OR REPLACE INTO main.docs (key, body) VALUES (?, ?)"
-    for bucket in read_ahead(buckets):
-        if previous is None:
-            blocks = whole_blocks(bucket, written)
-        else:
-            blocks = updated_blocks(bucket, written, previous, gone, restore)
-        del bucket
+    if previous is None:
+        # A full build's blocks are made in the reading thread too (Arrow's sort, take and join, out
+        # of the GIL) while this one compresses and inserts the bucket before: at 1M titles the blocks
+        # end the build, and the artefacts beside them leave the second core idle before they do.
+        made = read_ahead(_whole_blocks_of(buckets, written))
+    else:  # an update's read the previous pack through `con`, which stays on this thread
+        made = (updated_blocks(bucket, written, previous, gone, restore) for bucket in read_ahead(buckets))
+    for blocks in made:
         con.executemany(insert, encoders.encode(blocks))
     con.executemany(insert, encoders.rest())
     return written
+
+
+def _whole_blocks_of(buckets: Iterator[Bucket], written: Written) -> Iterator[pa.Table]:
+    for bucket in buckets:
+        blocks = whole_blocks(bucket, written)
+        del bucket  # its bodies are in the blocks now: not held while the blocks wait their turn
+        yield blocks
 
 
 def group_bounds(keys: pa.Array) -> numpy.ndarray:
@@ -530,9 +539,9 @@ def _restored(
 
 
 def read_ahead(items: Iterator[T]) -> Iterator[T]:
-    """`items`, the next one read in a thread while the caller works on this one: reading a bucket
-    (Arrow: decompressing and sorting, out of the GIL) overlaps compressing and inserting the last
-    (zstd and SQLite, out of it as well)."""
+    """`items`, the next one made in a thread while the caller works on this one: reading a bucket
+    and making its blocks (Arrow: decompressing, sorting, taking, out of the GIL) overlaps
+    compressing and inserting the last (zstd and SQLite, out of it as well)."""
     ahead: queue.Queue = queue.Queue(maxsize=1)
     done = object()
 
