@@ -35,7 +35,7 @@ One table, `docs(key INTEGER PRIMARY KEY, body BLOB)`, one row per group (PACK_F
   holds copies of its base's dictionaries, so a reader looks in its connection's `main.dicts` only;
 - no ETag: a document's is the MD5 of its JSON (served as hex: a content hash, not a security
   one), which readers compute, so an unchanged document keeps its ETag across releases however it
-  is stored. The manifest keeps each document's, which the next build compares with.
+  is stored. The manifest keeps a digest of each (marquee/manifests.py), which the next build compares.
 - `meta` (META_TABLE) holds facts about the whole release: DOCUMENTS (how many there are) and
   VARIANTLESS (below).
 

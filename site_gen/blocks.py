@@ -351,8 +351,8 @@ def write_blocks(
     untranslated twins left out. For an
     update, each group starts from its `previous` documents (a staged None body removes one), and
     a group left with none goes to `gone`; `restore` names, by group key, untranslated variants
-    (suffix, ETag) rendered unchanged whose default changed: a twin before, so absent, each is its
-    default's previous bytes when it has that ETag."""
+    (suffix, digest) rendered unchanged whose default changed: a twin before, so absent, each is its
+    default's previous bytes when it has that digest."""
     # Python's cycle collector off: a bucket is ~400k documents at 1M titles, in tuples and lists
     # that refcounting frees, and collecting among them took a quarter of the time (perf).
     collecting = gc.isenabled()

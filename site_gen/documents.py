@@ -155,9 +155,10 @@ def from_sql(
     up are connection-local. Before a row is rendered, the query's type is checked against the
     template's schema (site_gen/validate_sql.py); each row then carries `valid`, the rule's null
     check evaluated by DuckDB beside the rendering. DuckDB serialises (`to_json`) and hashes every
-    body (manifests.DIGEST_SQL, what the next build compares; readers hash the ETag); in an update, bodies whose hash equals the previous manifest's (the
-    template's file, site_gen/writer.py) stay in DuckDB and the row carries a null body; a template
-    the update does not reach gives KEPT_WHOLE instead of rows. An untranslated variant
+    body (manifests.DIGEST_SQL, what the next build compares; readers hash the ETag); in an update,
+    bodies whose hash equals the previous manifest's (the template's file, site_gen/writer.py) stay
+    in DuckDB and the row carries a null body; a template the update does not reach gives
+    KEPT_WHOLE instead of rows. An untranslated variant
     equal to its default document is dropped by the Writer (nginx and the edge fall back from X.und
     to X).
 

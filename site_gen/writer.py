@@ -409,7 +409,7 @@ class FullWriter(PackWriter):
 
     def finish(self, progress: Callable[[str, int, int], None] | None = None) -> None:
         """Write the blocks (refusing any name written twice), record the release's facts, and
-        count what is unchanged since `previous` (when given, by ETag in the manifests). The blocks
+        count what is unchanged since `previous` (when given, by digest in the manifests). The blocks
         are written by write_full_blocks, in a process of its own for a large pack (APART_BYTES)."""
         self._step(progress, "manifests")
         self._close_manifests()
