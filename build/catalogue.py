@@ -16,6 +16,7 @@ from pathlib import Path
 import duckdb
 
 from marquee_build import contract
+from marquee_build.allocator import keep_freed_memory
 from marquee_build.steps import Step, parse_steps, steps_to_run
 
 SQL_DIR = Path(__file__).resolve().parent / "sql"
@@ -100,6 +101,7 @@ def load_database(
     steps = build_steps()
     run, created = steps_to_run(steps, changed)
     con = duckdb.connect(str(db_path))
+    keep_freed_memory()  # the build's queries reuse what the one before freed (build/allocator.py)
     try:
         if memory_gb:
             con.execute(f"SET memory_limit = '{memory_gb * 1024:.0f}MB'")

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from marquee_build.catalogue import CatalogueError, build_database, sql_files
+from marquee_build.catalogue import CatalogueError, build_database, load_database, sql_files
 
 
 def test_sql_runs_in_file_name_order():
@@ -78,3 +78,14 @@ def test_inconsistent_tv_translations_fail_the_build(catalogue_dir: Path, tmp_pa
     pq.write_table(rows, broken / f"{table}.parquet")
     with pytest.raises(CatalogueError, match=message):
         build_database(broken, tmp_path / "db.duckdb")
+
+
+def test_the_build_keeps_what_duckdb_frees_for_its_next_query(catalogue_dir: Path, tmp_path: Path):
+    """build/allocator.py: DuckDB's jemalloc keeps freed pages FREED_MEMORY_MS, not its own 1 s,
+    once a build has opened its database (a DuckDB without jemalloc has nothing to set)."""
+    from marquee_build.allocator import FREED_MEMORY_MS, freed_memory_ms
+
+    if freed_memory_ms() is None:
+        pytest.skip("this DuckDB has no jemalloc")
+    load_database(catalogue_dir, tmp_path / "build.duckdb").con.close()
+    assert freed_memory_ms() == FREED_MEMORY_MS != 1_000
