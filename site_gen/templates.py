@@ -173,7 +173,7 @@ TEMPLATES: tuple[Template, ...] = (
     # films: details, credits (entries of /_items/person), sub-resources and lists of /_items/movie
     Template("/_items/person/{person_id}", "items:person_items", scoped=True),
     Template(MOVIE, "movie_details.sql", scoped=True, reads=("render_variants",)),
-    Template(MOVIE_CREDITS, "movie_credits.sql", scoped=True,
+    Template(MOVIE_CREDITS, "movie_credits.sql", scoped=True, chunked=True,
              splices={"cast": "movie_cast_entries", "crew": "movie_crew_entries"}),
     Template("/_items/movie/{movie_id}", "items:movie_list_results", scoped=True),
     Template(MOVIE + "/alternative_titles", "movie_alternative_titles.sql", scoped=True),
