@@ -26,6 +26,7 @@ import pyarrow as pa
 from marquee.manifests import DIGEST_SQL, delta_file, manifest_key, manifest_rows, manifest_sql
 from marquee.packs import COMPOSITE_MARK
 from site_gen import plan, scope
+from site_gen.json_text import json_text
 from site_gen.templates import PLACEHOLDER, template_kind
 from site_gen.validate import ValidationError, check_value, load_schemas
 from site_gen.validate_sql import check_type, null_check
@@ -154,7 +155,7 @@ def from_sql(
     The query runs on `con` itself, not a cursor: temp tables, macros and variables the family set
     up are connection-local. Before a row is rendered, the query's type is checked against the
     template's schema (site_gen/validate_sql.py); each row then carries `valid`, the rule's null
-    check evaluated by DuckDB beside the rendering. DuckDB serialises (`to_json`) and hashes every
+    check evaluated by DuckDB beside the rendering. DuckDB serialises (`json_text`) and hashes every
     body (manifests.DIGEST_SQL, what the next build compares; readers hash the ETag); in an update,
     bodies whose hash equals the previous manifest's (the template's file, site_gen/writer.py) stay
     in DuckDB and the row carries a null body; a template the update does not reach gives
@@ -188,7 +189,7 @@ def from_query(
         valid = null_check(schema, doc_type, checked=frozenset(checked))
         return (
             f"SELECT uri, doc, body, {DIGEST_SQL}(body) AS digest "
-            f"FROM (SELECT uri, doc, encode(to_json(doc)) AS body FROM ({query}))"
+            f"FROM (SELECT uri, doc, encode({json_text('doc', doc_type)}) AS body FROM ({query}))"
         ), valid
 
     if chunked and not scoped:
@@ -350,7 +351,7 @@ def checked_items(
             item_schema = _restricted(item_schema, fields)
         checks.append((template, field, item_schema))
     con.execute(
-        f"CREATE OR REPLACE TEMP TABLE {table} AS SELECT * EXCLUDE (item), to_json(item)::VARCHAR AS json, "
+        f"CREATE OR REPLACE TEMP TABLE {table} AS SELECT * EXCLUDE (item), {json_text('item', item_type)} AS json, "
         f"{_checked_json('item', item_type, checks)} AS valid FROM ({query})"
     )
     _refuse_invalid(con, table, checks)
@@ -391,7 +392,7 @@ def checked_entries(
             rest = _restricted(item_schema, set(item_schema["properties"]) - covered)
             checks.append((template, field, rest))
             records.append((template, field, sorted(set(item_schema["properties"])), True))
-        serialised.append(f"'{_MARK}' || ref || '\",' || substr(to_json({column})::VARCHAR, 2) AS {column}")
+        serialised.append(f"'{_MARK}' || ref || '\",' || substr({json_text(column, types[column])}, 2) AS {column}")
         checks_sql.append(_checked_json(column, types[column], checks))
         all_checks += checks
     con.execute(
