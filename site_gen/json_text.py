@@ -19,34 +19,43 @@ import json
 
 from duckdb.sqltypes import DuckDBPyType
 
+from site_gen.validate_sql import is_json
+
 
 def has_json(sql_type: DuckDBPyType) -> bool:
-    """Whether a JSON-typed value is anywhere in `sql_type`."""
-    if str(sql_type) == "JSON":
+    """Whether a JSON-typed value is anywhere in `sql_type` (an ARRAY's children include its size)."""
+    if is_json(sql_type):
         return True
     if sql_type.id in ("struct", "list", "array", "map", "union"):
-        return any(has_json(child) for _, child in sql_type.children)
+        return any(isinstance(child, DuckDBPyType) and has_json(child) for _, child in sql_type.children)
     return False
 
 
 def json_text(expr: str, sql_type: DuckDBPyType) -> str:
     """SQL: the VARCHAR `to_json(expr)::VARCHAR` is, for a value of `sql_type` (NULL for a NULL)."""
-    if str(sql_type) == "JSON":
+    if is_json(sql_type):
         return f"{expr}::VARCHAR"
-    if sql_type.id != "struct" or not has_json(sql_type):
+    if not _taken_apart(sql_type):
         return f"to_json({expr})::VARCHAR"
     return "'{' || " + " || ',' || ".join(_struct_parts(expr, list(sql_type.children))) + " || '}'"
 
 
+def _taken_apart(sql_type: DuckDBPyType) -> bool:
+    """Whether json_text writes the value by its members. Only structs are: a list holding JSON (a
+    season's episodes, each with its crew) is left to `to_json`, since pasting its elements through
+    a lambda cost more than it saved (at 1M films a season's documents took 123 and 117 CPU s so,
+    92 and 99 through `to_json`; session 48)."""
+    return sql_type.id == "struct" and has_json(sql_type)
+
+
 def _member(expr: str, sql_type: DuckDBPyType) -> str:
-    """A member's text, a NULL written as JSON's null. Only structs are taken apart: a list holding
-    JSON (a season's episodes, each with its crew) is left to `to_json`, since pasting its elements
-    through a lambda cost more than it saved (at 1M films a season's documents took 123 and 117 CPU s
-    so, 92 and 99 through `to_json`; session 48)."""
+    """A member's text, a NULL written as JSON's null."""
     text = json_text(expr, sql_type)
-    if str(sql_type) != "JSON" and sql_type.id == "struct" and has_json(sql_type):
-        return f"CASE WHEN {expr} IS NULL THEN 'null' ELSE {text} END"
-    return f"coalesce({text}, 'null')"
+    return (
+        f"CASE WHEN {expr} IS NULL THEN 'null' ELSE {text} END"
+        if _taken_apart(sql_type)
+        else f"coalesce({text}, 'null')"
+    )
 
 
 def _struct_parts(expr: str, children: list[tuple[str, DuckDBPyType]]) -> list[str]:

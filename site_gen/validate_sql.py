@@ -54,7 +54,7 @@ _JSON_TYPES: dict[str, tuple[str, ...]] = {
 # fmt: on
 
 
-def _is_json(sql_type: DuckDBPyType) -> bool:
+def is_json(sql_type: DuckDBPyType) -> bool:
     return str(sql_type) == "JSON"
 
 
@@ -70,7 +70,7 @@ def check_type(template: str, schema: dict[str, Any], sql_type: DuckDBPyType, pa
     """Raise ValidationError (named by template and JSON path) unless every document of this SQL type
     has every property the schema lists, each of the schema's type when not null."""
     kind = schema.get("type")
-    if kind is None or sql_type.id == "null" or _is_json(sql_type):
+    if kind is None or sql_type.id == "null" or is_json(sql_type):
         return  # no type to check, always null (the null check decides), or checked per row in SQL
     if kind not in _SQL_TYPES:
         raise ValueError(f"unsupported schema type {kind!r}")
@@ -155,7 +155,7 @@ def _value_check(
     null_check) are only required present."""
     if sql_type.id == "null":
         return None  # always null: the caller's IS NOT NULL decides
-    if _is_json(sql_type):
+    if is_json(sql_type):
         return _json_check(schema, expr, depth)
     if sql_type.id in _FLOATS:
         return f"isfinite({expr})"
@@ -169,7 +169,7 @@ def _value_check(
             else:
                 field, field_type = f"struct_extract({expr}, '{name}')", _children(sql_type)[name]
             here = f"{path}.{name}" if path else name
-            if here in checked and _is_json(field_type):
+            if here in checked and is_json(field_type):
                 conditions.append(_present(field, None))
                 continue
             inner = _value_check(sub, field_type, field, depth, checked, here)
@@ -181,14 +181,14 @@ def _value_check(
         return _all(conditions)
     if kind == "array" and "items" in schema:
         child = _children(sql_type)["child"]
-        return _every(expr, schema["items"], None if _is_json(child) else child, depth, checked, path + "[]")
+        return _every(expr, schema["items"], None if is_json(child) else child, depth, checked, path + "[]")
     if kind == "object" and isinstance(schema.get("additionalProperties"), dict):
         if sql_type.id == "map":
             value_type = _children(sql_type)["value"]
             return _every(
                 f"map_values({expr})",
                 schema["additionalProperties"],
-                None if _is_json(value_type) else value_type,
+                None if is_json(value_type) else value_type,
                 depth,
             )
         values, conditions = schema["additionalProperties"], []
