@@ -162,3 +162,22 @@ def test_an_index_written_apart_from_its_exported_rows_is_the_builds(
     ]
     assert decoded[0] == decoded[1] and len(decoded[0]) > 100
     apart.close()
+
+
+def test_names_are_folded_once_while_remembered_and_again_once_forgotten(monkeypatch):
+    """write_kind folds a name it has folded before from memory (folding), up to its limit: the same
+    answers as search_text.normalized, and a name forgotten (the memory full) is folded again."""
+    from site_gen import search_index
+
+    calls: list[str] = []
+
+    def normalized(name: str) -> str:
+        calls.append(name)
+        return search_text.fold(name)
+
+    monkeypatch.setattr(search_index.search_text, "normalized", normalized)
+    fold = search_index.folding(limit=2)
+    assert [fold(n) for n in ("Amélie", "Łódź", "Amélie", "Łódź")] == ["amelie", "lodz", "amelie", "lodz"]
+    assert calls == ["Amélie", "Łódź"]
+    assert fold("Café") == "cafe"  # the third name: the memory was full, so it starts again
+    assert fold("Amélie") == "amelie" and calls == ["Amélie", "Łódź", "Café", "Amélie"]
