@@ -23,7 +23,7 @@ from typing import Any
 # What a spawned process's environment adds, unless the build's own sets it. pyarrow's mimalloc reads
 # its options once, in the new process, before any work: keeping freed pages 10 s (its default gives
 # them back at once) lets the pack's blocks reuse the last bucket's pages instead of faulting in and
-# zeroing fresh ones for every bucket of ~250 MB (buckets of a 1M build's size, four pairs: 51.0 to
+# zeroing fresh ones for every bucket of ~250 MB (buckets of a 1M build's size, five pairs: 51.0 to
 # 57.6 CPU s down to 49.6 to 51.9, half the page faults, ~0.85 GB more held; docs/benchmarks.md,
 # session 49). The blocks' process is not where a 1M build peaks (the templates' first minutes are).
 SPAWNED_ENVIRONMENT = {"MIMALLOC_PURGE_DELAY": "10000"}
