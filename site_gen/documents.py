@@ -36,8 +36,10 @@ _MARK = COMPOSITE_MARK.decode()  # how an item reference starts, as SQL and JSON
 
 BATCH_ROWS = 5_000
 # Entities a range when a `chunked` template renders in ranges of ids (site_gen/templates.py): at
-# 1M titles 5M people make 20 ranges, each aggregating a twentieth of the credits.
+# 1M titles 5M people make 20 ranges, each aggregating a twentieth of the credits. A series stands
+# for about ten films' rows (its episodes' translations, ~17 episodes): 100k series make 4 ranges.
 CHUNK_ENTITIES = 250_000
+CHUNK_WEIGHTS = {"series": 10}
 
 # A batch of documents: uri; JSON body, null when unchanged since the previous release; digest, null
 # to compute; valid, the compiled schema check (null: to be validated in Python).
@@ -274,9 +276,10 @@ def _batches(
 
 def chunk_ranges(con: duckdb.DuckDBPyConnection, kind: str) -> list[tuple[int, int]]:
     """Ranges of ids covering every BIGINT, each holding about CHUNK_ENTITIES of the build's
-    entities of `kind` (scope.hash_entities' table); one range when they are fewer."""
+    entities of `kind` (scope.hash_entities' table), fewer of a kind CHUNK_WEIGHTS weighs; one
+    range when they are fewer."""
     count = con.execute("SELECT count(DISTINCT id) FROM entity_hashes WHERE kind = ?", [kind]).fetchall()[0][0]
-    chunks = -(-count // CHUNK_ENTITIES)
+    chunks = -(-count * CHUNK_WEIGHTS.get(kind, 1) // CHUNK_ENTITIES)
     if chunks <= 1:
         return [(-(2**63), 2**63 - 1)]
     bounds = con.execute(

@@ -19,7 +19,9 @@ A row of TEMPLATES is one path template:
 - `chunked`: a full build runs its SQL once per range of its entity's ids (documents.CHUNK_ENTITIES
   entities a range, through in_scope, so only a `scoped` template can be): an ordered aggregate per
   entity over every credit (a person's credits pages) needed more memory than the box has at a
-  million titles (docs/benchmarks.md), and DuckDB does not spill it.
+  million titles, and DuckDB does not spill it; the translations and release dates, ordered lists
+  of long structs, cost a third less CPU in ranges at that size (docs/benchmarks.md, session 50),
+  where a details page or a short list costs more (each range joins its tables again).
 
 A Preparation (declared in the module whose SQL it runs: site_gen/movie.py, person.py, tv.py,
 languages.py) makes temp tables and macros several templates read; site_gen/release.py runs them in
@@ -180,7 +182,7 @@ TEMPLATES: tuple[Template, ...] = (
     Template(MOVIE + "/external_ids", "movie_external_ids.sql", scoped=True),
     Template(MOVIE + "/images", "movie_images.sql", scoped=True),
     Template(MOVIE + "/keywords", "movie_keywords.sql", scoped=True),
-    Template(MOVIE + "/release_dates", "movie_release_dates.sql", scoped=True),
+    Template(MOVIE + "/release_dates", "movie_release_dates.sql", scoped=True, chunked=True),
     Template(MOVIE + "/videos", "movie_videos.sql", scoped=True, reads=("render_variants",)),
     Template(MOVIE_RECOMMENDATIONS, "movie_recommendations.sql", scoped=True, reads=("movie_related_page",),
              splices=_MOVIE_LIST),
@@ -194,7 +196,7 @@ TEMPLATES: tuple[Template, ...] = (
     Template("/3/certification/movie/list", "movie_certification_list.sql"),
     Template("/3/watch/providers/movie", "watch_provider_list.sql"),
     Template("/3/watch/providers/regions", "movie_watch_provider_regions.sql"),
-    Template(MOVIE + "/translations", "languages_movie_translations.sql", scoped=True),
+    Template(MOVIE + "/translations", "languages_movie_translations.sql", scoped=True, chunked=True),
     # collections, genres, fixed documents
     Template(COLLECTION, "collection_details.sql", scoped=True, reads=("render_variants",)),
     Template(COLLECTION + "/images", "collection_images.sql", scoped=True),
@@ -207,8 +209,9 @@ TEMPLATES: tuple[Template, ...] = (
     Template(PERSON_MOVIE_CREDITS, "person_movie_credits.sql", scoped=True, chunked=True, reads=("person_credits_page",),
              splices=_PERSON_MOVIE),
     Template(PERSON + "/external_ids", "person_external_ids.sql", scoped=True, reads=("credited_people",)),
-    Template(PERSON + "/images", "person_images.sql", scoped=True, reads=("credited_people",)),
-    Template(PERSON + "/translations", "person_translations.sql", scoped=True, reads=("credited_people",)),
+    Template(PERSON + "/images", "person_images.sql", scoped=True, chunked=True, reads=("credited_people",)),
+    Template(PERSON + "/translations", "person_translations.sql", scoped=True, chunked=True,
+             reads=("credited_people",)),
     Template(PERSON + "/tagged_images", "person_tagged_images.sql", reads=("item_ref",)),
     Template("/_items/tv/{series_id}", "items:tv_credit_results", scoped=True),
     Template(PERSON_TV_CREDITS, "person_tv_credits.sql", scoped=True, chunked=True, reads=("person_credits_page",),
@@ -275,7 +278,7 @@ TEMPLATES: tuple[Template, ...] = (
              splices=_EPISODE_CREDITS),
     Template(TV_EPISODE + "/external_ids", "tv_episode_external_ids.sql"),
     Template(TV_EPISODE + "/images", "tv_episode_images.sql"),
-    Template(TV_EPISODE + "/translations", "tv_episode_translations.sql", scoped=True),
+    Template(TV_EPISODE + "/translations", "tv_episode_translations.sql", scoped=True, chunked=True),
     Template(TV_EPISODE + "/videos", "tv_episode_videos.sql", reads=("tv_videos_page",)),
 )
 # fmt: on

@@ -255,10 +255,11 @@ def test_a_forbidden_null_in_sql_stops_the_build_with_its_path(
 def test_a_template_rendered_in_ranges_of_ids_equals_it_rendered_whole(
     catalogue_dir: Path, release_settings, built_pack: Path, tmp_path: Path, monkeypatch
 ):
-    """The credits pages (`chunked` in site_gen/templates.py: a person's, a film's) in ranges of a
-    few people or films each: the same documents as the session's build, which renders each in one
-    query at this size."""
+    """The templates rendered in ranges (`chunked` in site_gen/templates.py: the credits pages, the
+    translations, …) in ranges of a few entities each: the same documents as the session's build,
+    which renders each in one query at this size."""
     from site_gen import documents
+    from site_gen.templates import PLACEHOLDER, TEMPLATES
 
     ranges: list[int] = []
     chunk_ranges = documents.chunk_ranges
@@ -267,13 +268,10 @@ def test_a_template_rendered_in_ranges_of_ids_equals_it_rendered_whole(
         documents, "chunk_ranges", lambda con, kind: ranges.append(len(found := chunk_ranges(con, kind))) or found
     )
     render_release(release_settings, catalogue_dir, tmp_path / "ranged", echo=None)
-    assert len(ranges) == 4 and min(ranges) >= 4  # a film's; a person's movie, TV and combined: each in several ranges
+    chunked = [template.path for template in TEMPLATES if template.chunked]
+    assert len(chunked) >= 9 and len(ranges) == len(chunked) and min(ranges) >= 3  # each in several ranges
     with Pack(built_pack) as whole, Pack(tmp_path / "ranged") as ranged:
-        for like in (
-            "3/movie/%/credits%",
-            "3/person/%/movie_credits%",
-            "3/person/%/tv_credits%",
-            "3/person/%/combined_credits%",
-        ):
+        for template in chunked:
+            like = PLACEHOLDER.sub("%", template[1:]) + "%"  # its documents and their language variants
             expected = list(whole.rows(like))
-            assert expected and list(ranged.rows(like)) == expected
+            assert expected and list(ranged.rows(like)) == expected, template
