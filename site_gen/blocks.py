@@ -198,9 +198,9 @@ def _split(names: pa.Array) -> tuple[pa.Array, pa.Array]:
 
 def keys_of(groups: pa.Array, md5: duckdb.DuckDBPyConnection) -> numpy.ndarray:
     """packs.key_of of each group, as int64: the MD5s' first 8 bytes read little-endian (DuckDB's
-    md5_number_upper, on `md5`, for a batch), items shifted under a mask. hashlib in a loop held
-    the writer's thread ~2 µs a document (~200 s of a 1M build), DuckDB ~0.5 and out of the GIL;
-    a few documents (Writer.write, one at a time) skip DuckDB's ~1 ms a query.
+    md5_number_upper, on `md5`, for a spill's groups), items shifted under a mask. hashlib in a loop
+    held the writer's thread ~2 µs a document (~200 s of a 1M build), DuckDB ~0.5 and out of the
+    GIL; a spill of a few documents (a small release's last) skips DuckDB's ~1 ms a query.
     tests/test_site_gen_blocks.py checks that both agree with key_of."""
     if len(groups) < FEW_KEYS:
         digests = numpy.frombuffer(

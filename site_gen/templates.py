@@ -17,7 +17,8 @@ A row of TEMPLATES is one path template:
 - `splices`: the properties its SQL splices as JSON already checked, and the checked items tables
   they come from (documents.from_sql's `checked`);
 - `chunked`: a full build runs its SQL once per range of its entity's ids (documents.CHUNK_ENTITIES
-  entities a range, through in_scope, so only a `scoped` template can be): an ordered aggregate per
+  entities a range, fewer of a kind documents.CHUNK_WEIGHTS weighs, through in_scope, so only a
+  `scoped` template can be): an ordered aggregate per
   entity over every credit (a person's credits pages) needed more memory than the box has at a
   million titles, and DuckDB does not spill it; the translations and release dates, ordered lists
   of long structs, cost a third less CPU in ranges at that size (docs/benchmarks.md, session 50),
