@@ -8,13 +8,18 @@ character; the title and the person are items the pack holds anyway (`_items/mov
 `_items/tv/{id}`, `_items/person/{id}`), so the edge rebuilds the document's skeleton from a row
 and splices the items in as Pack.get did: the same bytes, the same ETag (docs/packed-releases.md).
 
-Format (SQLite, written once, opened read-only and immutable):
+Format: two files, written once, opened read-only and immutable.
+- `credits.arrow` (CREDIT_ROWS), every credit with a TMDB-style id (24 lower-case hex digits): an
+  Arrow IPC file, uncompressed so that the edge maps it, of ROWS (`key`, the id's 12 bytes, the
+  batches' rows ascending in byte order; `role`, a row of `roles`; `media`, the film's or series'
+  id; `person`, the person's id; `character`, the character's JSON string as DuckDB wrote it,
+  without its quotes (null: none, or `null` where the shape shows one); `episodes`, an episode
+  credit's episode ids, uint32 little-endian, in season and episode order (null otherwise)).
+- `credits.sqlite` (SQLite), the tables below.
 - `credits(id, role, media, person, "character", episodes)`, WITHOUT ROWID, keyed by the credit id:
-  its 12 bytes (a BLOB) for a TMDB-style id (24 lower-case hex digits), else the id itself (TEXT;
-  imported IMDb credits are `tt0133093-nm0000206-1`). `role` is a row of `roles`; `media` the film's
-  or series' id, `person` the person's; `character` the character's JSON string as DuckDB wrote it,
-  without its quotes (NULL: none, or `null` where the shape shows one); `episodes` an episode
-  credit's episode ids, uint32 little-endian, in season and episode order (NULL otherwise).
+  the credits whose ids are not TMDB-style (TEXT; imported IMDb credits are
+  `tt0133093-nm0000206-1`), their columns as the Arrow file's. (Format 2 kept the TMDB-style ones
+  here too, keyed by their 12 bytes; the edge still reads such a release.)
 - `roles(id, head, shape)`: `head` is `{"credit_type":…,"department":…,"job":…}` as DuckDB wrote it,
   `shape` what follows the title's item (edge/credit_index.py SHAPES): movie_cast, movie_crew,
   tv_cast, tv_crew (regular crew and creators) or episode. A few hundred rows: a credit's role costs
@@ -24,11 +29,13 @@ Format (SQLite, written once, opened read-only and immutable):
   document (marquee/packs.py): a zstd frame made with the dictionary in `dicts` (template
   `credits:episodes`, trained on the first summaries), or the JSON when that is shorter. At 20k
   films the summaries were a third of the index.
-- `meta(key, value)`: `format`, and `credits`, the number of rows of `credits`.
+- `meta(key, value)`: `format`, and `credits`, the number of credits (both files').
 
-Built whole by a build, after the pack: one DuckDB query and an ordered SQLite insert (1.9 s for
-563k credits, docs/packed-releases.md). An update whose load made none of the tables the query reads
-again (a film renamed, a translation added) links the previous release's index instead: the rows
+Built whole by a build, after the pack: one DuckDB query, its Arrow batches written as they come.
+The rows were SQLite's too until a 1M build's 28.5M credits cost ~80 CPU s of inserts a row at a
+time, and the file 1.35 GB; the Arrow file is written in ~23 CPU s and is 1.06 GB (docs/benchmarks.md,
+session 51). An update whose load made none of the tables the query reads again (a film renamed, a
+translation added) links the previous release's files instead: the rows
 would be the same, since the titles and people they show are the pack's items. The credit template
 was never scoped, so an update re-rendered every credit before.
 """
@@ -42,13 +49,25 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import duckdb
+import pyarrow as pa
 
-from marquee.artefacts import CREDIT_INDEX
+from marquee.artefacts import CREDIT_INDEX, CREDIT_ROWS
 from marquee.packs import DICTS_TABLE, kept_encoder
 from site_gen.documents import copy_rows, load_sql, tables_read
 
-FORMAT = "2"
-UINT32 = 2**32
+FORMAT = "3"
+# The Arrow file's columns. Ids past uint32 (and a role past uint16) stop the build: Arrow's cast says so.
+ROWS = pa.schema(
+    [
+        ("key", pa.binary(12)),
+        ("role", pa.uint16()),
+        ("media", pa.uint32()),
+        ("person", pa.uint32()),
+        ("character", pa.binary()),
+        ("episodes", pa.binary()),
+    ]
+)
+ROWS_BATCH = 1 << 16  # rows a batch of the Arrow file: the edge keeps each batch's first key
 
 SCHEMA = (
     """
@@ -93,6 +112,8 @@ def build(con: duckdb.DuckDBPyConnection, target: Path) -> CreditIndexSummary:
     """Write the credit index of the build database `con` to `target` (replaced when complete)."""
     started = time.perf_counter()
     partial = target.with_name(target.name + ".partial")
+    rows_target = target.with_name(CREDIT_ROWS)
+    rows_partial = rows_target.with_name(rows_target.name + ".partial")
     partial.unlink(missing_ok=True)
     cursor = con.cursor()  # the index's temp table stays out of the caller's cursor
     out = sqlite3.connect(partial)
@@ -105,17 +126,13 @@ def build(con: duckdb.DuckDBPyConnection, target: Path) -> CreditIndexSummary:
         )
         roles = cursor.execute("SELECT id, head, shape FROM credit_roles ORDER BY id").fetchall()
         out.executemany("INSERT INTO roles VALUES (?, ?, ?)", [(i, head.encode(), shape) for i, head, shape in roles])
-        count = 0
-        # SQLite orders TEXT keys before BLOB ones: inserting in that order fills its pages in sequence.
-        for key in ("text_key", "hex_key"):
-            count += copy_rows(
-                cursor,
-                f'SELECT c.{key}, r.id, c.media_id, c.person_id, encode(c."character"), '
-                f"{EPISODE_BYTES} FROM credit_rows c JOIN credit_roles r ON r.head = c.head "
-                f"AND r.shape = c.shape WHERE c.{key} IS NOT NULL ORDER BY c.{key}",
-                out,
-                "credits",
-            )
+        rows = (
+            'SELECT c.{key} AS key, r.id AS role, c.media_id AS media, c.person_id AS person, encode(c."character") '
+            f'AS "character", {EPISODE_BYTES} AS episodes FROM credit_rows c JOIN credit_roles r ON r.head = c.head '
+            "AND r.shape = c.shape WHERE c.{key} IS NOT NULL ORDER BY c.{key}"
+        )
+        count = write_rows(cursor, rows.format(key="hex_key"), rows_partial)
+        count += copy_rows(cursor, rows.format(key="text_key"), out, "credits")
         summaries = (
             "SELECT s.episode_id, encode(to_json(s.summary)::VARCHAR) FROM episode_summaries s "
             "WHERE s.episode_id IN (SELECT unnest(episodes) FROM credit_rows) ORDER BY s.episode_id"
@@ -135,8 +152,20 @@ def build(con: duckdb.DuckDBPyConnection, target: Path) -> CreditIndexSummary:
         out.close()
         cursor.execute("DROP TABLE IF EXISTS credit_rows; DROP TABLE IF EXISTS credit_roles")
         cursor.close()
+    rows_partial.replace(rows_target)  # first: the index is read with it
     partial.replace(target)
-    return CreditIndexSummary(count, len(roles), listed, target.stat().st_size, time.perf_counter() - started)
+    size = target.stat().st_size + rows_target.stat().st_size
+    return CreditIndexSummary(count, len(roles), listed, size, time.perf_counter() - started)
+
+
+def write_rows(cursor: duckdb.DuckDBPyConnection, query: str, path: Path) -> int:
+    """The rows of `query` (ROWS' columns, in key order) into the Arrow file `path`; how many."""
+    count = 0
+    with pa.OSFile(str(path), "wb") as sink, pa.ipc.new_file(sink, ROWS) as writer:
+        for batch in cursor.sql(query).to_arrow_reader(ROWS_BATCH):
+            writer.write_batch(batch.cast(ROWS))
+            count += batch.num_rows
+    return count
 
 
 def read_tables(con: duckdb.DuckDBPyConnection) -> set[str]:
@@ -150,8 +179,15 @@ def for_release(
     """Build the release's index, or link `previous`'s when the load made again (`reloaded`) none of
     the tables it reads (None: a linked index, nothing built)."""
     target = Path(release_dir) / CREDIT_INDEX
-    kept = Path(previous) / CREDIT_INDEX if previous is not None else None
-    if reloaded is not None and kept is not None and kept.is_file() and not read_tables(con) & reloaded:
-        os.link(kept, target)
+    kept = Path(previous) if previous is not None else None
+    files = (CREDIT_INDEX, CREDIT_ROWS)
+    if (
+        reloaded is not None
+        and kept is not None
+        and all((kept / name).is_file() for name in files)
+        and not read_tables(con) & reloaded
+    ):
+        for name in files:
+            os.link(kept / name, Path(release_dir) / name)
         return None
     return build(con, target)

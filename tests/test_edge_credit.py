@@ -5,20 +5,23 @@ the same build database and spliced as Pack.get spliced it), and what the catalo
 
 from __future__ import annotations
 
+import shutil
 import sqlite3
 from pathlib import Path
 
 import duckdb
 import orjson
+import pyarrow as pa
 import pytest
 
 from edge import errors
 from edge.assemble import DocumentCache, OpenPacks, ReleaseDocuments, localized
 from edge.content import ContentError, Query
 from edge.content_listener import ARTEFACT_READERS
+from edge.credit_index import CreditIndex
 from edge.routes import route_for
 from edge.routes.route import Context
-from marquee.artefacts import CREDIT_INDEX, OpenArtefacts
+from marquee.artefacts import CREDIT_INDEX, CREDIT_ROWS, OpenArtefacts
 from marquee.packs import PACK_NAME, Pack, add_document, assemble, etag_of
 from marquee_build.state import DATABASE, STATE_DIR
 from site_gen.documents import create_item_ref
@@ -30,7 +33,8 @@ BEFORE = Path(__file__).with_name("credit_details_before.sql")
 def credit_answers(release: Path) -> dict[str, bytes]:
     """Every credit of the release's index, as the edge reads it (the document it stands for)."""
     with sqlite3.connect(f"file:{release / CREDIT_INDEX}?mode=ro", uri=True) as index:
-        ids = [key.hex() if isinstance(key, bytes) else key for (key,) in index.execute("SELECT id FROM credits")]
+        ids = [key for (key,) in index.execute("SELECT id FROM credits")]  # ids that are not TMDB-style
+    ids += [key.hex() for key in pa.ipc.open_file(release / CREDIT_ROWS).read_all().column("key").to_pylist()]
     packs = OpenPacks()
     return {credit_id: packs.read(str(release), f"3/credit/{credit_id}.json") for credit_id in ids}
 
@@ -67,7 +71,7 @@ def test_the_pack_holds_no_credit_and_the_index_is_beside_it(release):
     assert len(before) > 1000
     with Pack(folder) as pack:
         assert pack.names("3/credit/%") == []
-    index = (folder / CREDIT_INDEX).stat().st_size
+    index = (folder / CREDIT_INDEX).stat().st_size + (folder / CREDIT_ROWS).stat().st_size
     assert index / len(before) < 100  # bytes a credit, episodes' summaries included (~66 on the sample)
 
 
@@ -110,7 +114,8 @@ def test_each_credit_is_the_catalogues(release, context, catalogue):
 
 
 def test_an_unknown_credit_is_tmdbs_404(context):
-    for credit_id in ("52fe0000c3a36847f8000000", "tt0000000-nm0000000-1", "52FE0000C3A36847F8000000"):
+    first_and_last = ("000000000000000000000000", "ffffffffffffffffffffffff")  # before and past every key
+    for credit_id in ("52fe0000c3a36847f8000000", "tt0000000-nm0000000-1", "52FE0000C3A36847F8000000", *first_and_last):
         with pytest.raises(ContentError) as raised:
             answer(context, f"/3/credit/{credit_id}")
         assert raised.value.error == errors.NOT_FOUND
@@ -150,3 +155,20 @@ def test_a_release_built_before_the_index_answers_from_its_pack(release, tmp_pat
     credit_id, body = next(iter(before.items()))
     add_document(old, f"3/credit/{credit_id}.json", body)
     assert OpenPacks().read(str(old), f"3/credit/{credit_id}.json") == body
+
+
+def test_an_index_of_format_2_answers_the_same(release, tmp_path):
+    """A release built before the rows moved to the Arrow file (all of them SQLite's, TMDB-style ids
+    keyed by their 12 bytes) still answers, as a rollback to it would ask."""
+    folder, before, _ = release
+    old = tmp_path / CREDIT_INDEX
+    shutil.copyfile(folder / CREDIT_INDEX, old)
+    with sqlite3.connect(old) as index:
+        rows = pa.ipc.open_file(folder / CREDIT_ROWS).read_all()
+        index.executemany("INSERT INTO credits VALUES (?, ?, ?, ?, ?, ?)", zip(*rows.to_pydict().values()))
+        index.execute("UPDATE meta SET value = '2' WHERE key = 'format'")
+    with Pack(folder) as pack:
+        new, former = CreditIndex(folder / CREDIT_INDEX), CreditIndex(old)
+        assert new.rows is not None and former.rows is None
+        for credit_id in list(before)[::7]:
+            assert former.document(credit_id, pack.raw) == new.document(credit_id, pack.raw) == before[credit_id]

@@ -18,7 +18,7 @@ import pyarrow.parquet as pq
 
 from edge.assemble import OpenPacks
 from marquee import manifests
-from marquee.artefacts import CREDIT_INDEX, DISCOVER_INDEX, IMAGE_INDEX
+from marquee.artefacts import CREDIT_INDEX, CREDIT_ROWS, DISCOVER_INDEX, IMAGE_INDEX
 from marquee.manifests import MANIFEST_NAME, manifest_rows
 from marquee_build.state import NOTE, STATE_DIR
 from site_gen import discover_index, images, scope
@@ -66,7 +66,7 @@ def test_a_rebuild_updates_the_kept_database_and_copies_the_indexes_its_change_d
     # No table of image paths changed, nor any a credit reads (a title is an item of the pack): the
     # image and credit indexes are the previous release's files, linked (the full build wrote its own).
     assert image_indexes == ["fresh"] and updated.images == first.images
-    for index in (IMAGE_INDEX, CREDIT_INDEX):
+    for index in (IMAGE_INDEX, CREDIT_INDEX, CREDIT_ROWS):
         assert (releases / "again" / index).stat().st_ino == (releases / "a" / index).stat().st_ino, index
 
     # Entity hashes: the tables loaded again are hashed again, the others' files are links.
@@ -135,7 +135,8 @@ def test_a_rebuild_updates_the_kept_database_and_copies_the_indexes_its_change_d
     render_release(release_settings, changed, releases / "b", echo=None, previous=releases / "fresh")
     # An image path changed: the image index is written again; a credit's character: the credit index.
     assert image_indexes == ["b"]
-    assert (releases / "b" / CREDIT_INDEX).stat().st_ino != (releases / "fresh" / CREDIT_INDEX).stat().st_ino
+    for index in (CREDIT_INDEX, CREDIT_ROWS):
+        assert (releases / "b" / index).stat().st_ino != (releases / "fresh" / index).stat().st_ino
     credit = OpenPacks().read(str(releases / "b"), f"3/credit/{cast.column('credit_id')[0].as_py()}.json")
     assert orjson.loads(credit)["media"]["character"] == "Someone Else Entirely"
     render_release(release_settings, changed, tmp_path / "full" / "b", echo=None)
