@@ -11,8 +11,11 @@ document (edge/assemble.py: `?language=`, the other parameters) reads this in it
 from __future__ import annotations
 
 import bisect
+import json
+import mmap
 import re
 import sqlite3
+import struct
 import sys
 from array import array
 from collections.abc import Callable
@@ -20,7 +23,6 @@ from pathlib import Path
 
 import numpy as np
 import orjson
-import pyarrow as pa
 
 from marquee.artefacts import CREDIT_ROWS
 from marquee.packs import COMPOSITE_MARK, Decoder, MissingItem, assemble
@@ -45,29 +47,45 @@ Row = tuple[int, int, int, bytes | None, bytes | None]  # role, media, person, c
 
 
 class CreditRows:
-    """The Arrow file of the credits with TMDB-style ids (site_gen/credit_index.py), mapped: a lookup
-    reads the pages of a binary search and of one row, not the file (1.06 GB at 1M films)."""
+    """`credits.rows`, the credits with TMDB-style ids (format in site_gen/credit_index.py), mapped: a
+    lookup reads the pages of a binary search and of one row, not the file (1.06 GB at 1M films)."""
 
-    def __init__(self, path: Path) -> None:
-        reader = pa.ipc.open_file(pa.memory_map(str(path)))
-        self.batches = [b for b in map(reader.get_batch, range(reader.num_record_batches)) if b.num_rows]
-        # Each batch's keys as 12-byte numpy strings over the mapped buffer: numpy compares them as
-        # the build sorted them (bytes, unsigned); its stripping of trailing NULs keeps that order.
-        self.keys = [
-            np.frombuffer(keys.buffers()[1], "S12", len(keys), keys.offset * 12)
-            for keys in (batch.column("key") for batch in self.batches)
-        ]
-        self.firsts = [batch.column("key")[0].as_py() for batch in self.batches]
+    def __init__(self, con: sqlite3.Connection, path: Path) -> None:
+        with open(path, "rb") as handle:
+            self.data = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) if handle.seek(0, 2) else b""
+        batches = con.execute("SELECT first, size, buffers FROM row_batches ORDER BY first").fetchall()
+        self.firsts = [first for first, _, _ in batches]
+        self.batches = [(size, json.loads(buffers)) for _, size, buffers in batches]
+        # Each batch's keys as 12-byte numpy strings over the mapped file: numpy compares them as the
+        # build sorted them (bytes, unsigned); its stripping of trailing NULs keeps that order.
+        self.keys = [np.frombuffer(self.data, "S12", size, buffers[0][0]) for size, buffers in self.batches]
 
     def get(self, key: bytes) -> Row | None:
         at = bisect.bisect_right(self.firsts, key) - 1
         if at < 0:
             return None
-        batch = self.batches[at]
+        size, buffers = self.batches[at]
         row = int(np.searchsorted(self.keys[at], key))
-        if row == batch.num_rows or batch.column("key")[row].as_py() != key:
+        start = buffers[0][0] + 12 * row
+        if row == size or self.data[start : start + 12] != key:
             return None
-        return tuple(batch.column(name)[row].as_py() for name in ("role", "media", "person", "character", "episodes"))
+        (role,) = struct.unpack_from("<H", self.data, buffers[1][0] + 2 * row)
+        (media,) = struct.unpack_from("<I", self.data, buffers[2][0] + 4 * row)
+        (person,) = struct.unpack_from("<I", self.data, buffers[3][0] + 4 * row)
+        return role, media, person, self._binary(buffers[4:7], row), self._binary(buffers[7:10], row)
+
+    def _binary(self, buffers: list, row: int) -> bytes | None:
+        """Row `row` of a binary column: its validity bit (LSB first), then its bytes by its offsets."""
+        validity, offsets, values = buffers
+        if validity is not None and not self.data[validity[0] + (row >> 3)] >> (row & 7) & 1:
+            return None
+        start, end = struct.unpack_from("<ii", self.data, offsets[0] + 4 * row)
+        return self.data[values[0] + start : values[0] + end] if values is not None else b""
+
+    def close(self) -> None:
+        self.keys = []  # views of the mapped file: gone before it is unmapped
+        if isinstance(self.data, mmap.mmap):
+            self.data.close()
 
 
 class CreditIndex:
@@ -76,7 +94,7 @@ class CreditIndex:
     def __init__(self, path: Path | str) -> None:
         self.con = sqlite3.connect(f"file:{path}?mode=ro&immutable=1", uri=True, check_same_thread=False)
         rows = Path(path).with_name(CREDIT_ROWS)
-        self.rows = CreditRows(rows) if rows.is_file() else None  # none: a format 2 index, all in SQLite
+        self.rows = CreditRows(self.con, rows) if rows.is_file() else None  # none: format 2, all in SQLite
         self.decode = Decoder(self.con)  # episode summaries are stored as the pack stores documents
         # A few hundred roles: each one's bytes up to the title's item, and its shape.
         self.roles = {
@@ -85,7 +103,8 @@ class CreditIndex:
         }
 
     def close(self) -> None:
-        self.rows = None  # its arrays are views of the mapped file, unmapped with the last of them
+        if self.rows is not None:
+            self.rows.close()
         self.con.close()
 
     def skeleton(self, credit_id: str) -> bytes | None:

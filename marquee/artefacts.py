@@ -13,7 +13,7 @@ began on. Artefacts, by name:
 - `changes.sqlite`: what each build changed, kept across builds (site_gen/changes.py; edge/routes/changes.py).
 - `credits.sqlite`: every credit by its id, for /3/credit/{credit_id} (site_gen/credit_index.py writes
   it; edge/credit_index.py reads it, through edge/assemble.py's OpenPacks, since a credit is answered
-  as the document it used to be), with its TMDB-style credits' rows in `credits.arrow` beside it.
+  as the document it used to be), with its TMDB-style credits' rows in `credits.rows` beside it.
 - `images.sqlite`: a generated catalogue's image names (hashed) and kinds, which the edge draws on
   request (site_gen/images.py writes it; edge/image_listener.py reads it). Only a release of a
   generated catalogue has one.
@@ -43,7 +43,7 @@ SHOWTIMES = "showtimes.sqlite"
 CHANGES = "changes.sqlite"
 IMAGE_INDEX = "images.sqlite"
 CREDIT_INDEX = "credits.sqlite"
-CREDIT_ROWS = "credits.arrow"  # the credit index's rows with TMDB-style ids, beside it
+CREDIT_ROWS = "credits.rows"  # the credit index's rows with TMDB-style ids, beside it
 OPENAPI = "openapi.json"
 OPENAPI_PATH = "/3/openapi.json"  # where nginx serves the current release's OPENAPI
 # files an artefact's reader reads besides its own

@@ -9,12 +9,14 @@ character; the title and the person are items the pack holds anyway (`_items/mov
 and splices the items in as Pack.get did: the same bytes, the same ETag (docs/packed-releases.md).
 
 Format: two files, written once, opened read-only and immutable.
-- `credits.arrow` (CREDIT_ROWS), every credit with a TMDB-style id (24 lower-case hex digits): an
-  Arrow IPC file, uncompressed so that the edge maps it, of ROWS (`key`, the id's 12 bytes, the
-  batches' rows ascending in byte order; `role`, a row of `roles`; `media`, the film's or series'
-  id; `person`, the person's id; `character`, the character's JSON string as DuckDB wrote it,
-  without its quotes (null: none, or `null` where the shape shows one); `episodes`, an episode
-  credit's episode ids, uint32 little-endian, in season and episode order (null otherwise)).
+- `credits.rows` (CREDIT_ROWS), every credit with a TMDB-style id (24 lower-case hex digits): the
+  Arrow buffers of batches of ROWS, back to back, each 8-byte aligned, little-endian, where the
+  table `row_batches` below says. The columns: `key`, the id's 12 bytes (ascending in byte order,
+  batch after batch); `role`, a row of `roles`; `media`, the film's or series' id; `person`, the
+  person's id; `character`, the character's JSON string as DuckDB wrote it, without its quotes
+  (null: none, or `null` where the shape shows one); `episodes`, an episode credit's episode ids,
+  uint32 little-endian, in season and episode order (null otherwise). Arrow's buffers and not its
+  IPC file: the edge reads them with numpy and struct, without loading pyarrow.
 - `credits.sqlite` (SQLite), the tables below.
 - `credits(id, role, media, person, "character", episodes)`, WITHOUT ROWID, keyed by the credit id:
   the credits whose ids are not TMDB-style (TEXT; imported IMDb credits are
@@ -29,12 +31,15 @@ Format: two files, written once, opened read-only and immutable.
   document (marquee/packs.py): a zstd frame made with the dictionary in `dicts` (template
   `credits:episodes`, trained on the first summaries), or the JSON when that is shorter. At 20k
   films the summaries were a third of the index.
+- `row_batches(first, size, buffers)`: a batch of `credits.rows` per row: its first key, its rows,
+  and BUFFERS' (offset, length) in the file as a JSON list (null: a validity bitmap Arrow left out,
+  every row valid).
 - `meta(key, value)`: `format`, and `credits`, the number of credits (both files').
 
 Built whole by a build, after the pack: one DuckDB query, its Arrow batches written as they come.
 The rows were SQLite's too until a 1M build's 28.5M credits cost ~80 CPU s of inserts a row at a
-time, and the file 1.35 GB; the Arrow file is written in ~23 CPU s and is 1.06 GB (docs/benchmarks.md,
-session 51). An update whose load made none of the tables the query reads again (a film renamed, a
+time, and the file 1.35 GB; their buffers are written in ~23 CPU s and take 1.06 GB
+(docs/packed-releases.md, session 51). An update whose load made none of the tables the query reads again (a film renamed, a
 translation added) links the previous release's files instead: the rows
 would be the same, since the titles and people they show are the pack's items. The credit template
 was never scoped, so an update re-rendered every credit before.
@@ -42,6 +47,7 @@ was never scoped, so an update re-rendered every credit before.
 
 from __future__ import annotations
 
+import json
 import os
 import sqlite3
 import time
@@ -67,7 +73,12 @@ ROWS = pa.schema(
         ("episodes", pa.binary()),
     ]
 )
-ROWS_BATCH = 1 << 16  # rows a batch of the Arrow file: the edge keeps each batch's first key
+ROWS_BATCH = 1 << 16  # rows a batch of `credits.rows`: the edge keeps each batch's first key
+# Each batch's buffers in the file, in this order: the fixed-width columns' values (never null), then
+# for each binary column its validity bitmap, int32 offsets and bytes.
+BUFFERS = ("key", "role", "media", "person") + tuple(
+    f"{column}.{part}" for column in ("character", "episodes") for part in ("validity", "offsets", "values")
+)
 
 SCHEMA = (
     """
@@ -76,6 +87,7 @@ CREATE TABLE roles(id INTEGER PRIMARY KEY, head BLOB NOT NULL, shape TEXT NOT NU
 CREATE TABLE credits(id PRIMARY KEY, role INTEGER NOT NULL, media INTEGER NOT NULL, person INTEGER NOT NULL,
                      "character" BLOB, episodes BLOB) WITHOUT ROWID;
 CREATE TABLE episodes(id INTEGER PRIMARY KEY, summary BLOB NOT NULL);
+CREATE TABLE row_batches(first BLOB PRIMARY KEY, size INTEGER NOT NULL, buffers TEXT NOT NULL) WITHOUT ROWID;
 """
     + DICTS_TABLE
     + ";"
@@ -131,7 +143,7 @@ def build(con: duckdb.DuckDBPyConnection, target: Path) -> CreditIndexSummary:
             f'AS "character", {EPISODE_BYTES} AS episodes FROM credit_rows c JOIN credit_roles r ON r.head = c.head '
             "AND r.shape = c.shape WHERE c.{key} IS NOT NULL ORDER BY c.{key}"
         )
-        count = write_rows(cursor, rows.format(key="hex_key"), rows_partial)
+        count = write_rows(cursor, rows.format(key="hex_key"), rows_partial, out)
         count += copy_rows(cursor, rows.format(key="text_key"), out, "credits")
         summaries = (
             "SELECT s.episode_id, encode(to_json(s.summary)::VARCHAR) FROM episode_summaries s "
@@ -152,18 +164,39 @@ def build(con: duckdb.DuckDBPyConnection, target: Path) -> CreditIndexSummary:
         out.close()
         cursor.execute("DROP TABLE IF EXISTS credit_rows; DROP TABLE IF EXISTS credit_roles")
         cursor.close()
-    rows_partial.replace(rows_target)  # first: the index is read with it
+    rows_partial.replace(rows_target)  # first: the index names its batches
     partial.replace(target)
     size = target.stat().st_size + rows_target.stat().st_size
     return CreditIndexSummary(count, len(roles), listed, size, time.perf_counter() - started)
 
 
-def write_rows(cursor: duckdb.DuckDBPyConnection, query: str, path: Path) -> int:
-    """The rows of `query` (ROWS' columns, in key order) into the Arrow file `path`; how many."""
+def write_rows(cursor: duckdb.DuckDBPyConnection, query: str, path: Path, out: sqlite3.Connection) -> int:
+    """The rows of `query` (ROWS' columns, in key order) into `path`, a batch's buffers at a time,
+    each batch a row of `row_batches` in `out`; how many rows."""
     count = 0
-    with pa.OSFile(str(path), "wb") as sink, pa.ipc.new_file(sink, ROWS) as writer:
+    with open(path, "wb") as handle:
         for batch in cursor.sql(query).to_arrow_reader(ROWS_BATCH):
-            writer.write_batch(batch.cast(ROWS))
+            if not batch.num_rows:
+                continue
+            batch = batch.cast(ROWS)
+            buffers = []
+            for column in batch.columns:
+                assert column.offset == 0  # DuckDB's batches are fresh arrays, their buffers the rows'
+                parts = column.buffers()
+                buffers += parts if pa.types.is_binary(column.type) else parts[1:]
+            placed = []
+            for buffer in buffers:
+                if buffer is None:
+                    placed.append(None)
+                    continue
+                placed.append((handle.tell(), buffer.size))
+                handle.write(buffer)
+                handle.write(bytes(-buffer.size % 8))
+            assert len(placed) == len(BUFFERS)
+            out.execute(
+                "INSERT INTO row_batches VALUES (?, ?, ?)",
+                (batch.column(0)[0].as_py(), batch.num_rows, json.dumps(placed)),
+            )
             count += batch.num_rows
     return count
 

@@ -11,7 +11,6 @@ from pathlib import Path
 
 import duckdb
 import orjson
-import pyarrow as pa
 import pytest
 
 from edge import errors
@@ -34,9 +33,22 @@ def credit_answers(release: Path) -> dict[str, bytes]:
     """Every credit of the release's index, as the edge reads it (the document it stands for)."""
     with sqlite3.connect(f"file:{release / CREDIT_INDEX}?mode=ro", uri=True) as index:
         ids = [key for (key,) in index.execute("SELECT id FROM credits")]  # ids that are not TMDB-style
-    ids += [key.hex() for key in pa.ipc.open_file(release / CREDIT_ROWS).read_all().column("key").to_pylist()]
+    ids += [key.hex() for key in row_keys(release)]
     packs = OpenPacks()
     return {credit_id: packs.read(str(release), f"3/credit/{credit_id}.json") for credit_id in ids}
+
+
+def row_keys(release: Path) -> list[bytes]:
+    """The keys of `credits.rows`, batch by batch (site_gen/credit_index.py's format)."""
+    index = CreditIndex(release / CREDIT_INDEX)
+    try:
+        keys = []
+        for size, ((at, _), *_) in index.rows.batches:
+            block = index.rows.data[at : at + 12 * size]
+            keys += [block[i : i + 12] for i in range(0, len(block), 12)]
+        return keys
+    finally:
+        index.close()
 
 
 @pytest.fixture(scope="module")
@@ -163,12 +175,14 @@ def test_an_index_of_format_2_answers_the_same(release, tmp_path):
     folder, before, _ = release
     old = tmp_path / CREDIT_INDEX
     shutil.copyfile(folder / CREDIT_INDEX, old)
+    new = CreditIndex(folder / CREDIT_INDEX)
     with sqlite3.connect(old) as index:
-        rows = pa.ipc.open_file(folder / CREDIT_ROWS).read_all()
-        index.executemany("INSERT INTO credits VALUES (?, ?, ?, ?, ?, ?)", zip(*rows.to_pydict().values()))
+        rows = [(key, *new.rows.get(key)) for key in row_keys(folder)]
+        index.executemany("INSERT INTO credits VALUES (?, ?, ?, ?, ?, ?)", rows)
+        index.execute("DROP TABLE row_batches")
         index.execute("UPDATE meta SET value = '2' WHERE key = 'format'")
     with Pack(folder) as pack:
-        new, former = CreditIndex(folder / CREDIT_INDEX), CreditIndex(old)
+        former = CreditIndex(old)
         assert new.rows is not None and former.rows is None
         for credit_id in list(before)[::7]:
             assert former.document(credit_id, pack.raw) == new.document(credit_id, pack.raw) == before[credit_id]
