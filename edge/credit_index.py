@@ -24,6 +24,7 @@ from pathlib import Path
 import numpy as np
 import orjson
 
+from marquee import discover_columns
 from marquee.artefacts import CREDIT_ROWS
 from marquee.packs import COMPOSITE_MARK, Decoder, MissingItem, assemble
 
@@ -51,8 +52,7 @@ class CreditRows:
     lookup reads the pages of a binary search and of one row, not the file (1.06 GB at 1M films)."""
 
     def __init__(self, con: sqlite3.Connection, path: Path) -> None:
-        with open(path, "rb") as handle:
-            self.data = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) if handle.seek(0, 2) else b""
+        self.data = discover_columns.open_file(path)  # mapped as the discover index's arrays are
         batches = con.execute("SELECT first, size, buffers FROM row_batches ORDER BY first").fetchall()
         self.firsts = [first for first, _, _ in batches]
         self.batches = [(size, json.loads(buffers)) for _, size, buffers in batches]
@@ -85,7 +85,10 @@ class CreditRows:
     def close(self) -> None:
         self.keys = []  # views of the mapped file: gone before it is unmapped
         if isinstance(self.data, mmap.mmap):
-            self.data.close()
+            try:
+                self.data.close()
+            except BufferError:  # a lookup in another thread still holds a view: unmapped when it ends
+                pass
 
 
 class CreditIndex:
