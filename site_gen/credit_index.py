@@ -62,7 +62,7 @@ from marquee.packs import DICTS_TABLE, kept_encoder
 from site_gen.documents import copy_rows, load_sql, tables_read
 
 FORMAT = "3"
-# The Arrow file's columns. Ids past uint32 (and a role past uint16) stop the build: Arrow's cast says so.
+# The rows' columns, as Arrow types. Ids past uint32 (and a role past uint16) stop the build: Arrow's cast says so.
 ROWS = pa.schema(
     [
         ("key", pa.binary(12)),
@@ -183,7 +183,10 @@ def write_rows(cursor: duckdb.DuckDBPyConnection, query: str, path: Path, out: s
             for column in batch.columns:
                 assert column.offset == 0  # DuckDB's batches are fresh arrays, their buffers the rows'
                 parts = column.buffers()
-                buffers += parts if pa.types.is_binary(column.type) else parts[1:]
+                if not pa.types.is_binary(column.type):
+                    assert column.null_count == 0, "the fixed-width columns are written without their validity"
+                    parts = parts[1:]
+                buffers += parts
             placed = []
             for buffer in buffers:
                 if buffer is None:
