@@ -170,7 +170,7 @@ def test_a_release_built_before_the_index_answers_from_its_pack(release, tmp_pat
 
 
 def test_an_index_of_format_2_answers_the_same(release, tmp_path):
-    """A release built before the rows moved to the Arrow file (all of them SQLite's, TMDB-style ids
+    """A release built before the rows moved to `credits.rows` (all of them SQLite's, TMDB-style ids
     keyed by their 12 bytes) still answers, as a rollback to it would ask."""
     folder, before, _ = release
     old = tmp_path / CREDIT_INDEX
@@ -186,3 +186,5 @@ def test_an_index_of_format_2_answers_the_same(release, tmp_path):
         assert new.rows is not None and former.rows is None
         for credit_id in list(before)[::7]:
             assert former.document(credit_id, pack.raw) == new.document(credit_id, pack.raw) == before[credit_id]
+    former.close()
+    new.close()
