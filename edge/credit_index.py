@@ -25,7 +25,7 @@ import numpy as np
 import orjson
 
 from marquee import discover_columns
-from marquee.artefacts import CREDIT_ROWS
+from marquee.artefacts import CREDIT_ROW_BUFFERS, CREDIT_ROWS
 from marquee.packs import COMPOSITE_MARK, Decoder, MissingItem, assemble
 
 NAME_PREFIX = "3/credit/"  # the documents this replaces: `3/credit/{credit_id}.json`
@@ -55,10 +55,11 @@ class CreditRows:
         self.data = discover_columns.open_file(path)  # mapped as the discover index's arrays are
         batches = con.execute("SELECT first, size, buffers FROM row_batches ORDER BY first").fetchall()
         self.firsts = [first for first, _, _ in batches]
-        self.batches = [(size, json.loads(buffers)) for _, size, buffers in batches]
+        # Each batch's size and its buffers' (offset, length) by name (CREDIT_ROW_BUFFERS).
+        self.batches = [(size, dict(zip(CREDIT_ROW_BUFFERS, json.loads(placed)))) for _, size, placed in batches]
         # Each batch's keys as 12-byte numpy strings over the mapped file: numpy compares them as the
         # build sorted them (bytes, unsigned); its stripping of trailing NULs keeps that order.
-        self.keys = [np.frombuffer(self.data, "S12", size, buffers[0][0]) for size, buffers in self.batches]
+        self.keys = [np.frombuffer(self.data, "S12", size, buffers["key"][0]) for size, buffers in self.batches]
 
     def get(self, key: bytes) -> Row | None:
         at = bisect.bisect_right(self.firsts, key) - 1
@@ -66,17 +67,17 @@ class CreditRows:
             return None
         size, buffers = self.batches[at]
         row = int(np.searchsorted(self.keys[at], key))
-        start = buffers[0][0] + 12 * row
+        start = buffers["key"][0] + 12 * row
         if row == size or self.data[start : start + 12] != key:
             return None
-        (role,) = struct.unpack_from("<H", self.data, buffers[1][0] + 2 * row)
-        (media,) = struct.unpack_from("<I", self.data, buffers[2][0] + 4 * row)
-        (person,) = struct.unpack_from("<I", self.data, buffers[3][0] + 4 * row)
-        return role, media, person, self._binary(buffers[4:7], row), self._binary(buffers[7:10], row)
+        (role,) = struct.unpack_from("<H", self.data, buffers["role"][0] + 2 * row)
+        (media,) = struct.unpack_from("<I", self.data, buffers["media"][0] + 4 * row)
+        (person,) = struct.unpack_from("<I", self.data, buffers["person"][0] + 4 * row)
+        return role, media, person, self._binary(buffers, "character", row), self._binary(buffers, "episodes", row)
 
-    def _binary(self, buffers: list, row: int) -> bytes | None:
+    def _binary(self, buffers: dict, column: str, row: int) -> bytes | None:
         """Row `row` of a binary column: its validity bit (LSB first), then its bytes by its offsets."""
-        validity, offsets, values = buffers
+        validity, offsets, values = (buffers[f"{column}.{part}"] for part in ("validity", "offsets", "values"))
         if validity is not None and not self.data[validity[0] + (row >> 3)] >> (row & 7) & 1:
             return None
         start, end = struct.unpack_from("<ii", self.data, offsets[0] + 4 * row)

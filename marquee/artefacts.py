@@ -44,6 +44,12 @@ CHANGES = "changes.sqlite"
 IMAGE_INDEX = "images.sqlite"
 CREDIT_INDEX = "credits.sqlite"
 CREDIT_ROWS = "credits.rows"  # the credit index's rows with TMDB-style ids, beside it
+# A batch of CREDIT_ROWS' buffers, in the order the build writes them and the edge reads them (the
+# format: site_gen/credit_index.py): the fixed-width columns' values (never null), then for each
+# binary column its validity bitmap, int32 offsets and bytes.
+CREDIT_ROW_BUFFERS = ("key", "role", "media", "person") + tuple(
+    f"{column}.{part}" for column in ("character", "episodes") for part in ("validity", "offsets", "values")
+)
 OPENAPI = "openapi.json"
 OPENAPI_PATH = "/3/openapi.json"  # where nginx serves the current release's OPENAPI
 # files an artefact's reader reads besides its own

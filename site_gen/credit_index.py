@@ -32,15 +32,15 @@ Format: two files, written once, opened read-only and immutable.
   `credits:episodes`, trained on the first summaries), or the JSON when that is shorter. At 20k
   films the summaries were a third of the index.
 - `row_batches(first, size, buffers)`: a batch of `credits.rows` per row: its first key, its rows,
-  and BUFFERS' (offset, length) in the file as a JSON list (null: a validity bitmap Arrow left out,
-  every row valid).
+  and its buffers' (offset, length) in the file, in CREDIT_ROW_BUFFERS' order (marquee/artefacts.py),
+  as a JSON list (null: a validity bitmap Arrow left out, every row valid).
 - `meta(key, value)`: `format`, and `credits`, the number of credits (both files').
 
 Built whole by a build, after the pack: one DuckDB query, its Arrow batches written as they come.
 The rows were SQLite's too until a 1M build's 28.5M credits cost ~80 CPU s of inserts a row at a
 time, and the file 1.35 GB; their buffers are written in ~25 CPU s and take 1.06 GB
-(docs/packed-releases.md, session 51). An update whose load made none of the tables the query reads again (a film renamed, a
-translation added) links the previous release's files instead: the rows
+(docs/packed-releases.md, session 51). An update whose load made none of the tables the query reads
+again (a film renamed, a translation added) links the previous release's files instead: the rows
 would be the same, since the titles and people they show are the pack's items. The credit template
 was never scoped, so an update re-rendered every credit before.
 """
@@ -57,7 +57,7 @@ from pathlib import Path
 import duckdb
 import pyarrow as pa
 
-from marquee.artefacts import CREDIT_INDEX, CREDIT_ROWS
+from marquee.artefacts import COMPANIONS, CREDIT_INDEX, CREDIT_ROW_BUFFERS, CREDIT_ROWS
 from marquee.packs import DICTS_TABLE, kept_encoder
 from site_gen.documents import copy_rows, load_sql, tables_read
 
@@ -74,11 +74,6 @@ ROWS = pa.schema(
     ]
 )
 ROWS_BATCH = 1 << 16  # rows a batch of `credits.rows`: the edge keeps each batch's first key
-# Each batch's buffers in the file, in this order: the fixed-width columns' values (never null), then
-# for each binary column its validity bitmap, int32 offsets and bytes.
-BUFFERS = ("key", "role", "media", "person") + tuple(
-    f"{column}.{part}" for column in ("character", "episodes") for part in ("validity", "offsets", "values")
-)
 
 SCHEMA = (
     """
@@ -195,7 +190,7 @@ def write_rows(cursor: duckdb.DuckDBPyConnection, query: str, path: Path, out: s
                 placed.append((handle.tell(), buffer.size))
                 handle.write(buffer)
                 handle.write(bytes(-buffer.size % 8))
-            assert len(placed) == len(BUFFERS)
+            assert len(placed) == len(CREDIT_ROW_BUFFERS)
             out.execute(
                 "INSERT INTO row_batches VALUES (?, ?, ?)",
                 (batch.column(0)[0].as_py(), batch.num_rows, json.dumps(placed)),
@@ -216,7 +211,7 @@ def for_release(
     the tables it reads (None: a linked index, nothing built)."""
     target = Path(release_dir) / CREDIT_INDEX
     kept = Path(previous) if previous is not None else None
-    files = (CREDIT_INDEX, CREDIT_ROWS)
+    files = (CREDIT_INDEX, *COMPANIONS[CREDIT_INDEX])
     if (
         reloaded is not None
         and kept is not None

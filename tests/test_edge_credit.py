@@ -43,7 +43,8 @@ def row_keys(release: Path) -> list[bytes]:
     index = CreditIndex(release / CREDIT_INDEX)
     try:
         keys = []
-        for size, ((at, _), *_) in index.rows.batches:
+        for size, buffers in index.rows.batches:
+            at = buffers["key"][0]
             block = index.rows.data[at : at + 12 * size]
             keys += [block[i : i + 12] for i in range(0, len(block), 12)]
         return keys
