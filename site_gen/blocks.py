@@ -10,7 +10,8 @@ per document sorted 105M random keys into its index after the rows (251 s at 1M)
 is removed once written into the pack.
 
 An update stages only what changed (bodies, and removals as null bodies), and each group it
-reaches starts from the previous release's block (`write_blocks`' `previous`).
+reaches starts from the previous release's block (`write_blocks`' `previous`), read for a whole
+bucket at once while the bucket before is written.
 
 Blocks are compressed with a dictionary per group kind (BlockEncoders), trained on the first
 TRAINING_BLOCKS blocks of the kind; an update reuses the dictionaries its base was written with.
@@ -343,18 +344,23 @@ class Written:
     twin_bytes: int = 0
 
 
+Previous = Callable[[int], dict[str, bytes] | None]  # a group's previous documents, by key (None: none)
+
+
 def write_blocks(
     con,
     buckets: Iterator[Bucket],
     encoders: BlockEncoders,
-    previous: Callable[[int], dict[str, bytes] | None] | None = None,
+    previous: Callable[[numpy.ndarray], Previous] | None = None,
     gone: Callable[[int], None] | None = None,
     restore: dict[int, list[tuple[str, int]]] | None = None,
 ) -> Written:
     """Write the staged groups (`buckets`: Staging.buckets) into `con`'s `docs` as blocks,
     untranslated twins left out. For an
-    update, each group starts from its `previous` documents (a staged None body removes one), and
-    a group left with none goes to `gone`; `restore` names, by group key, untranslated variants
+    update, each group starts from its previous documents (a staged None body removes one), and
+    a group left with none goes to `gone`. `previous` is given a bucket's group keys in the
+    thread that reads the buckets ahead, and reads their blocks there; what it returns gives a
+    group's documents on this thread; `restore` names, by group key, untranslated variants
     (suffix, digest) rendered unchanged whose default changed: a twin before, so absent, each is its
     default's previous bytes when it has that digest."""
     # Python's cycle collector off: a bucket is ~400k documents at 1M titles, in tuples and lists
@@ -372,7 +378,7 @@ def _write_blocks(
     con,
     buckets: Iterator[Bucket],
     encoders: BlockEncoders,
-    previous: Callable[[int], dict[str, bytes] | None] | None,
+    previous: Callable[[numpy.ndarray], Previous] | None,
     gone: Callable[[int], None] | None,
     restore: dict[int, list[tuple[str, int]]] | None,
 ) -> Written:
@@ -383,8 +389,9 @@ def _write_blocks(
         # of the GIL) while this one compresses and inserts the bucket before: at 1M titles the blocks
         # end the build, and the artefacts beside them leave the second core idle before they do.
         made = read_ahead(_whole_blocks_of(buckets, written))
-    else:  # an update's read the previous pack through `con`, which stays on this thread
-        made = (updated_blocks(bucket, written, previous, gone, restore) for bucket in read_ahead(buckets))
+    else:  # an update's previous blocks are read ahead with their bucket, and decoded on this thread
+        ahead = read_ahead((bucket, previous(group_keys(bucket))) for bucket in buckets)
+        made = (updated_blocks(bucket, written, documents, gone, restore) for bucket, documents in ahead)
     for blocks in made:
         con.executemany(insert, encoders.encode(blocks))
     con.executemany(insert, encoders.rest())
@@ -396,6 +403,12 @@ def _whole_blocks_of(buckets: Iterator[Bucket], written: Written) -> Iterator[pa
         blocks = whole_blocks(bucket, written)
         del bucket  # its bodies are in the blocks now: not held while the blocks wait their turn
         yield blocks
+
+
+def group_keys(bucket: Bucket) -> numpy.ndarray:
+    """The keys of a bucket's groups, in order."""
+    keys = bucket.rows.column("key").chunk(0) if bucket.rows.num_rows else pa.array([], pa.int64())
+    return keys.to_numpy()[group_bounds(keys)[:-1]]
 
 
 def group_bounds(keys: pa.Array) -> numpy.ndarray:
@@ -474,7 +487,7 @@ def _not_twins(keys: pa.Array, suffixes: pa.Array, bodies: pa.Array, at: pa.Arra
 def updated_blocks(
     bucket: Bucket,
     written: Written,
-    previous: Callable[[int], dict[str, bytes] | None],
+    previous: Previous,
     gone: Callable[[int], None] | None,
     restore: dict[int, list[tuple[str, int]]] | None,
 ) -> pa.Table:
@@ -516,7 +529,7 @@ def _restored(
     keys: list[int],
     suffixes: list[str],
     bounds: list[int],
-    previous: Callable[[int], dict[str, bytes] | None],
+    previous: Previous,
     restore: dict[int, list[tuple[str, int]]],
 ) -> tuple[dict[int, dict[str, bytes]], dict[int, list[tuple[str, bytes]]]]:
     """For updated_blocks: the previous documents of the bucket's groups with variants to restore,

@@ -23,9 +23,13 @@ from __future__ import annotations
 
 import os
 import shutil
+import sqlite3
+import threading
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import numpy
 import pyarrow as pa
 
 from marquee.manifests import MANIFEST_NAME, delta_file, manifest_file, manifest_key, settle_update
@@ -44,13 +48,19 @@ from marquee.packs import (
     read_only_uri,
     variantless,
 )
-from site_gen.blocks import UND, documents_of
-from site_gen.writer import PackWriter, WriterError
+from site_gen.blocks import UND, Previous, documents_of
+from site_gen.writer import PackWriter, WriterError, attach_release
 
 # An update on top of a delta bigger than this share of its base's bytes writes a full pack: a
 # delta is copied whole by the next update, and past a quarter that copy stops being cheap. Both
 # are counted without their dictionaries (document_bytes), which a compaction would not shed.
 COMPACT_FRACTION = 0.25
+# Connections reading an update's previous blocks at once, ahead of the bucket being written. When
+# the page cache no longer holds the previous pack each block is a random read: one at a time, 150k
+# of them took 9.3 to 10 s from a cold 1M pack, 6.2 to 6.5 s on 8 connections, and the 1M rebuild's
+# blocks 20 to 25 s, then 17 to 18 (docs/benchmarks.md, session 52); two of session 51's rebuilds
+# waited on them 85 s and over two minutes.
+PREVIOUS_READERS = 8
 
 
 class DeltaWriter(PackWriter):
@@ -77,7 +87,7 @@ class DeltaWriter(PackWriter):
 
     def _open(self) -> None:
         assert self.previous is not None
-        self.previous_layers = self._attach_release("previous", self.previous)
+        self.previous_layers = attach_release(self.con, "previous", self.previous)
         if self.delta:
             self.con.execute("ATTACH DATABASE ? AS base", (read_only_uri(base_path(self.root)),))
             self.layers = ("main", "base")
@@ -85,7 +95,6 @@ class DeltaWriter(PackWriter):
             self.con.execute(f"PRAGMA application_id = {DELTA_APPLICATION_ID}")
             self.con.execute(f"PRAGMA user_version = {PACK_FORMAT}")
             self.con.execute("CREATE TABLE docs (key INTEGER PRIMARY KEY, body BLOB)")
-        self._previous_block = first(self.previous_layers, "body")
         self._in_base = "SELECT 1 FROM base.docs WHERE key = ?"
         self.decode = Decoder(self.con)
         self._written_names: list[str] = []  # names with a body now, for settle_update
@@ -142,17 +151,16 @@ class DeltaWriter(PackWriter):
                 f"SELECT value FROM {self.previous_layers[0]}.meta WHERE key = ?", (DOCUMENTS,)
             ).fetchone()[0]
         )
-        written = self._write_blocks(previous=self._previous_documents, gone=self._tombstone, restore=self._restore)
+        with PreviousBlocks(self.previous) as blocks:
+            written = self._write_blocks(
+                previous=lambda keys: blocks.reader(keys, self.decode), gone=self._tombstone, restore=self._restore
+            )
         self._record_variantless(self._kept | self._deltas, variantless(self.con, "previous"))
         self._documents = before + written.gained
         self.con.execute("INSERT OR REPLACE INTO main.meta VALUES (?, ?)", (DOCUMENTS, str(self._documents)))
         self.con.execute("COMMIT")
         self.unchanged = self._documents - written.stored
         self.con.close()
-
-    def _previous_documents(self, key: int) -> dict[str, bytes] | None:
-        row = self.con.execute(self._previous_block, (key,)).fetchone()
-        return documents_of(row[0] if row else None, self.decode)
 
     def _tombstone(self, key: int) -> None:
         """Take a group out of this release: out of the pack, and hidden by a tombstone when a
@@ -186,3 +194,49 @@ class DeltaWriter(PackWriter):
         for start in range(0, len(settled.gone), 100_000):
             gone = pa.array(settled.gone[start : start + 100_000], pa.string())
             self.staging.add("", gone, pa.nulls(len(gone), pa.binary()))  # "": each name's kind its own
+
+
+class PreviousBlocks:
+    """The previous release's stored blocks, read for many groups at once on PREVIOUS_READERS
+    connections of their own (SQLite leaves the GIL while it reads), in key order within each."""
+
+    def __init__(self, release: Path) -> None:
+        self.release = release
+        self._local = threading.local()
+        self._connections: list[sqlite3.Connection] = []
+        self._pool = ThreadPoolExecutor(PREVIOUS_READERS, thread_name_prefix="previous-blocks")
+
+    def read(self, keys: numpy.ndarray) -> dict[int, bytes | None]:
+        """Each key's stored block (None for a tombstone); keys with none are left out."""
+        shares = numpy.array_split(keys, min(PREVIOUS_READERS, max(1, len(keys) // 16)))
+        return {key: body for share in self._pool.map(self._read, shares) for key, body in share}
+
+    def reader(self, keys: numpy.ndarray, decode: Callable[[bytes], bytes]) -> Previous:
+        """A group's previous documents among `keys` (read now), decoded when asked for (`decode`
+        stays on the asking thread)."""
+        stored = self.read(keys)
+        return lambda key: documents_of(stored.get(key), decode)
+
+    def _read(self, keys: numpy.ndarray) -> list[tuple[int, bytes | None]]:
+        con, query = self._connection()
+        rows = []
+        for key in keys.tolist():
+            row = con.execute(query, (key,)).fetchone()
+            if row is not None:
+                rows.append((key, row[0]))
+        return rows
+
+    def _connection(self) -> tuple[sqlite3.Connection, str]:
+        if not hasattr(self._local, "con"):
+            con = sqlite3.connect(":memory:", check_same_thread=False)
+            self._connections.append(con)
+            self._local.con, self._local.query = con, first(attach_release(con, "previous", self.release), "body")
+        return self._local.con, self._local.query
+
+    def __enter__(self) -> PreviousBlocks:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._pool.shutdown()
+        for con in self._connections:
+            con.close()

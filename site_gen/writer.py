@@ -86,6 +86,16 @@ STAGING = ".staging"  # the folder beside the pack where documents wait for thei
 APART_BYTES = 1 << 30
 
 
+def attach_release(con: sqlite3.Connection, schema: str, release: Path) -> tuple[str, ...]:
+    """Attach a release's pack (and its base, when it is a delta) read-only to `con` as `schema`
+    (`schema`_base); returns the layers to look its documents up in (packs.first)."""
+    con.execute(f"ATTACH DATABASE ? AS {schema}", (read_only_uri(pack_path(release)),))
+    if not is_delta(pack_path(release)):
+        return (schema,)
+    con.execute(f"ATTACH DATABASE ? AS {schema}_base", (read_only_uri(base_path(release)),))
+    return (schema, f"{schema}_base")
+
+
 class WriterError(Exception):
     """A URI was refused (unsafe, malformed or already written)."""
 
@@ -231,15 +241,6 @@ class PackWriter:
             self._refuse_twice(repeated_names(self.root / MANIFEST_NAME) or [repeated.args[0]])
         finally:
             self.staging.close()
-
-    def _attach_release(self, schema: str, release: Path) -> tuple[str, ...]:
-        """Attach a release's pack (and its base, when it is a delta) read-only as `schema`
-        (`schema`_base); returns the layers to look its documents up in."""
-        self.con.execute(f"ATTACH DATABASE ? AS {schema}", (read_only_uri(pack_path(release)),))
-        if not is_delta(pack_path(release)):
-            return (schema,)
-        self.con.execute(f"ATTACH DATABASE ? AS {schema}_base", (read_only_uri(base_path(release)),))
-        return (schema, f"{schema}_base")
 
     def write(self, uri: str, document: Any, digest: int | None = None, template: str = "") -> str:
         """Add document (a Python object, JSON already serialised as bytes, or None for a document

@@ -12,6 +12,7 @@ import sqlite3
 from pathlib import Path
 
 import duckdb
+import numpy
 import orjson
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -20,10 +21,13 @@ from edge.assemble import OpenPacks
 from marquee import manifests
 from marquee.artefacts import CREDIT_INDEX, CREDIT_ROWS, DISCOVER_INDEX, IMAGE_INDEX
 from marquee.manifests import MANIFEST_NAME, manifest_rows
+from marquee.packs import first
 from marquee_build.state import NOTE, STATE_DIR
 from site_gen import discover_index, images, scope
+from site_gen.delta_writer import PreviousBlocks
 from site_gen.exports import EXPORTS
 from site_gen.release import render_release
+from site_gen.writer import attach_release
 from tests.test_site_gen_scope import (
     change_one_row,
     discover_equals_full_build,
@@ -166,6 +170,27 @@ def exported(release: Path) -> dict[str, tuple[bytes, int]]:
     }
 
 
+def previous_blocks_are_first_rows(release: Path) -> None:
+    """An update over `release` (a delta) reads its blocks many at a time (PreviousBlocks): the
+    delta's rows, tombstones among them, and the base's under them, as a lookup of each key finds
+    them; a key of neither is left out."""
+    with contextlib.closing(sqlite3.connect(":memory:")) as con:
+        layers = attach_release(con, "r", release)
+        assert len(layers) == 2
+        keys = [key for (key,) in con.execute(f"SELECT key FROM {layers[0]}.docs")]
+        assert any(body is None for (body,) in con.execute(f"SELECT body FROM {layers[0]}.docs"))  # a tombstone
+        keys += [key for (key,) in con.execute(f"SELECT key FROM {layers[1]}.docs ORDER BY key LIMIT 500")]
+        keys = sorted({*keys, 12345})
+        expected = {}
+        for key in keys:
+            row = con.execute(first(layers, "body"), (key,)).fetchone()
+            if row is not None:
+                expected[key] = row[0]
+    assert 12345 not in expected
+    with PreviousBlocks(release) as blocks:
+        assert blocks.read(numpy.array(keys, dtype=numpy.int64)) == expected
+
+
 def manifest_of(release: Path, template: str) -> tuple[Path, Path]:
     from marquee.manifests import delta_file, manifest_file
 
@@ -198,6 +223,7 @@ def test_updates_over_updates_write_deltas_and_equal_full_builds(
         row["name"] for row in pq.read_table(manifest_of(again_dir, EPISODE)[1]).to_pylist() if row["digest"] is None
     ]
     assert removed and all("/episode/" in name for name in removed)
+    previous_blocks_are_first_rows(again_dir)
 
     shutil.copytree(catalogue_dir, second)
     shutil.copy(first / "movie_translations.parquet", second / "movie_translations.parquet")  # kept
