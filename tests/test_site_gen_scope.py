@@ -318,6 +318,8 @@ def test_a_renamed_film_reaches_no_person_its_item_carries_the_title(
     assert again.scoped
     # Its new title moves no rank: the index keeps every kind's ranks and changes the film's terms in place.
     assert "ranks derived again: none" in again.search
+    # Nor is any person or company written again into the search index: none shows a title's name.
+    assert ", 0 person, " in again.search and ", 0 company, " in again.search
     assert scopes[("movie", film)] is None  # the film itself: every one of its documents, its item too
     assert not any(kind == "person" for kind, _ in scopes)  # their credits reference the item
     # The plan says as much before rendering: the film's templates are rendered in part (as deltas
