@@ -407,7 +407,7 @@ def _whole_blocks_of(buckets: Iterator[Bucket], written: Written) -> Iterator[pa
 
 def group_keys(bucket: Bucket) -> numpy.ndarray:
     """The keys of a bucket's groups, in order."""
-    keys = bucket.rows.column("key").chunk(0) if bucket.rows.num_rows else pa.array([], pa.int64())
+    keys = bucket.rows.column("key").combine_chunks()  # one chunk already (staged_buckets); none when empty
     return keys.to_numpy()[group_bounds(keys)[:-1]]
 
 
