@@ -20,7 +20,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
-import sqlite3
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -28,27 +27,14 @@ from edge.content_listener import CurrentRelease
 from edge.metrics import IMAGE_ANSWERS
 from edge.upstream_protocol import UpstreamProtocol
 from marquee.artefacts import IMAGE_INDEX, ORIGINALS, MissingArtefact, OpenArtefacts
-from marquee.image_sizes import ALL_SIZES, KINDS, index_key, sized
+from marquee.image_index import ImageIndex
+from marquee.image_sizes import ALL_SIZES, sized
 from marquee_datasets.images import draw
 
 log = logging.getLogger("marquee.edge")
 
 SIZE_PATH = re.compile(r"^/t/p/(original|" + "|".join(ALL_SIZES) + r")/([A-Za-z0-9_-]{1,64}\.(jpg|png))$")
 TYPES = {"jpg": "image/jpeg", "png": "image/png"}
-
-
-class ImageIndex:
-    """A release's IMAGE_INDEX, read-only: the kind of each generated image, by file name."""
-
-    def __init__(self, path: Path) -> None:
-        self.con = sqlite3.connect(f"file:{path}?mode=ro&immutable=1", uri=True, check_same_thread=False)
-
-    def kind(self, name: str) -> str | None:
-        row = self.con.execute("SELECT kind FROM images WHERE key = ?", (index_key(name),)).fetchone()
-        return None if row is None else KINDS[row[0]]
-
-    def close(self) -> None:
-        self.con.close()
 
 
 def image_release(current: Path) -> CurrentRelease:

@@ -15,8 +15,8 @@ began on. Artefacts, by name:
   it; edge/credit_index.py reads it, through edge/assemble.py's OpenPacks, since a credit is answered
   as the document it used to be), with its TMDB-style credits' rows in `credits.rows` beside it.
 - `images.sqlite`: a generated catalogue's image names (hashed) and kinds, which the edge draws on
-  request (site_gen/images.py writes it; edge/image_listener.py reads it). Only a release of a
-  generated catalogue has one.
+  request (its format: marquee/image_index.py; site_gen/images.py writes it, edge/image_listener.py
+  reads it). Only a release of a generated catalogue has one.
 - `openapi.json`: our OpenAPI document of what the release serves (control/openapi.py writes it;
   nginx serves it at /3/openapi.json without a key).
 

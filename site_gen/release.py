@@ -15,7 +15,6 @@ import contextlib
 import os
 import queue
 import shutil
-import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
@@ -28,6 +27,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from marquee.artefacts import IMAGE_INDEX, ORIGINALS
+from marquee.image_index import ImageIndex
 from marquee.manifests import previous_manifest
 from marquee.settings import Settings
 from marquee_build import contract
@@ -196,8 +196,8 @@ def start_image_check(
         try:
             if generated and kept_index is not None:
                 os.link(kept_index, release_dir / IMAGE_INDEX)
-                with contextlib.closing(sqlite3.connect(f"file:{kept_index}?mode=ro", uri=True)) as index:
-                    return index.execute("SELECT count(*) FROM images").fetchall()[0][0]
+                with contextlib.closing(ImageIndex(kept_index)) as index:
+                    return index.count()
             if generated:
                 return images.write_index(cursor, release_dir / IMAGE_INDEX)
             listing = pa.table({"name": pa.array(os.listdir(source) if source.is_dir() else [], pa.string())})

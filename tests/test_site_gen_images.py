@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
+import sqlite3
 
 from PIL import Image
 
@@ -136,11 +138,10 @@ def test_a_size_made_on_request_equals_the_stored_one(tmp_path):
 
 
 def test_the_index_key_is_the_same_in_duckdb_and_python(tmp_path):
-    import sqlite3
-
     import duckdb
 
-    from marquee.image_sizes import INDEX_KEY_SQL, KINDS, index_key
+    from marquee.image_index import ImageIndex
+    from marquee.image_sizes import INDEX_KEY_SQL, index_key
     from site_gen.images import write_index
 
     names = ["a.jpg", "Zz09_-x.png", "x" * 27 + ".jpg"]
@@ -154,13 +155,41 @@ def test_the_index_key_is_the_same_in_duckdb_and_python(tmp_path):
     )
     con.execute("CREATE TABLE movie_images AS SELECT '/d.png' AS file_path, 'logo' AS kind")
     assert write_index(con, tmp_path / "images.sqlite") == 4
-    index = sqlite3.connect(tmp_path / "images.sqlite")
-    assert {key: KINDS[kind] for key, kind in index.execute("SELECT key, kind FROM images")} == {
-        index_key("a.jpg"): "poster",
-        index_key("b.jpg"): "backdrop",
-        index_key("c.jpg"): "backdrop",
-        index_key("d.png"): "logo",
-    }
+    with contextlib.closing(ImageIndex(tmp_path / "images.sqlite")) as index:
+        assert {name: index.kind(name) for name in ("a.jpg", "b.jpg", "c.jpg", "d.png", "e.png")} == {
+            "a.jpg": "poster",
+            "b.jpg": "backdrop",
+            "c.jpg": "backdrop",
+            "d.png": "logo",
+            "e.png": None,
+        }
+        assert index.count() == 4
+
+
+def test_the_image_index_finds_every_name_in_its_buckets(tmp_path):
+    """Many names in many buckets, a key given twice keeping its smallest kind, and an index of the
+    format before (a row per name) read the same."""
+    import numpy
+
+    from marquee import image_index
+    from marquee.image_sizes import KINDS, index_key
+
+    names = [f"{i:06d}.jpg" for i in range(20_000)]
+    kinds = numpy.array([i % len(KINDS) for i in range(len(names))], numpy.uint8)
+    keys = numpy.array([index_key(name) for name in names], numpy.int64)
+    twice = numpy.concatenate([keys, keys[:5]]), numpy.concatenate([kinds, numpy.full(5, len(KINDS) - 1, numpy.uint8)])
+    assert image_index.write(tmp_path / "new.sqlite", *twice) == len(names)
+    old = sqlite3.connect(tmp_path / "old.sqlite")
+    old.execute("CREATE TABLE images (key INTEGER PRIMARY KEY, kind INTEGER NOT NULL)")
+    old.executemany("INSERT INTO images VALUES (?, ?)", zip(keys.tolist(), kinds.tolist()))
+    old.commit()
+    old.close()
+    for path in (tmp_path / "new.sqlite", tmp_path / "old.sqlite"):
+        with contextlib.closing(image_index.ImageIndex(path)) as index:
+            assert [index.kind(name) for name in names] == [KINDS[k] for k in kinds]
+            assert index.kind("020000.jpg") is None and index.count() == len(names)
+    with contextlib.closing(sqlite3.connect(tmp_path / "new.sqlite")) as new:
+        assert new.execute("SELECT count(*) FROM buckets").fetchone()[0] > 16  # spread over buckets
 
 
 def test_a_stored_original_gone_from_the_store_is_put_back(tmp_path):

@@ -66,7 +66,7 @@ def test_the_pack_names_exactly_the_templates_whose_documents_have_no_language_v
 def test_every_referenced_image_is_in_the_index_and_made_ahead(
     image_store: Path, built_pack: Path, built_release: Path
 ):
-    from edge.image_listener import ImageIndex
+    from marquee.image_index import ImageIndex
 
     found: set[str] = set()
     for path in (built_release / "3").rglob("*.json"):
