@@ -251,7 +251,7 @@ def write_index(con: duckdb.DuckDBPyConnection, path: Path) -> int:
         ).to_arrow_table()
     finally:
         con.unregister("index_names")
-    image_index.write(path, keyed.column("key").to_numpy(), keyed.column("kind").to_numpy().astype(np.uint8))
+    image_index.write(path, keyed.column("key").to_numpy(), keyed.column("kind").to_numpy())
     return kinds.num_rows
 
 

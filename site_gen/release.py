@@ -428,7 +428,7 @@ def render_release(
             base, created = (previous, loaded.created) if updating else (None, None)
             scope.hash_entities(con, scope.rendered_settings(settings), loaded.tables, loaded.created, previous)
             # Written now, while the hashes are in memory: at the end of a 1M build, read back from
-            # DuckDB's spill, they took 14.8 s, the build's last (7.9 s here, session 53).
+            # DuckDB's spill, they took 14.8 s, the build's last; 10.2 s here (session 53).
             scope.save_entities(con, release_dir, previous)
             phase("database")
             try:
