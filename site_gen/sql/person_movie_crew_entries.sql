@@ -6,3 +6,5 @@ SELECT c.person_id, 'crew' AS role, 'movie' AS media_type, m.release_date AS sor
            AS combined_entry
 FROM crew c JOIN movies m ON m.id = c.movie_id
 WHERE in_scope('person', c.person_id)
+-- in person order: see person_movie_cast_entries.sql
+ORDER BY c.person_id

@@ -25,3 +25,5 @@ SELECT c.person_id, 'cast' AS role, 'tv' AS media_type, s.first_air_date AS sort
        {'character': c."character", 'credit_id': c.credit_id, 'episode_count': c.episode_count,
         'media_type': 'tv'} AS combined_entry
 FROM credits c JOIN tv_series_listed s ON s.id = c.series_id
+-- in person order: see person_movie_cast_entries.sql
+ORDER BY c.person_id

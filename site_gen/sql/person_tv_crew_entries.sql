@@ -22,3 +22,5 @@ SELECT c.person_id, 'crew' AS role, 'tv' AS media_type, s.first_air_date AS sort
        {'credit_id': c.credit_id, 'department': c.department, 'episode_count': c.episode_count, 'job': c.job,
         'media_type': 'tv'} AS combined_entry
 FROM credits c JOIN tv_series_listed s ON s.id = c.series_id
+-- in person order: see person_movie_cast_entries.sql
+ORDER BY c.person_id
