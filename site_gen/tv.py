@@ -48,7 +48,8 @@ def run_sql(name: str):
 
 # fmt: off
 PREPARATIONS = (
-    Preparation("series neighbours", run_sql("tv_neighbours.sql"), makes=("series_features", "series_neighbours"),
+    Preparation("series neighbours", run_sql("tv_neighbours.sql"),
+                makes=("series_features", "series_neighbours", "series_standing"),
                 reads=("tv_series_listed",), sql=("tv_neighbours.sql",)),
     Preparation("episode credits", prepare_episode_credits,
                 makes=("episode_crew_items", "episode_guest_items", "episode_credit_lists", "episode_crew_lists",

@@ -280,6 +280,30 @@ def test_similar_pages_and_ordering(built_release: Path, db):
         assert all(r["media_type"] == "tv" for r in recs["results"]) and recs["total_results"] == len(recs["results"])
 
 
+def test_recommendations_rank_by_the_features_shared(built_release: Path, db):
+    """Each recommended series shares a keyword (weighing 3), a network (2) or a genre (1) with the
+    series, the catalogue's rows say; the list goes by that score, then popularity, then id."""
+    features: dict[int, set[tuple[int, int]]] = {}  # (weight, id) of each feature
+    for table, column, kind in (
+        ("series_keywords", "keyword_id", 3),
+        ("series_networks", "network_id", 2),
+        ("series_genres", "genre_id", 1),
+    ):
+        for series_id, value in db.execute(f"SELECT series_id, {column} FROM {table}").fetchall():
+            features.setdefault(series_id, set()).add((kind, value))
+    recommended = 0
+    for (series_id,) in db.execute("SELECT id FROM tv_series").fetchall():
+        results = _doc(built_release, f"/3/tv/{series_id}/recommendations")["results"]
+        own = features.get(series_id, set())
+        scores = [sum(kind for kind, _ in own & features.get(r["id"], set())) for r in results]
+        assert series_id not in [r["id"] for r in results] and len(results) <= 20
+        assert all(score > 0 for score in scores)
+        order = [(-score, -r["popularity"], r["id"]) for score, r in zip(scores, results)]
+        assert order == sorted(order)
+        recommended += len(results)
+    assert recommended
+
+
 def test_genre_list_and_content_ratings(built_release: Path, db):
     genres = _doc(built_release, "/3/genre/tv/list")["genres"]
     assert [g["name"] for g in genres] == sorted(g["name"] for g in genres) and len(genres) == 16

@@ -9,11 +9,15 @@ WITH scores AS (
     JOIN series_features fb ON fb.series_id = c.other_id AND fb.feature = fa.feature
     GROUP BY ALL
 ),
+top AS (  -- the 20 best by score, then standing (tv_neighbours.sql), kept in a heap, not sorted
+    SELECT sc.series_id, max_by(sc.other_id, sc.score::BIGINT * 4294967296 - st.standing, 20) AS others
+    FROM scores sc JOIN series_standing st ON st.id = sc.other_id
+    GROUP BY sc.series_id
+),
 ranked AS (
-    SELECT sc.series_id, o.*, row_number() OVER (PARTITION BY sc.series_id
-                                                 ORDER BY sc.score DESC, o.popularity DESC, o.id) AS pos
-    FROM scores sc JOIN tv_series_listed o ON o.id = sc.other_id
-    QUALIFY pos <= 20
+    SELECT t.series_id, o.*, t.pos
+    FROM (SELECT series_id, unnest(others) AS other_id, generate_subscripts(others, 1) AS pos FROM top) t
+    JOIN tv_series_listed o ON o.id = t.other_id
 ),
 lists AS (
     SELECT r.series_id, count(*) AS total,

@@ -9,12 +9,13 @@ WITH pairs AS (
     JOIN series_genre_lists ga ON ga.series_id = c.series_id
     JOIN series_genre_lists gb ON gb.series_id = c.other_id
 ),
+top AS (  -- the 40 best by genres shared, then standing (tv_neighbours.sql), kept in a heap, not sorted
+    SELECT p.series_id, count(*) AS total, max_by(p.other_id, p.shared * 4294967296 - st.standing, 40) AS others
+    FROM pairs p JOIN series_standing st ON st.id = p.other_id
+    GROUP BY p.series_id
+),
 ranked AS (
-    SELECT p.series_id, o.id, row_number() OVER (PARTITION BY p.series_id
-                                                 ORDER BY p.shared DESC, o.popularity DESC, o.id) - 1 AS pos,
-           count(*) OVER (PARTITION BY p.series_id) AS total
-    FROM pairs p JOIN tv_series_listed o ON o.id = p.other_id
-    QUALIFY pos < 40
+    SELECT series_id, total, unnest(others) AS id, generate_subscripts(others, 1) - 1 AS pos FROM top
 ),
 pages AS (  -- each result a reference to the series' item (person_tv_items.sql), spliced when served
     SELECT series_id, pos // 20 + 1 AS page, any_value(least(total, 40)) AS total,
