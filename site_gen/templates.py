@@ -289,14 +289,14 @@ COMPAT_MOVIE = "/compat/movie/{movie_id}"
 # fmt: off
 COMPAT_TEMPLATES = (
     Template(COMPAT_MOVIE, "compat_movie.sql", scoped=True, reads=("omdb_movie_docs",)),
-    Template(COMPAT_MOVIE + "/full", "compat_movie_full.sql", scoped=True, reads=("omdb_movie_docs", "omdb_plot")),
+    Template(COMPAT_MOVIE + "/full", "compat_movie_full.sql", scoped=True, reads=("omdb_movie_docs",)),
     Template("/compat/series/{series_id}", "compat_series.sql", scoped=True, reads=("omdb_series_docs",)),
     Template("/compat/series/{series_id}/full", "compat_series_full.sql", scoped=True,
-             reads=("omdb_series_docs", "omdb_plot")),
+             reads=("omdb_series_docs",)),
     Template("/compat/episode/{series_id}/{episode_id}", "compat_episode.sql", scoped=True,
              reads=("omdb_episode_docs",)),
     Template("/compat/episode/{series_id}/{episode_id}/full", "compat_episode_full.sql", scoped=True,
-             reads=("omdb_episode_docs", "omdb_plot")),
+             reads=("omdb_episode_docs",)),
     Template("/compat/season/{series_id}/{season_number}", "compat_season.sql", scoped=True,
              reads=("omdb_series_parts", "omdb_text")),
     Template("/compat/imdb/{imdb_id}", "compat_imdb.sql"),

@@ -11,6 +11,7 @@ import pytest
 from marquee import omdb
 from marquee.packs import Pack
 from site_gen import compat
+from site_gen.documents import load_sql
 
 
 @pytest.fixture(scope="module")
@@ -67,5 +68,56 @@ def test_a_short_plot_is_the_first_sentence(built_pack, release_settings, tmp_pa
             "SELECT omdb_plot(?, false), omdb_plot(?, true), omdb_plot('', false), omdb_plot('One', false)",
             [plot, plot],
         ).fetchone() == ("A man falls.", plot, "N/A", "One")
+    finally:
+        con.close()
+
+
+def test_a_full_document_is_made_for_a_plot_of_more_than_one_sentence(built_pack, release_settings, tmp_path):
+    # The sample's plots are one sentence (no /full document): give a film and an episode two, in the
+    # build's own database, and the /full templates make documents for them alone, the short ones'
+    # fields but for the plot.
+    from site_gen import languages
+
+    shutil.copy(built_pack.parent / ".build-state" / "catalogue.duckdb", tmp_path / "catalogue.duckdb")
+    con = duckdb.connect(str(tmp_path / "catalogue.duckdb"))
+    try:
+        languages.prepare(con, release_settings)
+        con.execute("CREATE TEMP MACRO in_scope(scope_kind, scope_id) AS true")
+        con.execute("SET VARIABLE render_scoped = false")
+        language, region = release_settings.languages[0].split("-")
+        film = con.execute(
+            "SELECT m.id FROM movies m JOIN movie_translations t ON t.movie_id = m.id AND t.iso_639_1 = ? "
+            "AND t.iso_3166_1 = ? WHERE m.imdb_id LIKE 'tt%' ORDER BY m.id LIMIT 1",
+            [language, region],
+        ).fetchone()[0]
+        episode = con.execute(
+            "SELECT e.id FROM tv_episodes e JOIN tv_series s ON s.id = e.series_id JOIN episode_translations t "
+            "ON t.episode_id = e.id AND t.iso_639_1 = ? AND t.iso_3166_1 = ? WHERE s.imdb_id LIKE 'tt%' "
+            "AND t.overview <> '' ORDER BY e.id LIMIT 1",
+            [language, region],
+        ).fetchone()[0]
+        plot = "A man falls. He gets up again! Then what?"
+        con.execute(
+            "UPDATE movie_translations SET overview = ? WHERE movie_id = ? AND iso_639_1 = ? AND iso_3166_1 = ?",
+            [plot, film, language, region],
+        )
+        con.execute(
+            "UPDATE episode_translations SET overview = ? WHERE episode_id = ? AND iso_639_1 = ? AND iso_3166_1 = ?",
+            [plot, episode, language, region],
+        )
+        compat.prepare(con, release_settings)
+        series = con.execute("SELECT series_id FROM tv_episodes WHERE id = ?", [episode]).fetchone()[0]
+        for kind, uri in (("movie", f"/compat/movie/{film}"), ("episode", f"/compat/episode/{series}/{episode}")):
+            docs = {
+                name: dict(con.execute(f"SELECT uri, to_json(doc) FROM ({load_sql(name)})").fetchall())
+                for name in (f"compat_{kind}.sql", f"compat_{kind}_full.sql")
+            }
+            assert list(docs[f"compat_{kind}_full.sql"]) == [uri + "/full"], kind
+            short, full = (
+                orjson.loads(docs[f"compat_{kind}.sql"][uri]),
+                orjson.loads(docs[f"compat_{kind}_full.sql"][uri + "/full"]),
+            )
+            assert short["Plot"] == "A man falls." and full == {**short, "Plot": plot}
+        assert not con.execute(load_sql("compat_series_full.sql")).fetchall()
     finally:
         con.close()

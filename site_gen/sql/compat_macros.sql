@@ -11,6 +11,11 @@ CREATE OR REPLACE TEMP MACRO omdb_plot(p, full_plot) AS CASE
     WHEN coalesce(p, '') = '' THEN 'N/A'
     WHEN full_plot THEN p
     ELSE trim(coalesce(nullif(regexp_extract(p, '^.*?[.!?](\s|$)'), ''), p)) END;
+-- A title has a /full document only when its whole plot is longer than the first sentence (nginx and
+-- the edge fall back to the short one). The docs macros filter by it before they make a document:
+-- filtered after, an episode's /full had its directors and writers aggregated for every episode
+-- (36 of 38 CPU s at 1M films for no document: a generated catalogue's plots are one sentence).
+CREATE OR REPLACE TEMP MACRO omdb_plot_kept(p, full_plot) AS NOT full_plot OR omdb_plot(p, true) <> omdb_plot(p, false);
 CREATE OR REPLACE TEMP MACRO omdb_poster(path) AS
     CASE WHEN coalesce(path, '') = '' THEN 'N/A' ELSE getvariable('omdb_poster_base') || path END;
 -- Our rating sources in OMDb's names and formats, only those we have.
@@ -20,35 +25,45 @@ CREATE OR REPLACE TEMP MACRO omdb_ratings(imdb, rotten, meta) AS list_filter([
     CASE WHEN meta IS NOT NULL THEN {'Source': 'Metacritic', 'Value': CAST(round(meta) AS BIGINT) || '/100'} END
 ], lambda r: r IS NOT NULL);
 
--- Its parts aggregate only the films in scope (in_scope is true for all of them in a full build):
--- an update that renders 1% of a million films took ~15 s aggregating every film's credits.
+-- The films whose /full document is made (omdb_plot_kept): their parts alone are aggregated for it.
+CREATE OR REPLACE TEMP MACRO omdb_full_films() AS TABLE
+SELECT t.movie_id AS id
+FROM movie_translations t JOIN render_variants v ON t.iso_639_1 = v.iso_639_1 AND t.iso_3166_1 = v.iso_3166_1
+WHERE v.kind = 'default' AND omdb_plot_kept(t.overview, true);
+-- Whether omdb_movie_docs aggregates a film's parts: those in scope (in_scope is true for all of them
+-- in a full build: an update that renders 1% of a million films took ~15 s aggregating every film's
+-- credits), and for /full only those omdb_full_films has (10.8 CPU s at 1M films aggregating every
+-- film's parts for no document, before).
+CREATE OR REPLACE TEMP MACRO omdb_film_shown(movie_id, full_plot) AS
+    in_scope('movie', movie_id) AND (NOT full_plot OR movie_id IN (SELECT id FROM omdb_full_films()));
+
 CREATE OR REPLACE TEMP MACRO omdb_movie_docs(full_plot) AS TABLE
 WITH us AS (
     SELECT movie_id,
            arg_min(nullif(certification, ''), CASE WHEN nullif(certification, '') IS NULL THEN 9 ELSE type END) AS rated,
            min(release_date) FILTER (WHERE type IN (2, 3)) AS released,
            min(release_date) FILTER (WHERE type = 5) AS dvd
-    FROM movie_release_dates WHERE iso_3166_1 = 'US' AND in_scope('movie', movie_id) GROUP BY movie_id
+    FROM movie_release_dates WHERE iso_3166_1 = 'US' AND omdb_film_shown(movie_id, full_plot) GROUP BY movie_id
 ), ratings AS (
     SELECT movie_id, max(value) FILTER (WHERE source = 'imdb') AS imdb,
            max(votes) FILTER (WHERE source = 'imdb') AS imdb_votes,
            max(value) FILTER (WHERE source = 'rotten_tomatoes') AS rotten,
            max(value) FILTER (WHERE source = 'metacritic') AS meta
-    FROM movie_ratings WHERE in_scope('movie', movie_id) GROUP BY movie_id
+    FROM movie_ratings WHERE omdb_film_shown(movie_id, full_plot) GROUP BY movie_id
 ), directors AS (
     SELECT c.movie_id, list(p.name ORDER BY c.credit_id) AS names
     FROM crew c JOIN credit_people p ON p.id = c.person_id
-    WHERE c.job = 'Director' AND in_scope('movie', c.movie_id) GROUP BY c.movie_id
+    WHERE c.job = 'Director' AND omdb_film_shown(c.movie_id, full_plot) GROUP BY c.movie_id
 ), writers AS (
     SELECT movie_id, list(name ORDER BY first) AS names FROM (
         SELECT c.movie_id, p.name, min(c.credit_id) AS first
         FROM crew c JOIN credit_people p ON p.id = c.person_id
-        WHERE c.department = 'Writing' AND in_scope('movie', c.movie_id)
+        WHERE c.department = 'Writing' AND omdb_film_shown(c.movie_id, full_plot)
         GROUP BY c.movie_id, p.name)
     GROUP BY movie_id
 ), actors AS (
     SELECT c.movie_id, list(p.name ORDER BY c."order", c.credit_id)[1:3] AS names
-    FROM "cast" c JOIN credit_people p ON p.id = c.person_id WHERE in_scope('movie', c.movie_id) GROUP BY c.movie_id
+    FROM "cast" c JOIN credit_people p ON p.id = c.person_id WHERE omdb_film_shown(c.movie_id, full_plot) GROUP BY c.movie_id
 ), variant AS (
     SELECT * FROM render_variants WHERE kind = 'default'
 )
@@ -94,7 +109,7 @@ LEFT JOIN movie_genre_lists g ON g.movie_id = m.id
 LEFT JOIN movie_company_lists pc ON pc.movie_id = m.id
 LEFT JOIN movie_country_lists pn ON pn.movie_id = m.id
 LEFT JOIN movie_language_lists sl ON sl.movie_id = m.id
-WHERE m.imdb_id LIKE 'tt%' AND in_scope('movie', m.id);
+WHERE m.imdb_id LIKE 'tt%' AND in_scope('movie', m.id) AND omdb_plot_kept(t.overview, full_plot);
 
 -- The series' fields an episode repeats (rating, genres, languages, countries, actors, poster): seven
 -- correlated subqueries a series, made once a build into a table five templates read, for the series in
@@ -143,7 +158,7 @@ SELECT x.series_id, full_plot, x.overview AS plot,
         'Response': 'True'
     }) AS doc
 FROM omdb_series_parts x
-WHERE x.imdb_id LIKE 'tt%';
+WHERE x.imdb_id LIKE 'tt%' AND omdb_plot_kept(x.overview, full_plot);
 
 CREATE OR REPLACE TEMP MACRO omdb_episode_docs(full_plot) AS TABLE
 WITH variant AS (SELECT * FROM render_variants WHERE kind = 'default')
@@ -166,4 +181,4 @@ FROM tv_episodes e
 JOIN omdb_series_parts x ON x.series_id = e.series_id
 CROSS JOIN variant v
 LEFT JOIN episode_translations t ON t.episode_id = e.id AND t.iso_639_1 = v.iso_639_1 AND t.iso_3166_1 = v.iso_3166_1
-WHERE x.imdb_id LIKE 'tt%';
+WHERE x.imdb_id LIKE 'tt%' AND omdb_plot_kept(coalesce(nullif(t.overview, ''), e.overview), full_plot);
