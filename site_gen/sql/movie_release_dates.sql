@@ -1,10 +1,9 @@
 -- /3/movie/{movie_id}/release_dates: countries by code, each country's releases by date then type.
 WITH per_country AS (
     SELECT movie_id, iso_3166_1,
-           list({'certification': certification, 'descriptors': descriptors, 'iso_639_1': iso_639_1,
+           list_transform(list_sort(list({'k': release_date, 't': "type", 'v': {'certification': certification, 'descriptors': descriptors, 'iso_639_1': iso_639_1,
                  'note': note, 'release_date': strftime(release_date, '%Y-%m-%dT%H:%M:%S.000Z'),
-                 'type': "type"}
-                ORDER BY release_date, "type") AS release_dates
+                 'type': "type"}})), lambda x: x.v) AS release_dates
     FROM movie_release_dates WHERE in_scope('movie', movie_id) GROUP BY movie_id, iso_3166_1
 )
 SELECT
@@ -15,7 +14,7 @@ SELECT
     }) AS doc
 FROM movies m
 LEFT JOIN (
-    SELECT movie_id, list({'iso_3166_1': iso_3166_1, 'release_dates': release_dates} ORDER BY iso_3166_1) AS results
+    SELECT movie_id, list_sort(list({'iso_3166_1': iso_3166_1, 'release_dates': release_dates})) AS results
     FROM per_country GROUP BY movie_id
 ) r ON r.movie_id = m.id
 WHERE in_scope('movie', m.id)

@@ -1,15 +1,14 @@
 -- /3/movie/{movie_id}/soundtracks (ours): the film's albums (zero or one) with tracks in order.
 WITH albums AS (
     SELECT s.movie_id,
-           list({'id': s.id, 'title': s.title, 'type': s."type", 'label': s.label,
+           list_sort(list({'id': s.id, 'title': s.title, 'type': s."type", 'label': s.label,
                  'release_date': s.release_date, 'total_tracks': len(t.tracks),
-                 'duration_ms': list_sum([x.duration_ms FOR x IN t.tracks]), 'tracks': t.tracks}
-                ORDER BY s.id) AS results
+                 'duration_ms': list_sum([x.duration_ms FOR x IN t.tracks]), 'tracks': t.tracks})) AS results
     FROM soundtracks s
     JOIN (
         SELECT soundtrack_id,
-               list({'number': "number", 'title': title, 'artists': artists, 'duration_ms': duration_ms}
-                    ORDER BY "number") AS tracks
+               list_sort(list({'number': "number", 'title': title, 'artists': artists, 'duration_ms': duration_ms}))
+                   AS tracks
         FROM soundtrack_tracks
         -- only the albums of the films rendered (a rebuild's scope): aggregating every track cost 1 s
         WHERE soundtrack_id IN (SELECT id FROM soundtracks WHERE in_scope('movie', movie_id))

@@ -16,11 +16,12 @@ regular_eps AS (
 ),
 cast_lists AS (
     SELECT r.series_id,
-           list({'adult': p.adult, 'gender': p.gender, 'id': p.id, 'known_for_department': p.known_for_department,
+           list_transform(list_sort(list({'k': r."order", 'v': {
+                 'adult': p.adult, 'gender': p.gender, 'id': p.id, 'known_for_department': p.known_for_department,
                  'name': p.name, 'original_name': p.original_name, 'popularity': p.popularity,
                  'profile_path': p.profile_path,
                  'roles': [{'credit_id': r.credit_id, 'character': r."character", 'episode_count': r.episodes}],
-                 'total_episode_count': r.episodes, 'order': r."order"} ORDER BY r."order") AS "cast"
+                 'total_episode_count': r.episodes, 'order': r."order"}})), lambda x: x.v) AS "cast"
     FROM regular_eps r JOIN credit_people p ON p.id = r.person_id
     GROUP BY r.series_id
 ),
@@ -30,8 +31,9 @@ jobs AS (
 ),
 people_jobs AS (
     SELECT j.series_id, j.person_id,
-           list({'credit_id': j.credit_id, 'job': j.job, 'episode_count': j.episodes}
-                ORDER BY j.episodes DESC, j.job, j.credit_id) AS jobs,
+           list_transform(list_sort(list({'k1': -j.episodes, 'k2': j.job, 'k3': j.credit_id,
+                                          'v': {'credit_id': j.credit_id, 'job': j.job, 'episode_count': j.episodes}})),
+                          lambda x: x.v) AS jobs,
            arg_max(j.department, j.episodes) AS department, any_value(t.total) AS total
     FROM jobs j
     JOIN (SELECT series_id, person_id, count(DISTINCT episode_id) AS total FROM episode_crew
@@ -41,10 +43,11 @@ people_jobs AS (
 ),
 crew_lists AS (
     SELECT pj.series_id,
-           list({'adult': p.adult, 'gender': p.gender, 'id': p.id, 'known_for_department': p.known_for_department,
+           list_transform(list_sort(list({'k1': -pj.total, 'k2': p.name, 'k3': p.id, 'v': {
+                 'adult': p.adult, 'gender': p.gender, 'id': p.id, 'known_for_department': p.known_for_department,
                  'name': p.name, 'original_name': p.original_name, 'popularity': p.popularity,
                  'profile_path': p.profile_path, 'jobs': pj.jobs, 'department': pj.department,
-                 'total_episode_count': pj.total} ORDER BY pj.total DESC, p.name, p.id) AS crew
+                 'total_episode_count': pj.total}})), lambda x: x.v) AS crew
     FROM people_jobs pj JOIN credit_people p ON p.id = pj.person_id
     GROUP BY pj.series_id
 )
