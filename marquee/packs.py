@@ -111,7 +111,10 @@ ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"  # the first bytes of a zstd frame (RFC 8878); 
 # million films the interior pages of the pack's two B-trees are ~14 MB: in SQLite's default 2 MB a
 # cold document read them again from the OS, two more reads beside its two leaves.
 READ_CACHE_KIB = 32 * 1024
-ZSTD_LEVEL = 3  # 4.8 times on the sample at ~350 MB/s; higher levels cost the build more than they save
+# Level 1: a 1M pack's blocks at 388 MB/s and 6.57 times, against level 3's 293 MB/s and 6.93 times
+# (docs/benchmarks.md, session 53): ~45 CPU s of a 1M build for ~0.6 GB more pack, which the release
+# has room for under 20 GB; higher levels cost the build more than they save.
+ZSTD_LEVEL = 1
 # Dictionaries: up to DICT_BYTES, trained on a template's first documents with fastCover's k and d
 # fixed (zstd's parameter search took 17 s for the sample's 76 templates, these 0.7 s, for 4.81
 # times against 4.89). A dictionary id is drawn from the range zstd leaves to applications.
