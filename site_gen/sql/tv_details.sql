@@ -16,7 +16,9 @@ WITH variants AS (
 ),
 season_lists AS (
     SELECT x.series_id, x.suffix,
-           list_transform(list_sort(list({'k': se.season_number, 'v': {'air_date': coalesce(CAST(se.air_date AS VARCHAR), ''), 'episode_count': coalesce(c.episode_count, 0), 'id': se.id,
+           list_transform(list_sort(list({'k': se.season_number,
+                                          'v': {'air_date': coalesce(CAST(se.air_date AS VARCHAR), ''),
+                                                'episode_count': coalesce(c.episode_count, 0), 'id': se.id,
                  'name': coalesce(nullif(st.name, ''), se.name), 'overview': coalesce(st.overview, ''),
                  'poster_path': se.poster_path, 'season_number': se.season_number,
                  'vote_average': se.vote_average}})),

@@ -10,6 +10,7 @@ FROM (SELECT series_id, episode_id,
                                                                      'k4': by_credit, 'v': json})), lambda x: x.v), ',')
                  || ']' AS crew
       FROM episode_crew_items GROUP BY series_id, episode_id) c
-FULL JOIN (SELECT series_id, episode_id, '[' || array_to_string(list_transform(list_sort(list({'k': by_order, 'v': json})),
-                                                                                 lambda x: x.v), ',') || ']' AS guest_stars
+FULL JOIN (SELECT series_id, episode_id,
+                  '[' || array_to_string(list_transform(list_sort(list({'k': by_order, 'v': json})), lambda x: x.v), ',')
+                      || ']' AS guest_stars
            FROM episode_guest_items GROUP BY series_id, episode_id) g ON g.episode_id = c.episode_id

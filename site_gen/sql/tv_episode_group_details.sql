@@ -16,7 +16,9 @@ WITH variants AS (
 parts AS (
     SELECT x.group_id, y.suffix, x.part_id, x.part_order, any_value(x.part_name) AS name,
            bool_and(x.locked) AS locked,
-           list_transform(list_sort(list({'k': x.ord, 'v': {'air_date': coalesce(strftime(e.air_date, '%Y-%m-%d'), ''), 'episode_number': e.episode_number,
+           list_transform(list_sort(list({'k': x.ord,
+                                          'v': {'air_date': coalesce(strftime(e.air_date, '%Y-%m-%d'), ''),
+                                                'episode_number': e.episode_number,
                  'id': e.id, 'name': coalesce(nullif(et.name, ''), e.name), 'overview': coalesce(et.overview, ''),
                  'production_code': e.production_code, 'runtime': e.runtime, 'season_number': e.season_number,
                  'show_id': e.series_id, 'still_path': e.still_path, 'vote_average': e.vote_average,

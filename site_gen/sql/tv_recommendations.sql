@@ -21,7 +21,9 @@ ranked AS (
 ),
 lists AS (
     SELECT r.series_id, count(*) AS total,
-           list_transform(list_sort(list({'k': r.pos, 'v': {'adult': r.adult, 'backdrop_path': r.backdrop_path, 'id': r.id, 'name': r.name,
+           list_transform(list_sort(list({'k': r.pos,
+                                          'v': {'adult': r.adult, 'backdrop_path': r.backdrop_path, 'id': r.id,
+                                                'name': r.name,
                  'original_language': r.original_language, 'original_name': r.original_name,
                  'overview': r.overview, 'poster_path': r.poster_path, 'media_type': 'tv',
                  'genre_ids': coalesce(g.genre_ids, []), 'popularity': r.popularity,

@@ -14,7 +14,9 @@ WITH variants AS (
 ),
 episode_lists AS (
     SELECT x.season_id, x.suffix,
-           list_transform(list_sort(list({'k': e.episode_number, 'v': {'air_date': coalesce(CAST(e.air_date AS VARCHAR), ''), 'episode_number': e.episode_number, 'episode_type': e.episode_type,
+           list_transform(list_sort(list({'k': e.episode_number,
+                                          'v': {'air_date': coalesce(CAST(e.air_date AS VARCHAR), ''),
+                                                'episode_number': e.episode_number, 'episode_type': e.episode_type,
                  'id': e.id, 'name': coalesce(nullif(et.name, ''), e.name), 'overview': coalesce(et.overview, ''),
                  'production_code': e.production_code, 'runtime': e.runtime, 'season_number': e.season_number,
                  'show_id': e.series_id, 'still_path': e.still_path, 'vote_average': e.vote_average,
