@@ -59,7 +59,7 @@ import pyarrow as pa
 
 from marquee.artefacts import COMPANIONS, CREDIT_INDEX, CREDIT_ROW_BUFFERS, CREDIT_ROWS
 from marquee.packs import DICTS_TABLE, kept_encoder
-from site_gen.documents import copy_rows, load_sql, tables_read
+from site_gen.documents import copy_rows, create_ordered_values, load_sql, tables_read
 
 FORMAT = "3"
 # The rows' columns, as Arrow types. Ids past uint32 (and a role past uint16) stop the build: Arrow's cast says so.
@@ -126,6 +126,7 @@ def build(con: duckdb.DuckDBPyConnection, target: Path) -> CreditIndexSummary:
     out = sqlite3.connect(partial)
     try:
         out.executescript("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA page_size=4096;" + SCHEMA)
+        create_ordered_values(cursor)  # a cursor is a connection of its own: the build's macros are not on it
         cursor.execute("CREATE OR REPLACE TEMP TABLE credit_rows AS " + load_sql("credit_index.sql"))
         cursor.execute(
             "CREATE OR REPLACE TEMP TABLE credit_roles AS SELECT row_number() OVER (ORDER BY head, shape) "

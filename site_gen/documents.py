@@ -326,6 +326,14 @@ def create_item_ref(con: duckdb.DuckDBPyConnection) -> None:
     )
 
 
+def create_ordered_values(con: duckdb.DuckDBPyConnection) -> None:
+    """The SQL macro ordered_values(pairs): the `v` of each struct of `pairs` ({'k…': key, …, 'v': element}),
+    in the order of their keys. How a template orders a list (docs/architecture.md "Lists in TMDB's
+    order"): `ordered_values(list({'k': key, 'v': x}))`, not `list(x ORDER BY key)`, whose sort of every
+    group's rows cost 1.4 to 2.6 times as much at 1M films."""
+    con.execute("CREATE OR REPLACE TEMP MACRO ordered_values(pairs) AS list_transform(list_sort(pairs), lambda x: x.v)")
+
+
 def checked_items(
     con: duckdb.DuckDBPyConnection,
     table: str,

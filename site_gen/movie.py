@@ -56,6 +56,6 @@ PREPARATIONS = (
     Preparation("movie credits", prepare_credits, makes=("person_items", "movie_cast_entries", "movie_crew_entries"),
                 sql=("person_items.sql", "movie_cast_entries.sql", "movie_crew_entries.sql")),
     Preparation("movie list items", prepare_list_items, makes=("movie_list_results", "movie_related_page"),
-                reads=("item_ref",), sql=("movie_list_results.sql", "movie_related_page.sql")),
+                reads=("item_ref", "ordered_values"), sql=("movie_list_results.sql", "movie_related_page.sql")),
 )
 # fmt: on

@@ -98,7 +98,7 @@ PREPARATIONS = (
     Preparation("person credits", prepare_credits,
                 makes=(*_TV, "person_movie_cast_entries", "person_movie_crew_entries", "person_credit_items",
                        "credited_people", "person_credits_page"),
-                reads=("movie_list_results", "tv_series_listed"), optional=_TV,
+                reads=("movie_list_results", "tv_series_listed", "ordered_values"), optional=_TV,
                 sql=("person_tv_items.sql", *(f"{table}.sql" for table, _, _ in MOVIE_ENTRIES + TV_ENTRIES),
                      "person_credits_page.sql")),
 )

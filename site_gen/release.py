@@ -60,6 +60,7 @@ from site_gen.documents import (
     Documents,
     Marker,
     create_item_ref,
+    create_ordered_values,
     from_items,
     from_objects,
     from_sql,
@@ -76,6 +77,7 @@ from site_gen.writer import Writer
 PREPARATIONS: tuple[Preparation, ...] = (
     *languages.PREPARATIONS,
     Preparation("item references", lambda con, settings: create_item_ref(con), makes=("item_ref",)),
+    Preparation("ordered lists", lambda con, settings: create_ordered_values(con), makes=("ordered_values",)),
     *movie.PREPARATIONS, *person.PREPARATIONS, *tv.PREPARATIONS, *compat.PREPARATIONS, *community.PREPARATIONS,
     *organisations.PREPARATIONS,
 )

@@ -54,7 +54,7 @@ PREPARATIONS = (
     Preparation("episode credits", prepare_episode_credits,
                 makes=("episode_crew_items", "episode_guest_items", "episode_credit_lists", "episode_crew_lists",
                        "episode_guest_stars_lists", "episode_credit_json"),
-                reads=("item_ref",),
+                reads=("item_ref", "ordered_values"),
                 sql=(*(sql for _, sql, _ in EPISODE_CREDITS), "tv_episode_credit_lists.sql", "tv_episode_credit_json.sql")),
     Preparation("videos page", run_sql("tv_videos_page.sql"), makes=("tv_videos_page",), reads=("render_variants",),
                 sql=("tv_videos_page.sql",)),

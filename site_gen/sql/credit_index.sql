@@ -5,8 +5,8 @@
 -- `character` is its JSON string as DuckDB writes it, quotes off, so the edge pastes the same bytes.
 WITH episode_credits AS (  -- a credit of several episodes (a director of three) lists them all
     SELECT credit_id, credit_type, department, job, series_id, person_id, "character",
-           list_transform(list_sort(list({'k1': s.summary.season_number, 'k2': s.summary.episode_number,
-                                          'v': e.episode_id})), lambda x: x.v) AS episodes
+           ordered_values(list({'k1': s.summary.season_number, 'k2': s.summary.episode_number,
+                                'v': e.episode_id})) AS episodes
     FROM (SELECT credit_id, 'cast' AS credit_type, 'Actors' AS department, 'Actor' AS job, series_id, person_id,
                  "character", episode_id FROM episode_guest_stars
           UNION ALL

@@ -5,14 +5,14 @@ SELECT
     '/3/movie/' || m.id || '/translations' AS uri,
     ({
         'id': m.id,
-        'translations': coalesce(list_transform(list_sort(list({'k1': t.iso_639_1, 'k2': t.iso_3166_1, 'v': {
+        'translations': coalesce(ordered_values(list({'k1': t.iso_639_1, 'k2': t.iso_3166_1, 'v': {
             'iso_3166_1': t.iso_3166_1, 'iso_639_1': t.iso_639_1, 'name': l.name, 'english_name': l.english_name,
             'data': {
                 'homepage': t.homepage, 'overview': t.overview,
                 'runtime': CASE WHEN t.iso_639_1 IN (m.original_language, 'en') THEN m.runtime ELSE 0 END,
                 'tagline': t.tagline, 'title': t.title
             }
-        }}) FILTER (WHERE t.movie_id IS NOT NULL)), lambda x: x.v), [])
+        }}) FILTER (WHERE t.movie_id IS NOT NULL)), [])
     }) AS doc
 FROM movies m
 LEFT JOIN movie_translations t ON t.movie_id = m.id

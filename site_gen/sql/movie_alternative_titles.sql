@@ -7,10 +7,9 @@ SELECT
     }) AS doc
 FROM movies m
 LEFT JOIN (
-    SELECT movie_id, list_transform(list_sort(list({'k': ord,
-                                                    'v': {'iso_3166_1': iso_3166_1, 'title': title,
-                                                          'type': "type"}})),
-                          lambda x: x.v) AS titles
+    SELECT movie_id, ordered_values(list({'k': ord,
+                                          'v': {'iso_3166_1': iso_3166_1, 'title': title,
+                                                'type': "type"}})) AS titles
     FROM movie_alternative_titles WHERE in_scope('movie', movie_id) GROUP BY movie_id
 ) a ON a.movie_id = m.id
 WHERE in_scope('movie', m.id)

@@ -6,16 +6,14 @@
 -- reaches, and neither orders every film's credits (at 1M films, 12.4M cast rows: 62 to 79 CPU
 -- seconds whole, 51 to 56 in four ranges; docs/benchmarks.md, session 47).
 WITH cast_lists AS (
-    SELECT movie_id, array_to_string(list_transform(list_sort(list({'k1': by_order, 'k2': by_credit,
-                                                                    'v': entry})), lambda x: x.v), ',') AS "cast"
+    SELECT movie_id, array_to_string(ordered_values(list({'k1': by_order, 'k2': by_credit, 'v': entry})), ',') AS "cast"
     FROM movie_cast_entries
     WHERE in_scope('movie', movie_id)
     GROUP BY movie_id
 ),
 crew_lists AS (
-    SELECT movie_id, array_to_string(list_transform(list_sort(list({'k1': by_department, 'k2': by_job, 'k3': by_name,
-                                                                    'k4': by_credit, 'v': entry})),
-                                          lambda x: x.v), ',') AS crew
+    SELECT movie_id, array_to_string(ordered_values(list({'k1': by_department, 'k2': by_job, 'k3': by_name,
+                                                          'k4': by_credit, 'v': entry})), ',') AS crew
     FROM movie_crew_entries
     WHERE in_scope('movie', movie_id)
     GROUP BY movie_id

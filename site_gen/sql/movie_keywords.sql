@@ -7,9 +7,9 @@ SELECT
     }) AS doc
 FROM movies m
 LEFT JOIN (
-    SELECT mk.movie_id, list_transform(list_sort(list({'k': mk.ord,
-                                                       'v': {'id': k.id,
-                                                             'name': k.name}})), lambda x: x.v) AS keywords
+    SELECT mk.movie_id, ordered_values(list({'k': mk.ord,
+                                             'v': {'id': k.id,
+                                                   'name': k.name}})) AS keywords
     FROM movie_keywords mk JOIN keywords k ON k.id = mk.keyword_id
     WHERE in_scope('movie', mk.movie_id)
     GROUP BY mk.movie_id

@@ -15,9 +15,8 @@ SELECT
     }) AS doc
 FROM movies m
 LEFT JOIN (
-    SELECT rel.movie_id, array_to_string(list_transform(list_sort(list({'k': rel.ord,
-                                                                        'v': item_ref('movie', rel.other_id)})),
-                                          lambda x: x.v), ',') AS results,
+    SELECT rel.movie_id, array_to_string(ordered_values(list({'k': rel.ord,
+                                                              'v': item_ref('movie', rel.other_id)})), ',') AS results,
            count(*) AS total
     FROM movie_related rel JOIN movie_list_results l ON l.id = rel.other_id
     WHERE rel.kind = which AND in_scope('movie', rel.movie_id)

@@ -1,11 +1,11 @@
 -- /3/movie/{movie_id}/release_dates: countries by code, each country's releases by date then type.
 WITH per_country AS (
     SELECT movie_id, iso_3166_1,
-           list_transform(list_sort(list({'k': release_date, 't': "type",
-                                          'v': {'certification': certification, 'descriptors': descriptors,
-                                                'iso_639_1': iso_639_1,
+           ordered_values(list({'k': release_date, 't': "type",
+                                'v': {'certification': certification, 'descriptors': descriptors,
+                                      'iso_639_1': iso_639_1,
                  'note': note, 'release_date': strftime(release_date, '%Y-%m-%dT%H:%M:%S.000Z'),
-                 'type': "type"}})), lambda x: x.v) AS release_dates
+                 'type': "type"}})) AS release_dates
     FROM movie_release_dates WHERE in_scope('movie', movie_id) GROUP BY movie_id, iso_3166_1
 )
 SELECT

@@ -4,12 +4,11 @@
 -- dropped where it equals the default). The edge merges variants for include_video_language.
 WITH lists AS (
     SELECT movie_id, iso_639_1,
-           list_transform(list_sort(list({'k1': -epoch_us(published_at), 'k2': id,
-                                          'v': {'iso_639_1': iso_639_1, 'iso_3166_1': iso_3166_1, 'name': name,
-                                                'key': "key",
+           ordered_values(list({'k1': -epoch_us(published_at), 'k2': id,
+                                'v': {'iso_639_1': iso_639_1, 'iso_3166_1': iso_3166_1, 'name': name,
+                                      'key': "key",
                  'site': site, 'size': "size", 'type': "type", 'official': official,
-                 'published_at': strftime(published_at, '%Y-%m-%dT%H:%M:%S.000Z'), 'id': id}})),
-                lambda x: x.v) AS results
+                 'published_at': strftime(published_at, '%Y-%m-%dT%H:%M:%S.000Z'), 'id': id}})) AS results
     FROM movie_videos
     WHERE in_scope('movie', movie_id)
     GROUP BY movie_id, iso_639_1

@@ -15,12 +15,12 @@ WITH items AS (
 ),
 lists AS (
     SELECT person_id,
-           array_to_string(list_transform(list_sort(list({'k1': sort_date IS NOT NULL, 'k2': -epoch(sort_date),
-                                                          'k3': media_type, 'k4': media_id, 'k5': credit_id, 'v': entry})
-                                                     FILTER (WHERE role = 'cast')), lambda x: x.v), ',') AS "cast",
-           array_to_string(list_transform(list_sort(list({'k1': sort_date IS NOT NULL, 'k2': -epoch(sort_date),
-                                                          'k3': media_type, 'k4': media_id, 'k5': credit_id, 'v': entry})
-                                                     FILTER (WHERE role = 'crew')), lambda x: x.v), ',') AS crew
+           array_to_string(ordered_values(list({'k1': sort_date IS NOT NULL, 'k2': -epoch(sort_date),
+                                                'k3': media_type, 'k4': media_id, 'k5': credit_id, 'v': entry})
+                                           FILTER (WHERE role = 'cast')), ',') AS "cast",
+           array_to_string(ordered_values(list({'k1': sort_date IS NOT NULL, 'k2': -epoch(sort_date),
+                                                'k3': media_type, 'k4': media_id, 'k5': credit_id, 'v': entry})
+                                           FILTER (WHERE role = 'crew')), ',') AS crew
     FROM items
     GROUP BY person_id
 )

@@ -2,11 +2,11 @@
 -- photos carry no language, so iso_639_1 is always null as on TMDB.
 WITH profiles AS (
     SELECT person_id,
-           list_transform(list_sort(list({'k': ord, 'v': {
+           ordered_values(list({'k': ord, 'v': {
                'aspect_ratio': aspect_ratio, 'height': height, 'iso_639_1': NULL::VARCHAR,
                'file_path': file_path, 'vote_average': vote_average, 'vote_count': vote_count,
                'width': width
-           }})), lambda x: x.v) AS profiles
+           }})) AS profiles
     FROM person_images
     WHERE in_scope('person', person_id)
     GROUP BY person_id

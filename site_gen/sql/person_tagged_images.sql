@@ -18,10 +18,7 @@ counted AS (
     SELECT person_id, count(*) AS total FROM tagged GROUP BY person_id
 ),
 page_entries AS (
-    SELECT person_id, ord // 20 + 1 AS page, array_to_string(list_transform(list_sort(list({'k': ord,
-                                                                                            'v': entry})),
-                                                                                                  lambda x: x.v),
-                                                                                                  ',') AS entries
+    SELECT person_id, ord // 20 + 1 AS page, array_to_string(ordered_values(list({'k': ord, 'v': entry})), ',') AS entries
     FROM tagged GROUP BY person_id, ord // 20 + 1
 ),
 pages AS (

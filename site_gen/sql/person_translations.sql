@@ -4,10 +4,10 @@ SELECT
     '/3/person/' || p.id || '/translations' AS uri,
     ({
         'id': p.id,
-        'translations': coalesce(list_transform(list_sort(list({'k1': t.iso_639_1, 'k2': t.iso_3166_1, 'v': {
+        'translations': coalesce(ordered_values(list({'k1': t.iso_639_1, 'k2': t.iso_3166_1, 'v': {
             'iso_3166_1': t.iso_3166_1, 'iso_639_1': t.iso_639_1, 'name': l.name, 'english_name': l.english_name,
             'data': {'biography': t.biography, 'name': p.name}
-        }}) FILTER (WHERE t.person_id IS NOT NULL)), lambda x: x.v), [])
+        }}) FILTER (WHERE t.person_id IS NOT NULL)), [])
     }) AS doc
 FROM credited_people cp
 JOIN people p ON p.id = cp.id

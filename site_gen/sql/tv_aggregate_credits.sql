@@ -16,12 +16,12 @@ regular_eps AS (
 ),
 cast_lists AS (
     SELECT r.series_id,
-           list_transform(list_sort(list({'k': r."order", 'v': {
+           ordered_values(list({'k': r."order", 'v': {
                  'adult': p.adult, 'gender': p.gender, 'id': p.id, 'known_for_department': p.known_for_department,
                  'name': p.name, 'original_name': p.original_name, 'popularity': p.popularity,
                  'profile_path': p.profile_path,
                  'roles': [{'credit_id': r.credit_id, 'character': r."character", 'episode_count': r.episodes}],
-                 'total_episode_count': r.episodes, 'order': r."order"}})), lambda x: x.v) AS "cast"
+                 'total_episode_count': r.episodes, 'order': r."order"}})) AS "cast"
     FROM regular_eps r JOIN credit_people p ON p.id = r.person_id
     GROUP BY r.series_id
 ),
@@ -31,9 +31,8 @@ jobs AS (
 ),
 people_jobs AS (
     SELECT j.series_id, j.person_id,
-           list_transform(list_sort(list({'k1': -j.episodes, 'k2': j.job, 'k3': j.credit_id,
-                                          'v': {'credit_id': j.credit_id, 'job': j.job, 'episode_count': j.episodes}})),
-                          lambda x: x.v) AS jobs,
+           ordered_values(list({'k1': -j.episodes, 'k2': j.job, 'k3': j.credit_id,
+                                'v': {'credit_id': j.credit_id, 'job': j.job, 'episode_count': j.episodes}})) AS jobs,
            arg_max(j.department, j.episodes) AS department, any_value(t.total) AS total
     FROM jobs j
     JOIN (SELECT series_id, person_id, count(DISTINCT episode_id) AS total FROM episode_crew
@@ -43,11 +42,11 @@ people_jobs AS (
 ),
 crew_lists AS (
     SELECT pj.series_id,
-           list_transform(list_sort(list({'k1': -pj.total, 'k2': p.name, 'k3': p.id, 'v': {
+           ordered_values(list({'k1': -pj.total, 'k2': p.name, 'k3': p.id, 'v': {
                  'adult': p.adult, 'gender': p.gender, 'id': p.id, 'known_for_department': p.known_for_department,
                  'name': p.name, 'original_name': p.original_name, 'popularity': p.popularity,
                  'profile_path': p.profile_path, 'jobs': pj.jobs, 'department': pj.department,
-                 'total_episode_count': pj.total}})), lambda x: x.v) AS crew
+                 'total_episode_count': pj.total}})) AS crew
     FROM people_jobs pj JOIN credit_people p ON p.id = pj.person_id
     GROUP BY pj.series_id
 )

@@ -9,12 +9,12 @@ SELECT
 FROM tv_series s
 LEFT JOIN (
     SELECT sc.series_id,
-           list_transform(list_sort(list({'k': sc."order",
-                                          'v': {'adult': p.adult, 'gender': p.gender, 'id': p.id,
-                                                'known_for_department': p.known_for_department,
+           ordered_values(list({'k': sc."order",
+                                'v': {'adult': p.adult, 'gender': p.gender, 'id': p.id,
+                                      'known_for_department': p.known_for_department,
                  'name': p.name, 'original_name': p.original_name, 'popularity': p.popularity,
                  'profile_path': p.profile_path, 'character': sc."character", 'credit_id': sc.credit_id,
-                 'order': sc."order"}})), lambda x: x.v) AS "cast"
+                 'order': sc."order"}})) AS "cast"
     FROM series_cast sc JOIN credit_people p ON p.id = sc.person_id
     WHERE in_scope('series', sc.series_id)
     GROUP BY sc.series_id

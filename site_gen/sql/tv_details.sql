@@ -16,13 +16,12 @@ WITH variants AS (
 ),
 season_lists AS (
     SELECT x.series_id, x.suffix,
-           list_transform(list_sort(list({'k': se.season_number,
-                                          'v': {'air_date': coalesce(CAST(se.air_date AS VARCHAR), ''),
-                                                'episode_count': coalesce(c.episode_count, 0), 'id': se.id,
+           ordered_values(list({'k': se.season_number,
+                                'v': {'air_date': coalesce(CAST(se.air_date AS VARCHAR), ''),
+                                      'episode_count': coalesce(c.episode_count, 0), 'id': se.id,
                  'name': coalesce(nullif(st.name, ''), se.name), 'overview': coalesce(st.overview, ''),
                  'poster_path': se.poster_path, 'season_number': se.season_number,
-                 'vote_average': se.vote_average}})),
-                lambda x: x.v) AS seasons
+                 'vote_average': se.vote_average}})) AS seasons
     FROM variants x
     JOIN tv_seasons se ON se.series_id = x.series_id
     LEFT JOIN season_translations st

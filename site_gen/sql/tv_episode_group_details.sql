@@ -16,13 +16,13 @@ WITH variants AS (
 parts AS (
     SELECT x.group_id, y.suffix, x.part_id, x.part_order, any_value(x.part_name) AS name,
            bool_and(x.locked) AS locked,
-           list_transform(list_sort(list({'k': x.ord,
-                                          'v': {'air_date': coalesce(strftime(e.air_date, '%Y-%m-%d'), ''),
-                                                'episode_number': e.episode_number,
+           ordered_values(list({'k': x.ord,
+                                'v': {'air_date': coalesce(strftime(e.air_date, '%Y-%m-%d'), ''),
+                                      'episode_number': e.episode_number,
                  'id': e.id, 'name': coalesce(nullif(et.name, ''), e.name), 'overview': coalesce(et.overview, ''),
                  'production_code': e.production_code, 'runtime': e.runtime, 'season_number': e.season_number,
                  'show_id': e.series_id, 'still_path': e.still_path, 'vote_average': e.vote_average,
-                 'vote_count': e.vote_count, 'order': x.ord}})), lambda x: x.v) AS episodes,
+                 'vote_count': e.vote_count, 'order': x.ord}})) AS episodes,
            count(*) AS n
     FROM variants y
     JOIN episode_group_episodes x ON x.group_id = y.group_id
@@ -33,9 +33,8 @@ parts AS (
 ),
 grouped AS (
     SELECT group_id, suffix, sum(n) AS episode_count, count(*) AS group_count,
-           list_transform(list_sort(list({'k': part_order, 'v': {'id': part_id, 'name': name, 'order': part_order,
-                                                                  'episodes': episodes, 'locked': locked}})),
-                          lambda x: x.v) AS groups
+           ordered_values(list({'k': part_order, 'v': {'id': part_id, 'name': name, 'order': part_order,
+                                                        'episodes': episodes, 'locked': locked}})) AS groups
     FROM parts GROUP BY group_id, suffix
 )
 SELECT

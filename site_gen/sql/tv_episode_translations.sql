@@ -5,10 +5,10 @@ SELECT
         || '/translations' AS uri,
     ({
         'id': e.id,
-        'translations': coalesce(list_transform(list_sort(list({'k1': t.iso_639_1, 'k2': t.iso_3166_1, 'v': {
+        'translations': coalesce(ordered_values(list({'k1': t.iso_639_1, 'k2': t.iso_3166_1, 'v': {
             'iso_3166_1': t.iso_3166_1, 'iso_639_1': t.iso_639_1, 'name': l.name, 'english_name': l.english_name,
             'data': {'name': t.name, 'overview': t.overview}
-        }}) FILTER (WHERE t.episode_id IS NOT NULL)), lambda x: x.v), [])
+        }}) FILTER (WHERE t.episode_id IS NOT NULL)), [])
     }) AS doc
 FROM tv_episodes e
 LEFT JOIN episode_translations t ON t.episode_id = e.id

@@ -21,15 +21,14 @@ ranked AS (
 ),
 lists AS (
     SELECT r.series_id, count(*) AS total,
-           list_transform(list_sort(list({'k': r.pos,
-                                          'v': {'adult': r.adult, 'backdrop_path': r.backdrop_path, 'id': r.id,
-                                                'name': r.name,
+           ordered_values(list({'k': r.pos,
+                                'v': {'adult': r.adult, 'backdrop_path': r.backdrop_path, 'id': r.id,
+                                      'name': r.name,
                  'original_language': r.original_language, 'original_name': r.original_name,
                  'overview': r.overview, 'poster_path': r.poster_path, 'media_type': 'tv',
                  'genre_ids': coalesce(g.genre_ids, []), 'popularity': r.popularity,
                  'first_air_date': coalesce(CAST(r.first_air_date AS VARCHAR), ''), 'vote_average': r.vote_average,
-                 'vote_count': r.vote_count, 'origin_country': r.origin_country}})),
-                          lambda x: x.v) AS results
+                 'vote_count': r.vote_count, 'origin_country': r.origin_country}})) AS results
     FROM ranked r LEFT JOIN series_genre_lists g ON g.series_id = r.id
     GROUP BY r.series_id
 )

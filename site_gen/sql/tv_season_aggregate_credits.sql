@@ -5,12 +5,12 @@ WITH season_eps AS (
 ),
 cast_lists AS (
     SELECT se.series_id, se.season_number,
-           list_transform(list_sort(list({'k': sc."order", 'v': {
+           ordered_values(list({'k': sc."order", 'v': {
                  'adult': p.adult, 'gender': p.gender, 'id': p.id, 'known_for_department': p.known_for_department,
                  'name': p.name, 'original_name': p.original_name, 'popularity': p.popularity,
                  'profile_path': p.profile_path,
                  'roles': [{'credit_id': sc.credit_id, 'character': sc."character", 'episode_count': se.n}],
-                 'total_episode_count': se.n, 'order': sc."order"}})), lambda x: x.v) AS "cast"
+                 'total_episode_count': se.n, 'order': sc."order"}})) AS "cast"
     FROM season_eps se
     JOIN series_cast sc ON sc.series_id = se.series_id
                        AND se.season_number BETWEEN sc.first_season AND sc.last_season
@@ -27,9 +27,8 @@ totals AS (
 ),
 people_jobs AS (
     SELECT j.series_id, j.season_number, j.person_id,
-           list_transform(list_sort(list({'k1': -j.episodes, 'k2': j.job, 'k3': j.credit_id,
-                                          'v': {'credit_id': j.credit_id, 'job': j.job, 'episode_count': j.episodes}})),
-                          lambda x: x.v) AS jobs,
+           ordered_values(list({'k1': -j.episodes, 'k2': j.job, 'k3': j.credit_id,
+                                'v': {'credit_id': j.credit_id, 'job': j.job, 'episode_count': j.episodes}})) AS jobs,
            arg_max(j.department, j.episodes) AS department, any_value(t.total) AS total
     FROM jobs j
     JOIN totals t USING (series_id, season_number, person_id)
@@ -37,11 +36,11 @@ people_jobs AS (
 ),
 crew_lists AS (
     SELECT pj.series_id, pj.season_number,
-           list_transform(list_sort(list({'k1': -pj.total, 'k2': p.name, 'k3': p.id, 'v': {
+           ordered_values(list({'k1': -pj.total, 'k2': p.name, 'k3': p.id, 'v': {
                  'adult': p.adult, 'gender': p.gender, 'id': p.id, 'known_for_department': p.known_for_department,
                  'name': p.name, 'original_name': p.original_name, 'popularity': p.popularity,
                  'profile_path': p.profile_path, 'jobs': pj.jobs, 'department': pj.department,
-                 'total_episode_count': pj.total}})), lambda x: x.v) AS crew
+                 'total_episode_count': pj.total}})) AS crew
     FROM people_jobs pj JOIN credit_people p ON p.id = pj.person_id
     GROUP BY pj.series_id, pj.season_number
 )

@@ -14,14 +14,13 @@ WITH variants AS (
 ),
 episode_lists AS (
     SELECT x.season_id, x.suffix,
-           list_transform(list_sort(list({'k': e.episode_number,
-                                          'v': {'air_date': coalesce(CAST(e.air_date AS VARCHAR), ''),
-                                                'episode_number': e.episode_number, 'episode_type': e.episode_type,
+           ordered_values(list({'k': e.episode_number,
+                                'v': {'air_date': coalesce(CAST(e.air_date AS VARCHAR), ''),
+                                      'episode_number': e.episode_number, 'episode_type': e.episode_type,
                  'id': e.id, 'name': coalesce(nullif(et.name, ''), e.name), 'overview': coalesce(et.overview, ''),
                  'production_code': e.production_code, 'runtime': e.runtime, 'season_number': e.season_number,
                  'show_id': e.series_id, 'still_path': e.still_path, 'vote_average': e.vote_average,
-                 'vote_count': e.vote_count, 'crew': coalesce(j.crew, '[]'::JSON), 'guest_stars': coalesce(j.guest_stars, '[]'::JSON)}})),
-                lambda x: x.v) AS episodes
+                 'vote_count': e.vote_count, 'crew': coalesce(j.crew, '[]'::JSON), 'guest_stars': coalesce(j.guest_stars, '[]'::JSON)}})) AS episodes
     FROM variants x
     JOIN tv_seasons se ON se.id = x.season_id
     JOIN tv_episodes e ON e.series_id = se.series_id AND e.season_number = se.season_number

@@ -19,8 +19,7 @@ ranked AS (
 ),
 pages AS (  -- each result a reference to the series' item (person_tv_items.sql), spliced when served
     SELECT series_id, pos // 20 + 1 AS page, any_value(least(total, 40)) AS total,
-           array_to_string(list_transform(list_sort(list({'k': pos,
-                                                          'v': item_ref('tv', id)})), lambda x: x.v), ',') AS results
+           array_to_string(ordered_values(list({'k': pos, 'v': item_ref('tv', id)})), ',') AS results
     FROM ranked
     GROUP BY series_id, page
 )
