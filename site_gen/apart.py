@@ -45,12 +45,28 @@ def _run(answer: Connection, function: Callable[..., Any], arguments: tuple) -> 
 
 @contextmanager
 def beside(function: Callable[..., Any], *arguments: Any, apart: bool = True) -> Iterator[Callable[[], Any]]:
-    """`function(*arguments)`, whose result the block takes by calling what it is given. `apart`: it
-    starts now in a spawned process and the call waits for it (its error raised there, its traceback
-    noted); leaving the block by an error kills it. Otherwise it runs in this process, when the block
-    calls."""
+    """`function(*arguments)`, whose result the block takes by calling what it is given (again: the
+    same answer, or error). `apart`: it starts now in a spawned process and the call waits for it
+    (its error raised there, its traceback noted); leaving the block by an error kills it. Otherwise
+    it runs in this process, at the first call."""
+    answered: list[tuple[bool, Any]] = []
+
+    def once(answer: Callable[[], Any]) -> Callable[[], Any]:
+        def result() -> Any:
+            if not answered:
+                try:
+                    answered.append((True, answer()))
+                except BaseException as exc:
+                    answered.append((False, exc))
+            ok, value = answered[0]
+            if ok:
+                return value
+            raise value
+
+        return result
+
     if not apart:
-        yield lambda: function(*arguments)
+        yield once(lambda: function(*arguments))
         return
     context = multiprocessing.get_context("spawn")
     receiving, sending = context.Pipe(duplex=False)
@@ -78,7 +94,7 @@ def beside(function: Callable[..., Any], *arguments: Any, apart: bool = True) ->
         raise value
 
     try:
-        yield result
+        yield once(result)
     except BaseException:
         process.kill()
         raise

@@ -31,3 +31,29 @@ def test_an_error_apart_is_raised_in_the_build_with_where_it_happened():
     with pytest.raises(ValueError) as raised, beside(int, "not a number") as answer:
         answer()
     assert any("in the process apart" in note for note in raised.value.__notes__)
+
+
+@pytest.mark.parametrize("apart", [True, False])
+def test_a_second_call_gives_the_same_answer_without_running_the_work_again(apart, tmp_path):
+    # The build waits for the search index in one thread and takes its summary in another.
+    marks = tmp_path / "marks"
+    with beside(_mark, marks, apart=apart) as answer:
+        assert answer() == answer() == 1
+    assert marks.read_text() == "x"
+
+
+@pytest.mark.parametrize("apart", [True, False])
+def test_a_second_call_raises_the_same_error(apart):
+    with beside(int, "not a number", apart=apart) as answer:
+        with pytest.raises(ValueError) as first:
+            answer()
+        with pytest.raises(ValueError) as second:
+            answer()
+    assert first.value is second.value
+
+
+def _mark(path):
+    """Append a mark to `path`; how many marks it holds now."""
+    with open(path, "a") as marks:
+        marks.write("x")
+    return len(path.read_text())
