@@ -447,9 +447,22 @@ def render_release(
                         use_previous_manifest(con, writer.previous_manifest)
                     searching = search_index.inputs_for_release(con, settings.languages, release_dir, base, scoped)
                     con.execute(f"SET streaming_buffer_size = '{RENDER_BUFFER}'")
+                    credits_cursor = con.cursor()  # made here: the render thread has `con` from now on
                     # The search index is written from its exported rows beside the templates, which
-                    # leave about a third of the second core idle (docs/benchmarks.md, session 42).
-                    with beside(search_index.write, searching, apart=searching.large) as searched:
+                    # leave about a third of the second core idle (docs/benchmarks.md, session 42); when
+                    # its process ends, the credit index's query (DuckDB's, on a cursor of its own) takes
+                    # that idle instead of queueing behind the pack's blocks after the templates.
+                    with (
+                        ThreadPoolExecutor(1, thread_name_prefix="credits") as aside,
+                        beside(search_index.write, searching, apart=searching.large) as searched,
+                    ):
+
+                        def credits_after_search() -> credit_index.CreditIndexSummary | None:
+                            if searching.large:
+                                searched()  # waits for the search index's process (its error comes later too)
+                            return credit_index.for_release(credits_cursor, release_dir, base, created)
+
+                        crediting = aside.submit(credits_after_search)
                         write_all(collected, ways, writer, Validator(), image_check, progress)
                         phase("write")
 
@@ -475,7 +488,7 @@ def render_release(
                                 ),
                                 "showtimes": lambda: showtimes.for_release(con, catalogue_dir, release_dir),
                                 "exports": lambda: exports.for_release(con, release_dir, None, base, created),
-                                "credits": lambda: credit_index.for_release(con, release_dir, base, created),
+                                "credits": crediting.result,
                                 "changes": lambda: changes_after(packed),
                             }
                             made = {}
