@@ -25,6 +25,7 @@ import queue
 import shutil
 import threading
 from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
@@ -44,6 +45,7 @@ from marquee.packs import (
     block_documents,
     block_of,
     compressor,
+    group_of,
     kept_dictionary,
     kind_of,
 )
@@ -51,9 +53,9 @@ from marquee.packs import (
 BUCKETS = 256
 T = TypeVar("T")
 STAGED = pa.schema([("key", pa.int64()), ("kind", pa.string()), ("suffix", pa.string()), ("body", pa.binary())])
-WAITING = pa.schema([("group", pa.string()), *list(STAGED)[1:]])  # staged rows before their keys are made
+WAITING = pa.schema([("name", pa.string()), ("kind", pa.string()), ("body", pa.binary())])  # staged, before their keys
 BLOCKS = pa.schema([("key", pa.int64()), ("kind", pa.string()), ("block", pa.binary())])  # blocks to store, by key
-STAGE_BYTES = 256 * 1024 * 1024  # staged rows held before they are written to the bucket files
+STAGE_BYTES = 192 * 1024 * 1024  # staged rows gathered before they are spilled (one spill writing meanwhile)
 TRAINING_BLOCKS = 1_000  # a kind's first blocks, or TRAINING_BYTES of them, train its dictionary
 TRAINING_BYTES = 16 * 1024 * 1024
 FEW_KEYS = 64  # keys_of: fewer groups than this are hashed by hashlib
@@ -68,31 +70,41 @@ class Repeated(Exception):
 
 
 class Staging:
-    """Documents by group, spilled to bucket files until the pack is written (`groups`)."""
+    """Documents by group, spilled to bucket files until the pack is written (`groups`).
+
+    A spill is made on two threads of their own while the next documents gather: one splits the
+    names into group and suffix, makes the groups' keys and sorts the rows into buckets, the other
+    appends the sorted rows to the bucket files (Arrow streams, zstd). That work was ~70% of the
+    writer's thread a document, which paces the templates once the cores have room
+    (docs/benchmarks.md, session 56), and it is Arrow's, DuckDB's and zstd's, out of the GIL. A
+    spill at a time in each: the bucket files are appended in the order the documents came."""
 
     def __init__(self, folder: Path) -> None:
         self.folder = Path(folder)
         self.folder.mkdir(parents=True)
         self._writers: dict[int, pa.ipc.RecordBatchStreamWriter] = {}
-        self._waiting: list[pa.Table] = []  # staged rows (WAITING: a group, not yet its key), not yet written
+        self._waiting: list[pa.Table] = []  # staged rows (WAITING: a name, not yet its key), not yet written
         self._waiting_bytes = 0
         self.staged_bytes = 0  # every row staged so far (Arrow's bytes, before compression)
-        self._md5 = duckdb.connect()  # keys_of's
+        self._md5 = duckdb.connect()  # keys_of's, on the spilling thread only
         self._kinds: dict[str, str] = {}  # a template's group kind, from its first name
+        self._spiller = ThreadPoolExecutor(1, thread_name_prefix="spill")
+        self._spilling: Future | None = None  # the spill being sorted into buckets
+        self._appender = ThreadPoolExecutor(1, thread_name_prefix="append")
+        self._appending: Future | None = None  # the spill before, being appended to the bucket files
 
     def add(self, template: str, names: pa.Array, bodies: pa.Array) -> None:
         """Stage documents of `template` ("": of any) (a null body: the name removed, for an update)."""
         if not len(names):
             return
-        groups, suffixes = _split(names)
         if template:  # a template's documents are of one kind
             kind = self._kinds.get(template)
             if kind is None:
-                kind = self._kinds[template] = kind_of(groups[0].as_py())
-            kinds = pa.repeat(pa.scalar(kind), len(groups))
+                kind = self._kinds[template] = kind_of(group_of(names[0].as_py())[0])
+            kinds = pa.repeat(pa.scalar(kind), len(names))
         else:
-            kinds = pa.array([kind_of(group) for group in groups.to_pylist()], pa.string())
-        table = pa.table([groups, kinds, suffixes, bodies.cast(pa.binary())], schema=WAITING)
+            kinds = pa.array([kind_of(group) for group in _split(names)[0].to_pylist()], pa.string())
+        table = pa.table([names, kinds, bodies.cast(pa.binary())], schema=WAITING)
         self._waiting.append(table)
         self._waiting_bytes += table.nbytes
         self.staged_bytes += table.nbytes
@@ -100,21 +112,37 @@ class Staging:
             self._spill()
 
     def _spill(self) -> None:
-        """Write what waits into the bucket files: the groups' keys made in one call (a call a
-        batch of 5,000 documents cost ~5 ms, ~100 s of a 1M build), sorted by bucket once, each
-        bucket's rows one Arrow batch. Why not a buffer per bucket: a batch split 256 ways stays in
-        memory until the last of its slices is written, and at 1M titles that held ~10 GB of seasons."""
+        """Hand what waits to the spilling thread, once the spill before is written (its error raised here)."""
         if not self._waiting:
             return
-        waiting = pa.concat_tables(self._waiting).combine_chunks()
+        waiting = self._waiting
         self._waiting, self._waiting_bytes = [], 0
-        keys = keys_of(waiting.column("group").chunk(0), self._md5)
-        rows = pa.table([pa.array(keys), *waiting.columns[1:]], schema=STAGED)
-        del waiting
+        if self._spilling is not None:
+            self._spilling.result()
+        self._spilling = self._spiller.submit(self._write_spill, waiting)
+
+    def _write_spill(self, waiting: list[pa.Table]) -> None:
+        """Write `waiting` into the bucket files: the groups' keys made in one call (a call a batch of
+        5,000 documents cost ~5 ms, ~100 s of a 1M build), sorted by bucket once, each bucket's rows
+        one Arrow batch. Why not a buffer per bucket: a batch split 256 ways stays in memory until
+        the last of its slices is written, and at 1M titles that held ~10 GB of seasons."""
+        rows = pa.concat_tables(waiting).combine_chunks()
+        waiting.clear()
+        groups, suffixes = _split(rows.column("name").chunk(0))
+        keys = keys_of(groups, self._md5)
+        rows = pa.table([pa.array(keys), rows.column("kind"), suffixes, rows.column("body")], schema=STAGED)
+        del groups
         # A key's top byte, shifted to 0-255 in the keys' signed order: the buckets in turn are in key order.
         buckets = pa.array(((keys >> 56) + 128).astype(numpy.uint8))
         order = pc.sort_indices(buckets)
         rows, buckets = rows.take(order), buckets.take(order).to_numpy()
+        # The files are written on a thread of their own, a spill at a time, while the next is sorted.
+        if self._appending is not None:
+            self._appending.result()
+        self._appending = self._appender.submit(self._append, rows, buckets)
+
+    def _append(self, rows: pa.Table, buckets: numpy.ndarray) -> None:
+        """Append `rows`, sorted by their `buckets`, to the bucket files: each bucket's rows one batch."""
         starts = [0, *(numpy.flatnonzero(numpy.diff(buckets)) + 1).tolist(), len(buckets)]
         for start, end in zip(starts, starts[1:]):
             bucket = int(buckets[start])
@@ -126,10 +154,19 @@ class Staging:
                 )
             writer.write_table(rows.slice(start, end - start), max_chunksize=end - start)
 
+    def _settle(self) -> None:
+        """Wait for the spills being written; an error of theirs is raised."""
+        for name in ("_spilling", "_appending"):  # in this order: a spill's sort hands its rows to the appender
+            running = getattr(self, name)
+            setattr(self, name, None)
+            if running is not None:
+                running.result()
+
     def seal(self) -> None:
         """Write what waits and close the bucket files: from here on they are read (`buckets`, or
         staged_buckets in another process) and nothing more is staged."""
         self._spill()
+        self._settle()
         for writer in self._writers.values():
             writer.close()
 
@@ -139,10 +176,17 @@ class Staging:
         return staged_buckets(self.folder)
 
     def close(self) -> None:
-        for writer in self._writers.values():
-            writer.close()
-        self._md5.close()
-        shutil.rmtree(self.folder, ignore_errors=True)
+        try:
+            self._settle()  # a spill still writing (the build failed meanwhile) ends before its files go
+        except Exception:  # noqa: S110 (the build's own error is the one raised)
+            pass
+        finally:
+            self._spiller.shutdown()
+            self._appender.shutdown()
+            for writer in self._writers.values():
+                writer.close()
+            self._md5.close()
+            shutil.rmtree(self.folder, ignore_errors=True)
 
 
 @dataclass

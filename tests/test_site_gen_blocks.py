@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import random
+import shutil
 from pathlib import Path
 
 import duckdb
 import pyarrow as pa
 import pytest
 
-from marquee.packs import block_documents, block_of, group_of, key_of
+from marquee.packs import block_documents, block_of, group_of, key_of, kind_of
+from site_gen import blocks
 from site_gen.blocks import (
     FEW_KEYS,
     Bucket,
@@ -81,6 +83,41 @@ def test_whole_blocks_are_the_blocks_an_update_makes_from_nothing(tmp_path: Path
         stored = block_documents(made[key_of(group)]).get(suffix)
         twin = name.endswith(".und.json") and documents[name.replace(".und.json", ".json")] == body
         assert stored == (None if twin else body), name  # a twin's readers find X
+
+
+@pytest.mark.parametrize("template", ["", "/3/movie/{movie_id}/credits"])
+def test_documents_staged_over_many_spills_come_back_whole(tmp_path: Path, monkeypatch, template: str):
+    """Spills are made on threads of their own while the next documents gather: every document comes
+    back once, in its group, with its kind (a template's from its first name, otherwise each name's)."""
+    monkeypatch.setattr(blocks, "STAGE_BYTES", 3_000)  # a spill every few batches
+    documents = _catalogue()
+    if template:
+        documents = {name: body for name, body in documents.items() if name.endswith("/credits.json")}
+    staging = Staging(tmp_path / "staging")
+    names = list(documents)
+    random.Random(5).shuffle(names)
+    for start in range(0, len(names), 20):
+        batch = names[start : start + 20]
+        staging.add(template, pa.array(batch, pa.string()), pa.array([documents[n] for n in batch], pa.binary()))
+    back = []
+    for bucket in staging.buckets():
+        rows = bucket.rows.to_pydict()
+        back += zip(rows["key"], rows["kind"], rows["suffix"], bucket.sorted_bodies().to_pylist())
+    staging.close()
+    expected = [(key_of(group_of(n)[0]), kind_of(group_of(n)[0]), group_of(n)[1], documents[n]) for n in documents]
+    assert sorted(back) == sorted(expected)
+    assert len(back) == len(documents)
+
+
+def test_a_spills_error_is_raised_to_the_writer(tmp_path: Path, monkeypatch):
+    monkeypatch.setattr(blocks, "STAGE_BYTES", 1)  # every add spills
+    staging = Staging(tmp_path / "staging")
+    shutil.rmtree(tmp_path / "staging")  # the bucket files cannot be made
+    with pytest.raises(OSError):
+        for film in range(3):
+            staging.add("", pa.array([f"3/movie/{film}.json"]), pa.array([b"{}"], pa.binary()))
+        staging.seal()
+    staging.close()
 
 
 def test_a_name_staged_twice_is_refused(tmp_path: Path):
