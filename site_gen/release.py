@@ -276,7 +276,8 @@ def documents_for(
 Progress = Callable[[str, int, int], None]
 PHASES = ("database", "collect", "write", "artefacts", "search", "images_after")  # in the order they run
 FINISH_APART_GB = 2.0  # what DuckDB leaves the pack's blocks' process (writer.APART_BYTES) after the templates
-ARTEFACT_STEPS = ("discover", "showtimes", "exports", "credits", "changes")  # the artefacts phase, in order
+# The artefacts phase, in order; the credit index is built beside the templates and only taken here.
+ARTEFACT_STEPS = ("discover", "showtimes", "exports", "credits", "changes")
 
 
 def write_all(
@@ -459,7 +460,7 @@ def render_release(
 
                         def credits_after_search() -> credit_index.CreditIndexSummary | None:
                             if searching.large:
-                                searched()  # waits for the search index's process (its error comes later too)
+                                searched()  # waits for the search index's process (its error raised where credits are taken)
                             return credit_index.for_release(credits_cursor, release_dir, base, created)
 
                         crediting = aside.submit(credits_after_search)
