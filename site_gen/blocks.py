@@ -112,7 +112,7 @@ class Staging:
             self._spill()
 
     def _spill(self) -> None:
-        """Hand what waits to the spilling thread, once the spill before is written (its error raised here)."""
+        """Hand what waits to the spilling thread, once the spill before is sorted (its error raised here)."""
         if not self._waiting:
             return
         waiting = self._waiting
@@ -122,10 +122,11 @@ class Staging:
         self._spilling = self._spiller.submit(self._write_spill, waiting)
 
     def _write_spill(self, waiting: list[pa.Table]) -> None:
-        """Write `waiting` into the bucket files: the groups' keys made in one call (a call a batch of
-        5,000 documents cost ~5 ms, ~100 s of a 1M build), sorted by bucket once, each bucket's rows
-        one Arrow batch. Why not a buffer per bucket: a batch split 256 ways stays in memory until
-        the last of its slices is written, and at 1M titles that held ~10 GB of seasons."""
+        """Sort `waiting` by bucket for the appender: the groups' keys made in one call (a call a batch
+        of 5,000 documents cost ~5 ms, ~100 s of a 1M build), the rows sorted by bucket once, so that
+        each bucket's rows are one Arrow batch. Why not a buffer per bucket: a batch split 256 ways
+        stays in memory until the last of its slices is written, and at 1M titles that held ~10 GB of
+        seasons."""
         rows = pa.concat_tables(waiting).combine_chunks()
         waiting.clear()
         groups, suffixes = _split(rows.column("name").chunk(0))
