@@ -117,9 +117,7 @@ class Staging:
             return
         waiting = self._waiting
         self._waiting, self._waiting_bytes = [], 0
-        if self._spilling is not None:
-            self._spilling.result()
-        self._spilling = self._spiller.submit(self._write_spill, waiting)
+        self._spilling = _after(self._spilling, self._spiller, self._write_spill, waiting)
 
     def _write_spill(self, waiting: list[pa.Table]) -> None:
         """Sort `waiting` by bucket for the appender: the groups' keys made in one call (a call a batch
@@ -138,9 +136,7 @@ class Staging:
         order = pc.sort_indices(buckets)
         rows, buckets = rows.take(order), buckets.take(order).to_numpy()
         # The files are written on a thread of their own, a spill at a time, while the next is sorted.
-        if self._appending is not None:
-            self._appending.result()
-        self._appending = self._appender.submit(self._append, rows, buckets)
+        self._appending = _after(self._appending, self._appender, self._append, rows, buckets)
 
     def _append(self, rows: pa.Table, buckets: numpy.ndarray) -> None:
         """Append `rows`, sorted by their `buckets`, to the bucket files: each bucket's rows one batch."""
@@ -157,11 +153,12 @@ class Staging:
 
     def _settle(self) -> None:
         """Wait for the spills being written; an error of theirs is raised."""
-        for name in ("_spilling", "_appending"):  # in this order: a spill's sort hands its rows to the appender
-            running = getattr(self, name)
-            setattr(self, name, None)
-            if running is not None:
-                running.result()
+        spilling, self._spilling = self._spilling, None
+        if spilling is not None:
+            spilling.result()
+        appending, self._appending = self._appending, None  # read after: the last sort hands its rows on
+        if appending is not None:
+            appending.result()
 
     def seal(self) -> None:
         """Write what waits and close the bucket files: from here on they are read (`buckets`, or
@@ -188,6 +185,13 @@ class Staging:
                 writer.close()
             self._md5.close()
             shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def _after(running: Future | None, pool: ThreadPoolExecutor, work: Callable[..., None], *arguments: object) -> Future:
+    """`work(*arguments)` on `pool` once `running` (the one before it there) is done; its error raised here."""
+    if running is not None:
+        running.result()
+    return pool.submit(work, *arguments)
 
 
 @dataclass
