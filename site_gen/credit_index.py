@@ -36,9 +36,9 @@ Format: two files, written once, opened read-only and immutable.
   as a JSON list (null: a validity bitmap Arrow left out, every row valid).
 - `meta(key, value)`: `format`, and `credits`, the number of credits (both files').
 
-Built whole by a build, after the pack: one DuckDB query, its Arrow batches written as they come.
-The rows were SQLite's too until a 1M build's 28.5M credits cost ~80 CPU s of inserts a row at a
-time, and the file 1.35 GB; their buffers are written in ~25 CPU s and take 1.06 GB
+Built whole by a build, beside the templates (site_gen/release.py): one DuckDB query, its Arrow
+batches written as they come. The rows were SQLite's too until a 1M build's 28.5M credits cost ~80
+CPU s of inserts a row at a time, and the file 1.35 GB; their buffers are written in ~25 CPU s and take 1.06 GB
 (docs/packed-releases.md, session 51). An update whose load made none of the tables the query reads
 again (a film renamed, a translation added) links the previous release's files instead: the rows
 would be the same, since the titles and people they show are the pack's items. The credit template
